@@ -1,0 +1,67 @@
+"""The one deterministic random stream every game draws from (docs/random-stream.md).
+
+Why a home-made stream and not ``random``: a verifier in any language must be able to
+recompute every die from the step seed, and ``random``'s algorithm is not a published spec.
+
+Stream: block ``i`` (i = 0, 1, ...) is ``HMAC-SHA256(key, b"pbem-drbg-v1" || u64be(i))``;
+the stream is the concatenation of the blocks, read as big-endian 32-bit words.
+``randbelow(n)`` takes words until one falls below ``2**32 - 2**32 % n`` and returns it mod n
+(rejection sampling, so no value is favoured). A d6 is ``randbelow(6) + 1``.
+A shuffle is Fisher-Yates from the last position down: ``j = randbelow(i + 1)``, swap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+DOMAIN = b"pbem-drbg-v1"
+WORD = 4
+_SPAN = 1 << 32
+
+
+class Drbg:
+    """A keyed stream of 32-bit words; ``position`` is the index of the next word."""
+
+    def __init__(self, key: bytes, position: int = 0) -> None:
+        if len(key) < 16:
+            raise ValueError("the stream key must be at least 16 bytes")
+        self._key = bytes(key)
+        self.position = position
+
+    def word(self) -> int:
+        """The next 32-bit word of the stream."""
+        block_index, offset = divmod(self.position * WORD, 32)
+        block = hmac.new(self._key, DOMAIN + block_index.to_bytes(8, "big"), hashlib.sha256).digest()
+        self.position += 1
+        return int.from_bytes(block[offset : offset + WORD], "big")
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` by rejection sampling."""
+        if not 1 <= n <= _SPAN:
+            raise ValueError(f"randbelow needs 1 <= n <= 2**32, not {n}")
+        limit = _SPAN - _SPAN % n
+        while True:
+            value = self.word()
+            if value < limit:
+                return value % n
+
+    def d6(self) -> int:
+        return self.randbelow(6) + 1
+
+    def d6_at(self) -> tuple[int, int]:
+        """A d6 and the stream index of the word that gave it (for logs a verifier can check)."""
+        value = self.randbelow(6) + 1
+        return value, self.position - 1
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        """A Fisher-Yates shuffle of a copy of ``items``."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
