@@ -1,0 +1,186 @@
+"""The whole secret truth of a Hammer of the Scots game, as plain serialisable data.
+
+One canonical serialization (``to_dict`` → canonical JSON) and its SHA-256 are what the ledger
+commits to. No floats, no sets: every collection is a list in a stated order or a dict (whose
+keys the canonical form sorts).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from pbem.hammer.blocks import SIDES, blocks, other_side, spec
+from pbem.hammer.board import board
+
+POOL = "pool"        # the side's Draw Pool (5.8)
+DEAD = "dead"        # permanently eliminated (5.7, 5.8) or set aside dead by a scenario
+OFF_MAP = "off_map"  # not yet in the game: the King before a coronation, the French knights (7.61)
+PLACES = (POOL, DEAD, OFF_MAP)
+
+
+@dataclass
+class BlockState:
+    owner: str
+    location: str
+    strength: int
+
+
+@dataclass
+class Options:
+    schiltroms: bool = False  # optional rule (5.4 sidebar)
+    bid: str = ""             # net tournament bid, "E1".."E3" or "S1".."S3" (9.2); "" for none
+
+
+@dataclass
+class Battle:
+    """A contested area as movement left it (5.32, 5.33, 4.6): who attacked, how, by which borders."""
+
+    area: str
+    attacker: str
+    main: list[str] = field(default_factory=list)          # the Main Attack group (5.32)
+    main_origin: str = ""
+    main_border: str = ""
+    attacker_reserves: list[str] = field(default_factory=list)
+    defender_reserves: list[str] = field(default_factory=list)  # Player 2's reinforcements (5.33)
+    entered: dict[str, list[str]] = field(default_factory=dict)  # side -> border keys used to enter
+
+
+@dataclass
+class Turn:
+    """What the current Game Turn has done so far."""
+
+    cards: dict[str, str] = field(default_factory=dict)   # side -> card id played this turn
+    player1: str = ""
+    moved: list[str] = field(default_factory=list)        # blocks that moved this turn (4.0)
+    crossings: dict[str, int] = field(default_factory=dict)  # "side|border" -> blocks crossed (4.3)
+    battles: dict[str, Battle] = field(default_factory=dict)  # area -> battle to fight
+    moves_done: list[str] = field(default_factory=list)   # sides that have made their Move Phase
+    truce: str = ""                                       # side that played Truce this turn
+
+
+@dataclass
+class GameState:
+    scenario: str
+    year: int
+    turn: int = 0                 # Game Turn within the year, 1-5; 0 before the first card
+    phase: str = "card"
+    options: Options = field(default_factory=Options)
+    blocks: dict[str, BlockState] = field(default_factory=dict)
+    deck: list[str] = field(default_factory=list)          # undealt cards, top first
+    hands: dict[str, list[str]] = field(default_factory=dict)
+    played: dict[str, list[str]] = field(default_factory=dict)  # cards played this year, in order
+    current: Turn = field(default_factory=Turn)
+    edward: str = "I"             # "I" or "II" (6.1)
+    edward_wintered: int = 0      # last year Edward I wintered in Scotland (7.4); 0 never
+    king: str = ""                # "", "Bruce", "Comyn" or "Balliol" (6.2)
+    winner: str = ""
+    win_reason: str = ""
+
+    # --- serialization -------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        raw = copy.deepcopy(data)
+        turn = raw.pop("current", {}) or {}
+        battles = {a: Battle(**b) for a, b in (turn.pop("battles", {}) or {}).items()}
+        return cls(
+            options=Options(**raw.pop("options", {})),
+            blocks={n: BlockState(**b) for n, b in raw.pop("blocks", {}).items()},
+            current=Turn(battles=battles, **turn),
+            **raw,
+        )
+
+    def canonical_bytes(self) -> bytes:
+        return canonical_json(self.to_dict())
+
+    def hash(self) -> str:
+        return hashlib.sha256(self.canonical_bytes()).hexdigest()
+
+    def copy(self) -> GameState:
+        return GameState.from_dict(self.to_dict())
+
+    # --- queries -------------------------------------------------------------------------
+    def block(self, name: str) -> BlockState:
+        return self.blocks[name]
+
+    def on_map(self, name: str) -> bool:
+        b = self.blocks.get(name)
+        return b is not None and b.location not in PLACES
+
+    def blocks_in(self, area: str, side: str | None = None) -> list[str]:
+        """Blocks standing in ``area`` (of ``side`` if given), in name order."""
+        return sorted(n for n, b in self.blocks.items()
+                      if b.location == area and (side is None or b.owner == side))
+
+    def blocks_of(self, side: str, location: str | None = None) -> list[str]:
+        return sorted(n for n, b in self.blocks.items()
+                      if b.owner == side and (location is None or b.location == location))
+
+    def pool(self, side: str) -> list[str]:
+        return self.blocks_of(side, POOL)
+
+    def control(self, area: str) -> str:
+        """'england', 'scotland', 'contested' or 'neutral' (4.5)."""
+        sides = {b.owner for b in self.blocks.values() if b.location == area}
+        if len(sides) == 2:
+            return "contested"
+        return sides.pop() if sides else "neutral"
+
+    def is_friendly(self, area: str, side: str) -> bool:
+        return self.control(area) == side
+
+    def is_enemy_occupied(self, area: str, side: str) -> bool:
+        return any(b.owner == other_side(side) for b in self.blocks.values() if b.location == area)
+
+    def nobles_of(self, side: str) -> list[str]:
+        """Nobles on the map controlled by ``side`` (9.0)."""
+        return sorted(n for n, b in self.blocks.items()
+                      if b.owner == side and spec(n).is_noble and b.location not in PLACES)
+
+    def max_strength(self, name: str) -> int:
+        return spec(name).steps
+
+    def check(self) -> list[str]:
+        """Invariant violations, for tests and for loading untrusted positions."""
+        problems: list[str] = []
+        areas = board().areas
+        for name, b in sorted(self.blocks.items()):
+            s = blocks().get(name)
+            if s is None:
+                problems.append(f"unknown block {name!r}")
+                continue
+            if b.owner not in s.sides:
+                problems.append(f"{name} cannot belong to {b.owner}")
+            if b.location not in areas and b.location not in PLACES:
+                problems.append(f"{name} is in unknown place {b.location!r}")
+            if b.location not in PLACES and not 1 <= b.strength <= s.steps:
+                problems.append(f"{name} has strength {b.strength}, not 1-{s.steps}")
+        for side in SIDES:
+            if len(self.hands.get(side, [])) > 5:
+                problems.append(f"{side} holds more than 5 cards")
+        return problems
+
+
+def canonical_json(data: Any) -> bytes:
+    """Sorted keys, no spaces, UTF-8; floats are refused so bytes never depend on a platform."""
+    _refuse_floats(data)
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def _refuse_floats(data: Any) -> None:
+    if isinstance(data, float):
+        raise TypeError("the canonical form holds no floats")
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if not isinstance(k, str):
+                raise TypeError("the canonical form has only string keys")
+            _refuse_floats(v)
+    elif isinstance(data, (list, tuple)):
+        for v in data:
+            _refuse_floats(v)
