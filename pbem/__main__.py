@@ -1,0 +1,5 @@
+"""``python -m pbem`` runs the command line."""
+
+from pbem.cli.main import app
+
+app()
