@@ -60,6 +60,9 @@ class Turn:
     battles: dict[str, Battle] = field(default_factory=dict)  # area -> battle to fight
     moves_done: list[str] = field(default_factory=list)   # sides that have made their Move Phase
     truce: str = ""                                       # side that played Truce this turn
+    events_done: list[str] = field(default_factory=list)  # sides whose Event is resolved (3.12)
+    fighting: str = ""                                    # the battle begun and not finished (5.1)
+    fight: dict[str, Any] = field(default_factory=dict)   # the battle in progress (battle.py); {} between battles
 
 
 @dataclass
@@ -79,6 +82,7 @@ class GameState:
     king: str = ""                # "", "Bruce", "Comyn" or "Balliol" (6.2)
     winner: str = ""
     win_reason: str = ""
+    winter: dict[str, Any] = field(default_factory=dict)  # Winter Turn progress (winter.py); {} outside winter
 
     # --- serialization -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -1,0 +1,82 @@
+"""``pbem key new`` and ``pbem key show``: identities (docs/protocol.md §5).
+
+Thin: pbem.core.identity does the work. Every PbemError becomes ``error: ...`` (and ``hint: ...``)
+on stderr with exit code 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from pbem.core import identity
+from pbem.core.errors import FormatError, PbemError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+key_app = typer.Typer(no_args_is_help=True, help="Identities: make a key pair, show a fingerprint.")
+
+
+def clean_errors(fn: F) -> F:
+    """Expected failures print one ``error:`` line (and maybe ``hint:``) and exit 1."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except PbemError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            if exc.hint:
+                typer.echo(f"hint: {exc.hint}", err=True)
+            raise typer.Exit(code=1) from None
+        except OSError as exc:
+            typer.echo(f"error: {exc.filename or 'a file'}: {exc.strerror or exc}.", err=True)
+            raise typer.Exit(code=1) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def read_passphrase(path: Path | None) -> bytes | None:
+    """The first line of a passphrase file, without its line end."""
+    if path is None:
+        return None
+    text = Path(path).read_text(encoding="utf-8").splitlines()
+    if not text or not text[0]:
+        raise FormatError(f"{path}: the passphrase file is empty.")
+    return text[0].encode("utf-8")
+
+
+@key_app.command("new")
+@clean_errors
+def new(
+    name: Annotated[str, typer.Argument(help="Your name or the side's name; the files are NAME.key and NAME.pub.toml.")],
+    dir: Annotated[Path, typer.Option("--dir", help="Folder to write the two files in.")] = Path("."),
+    passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file",
+                                                         help="Protect the private key with the passphrase on "
+                                                              "this file's first line.")] = None,
+) -> None:
+    """Make a new identity: a private key file and a public identity to send to the referee."""
+    if not name or "/" in name or name.startswith("."):
+        raise FormatError(f"name {name!r} cannot be a file name.")
+    priv_path, pub_path = dir / f"{name}.key", dir / f"{name}.pub.toml"
+    for p in (priv_path, pub_path):
+        if p.exists():
+            raise FormatError(f"{p} already exists; pbem never overwrites a key.", hint="choose another name or folder")
+    ident = identity.generate(name)
+    identity.save_private(ident, priv_path, read_passphrase(passphrase_file))
+    identity.save_public(ident, pub_path)
+    typer.echo(f"{priv_path}: private key (keep it secret)")
+    typer.echo(f"{pub_path}: public identity (send it to the referee)")
+    typer.echo(f"fingerprint: {ident.fingerprint}")
+
+
+@key_app.command("show")
+@clean_errors
+def show(file: Annotated[Path, typer.Argument(help="A .key or .pub.toml file.")]) -> None:
+    """Name and fingerprint, to read aloud to the other players."""
+    name, fingerprint = identity.describe(file)
+    typer.echo(f"{name}: {fingerprint}")

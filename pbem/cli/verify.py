@@ -1,0 +1,47 @@
+"""``pbem verify``, ``pbem audit`` and ``pbem game reveal`` (docs/protocol.md §7, §9)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pbem.cli.key import clean_errors, read_passphrase
+from pbem.core import audit as audit_mod
+from pbem.core import identity, ledger
+from pbem.core.identity import write_atomic
+
+game_app = typer.Typer(no_args_is_help=True, help="Referee: game commands.")
+
+
+@clean_errors
+def verify(game_dir: Annotated[Path, typer.Argument(help="The game folder.")]) -> None:
+    """Check the whole public record: signatures, chain, dice reveals, orders consumed, reports."""
+    summary = ledger.verify_game(game_dir)
+    typer.echo("\n".join(summary["lines"]))
+
+
+@clean_errors
+def audit(
+    game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
+    reveal: Annotated[Path, typer.Option("--reveal", help="The reveal bundle published by the referee.")],
+) -> None:
+    """Replay the game from the reveal bundle and check every entry, commitment, die and report."""
+    summary = audit_mod.audit(game_dir, audit_mod.read_reveal(reveal))
+    typer.echo("\n".join(summary["lines"]))
+
+
+@game_app.command("reveal")
+@clean_errors
+def reveal(
+    game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
+    key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")],
+    out: Annotated[Path, typer.Option("--out", help="Where to write the reveal bundle (JSON).")],
+    passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file",
+                                                         help="The key's passphrase file.")] = None,
+) -> None:
+    """Write the reveal bundle: dice secret, state secret, every order's key and contents."""
+    bundle = audit_mod.make_reveal(game_dir, identity.load_private(key, read_passphrase(passphrase_file)))
+    write_atomic(out, audit_mod.dump_reveal(bundle))
+    typer.echo(f"reveal bundle for game {bundle['game']} written to {out}")

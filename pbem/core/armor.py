@@ -1,0 +1,84 @@
+"""ASCII armor that survives email (docs/protocol.md §3).
+
+Profile: ``-----BEGIN PBEM ENVELOPE-----``, strict base64 of the binary envelope in lines of
+exactly 64 columns (the last may be shorter, padded with ``=``), ``-----END PBEM ENVELOPE-----``.
+Reading tolerates what mail does to text: ``>`` quoting at any depth, CRLF line ends, trailing
+spaces, other text before and after. It refuses what mail should not do: truncation, two
+envelopes in one message, bad base64, and anything over ``MAX_INPUT`` bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from pbem.core.errors import ArmorError
+
+BEGIN = "-----BEGIN PBEM ENVELOPE-----"
+END = "-----END PBEM ENVELOPE-----"
+COLUMNS = 64
+MAX_INPUT = 1 << 20  # 1 MiB of armored text (or binary envelope)
+
+_QUOTE = re.compile(r"^(?:[ \t]*>)*[ \t]?")
+_B64_LINE = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
+
+
+def armor(data: bytes) -> str:
+    """The armored text of a binary envelope, ending with a newline."""
+    if len(data) > MAX_INPUT:
+        raise ArmorError(f"envelope of {len(data)} bytes is over the {MAX_INPUT}-byte limit (protocol §3).")
+    text = base64.b64encode(data).decode("ascii")
+    lines = [text[i : i + COLUMNS] for i in range(0, len(text), COLUMNS)]
+    return "\n".join([BEGIN, *lines, END]) + "\n"
+
+
+def _clean(line: str) -> str:
+    """A line with mail quoting and trailing white space taken off."""
+    return _QUOTE.sub("", line.rstrip("\r\n")).rstrip(" \t\r")
+
+
+def dearmor(text: str | bytes, where: str = "input") -> bytes:
+    """The binary envelope inside a mail body, or ArmorError saying what is wrong with it."""
+    if len(text) > MAX_INPUT:
+        raise ArmorError(f"{where} is {len(text)} bytes, over the {MAX_INPUT}-byte limit (protocol §3).")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ArmorError(f"{where} is not UTF-8 text, so it holds no armored envelope (protocol §3).") from None
+    lines = [_clean(line) for line in text.splitlines()]
+    begins = [i for i, line in enumerate(lines) if line == BEGIN]
+    ends = [i for i, line in enumerate(lines) if line == END]
+    if not begins:
+        raise ArmorError(f"{where} holds no '{BEGIN}' line (protocol §3).")
+    if len(begins) > 1 or len(ends) > 1:
+        raise ArmorError(f"{where} holds more than one envelope; send one per message (protocol §3).")
+    if not ends or ends[0] < begins[0]:
+        raise ArmorError(f"{where} is truncated: no '{END}' line after the BEGIN line (protocol §3).")
+    body = lines[begins[0] + 1 : ends[0]]
+    if not body:
+        raise ArmorError(f"{where}: the armor is empty (protocol §3).")
+    for n, line in enumerate(body):
+        last = n == len(body) - 1
+        if not _B64_LINE.match(line) or (line.find("=") not in (-1,) and not last):
+            raise ArmorError(f"{where}: armor line {n + 1} is not base64 (protocol §3).")
+        if (not last and len(line) != COLUMNS) or (last and not 0 < len(line) <= COLUMNS):
+            raise ArmorError(f"{where}: armor line {n + 1} has {len(line)} columns, not {COLUMNS}; "
+                             "the armor was re-wrapped or cut (protocol §3).")
+    joined = "".join(body)
+    if len(joined) % 4:
+        raise ArmorError(f"{where}: the armor's base64 length is not a multiple of 4; it was cut (protocol §3).")
+    try:
+        data = base64.b64decode(joined, validate=True)
+    except (binascii.Error, ValueError):
+        raise ArmorError(f"{where}: the armor is not valid base64 (protocol §3).") from None
+    if base64.b64encode(data).decode("ascii") != joined:
+        raise ArmorError(f"{where}: the armor's base64 is not canonical (protocol §3).")
+    return data
+
+
+def is_armored(data: bytes | str) -> bool:
+    """Whether the input looks like armored text rather than a binary envelope."""
+    probe = data if isinstance(data, str) else data[: MAX_INPUT + 1].decode("latin-1")
+    return BEGIN in probe

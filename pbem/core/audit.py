@@ -1,0 +1,153 @@
+"""The reveal bundle and the audit: replay the whole game and compare byte for byte (protocol §9).
+
+The bundle (JSON) holds the dice secret, the state secret (from which every salt derives), and
+for every consumed order its content key plus the decrypted entropy and order. The auditor
+opens each order envelope with its key (the header's key commitment binds the key), replays
+setup and every step through the ruleset, and checks each ledger entry's dice reveal, state
+and item commitments, board, result, who owes what, and report commitments.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pbem.core import beacon, commitments
+from pbem.core import envelope as env_mod
+from pbem.core import ledger as led
+from pbem.core import ruleset as rs
+from pbem.core.canonical import canonical_bytes
+from pbem.core.drbg import Drbg
+from pbem.core.errors import AuditError, FormatError
+from pbem.core.identity import PrivateIdentity
+
+REVEAL_FORMAT = "pbem-reveal-v1"
+STATE_LABEL = "$state"
+
+
+def make_reveal(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
+    """The reveal bundle, built with the referee's key from the game folder."""
+    from pbem.core import game as game_mod
+
+    man = led.read_manifest(game_dir)
+    game_mod._check_referee(man, referee)
+    numbers = led.entry_numbers(game_dir)
+    last = led.read_entry(game_dir, numbers[-1], man)
+    secret = game_mod._load_state(game_dir, man, last, referee)
+    orders: dict[str, dict[str, Any]] = {}
+    for n in numbers[1:]:
+        entry = led.read_entry(game_dir, n, man)
+        for side in sorted(entry.orders):
+            path = led.order_path(game_dir, entry.step, side)
+            env = env_mod.read_file(path)
+            key = env_mod.content_key(env, referee, str(path))
+            entropy, body = game_mod.parse_order_payload(env_mod.open_with_key(env, key, str(path)), str(path))
+            orders.setdefault(f"{entry.step:04d}", {})[side] = {"key": key.hex(), "entropy": entropy.hex(),
+                                                                "order": body}
+    return {"format": REVEAL_FORMAT, "game": man.game, "dice_secret": secret["dice_secret"],
+            "state_secret": secret["state_secret"], "orders": orders}
+
+
+def dump_reveal(bundle: dict[str, Any]) -> str:
+    return json.dumps(bundle, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def read_reveal(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FormatError(f"{path}: no such file.") from None
+    except (UnicodeDecodeError, ValueError):
+        raise FormatError(f"{path} is not a JSON reveal bundle (protocol §9).") from None
+    if not isinstance(data, dict) or data.get("format") != REVEAL_FORMAT:
+        raise FormatError(f"{path}: format must be {REVEAL_FORMAT!r} (protocol §9).")
+    return data
+
+
+def _hex32(bundle: dict[str, Any], name: str) -> bytes:
+    value = bundle.get(name)
+    try:
+        raw = bytes.fromhex(value) if isinstance(value, str) else b""
+    except ValueError:
+        raw = b""
+    if len(raw) != 32:
+        raise FormatError(f"reveal bundle: {name} must be 64 hex digits (protocol §9).")
+    return raw
+
+
+def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = None) -> dict[str, Any]:
+    """Verify the public record, then replay every step; AuditError names the first divergence."""
+    summary = led.verify_game(game_dir)
+    man = led.read_manifest(game_dir)
+    if bundle.get("game") != man.game:
+        raise AuditError(f"the reveal bundle is for game {bundle.get('game')!r}, not {man.game!r} (protocol §9).")
+    dice_secret, state_secret = _hex32(bundle, "dice_secret"), _hex32(bundle, "state_secret")
+    if beacon.anchor(dice_secret, man.chain_length) != man.anchor:
+        raise AuditError("reveal bundle: the dice secret does not hash to the manifest's dice anchor (protocol §8).")
+    rules = rules or rs.load(man.ruleset)
+    if str(rules.version) != man.ruleset_version:
+        raise AuditError(f"the game used {man.ruleset} version {man.ruleset_version}; version {rules.version} "
+                         "is installed and cannot replay it (protocol §10).")
+    bundle_orders = bundle.get("orders", {})
+    if not isinstance(bundle_orders, dict):
+        raise FormatError("reveal bundle: orders must be a table (protocol §9).")
+    state: dict[str, Any] = {}
+    for n in led.entry_numbers(game_dir):
+        entry = led.read_entry(game_dir, n, man)
+        where = str(entry.path)
+        if n == 0:
+            seed = beacon.step_seed(entry.dice, man.game, 0, [])
+            state = rules.setup(man.scenario, dict(man.options), Drbg(seed))
+            reports = {s: rules.report(state, s, [], man.game, 0) for s in man.sides}
+        else:
+            revealed = bundle_orders.get(f"{entry.step:04d}", {})
+            orders: dict[str, Any] = {}
+            entropies: dict[str, bytes] = {}
+            for side in sorted(entry.orders):
+                item = revealed.get(side) if isinstance(revealed, dict) else None
+                if not isinstance(item, dict):
+                    raise AuditError(f"reveal bundle: the order of {side} for step {entry.step} is missing (protocol §9).")
+                path = led.order_path(game_dir, entry.step, side)
+                env = env_mod.read_file(path)
+                payload = env_mod.open_with_key(env, _hex32(item, "key"), str(path))
+                from pbem.core.game import parse_order_payload
+
+                entropy, body = parse_order_payload(payload, str(path))
+                if item.get("entropy") != entropy.hex() or canonical_bytes(item.get("order")) != canonical_bytes(body):
+                    raise AuditError(f"reveal bundle: the order of {side} for step {entry.step} differs from "
+                                     f"the signed order in {path} (protocol §9).")
+                orders[side], entropies[side] = body, entropy
+            for side in entry.defaulted:
+                orders[side], entropies[side] = rules.default_order(state, side), b""
+            seed = beacon.step_seed(entry.dice, man.game, n, [(s, entropies[s]) for s in man.sides if s in entropies])
+            rng = Drbg(seed)
+            state, _, reports = rs.outcome_parts(rules.adjudicate(state, orders, rng, game_id=man.game))
+        _compare(entry, where, man, rules, state, reports, state_secret)
+    summary["lines"].append(f"audit ok: {summary['entries']} entries replayed; dice, commitments, boards and "
+                            "reports match")
+    return summary
+
+
+def _compare(entry: led.Entry, where: str, man: led.Manifest, rules: rs.Ruleset, state: dict[str, Any],
+             reports: dict[str, Any], secret: bytes) -> None:
+    """The first field of ``entry`` that the replay does not reproduce."""
+    n = entry.number
+    if commitments.commit_all(secret, man.game, n, {STATE_LABEL: state})[STATE_LABEL] != entry.state:
+        raise AuditError(f"{where}: field state does not match the replayed state of entry {n} (protocol §9).")
+    expected = commitments.commit_all(secret, man.game, n, rules.secrets(state))
+    for label in sorted(set(expected) | set(entry.commitments)):
+        if expected.get(label) != entry.commitments.get(label):
+            raise AuditError(f"{where}: commitment {label!r} does not match the replay of entry {n} (protocol §9).")
+    if canonical_bytes(rules.public(state)) != canonical_bytes(entry.board):
+        raise AuditError(f"{where}: field board does not match the replay of entry {n} (protocol §9).")
+    result = rules.result(state) if hasattr(rules, "result") else {}
+    if canonical_bytes(result) != canonical_bytes(entry.result):
+        raise AuditError(f"{where}: field result does not match the replay of entry {n} (protocol §9).")
+    if dict(rules.owes(state)) != entry.owes:
+        raise AuditError(f"{where}: field owes does not match the replay of entry {n} (protocol §9).")
+    for side in man.sides:
+        label = f"report.{side}"
+        salt = commitments.salt_for(secret, man.game, n, label)
+        if commitments.commit(label, salt, reports[side]) != entry.reports.get(side):
+            raise AuditError(f"{where}: the report for {side} does not match the replay of entry {n} (protocol §9).")

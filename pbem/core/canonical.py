@@ -1,0 +1,60 @@
+"""One canonical byte form for plain data, so two machines hash the same state the same way.
+
+Canonical JSON (docs/protocol.md §2): objects with keys sorted by code point, no whitespace,
+UTF-8, non-ASCII kept as is (``ensure_ascii=False``). Only dict (str keys), list/tuple, str,
+int, bool and None are allowed; floats are refused because their text form is not unique.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pbem.core.errors import FormatError
+
+
+def _check(obj: Any, path: str) -> None:
+    """Refuse anything without one obvious canonical form, naming where it sits."""
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return
+    if isinstance(obj, float):
+        raise FormatError(f"canonical data may not hold a float (at {path}); use integers (protocol §2).")
+    if isinstance(obj, (list, tuple)):
+        for i, item in enumerate(obj):
+            _check(item, f"{path}[{i}]")
+        return
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if not isinstance(key, str):
+                raise FormatError(f"canonical data may only use string keys, not {key!r} (at {path}) (protocol §2).")
+            _check(value, f"{path}.{key}")
+        return
+    raise FormatError(f"canonical data may not hold a {type(obj).__name__} (at {path}) (protocol §2).")
+
+
+def canonical_bytes(obj: Any) -> bytes:
+    """The canonical JSON bytes of ``obj``."""
+    _check(obj, "$")
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def canonical_hash(obj: Any) -> str:
+    """Hex SHA-256 of the canonical bytes of ``obj``."""
+    return hashlib.sha256(canonical_bytes(obj)).hexdigest()
+
+
+def sha256_hex(data: bytes) -> str:
+    """Hex SHA-256 of raw bytes (file hashes, envelope hashes)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def canonical_loads(data: bytes) -> Any:
+    """Parse bytes that must be canonical JSON; re-encode to prove they were canonical."""
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise FormatError(f"payload is not UTF-8 JSON ({exc.__class__.__name__}) (protocol §2).") from None
+    if canonical_bytes(obj) != data:
+        raise FormatError("payload JSON is not in canonical form (protocol §2).")
+    return obj

@@ -1,0 +1,340 @@
+"""The referee's flow over a game folder (docs/protocol.md §7, §9).
+
+::
+
+    GAME/game.toml             manifest, referee-signed
+    GAME/ledger/NNNN.toml      entry N: setup (0) or the adjudication of step N-1
+    GAME/orders/NNNN-SIDE.pbem order of SIDE for step N (signed by the side, sealed to the referee)
+    GAME/reports/NNNN-SIDE.pbem report after entry N, asking for step N (sealed to SIDE)
+    GAME/state/NNNN.pbem       secret state after entry N (sealed to the referee)
+
+Every step is written to temporary names first and renamed into place with the ledger entry
+last: the entry is the commit point, so a crash never leaves a half-written step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pbem.core import armor, beacon, commitments
+from pbem.core import envelope as env_mod
+from pbem.core import ledger as led
+from pbem.core import ruleset as rs
+from pbem.core.canonical import canonical_bytes, canonical_loads
+from pbem.core.drbg import Drbg
+from pbem.core.errors import EnvelopeError, FormatError, LedgerError, PbemError, ReplayError, SignatureError
+from pbem.core.identity import PrivateIdentity, PublicIdentity
+
+report_path = led.report_path
+order_path = led.order_path
+state_path = led.state_path
+STATE_LABEL = "$state"
+DEADLINE_POLICY = "default-orders"
+
+
+def _rules(rules: rs.Ruleset | str) -> rs.Ruleset:
+    return rs.load(rules) if isinstance(rules, str) else rules
+
+
+def _write_all(files: Sequence[tuple[Path, bytes]]) -> None:
+    """Write every file under a temporary name, then rename each into place in the given order."""
+    temps = []
+    for path, data in files:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp")
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        temps.append((tmp, path))
+    for tmp, path in temps:
+        os.replace(tmp, path)
+
+
+def _check_referee(man: led.Manifest, referee: PrivateIdentity) -> None:
+    if referee.public != man.referee:
+        raise SignatureError(f"the key of {referee.name} ({referee.fingerprint}) is not this game's referee "
+                             f"({man.referee.fingerprint}) (protocol §7.1).")
+
+
+def new_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Mapping[str, Any],
+             referee: PrivateIdentity, sides: Mapping[str, PublicIdentity], *, game_id: str | None = None,
+             chain_length: int = beacon.DEFAULT_LENGTH, deadline: str = DEADLINE_POLICY) -> dict[str, Any]:
+    """Create a game: manifest, dice anchor, setup entry 0, first reports and sealed state."""
+    game_dir = Path(game_dir)
+    rules = _rules(rules)
+    if game_dir.exists() and any(game_dir.iterdir()):
+        raise FormatError(f"{game_dir} is not empty; a new game needs an empty or new folder (protocol §7).")
+    order = tuple(rules.sides)
+    if set(sides) != set(order):
+        raise FormatError(f"sides must be exactly {', '.join(order)}, not {', '.join(sorted(sides)) or 'none'} "
+                          "(protocol §7.1).")
+    game_id = game_id or f"{rules.id}-{secrets.token_hex(8)}"
+    dice_secret, state_secret = secrets.token_bytes(32), secrets.token_bytes(32)
+    anchor = beacon.anchor(dice_secret, chain_length)
+    man_bytes = led.dump_signed(led.manifest_body(game_id, rules.id, str(rules.version), scenario, dict(options), order,
+                                                  dict(sides), referee.public, anchor, chain_length, deadline),
+                                referee, led.MANIFEST_DOMAIN)
+    r = beacon.reveal(dice_secret, chain_length, 0)
+    state = rules.setup(scenario, dict(options), Drbg(beacon.step_seed(r, game_id, 0, [])))
+    reports = {s: rules.report(state, s, [], game_id, 0) for s in order}
+    files = _step_files(game_dir, game_id, 0, hashlib.sha256(man_bytes).hexdigest(), rules, state, reports,
+                        {}, [], r, referee, dict(sides), dice_secret, state_secret)
+    game_dir.mkdir(parents=True, exist_ok=True)
+    _write_all([(game_dir / "game.toml", man_bytes), *files])
+    return status(game_dir)
+
+
+def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Ruleset, state: dict[str, Any],
+                reports: Mapping[str, Any], orders: Mapping[str, str], defaulted: list[str], r: bytes,
+                referee: PrivateIdentity, identities: Mapping[str, PublicIdentity], dice_secret: bytes,
+                state_secret: bytes) -> list[tuple[Path, bytes]]:
+    """Reports, sealed state and the ledger entry of one step (ledger entry last)."""
+    items = dict(rules.secrets(state))
+    if STATE_LABEL in items:
+        raise FormatError(f"a ruleset may not use the reserved secret label {STATE_LABEL!r} (protocol §6).")
+    commits = commitments.commit_all(state_secret, game, number, items)
+    state_commit = commitments.commit_all(state_secret, game, number, {STATE_LABEL: state})[STATE_LABEL]
+    report_commits, payloads = {}, {}
+    for side in rules.sides:
+        label = f"report.{side}"
+        salt = commitments.salt_for(state_secret, game, number, label)
+        report_commits[side] = commitments.commit(label, salt, reports[side])
+        payloads[side] = canonical_bytes({"salt": salt.hex(), "report": reports[side]})
+    result = rules.result(state) if hasattr(rules, "result") else {}
+    body = led.entry_body(game, number, prev, rules.owes(state), dict(orders), defaulted, r, state_commit, commits,
+                          report_commits, rules.public(state), result)
+    entry_bytes = led.dump_signed(body, referee, led.ENTRY_DOMAIN)
+    entry_hash = hashlib.sha256(entry_bytes).hexdigest()
+    files = []
+    for side in rules.sides:
+        sealed = env_mod.seal(referee, [identities[side]], payloads[side], game=game, kind="report", side=side,
+                              step=number, answers=entry_hash)
+        files.append((led.report_path(game_dir, number, side), armor.armor(sealed).encode("ascii")))
+    secret = canonical_bytes({"entry": number, "state": state, "dice_secret": dice_secret.hex(),
+                              "state_secret": state_secret.hex()})
+    sealed_state = env_mod.seal(referee, [referee.public], secret, game=game, kind="state", side="",
+                                step=number, answers=entry_hash)
+    files.append((led.state_path(game_dir, number), armor.armor(sealed_state).encode("ascii")))
+    files.append((led.entry_path(game_dir, number), entry_bytes))
+    return files
+
+
+def status(game_dir: Path) -> dict[str, Any]:
+    """Where the game stands, from the public record: the step owed, who owes what, the result."""
+    man = led.read_manifest(Path(game_dir))
+    entry = led.latest(Path(game_dir), man)
+    return {"game": man.game, "step": entry.number, "owes": dict(entry.owes), "result": entry.result,
+            "board": entry.board, "entry_hash": entry.hash}
+
+
+def write_order(game_dir: Path, player: PrivateIdentity, side: str, step: int, body: Any, *,
+                entropy: bytes | None = None) -> str:
+    """An armored order: signed by ``player`` as ``side``, sealed to the referee, bound to the step."""
+    game_dir = Path(game_dir)
+    man = led.read_manifest(game_dir)
+    if side not in man.identities:
+        raise EnvelopeError(f"side {side!r} is not in game {man.game} (sides: {', '.join(man.sides)}) (protocol §7.3).")
+    if player.public != man.identities[side]:
+        raise SignatureError(f"the key of {player.name} ({player.fingerprint}) is not {side}'s identity "
+                             f"({man.identities[side].fingerprint}) (protocol §7.3).")
+    entry = led.latest(game_dir, man)
+    if step != entry.number:
+        raise ReplayError(f"orders for step {step} are not wanted: the game is at step {entry.number} (protocol §7.3).")
+    if side not in entry.owes:
+        raise EnvelopeError(f"{side} owes no orders at step {step} (protocol §7.3).")
+    entropy = secrets.token_bytes(32) if entropy is None else entropy
+    if len(entropy) != 32:
+        raise FormatError("an order's entropy must be 32 bytes (protocol §7.3).")
+    payload = canonical_bytes({"entropy": entropy.hex(), "order": body})
+    sealed = env_mod.seal(player, [man.referee], payload, game=man.game, kind="order", side=side, step=step,
+                          answers=entry.hash)
+    return armor.armor(sealed)
+
+
+def parse_order_payload(payload: bytes, where: str) -> tuple[bytes, Any]:
+    """(entropy, order body) from an order's decrypted payload."""
+    data = canonical_loads(payload)
+    if not isinstance(data, dict) or set(data) != {"entropy", "order"} or not isinstance(data["entropy"], str):
+        raise FormatError(f"{where}: the order payload must hold exactly entropy and order (protocol §7.3).")
+    try:
+        entropy = bytes.fromhex(data["entropy"])
+    except ValueError:
+        entropy = b""
+    if len(entropy) != 32 or entropy.hex() != data["entropy"]:
+        raise FormatError(f"{where}: the order's entropy must be 64 lower-case hex digits (protocol §7.3).")
+    return entropy, data["order"]
+
+
+def _check_order(man: led.Manifest, entry: led.Entry, referee: PrivateIdentity, raw: bytes | str,
+                 where: str) -> tuple[env_mod.Envelope, str, bytes, Any]:
+    """Verify one received order against the game and the latest entry; returns (envelope, side, entropy, body)."""
+    env = env_mod.read(raw, where)
+    side = env.header.side
+    if side not in man.identities:
+        raise EnvelopeError(f"{where} is for side {side!r}, which is not in game {man.game} (protocol §4.5).")
+    env_mod.expect(env, where, signer=man.identities[side], game=man.game, kind="order")
+    if env.header.step < entry.number:
+        raise ReplayError(f"{where} is for step {env.header.step}, which was already adjudicated; the game is at "
+                          f"step {entry.number} (protocol §4.5).")
+    env_mod.expect(env, where, step=entry.number, answers=entry.hash, to=referee.public)
+    if side not in entry.owes:
+        raise EnvelopeError(f"{where}: {side} owes no orders at step {entry.number} (protocol §7.3).")
+    entropy, body = parse_order_payload(env_mod.open_sealed(env, referee, where), where)
+    return env, side, entropy, body
+
+
+def _load_state(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: PrivateIdentity) -> dict[str, Any]:
+    path = led.state_path(game_dir, entry.number)
+    env = env_mod.read_file(path)
+    env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="state", step=entry.number,
+                   answers=entry.hash)
+    data = canonical_loads(env_mod.open_sealed(env, referee, str(path)))
+    if not isinstance(data, dict) or data.get("entry") != entry.number:
+        raise FormatError(f"{path}: the sealed state is not the state of entry {entry.number} (protocol §7.5).")
+    return data
+
+
+def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, where: str = "order") -> tuple[str, int]:
+    """Check an order and keep it in ``orders/`` until adjudication, replacing that side's earlier one."""
+    game_dir = Path(game_dir)
+    man = led.read_manifest(game_dir)
+    _check_referee(man, referee)
+    entry = led.latest(game_dir, man)
+    env, side, _, _ = _check_order(man, entry, referee, raw, where)
+    _write_all([(led.order_path(game_dir, entry.number, side), armor.armor(env.raw).encode("ascii"))])
+    return side, entry.number
+
+
+def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[Path | str | bytes],
+               deadline_passed: bool = False, rules: rs.Ruleset | None = None) -> dict[str, Any]:
+    """Verify the orders, adjudicate the step, write entry, reports and state; nothing written on failure.
+
+    ``order_files`` are paths (armored or binary) or the envelopes themselves. Orders already kept
+    in ``orders/`` for this step count too; one given here replaces the kept one of its side.
+    """
+    game_dir = Path(game_dir)
+    man = led.read_manifest(game_dir)
+    _check_referee(man, referee)
+    rules = rules or rs.load(man.ruleset)
+    if str(rules.version) != man.ruleset_version:
+        raise FormatError(f"this game uses {man.ruleset} version {man.ruleset_version}, but version "
+                          f"{rules.version} is installed (protocol §10).")
+    entry = led.latest(game_dir, man)
+    if not entry.owes:
+        raise PbemError(f"game {man.game} is over; nobody owes orders (protocol §7.2).")
+    secret = _load_state(game_dir, man, entry, referee)
+    state = secret["state"]
+    received: dict[str, tuple[env_mod.Envelope, bytes, Any, str]] = {}
+    for side in man.sides:  # orders kept earlier by receive_order
+        kept = led.order_path(game_dir, entry.number, side)
+        if kept.exists():
+            env, s, ent, body = _check_order(man, entry, referee, kept.read_bytes(), str(kept))
+            received[s] = (env, ent, body, str(kept))
+    given: set[str] = set()
+    for item in order_files:
+        if isinstance(item, (str, Path)) and not (isinstance(item, str) and armor.BEGIN in item):
+            where, raw = str(item), _read_limited(Path(item))
+        else:
+            where, raw = "order", item if isinstance(item, bytes) else item.encode("utf-8")
+        env, side, ent, body = _check_order(man, entry, referee, raw, where)
+        if side in given:
+            raise EnvelopeError(f"{where} is a second order from {side} for step {entry.number} in one batch; "
+                                "send only the one you mean (protocol §7.3).")
+        given.add(side)
+        received[side] = (env, ent, body, where)
+    missing = [s for s in man.sides if s in entry.owes and s not in received]
+    if missing and not deadline_passed:
+        raise PbemError(f"step {entry.number} is incomplete: {', '.join(missing)} still owe orders (protocol §7.3).",
+                        hint="wait for them, or pass --deadline-passed to give them the default orders")
+    orders: dict[str, Any] = {}
+    for side, (_, _, body, where) in sorted(received.items()):
+        try:
+            rules.validate(state, side, body)
+        except PbemError as exc:
+            raise _located(exc, where) from None
+        orders[side] = body
+    for side in missing:
+        orders[side] = rules.default_order(state, side)
+    entropies = [(s, received[s][1] if s in received else b"") for s in man.sides if s in entry.owes]
+    number = entry.number + 1
+    r = beacon.reveal(bytes.fromhex(secret["dice_secret"]), man.chain_length, number)
+    rng = Drbg(beacon.step_seed(r, man.game, number, entropies))
+    new_state, public, reports = rs.outcome_parts(rules.adjudicate(state, orders, rng, game_id=man.game))
+    del public  # the board is the ruleset's public view of the new state, recomputed in _step_files
+    files = [(led.order_path(game_dir, entry.number, s), armor.armor(received[s][0].raw).encode("ascii"))
+             for s in sorted(received)]
+    files += _step_files(game_dir, man.game, number, entry.hash, rules, new_state, reports,
+                         {s: received[s][0].hash for s in received}, missing, r, referee, man.identities,
+                         bytes.fromhex(secret["dice_secret"]), bytes.fromhex(secret["state_secret"]))
+    _write_all(files)
+    return status(game_dir)
+
+
+def _located(exc: PbemError, where: str) -> PbemError:
+    """The same error with the file it came from in front."""
+    try:
+        new = type(exc)(f"{where}: {exc}")
+    except TypeError:
+        return exc
+    new.hint = getattr(exc, "hint", None)
+    return new
+
+
+def _read_limited(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise FormatError(f"{path}: no such file.") from None
+    if size > armor.MAX_INPUT:
+        raise armor.ArmorError(f"{path} is {size} bytes, over the {armor.MAX_INPUT}-byte limit (protocol §3).")
+    return path.read_bytes()
+
+
+def open_report(path: Path, me: PrivateIdentity, game_dir: Path | None = None) -> dict[str, Any]:
+    """A report sealed to me, checked against the game's manifest and ledger when they are at hand."""
+    path = Path(path)
+    env = env_mod.read(_read_limited(path), str(path))
+    env_mod.expect(env, str(path), kind="report")
+    data = canonical_loads(env_mod.open_sealed(env, me, str(path)))
+    if not isinstance(data, dict) or set(data) != {"salt", "report"}:
+        raise FormatError(f"{path}: a report payload holds exactly salt and report (protocol §7.4).")
+    game_dir = Path(game_dir) if game_dir is not None else path.parent.parent
+    if (game_dir / "game.toml").exists():
+        man = led.read_manifest(game_dir)
+        env_mod.expect(env, str(path), signer=man.referee, game=man.game)
+        entry_file = led.entry_path(game_dir, env.header.step)
+        if entry_file.exists():
+            entry = led.read_entry(game_dir, env.header.step, man)
+            env_mod.expect(env, str(path), answers=entry.hash)
+            side = env.header.side
+            label = f"report.{side}"
+            if commitments.commit(label, bytes.fromhex(data["salt"]), data["report"]) != entry.reports.get(side):
+                raise LedgerError(f"{path}: the report does not match its commitment in {entry_file} (protocol §7.4).")
+    report = data["report"]
+    return report if isinstance(report, dict) else {"report": report}
+
+
+def verify(game_dir: Path) -> dict[str, Any]:
+    """Check the whole public record (pbem.core.ledger.verify_game)."""
+    return led.verify_game(Path(game_dir))
+
+
+def audit(game_dir: Path, reveal: Any) -> dict[str, Any]:
+    """Replay the game from a reveal bundle (a dict, a bundle file, or the referee's key)."""
+    from pbem.core import audit as audit_mod
+
+    if isinstance(reveal, PrivateIdentity):
+        reveal = audit_mod.make_reveal(Path(game_dir), reveal)
+    elif isinstance(reveal, (str, Path)):
+        reveal = audit_mod.read_reveal(Path(reveal))
+    return audit_mod.audit(Path(game_dir), reveal)
+
+
+__all__ = ["new_game", "write_order", "receive_order", "adjudicate", "status", "open_report", "verify", "audit",
+           "report_path", "order_path", "state_path"]

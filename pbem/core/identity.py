@@ -1,0 +1,258 @@
+"""Identities: who signs and who can open (docs/protocol.md §5).
+
+A private key file ``NAME.key`` (TOML) holds an Ed25519 signing key and an X25519 key for HPKE;
+with a passphrase both are sealed with ChaCha20-Poly1305 under a key stretched by scrypt, whose
+parameters are written in the file. The public identity ``NAME.pub.toml`` holds both public keys
+and a fingerprint short enough to read aloud over the phone.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
+
+from pbem.core.errors import DecryptError, FormatError
+
+FORMAT = "pbem-identity-v1"
+FINGERPRINT_DOMAIN = b"pbem-fingerprint-v1"
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**15, 8, 1
+_B32 = "abcdefghijklmnopqrstuvwxyz234567"
+
+
+def b64(data: bytes) -> str:
+    """Standard padded base64 (RFC 4648 §4), the one form used in every pbem file."""
+    return base64.b64encode(data).decode("ascii")
+
+
+def unb64(text: Any, where: str, length: int | None = None) -> bytes:
+    """Strict base64: canonical padding, no stray characters, optionally an exact length."""
+    if not isinstance(text, str):
+        raise FormatError(f"{where} must be a base64 string (protocol §1).")
+    try:
+        data = base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError, ValueError):
+        raise FormatError(f"{where} is not valid base64 (protocol §1).") from None
+    if b64(data) != text:
+        raise FormatError(f"{where} is not canonical base64 (protocol §1).")
+    if length is not None and len(data) != length:
+        raise FormatError(f"{where} must hold {length} bytes, not {len(data)} (protocol §1).")
+    return data
+
+
+def _raw_pub(key: Ed25519PublicKey | X25519PublicKey) -> bytes:
+    return key.public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+def fingerprint_of(sign_pub: bytes, encrypt_pub: bytes) -> str:
+    """First 80 bits of SHA-256(domain || sign || encrypt) in lower base32, 4 groups of 4."""
+    digest = hashlib.sha256(FINGERPRINT_DOMAIN + sign_pub + encrypt_pub).digest()
+    bits = int.from_bytes(digest[:10], "big")
+    chars = "".join(_B32[(bits >> (5 * (15 - i))) & 31] for i in range(16))
+    return "-".join(chars[i : i + 4] for i in range(0, 16, 4))
+
+
+@dataclass(frozen=True)
+class PublicIdentity:
+    """What everyone may know about a participant."""
+
+    name: str
+    sign_key: bytes  # Ed25519, 32 bytes
+    encrypt_key: bytes  # X25519, 32 bytes
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint_of(self.sign_key, self.encrypt_key)
+
+    def verifier(self) -> Ed25519PublicKey:
+        return Ed25519PublicKey.from_public_bytes(self.sign_key)
+
+    def recipient(self) -> X25519PublicKey:
+        return X25519PublicKey.from_public_bytes(self.encrypt_key)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"name": self.name, "sign": b64(self.sign_key), "encrypt": b64(self.encrypt_key),
+                "fingerprint": self.fingerprint}
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str) -> PublicIdentity:
+        """Parse and check a public identity table; the fingerprint, when given, must match."""
+        if not isinstance(data, dict):
+            raise FormatError(f"{where} must be a table with name, sign and encrypt (protocol §5).")
+        name = data.get("name")
+        if not isinstance(name, str) or not name:
+            raise FormatError(f"{where}.name must be a non-empty string (protocol §5).")
+        ident = cls(name, unb64(data.get("sign"), f"{where}.sign", 32), unb64(data.get("encrypt"), f"{where}.encrypt", 32))
+        given = data.get("fingerprint")
+        if given is not None and given != ident.fingerprint:
+            raise FormatError(f"{where}.fingerprint {given!r} does not match its keys ({ident.fingerprint}) (protocol §5).")
+        return ident
+
+
+@dataclass(frozen=True)
+class PrivateIdentity:
+    """A participant's own keys; never leaves their machine (the referee's stays with the referee)."""
+
+    name: str
+    signing: Ed25519PrivateKey
+    decrypting: X25519PrivateKey
+
+    @property
+    def public(self) -> PublicIdentity:
+        return PublicIdentity(self.name, _raw_pub(self.signing.public_key()), _raw_pub(self.decrypting.public_key()))
+
+    @property
+    def fingerprint(self) -> str:
+        return self.public.fingerprint
+
+    def sign(self, message: bytes) -> bytes:
+        return self.signing.sign(message)
+
+    def seeds(self) -> tuple[bytes, bytes]:
+        raw = (Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        return self.signing.private_bytes(*raw), self.decrypting.private_bytes(*raw)
+
+
+def generate(name: str) -> PrivateIdentity:
+    """Fresh keys from the operating system's random source."""
+    return PrivateIdentity(name, Ed25519PrivateKey.generate(), X25519PrivateKey.generate())
+
+
+def from_seeds(name: str, sign_seed: bytes, encrypt_seed: bytes) -> PrivateIdentity:
+    """Keys from fixed 32-byte seeds (test vectors only)."""
+    return PrivateIdentity(name, Ed25519PrivateKey.from_private_bytes(sign_seed),
+                           X25519PrivateKey.from_private_bytes(encrypt_seed))
+
+
+def _kdf(passphrase: bytes, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return Scrypt(salt=salt, length=32, n=n, r=r, p=p).derive(passphrase)
+
+
+def private_to_toml(ident: PrivateIdentity, passphrase: bytes | None = None) -> str:
+    """The ``.key`` file text; sealed with the passphrase when one is given."""
+    sign_seed, enc_seed = ident.seeds()
+    doc: dict[str, Any] = {"format": FORMAT, **ident.public.to_dict()}
+    if passphrase is None:
+        doc["sign_secret"] = b64(sign_seed)
+        doc["encrypt_secret"] = b64(enc_seed)
+    else:
+        salt = os.urandom(16)
+        key = _kdf(passphrase, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+        nonce = os.urandom(12)
+        sealed = ChaCha20Poly1305(key).encrypt(nonce, sign_seed + enc_seed, FORMAT.encode() + ident.name.encode())
+        doc["protected"] = {"kdf": "scrypt", "n": SCRYPT_N, "r": SCRYPT_R, "p": SCRYPT_P, "salt": b64(salt),
+                            "aead": "chacha20poly1305", "nonce": b64(nonce), "sealed": b64(sealed)}
+    return tomli_w.dumps(doc)
+
+
+def private_from_toml(text: str, where: str, passphrase: bytes | None = None) -> PrivateIdentity:
+    """Parse a ``.key`` file; a protected one needs the passphrase."""
+    doc = _toml(text, where)
+    if doc.get("format") != FORMAT:
+        raise FormatError(f"{where}: format must be {FORMAT!r} (protocol §5.1).")
+    name = doc.get("name")
+    if not isinstance(name, str) or not name:
+        raise FormatError(f"{where}: name must be a non-empty string (protocol §5.1).")
+    prot = doc.get("protected")
+    if prot is None:
+        sign_seed = unb64(doc.get("sign_secret"), f"{where}: sign_secret", 32)
+        enc_seed = unb64(doc.get("encrypt_secret"), f"{where}: encrypt_secret", 32)
+    else:
+        if passphrase is None:
+            raise DecryptError(f"{where} is protected by a passphrase; give it with --passphrase-file (protocol §5.1).")
+        if not isinstance(prot, dict) or prot.get("kdf") != "scrypt" or prot.get("aead") != "chacha20poly1305":
+            raise FormatError(f"{where}: [protected] must use kdf scrypt and aead chacha20poly1305 (protocol §5.1).")
+        n, r, p = prot.get("n"), prot.get("r"), prot.get("p")
+        if not all(isinstance(v, int) and 0 < v <= 2**20 for v in (n, r, p)) or n & (n - 1):  # type: ignore[operator]
+            raise FormatError(f"{where}: [protected] scrypt parameters are out of range (protocol §5.1).")
+        key = _kdf(passphrase, unb64(prot.get("salt"), f"{where}: protected.salt"), n, r, p)  # type: ignore[arg-type]
+        try:
+            plain = ChaCha20Poly1305(key).decrypt(unb64(prot.get("nonce"), f"{where}: protected.nonce", 12),
+                                                  unb64(prot.get("sealed"), f"{where}: protected.sealed", 80),
+                                                  FORMAT.encode() + name.encode())
+        except InvalidTag:
+            raise DecryptError(f"{where}: wrong passphrase, or the key file was altered (protocol §5.1).") from None
+        sign_seed, enc_seed = plain[:32], plain[32:]
+    ident = from_seeds(name, sign_seed, enc_seed)
+    if public_from_toml(text, where) != ident.public:
+        raise FormatError(f"{where}: the public keys written in it do not match its secret keys (protocol §5.1).")
+    return ident
+
+
+def public_to_toml(ident: PublicIdentity) -> str:
+    return tomli_w.dumps({"format": FORMAT, **ident.to_dict()})
+
+
+def public_from_toml(text: str, where: str) -> PublicIdentity:
+    doc = _toml(text, where)
+    if doc.get("format", FORMAT) != FORMAT:
+        raise FormatError(f"{where}: format must be {FORMAT!r} (protocol §5.2).")
+    return PublicIdentity.from_dict(doc, where)
+
+
+def _toml(text: str, where: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise FormatError(f"{where} is not valid TOML ({exc}).") from None
+
+
+def write_atomic(path: Path, data: bytes | str, mode: int | None = None) -> None:
+    """Write to a temporary name in the same folder, then rename: never a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with open(tmp, "wb") as fh:
+        fh.write(raw)
+        fh.flush()
+        os.fsync(fh.fileno())
+    if mode is not None:
+        os.chmod(tmp, mode)
+    os.replace(tmp, path)
+
+
+def save_private(ident: PrivateIdentity, path: Path, passphrase: bytes | None = None) -> None:
+    write_atomic(Path(path), private_to_toml(ident, passphrase), mode=0o600)
+
+
+def save_public(ident: PrivateIdentity | PublicIdentity, path: Path) -> None:
+    pub = ident.public if isinstance(ident, PrivateIdentity) else ident
+    write_atomic(Path(path), public_to_toml(pub))
+
+
+def _read(path: Path) -> str:
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FormatError(f"{path}: no such file.") from None
+    except UnicodeDecodeError:
+        raise FormatError(f"{path} is not UTF-8 text.") from None
+
+
+def load_private(path: Path, passphrase: bytes | None = None) -> PrivateIdentity:
+    return private_from_toml(_read(path), str(path), passphrase)
+
+
+def load_public(path: Path) -> PublicIdentity:
+    """A public identity from a ``.pub.toml`` file, or the public half of a ``.key`` file."""
+    return public_from_toml(_read(path), str(path))
+
+
+def describe(path: Path) -> tuple[str, str]:
+    """(name, fingerprint) of a .key or .pub.toml file, without needing a passphrase."""
+    pub = load_public(path)
+    return pub.name, pub.fingerprint

@@ -1,0 +1,357 @@
+"""The public record: a referee-signed manifest and hash-linked, referee-signed ledger entries.
+
+Files (docs/protocol.md §7): ``game.toml`` and ``ledger/NNNN.toml`` are TOML documents whose
+every field but ``signature`` is the signed body; ``signature`` is Ed25519 over the domain and
+the canonical JSON of the body (§2). An entry's hash is SHA-256 of its file's exact bytes; entry
+0 links to the manifest's hash, entry e to entry e-1's. Game data that TOML cannot hold (``None``)
+travels as canonical JSON strings: ``options``, ``board``, ``result``.
+
+``verify_game`` checks everything anyone can check without secrets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+from cryptography.exceptions import InvalidSignature
+
+from pbem.core import beacon
+from pbem.core import envelope as env_mod
+from pbem.core.canonical import canonical_bytes
+from pbem.core.errors import FormatError, LedgerError, PbemError
+from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, unb64
+
+MANIFEST_FORMAT = "pbem-game-v1"
+ENTRY_FORMAT = "pbem-ledger-v1"
+MANIFEST_DOMAIN = b"pbem-manifest-v1"
+ENTRY_DOMAIN = b"pbem-ledger-entry-v1"
+_ENTRY_NAME = re.compile(r"^(\d{4,})\.toml$")
+
+
+def sha256_file_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def dump_signed(body: dict[str, Any], signer: PrivateIdentity, domain: bytes) -> bytes:
+    """TOML text of ``body`` plus its signature."""
+    sig = signer.sign(domain + canonical_bytes(body))
+    return tomli_w.dumps({**body, "signature": b64(sig)}).encode("utf-8")
+
+
+def load_signed(data: bytes, where: str, domain: bytes, key: PublicIdentity | None) -> dict[str, Any]:
+    """Parse a signed TOML document; checks the signature when ``key`` is given."""
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise FormatError(f"{where} is not UTF-8 TOML ({exc}) (protocol §7).") from None
+    sig = unb64(doc.pop("signature", None), f"{where}: signature", 64)
+    try:
+        body_bytes = canonical_bytes(doc)
+    except FormatError:
+        raise FormatError(f"{where} holds a value with no canonical form (a float or a date) (protocol §2).") from None
+    if key is not None:
+        try:
+            key.verifier().verify(sig, domain + body_bytes)
+        except InvalidSignature:
+            raise LedgerError(f"{where}: the referee's signature does not verify; the file was altered "
+                              "(protocol §7.1).") from None
+    return doc
+
+
+def json_field(doc: dict[str, Any], name: str, where: str) -> Any:
+    """A field holding canonical JSON text."""
+    text = doc.get(name)
+    if not isinstance(text, str):
+        raise FormatError(f"{where}: field {name} must be a JSON string (protocol §7).")
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise FormatError(f"{where}: field {name} is not valid JSON (protocol §7).") from None
+    if canonical_bytes(value).decode("utf-8") != text:
+        raise FormatError(f"{where}: field {name} is not canonical JSON (protocol §2).")
+    return value
+
+
+def _str(doc: dict[str, Any], name: str, where: str) -> str:
+    value = doc.get(name)
+    if not isinstance(value, str):
+        raise FormatError(f"{where}: field {name} must be a string (protocol §7).")
+    return value
+
+
+def _int(doc: dict[str, Any], name: str, where: str) -> int:
+    value = doc.get(name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise FormatError(f"{where}: field {name} must be an integer (protocol §7).")
+    return value
+
+
+def _table(doc: dict[str, Any], name: str, where: str) -> dict[str, Any]:
+    value = doc.get(name, {})
+    if not isinstance(value, dict):
+        raise FormatError(f"{where}: field {name} must be a table (protocol §7).")
+    return value
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The parsed, signature-checked ``game.toml``."""
+
+    game: str
+    ruleset: str
+    ruleset_version: str
+    scenario: str
+    options: dict[str, Any]
+    sides: tuple[str, ...]
+    identities: dict[str, PublicIdentity]
+    referee: PublicIdentity
+    anchor: bytes
+    chain_length: int
+    deadline: str
+    hash: str
+
+
+def manifest_body(game: str, ruleset: str, version: str, scenario: str, options: dict[str, Any],
+                  sides: tuple[str, ...], identities: dict[str, PublicIdentity], referee: PublicIdentity,
+                  anchor: bytes, length: int, deadline: str) -> dict[str, Any]:
+    return {"format": MANIFEST_FORMAT, "game": game, "ruleset": ruleset, "ruleset_version": version,
+            "scenario": scenario, "options": canonical_bytes(options).decode("utf-8"), "sides": list(sides),
+            "deadline": deadline, "referee": referee.to_dict(),
+            "identities": {s: identities[s].to_dict() for s in sides},
+            "dice": {"anchor": anchor.hex(), "length": length}}
+
+
+def read_manifest(game_dir: Path) -> Manifest:
+    """Parse ``game.toml`` and check the referee's signature on it."""
+    path = Path(game_dir) / "game.toml"
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise FormatError(f"{path}: no such file; is {game_dir} a game folder? (protocol §7.1)") from None
+    where = str(path)
+    doc = load_signed(data, where, MANIFEST_DOMAIN, None)
+    if doc.get("format") != MANIFEST_FORMAT:
+        raise FormatError(f"{where}: format must be {MANIFEST_FORMAT!r} (protocol §7.1).")
+    referee = PublicIdentity.from_dict(doc.get("referee"), f"{where}: referee")
+    load_signed(data, where, MANIFEST_DOMAIN, referee)
+    sides = doc.get("sides")
+    if not isinstance(sides, list) or not sides or not all(isinstance(s, str) and s for s in sides) \
+            or len(set(sides)) != len(sides):
+        raise FormatError(f"{where}: sides must be a list of distinct side names (protocol §7.1).")
+    ids = _table(doc, "identities", where)
+    if set(ids) != set(sides):
+        raise FormatError(f"{where}: identities must name exactly the sides {', '.join(sides)} (protocol §7.1).")
+    dice = _table(doc, "dice", where)
+    anchor_hex = dice.get("anchor")
+    if not isinstance(anchor_hex, str) or not re.fullmatch(r"[0-9a-f]{64}", anchor_hex):
+        raise FormatError(f"{where}: dice.anchor must be 64 hex digits (protocol §8).")
+    length = _int(dice, "length", f"{where}: dice")
+    options = json_field(doc, "options", where)
+    if not isinstance(options, dict):
+        raise FormatError(f"{where}: options must be a JSON object (protocol §7.1).")
+    return Manifest(_str(doc, "game", where), _str(doc, "ruleset", where), _str(doc, "ruleset_version", where),
+                    _str(doc, "scenario", where), options, tuple(sides),
+                    {s: PublicIdentity.from_dict(ids[s], f"{where}: identities.{s}") for s in sides},
+                    referee, bytes.fromhex(anchor_hex), length, _str(doc, "deadline", where),
+                    sha256_file_bytes(data))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A parsed, signature-checked ledger entry."""
+
+    number: int
+    kind: str  # "setup" or "step"
+    step: int  # the step adjudicated (-1 for setup)
+    prev: str
+    next_step: int
+    owes: dict[str, str]
+    orders: dict[str, str]
+    defaulted: tuple[str, ...]
+    dice: bytes
+    state: str
+    commitments: dict[str, str]
+    reports: dict[str, str]
+    board: Any
+    result: Any
+    hash: str
+    path: Path
+
+
+def entry_path(game_dir: Path, number: int) -> Path:
+    return Path(game_dir) / "ledger" / f"{number:04d}.toml"
+
+
+def entry_body(game: str, number: int, prev: str, owes: dict[str, str], orders: dict[str, str],
+               defaulted: list[str], dice: bytes, state: str, commitments: dict[str, str],
+               reports: dict[str, str], board: Any, result: Any) -> dict[str, Any]:
+    return {"format": ENTRY_FORMAT, "game": game, "entry": number, "kind": "setup" if number == 0 else "step",
+            "step": number - 1, "next_step": number, "prev": prev, "owes": dict(sorted(owes.items())),
+            "orders": dict(sorted(orders.items())), "defaulted": sorted(defaulted), "dice": dice.hex(),
+            "state": state, "commitments": dict(sorted(commitments.items())), "reports": dict(sorted(reports.items())),
+            "board": canonical_bytes(board).decode("utf-8"), "result": canonical_bytes(result).decode("utf-8")}
+
+
+def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
+    """Parse ``ledger/NNNN.toml`` and check its signature and own fields (not its links)."""
+    path = entry_path(game_dir, number)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise LedgerError(f"{path}: ledger entry {number} is missing (protocol §7.2).") from None
+    where = str(path)
+    doc = load_signed(data, where, ENTRY_DOMAIN, manifest.referee)
+    if doc.get("format") != ENTRY_FORMAT:
+        raise FormatError(f"{where}: format must be {ENTRY_FORMAT!r} (protocol §7.2).")
+    if doc.get("game") != manifest.game:
+        raise LedgerError(f"{where}: field game is {doc.get('game')!r}, not {manifest.game!r} (protocol §7.2).")
+    if _int(doc, "entry", where) != number:
+        raise LedgerError(f"{where}: field entry is {doc.get('entry')}, but the file is entry {number} (protocol §7.2).")
+    if _int(doc, "next_step", where) != number or _int(doc, "step", where) != number - 1 \
+            or doc.get("kind") != ("setup" if number == 0 else "step"):
+        raise LedgerError(f"{where}: fields kind, step and next_step do not fit entry {number} (protocol §7.2).")
+    dice_hex = _str(doc, "dice", where)
+    if not re.fullmatch(r"[0-9a-f]{64}", dice_hex):
+        raise FormatError(f"{where}: field dice must be 64 hex digits (protocol §8).")
+    defaulted = doc.get("defaulted", [])
+    if not isinstance(defaulted, list) or not all(isinstance(s, str) for s in defaulted):
+        raise FormatError(f"{where}: field defaulted must be a list of sides (protocol §7.2).")
+    return Entry(number, doc["kind"], number - 1, _str(doc, "prev", where), number, _table(doc, "owes", where),
+                 _table(doc, "orders", where), tuple(defaulted), bytes.fromhex(dice_hex), _str(doc, "state", where),
+                 _table(doc, "commitments", where), _table(doc, "reports", where), json_field(doc, "board", where),
+                 json_field(doc, "result", where), sha256_file_bytes(data), path)
+
+
+def entry_numbers(game_dir: Path) -> list[int]:
+    """Entry numbers present, checked to run 0, 1, 2, ... with no gap."""
+    folder = Path(game_dir) / "ledger"
+    if not folder.is_dir():
+        raise LedgerError(f"{folder}: no ledger folder (protocol §7.2).")
+    numbers = []
+    for p in folder.iterdir():
+        if p.name.startswith("."):
+            continue  # temporary files of an interrupted write
+        m = _ENTRY_NAME.match(p.name)
+        if not m:
+            raise LedgerError(f"{p}: not a ledger entry name (NNNN.toml) (protocol §7.2).")
+        numbers.append(int(m.group(1)))
+    numbers.sort()
+    if not numbers:
+        raise LedgerError(f"{folder}: the ledger is empty (protocol §7.2).")
+    for i, n in enumerate(numbers):
+        if n != i:
+            raise LedgerError(f"{folder}: ledger entry {i} is missing (found {n:04d}.toml next) (protocol §7.2).")
+    return numbers
+
+
+def latest(game_dir: Path, manifest: Manifest) -> Entry:
+    return read_entry(game_dir, entry_numbers(game_dir)[-1], manifest)
+
+
+def order_path(game_dir: Path, step: int, side: str) -> Path:
+    return Path(game_dir) / "orders" / f"{step:04d}-{side}.pbem"
+
+
+def report_path(game_dir: Path, step: int, side: str) -> Path:
+    return Path(game_dir) / "reports" / f"{step:04d}-{side}.pbem"
+
+
+def state_path(game_dir: Path, number: int) -> Path:
+    return Path(game_dir) / "state" / f"{number:04d}.pbem"
+
+
+def verify_game(game_dir: Path) -> dict[str, Any]:
+    """Check the whole public record; LedgerError (or a subclass of PbemError) names the first failure.
+
+    Returns a summary: game, entries, step, owes, result and readable lines.
+    """
+    game_dir = Path(game_dir)
+    man = read_manifest(game_dir)
+    lines = [f"game {man.game}: ruleset {man.ruleset} {man.ruleset_version}, scenario {man.scenario}",
+             f"referee {man.referee.name} ({man.referee.fingerprint})"]
+    lines += [f"side {s}: {man.identities[s].name} ({man.identities[s].fingerprint})" for s in man.sides]
+    prev_hash, prev_dice, prev_owes = man.hash, man.anchor, {}
+    entries = entry_numbers(game_dir)
+    if len(entries) > man.chain_length:
+        raise LedgerError(f"{game_dir}: {len(entries)} entries exceed the dice chain of {man.chain_length} (protocol §8).")
+    entry: Entry | None = None
+    for n in entries:
+        entry = read_entry(game_dir, n, man)
+        where = str(entry.path)
+        if entry.prev != prev_hash:
+            raise LedgerError(f"{where}: field prev does not match the hash of "
+                              f"{'game.toml' if n == 0 else f'entry {n - 1}'}; the chain is broken (protocol §7.2).")
+        beacon.check_reveal(prev_dice, entry.dice, n, where)
+        unknown = sorted(set(entry.owes) - set(man.sides))
+        if unknown:
+            raise LedgerError(f"{where}: field owes names unknown side {unknown[0]!r} (protocol §7.2).")
+        if n > 0:
+            _verify_orders(game_dir, man, entry, prev_owes, prev_hash)
+        _verify_reports(game_dir, man, entry)
+        prev_hash, prev_dice, prev_owes = entry.hash, entry.dice, entry.owes
+        lines.append(f"entry {n:04d}: {'setup' if n == 0 else f'step {n - 1}'}"
+                     + (f", orders from {', '.join(sorted(entry.orders))}" if entry.orders else "")
+                     + (f", defaults for {', '.join(entry.defaulted)}" if entry.defaulted else "")
+                     + f"; next: {', '.join(f'{s} owes {k}' for s, k in sorted(entry.owes.items())) or 'nobody owes'}")
+    assert entry is not None
+    _verify_state_file(game_dir, man, entry)
+    lines.append(f"ok: {len(entries)} entries, signatures, chain links, dice reveals, orders and reports check out")
+    return {"game": man.game, "entries": len(entries), "step": entry.number, "owes": entry.owes,
+            "result": entry.result, "board": entry.board, "lines": lines}
+
+
+def _verify_orders(game_dir: Path, man: Manifest, entry: Entry, owed: dict[str, str], answered: str) -> None:
+    where = str(entry.path)
+    given = set(entry.orders) | set(entry.defaulted)
+    if set(entry.orders) & set(entry.defaulted):
+        raise LedgerError(f"{where}: a side is listed both in orders and in defaulted (protocol §7.2).")
+    if given != set(owed):
+        raise LedgerError(f"{where}: orders and defaults cover {', '.join(sorted(given)) or 'nobody'}, but "
+                          f"{', '.join(sorted(owed)) or 'nobody'} owed orders (protocol §7.2).")
+    for side, digest in sorted(entry.orders.items()):
+        path = order_path(game_dir, entry.step, side)
+        try:
+            raw = env_mod.decode(path.read_bytes(), str(path))
+        except FileNotFoundError:
+            raise LedgerError(f"{path}: the order consumed by entry {entry.number} is missing (protocol §7.3).") from None
+        if hashlib.sha256(raw).hexdigest() != digest:
+            raise LedgerError(f"{path}: its hash does not match field orders.{side} of {where} (protocol §7.3).")
+        env = env_mod.parse(raw, str(path))
+        env_mod.expect(env, str(path), signer=man.identities[side], game=man.game, kind="order", side=side,
+                       step=entry.step, answers=answered, to=man.referee)
+
+
+def _verify_reports(game_dir: Path, man: Manifest, entry: Entry) -> None:
+    where = str(entry.path)
+    if set(entry.reports) != set(man.sides):
+        raise LedgerError(f"{where}: field reports must name every side (protocol §7.2).")
+    for side in man.sides:
+        path = report_path(game_dir, entry.number, side)
+        try:
+            env = env_mod.read_file(path)
+        except FormatError as exc:
+            if not path.exists():
+                raise LedgerError(f"{path}: the report of entry {entry.number} for {side} is missing "
+                                  "(protocol §7.4).") from None
+            raise exc
+        env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="report", side=side,
+                       step=entry.number, answers=entry.hash, to=man.identities[side])
+
+
+def _verify_state_file(game_dir: Path, man: Manifest, entry: Entry) -> None:
+    path = state_path(game_dir, entry.number)
+    if not path.exists():
+        raise LedgerError(f"{path}: the sealed state of the latest entry is missing (protocol §7.5).")
+    env = env_mod.read_file(path)
+    env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="state", step=entry.number,
+                   answers=entry.hash, to=man.referee)
+
+
+__all__ = ["Manifest", "Entry", "PbemError", "verify_game", "read_manifest", "read_entry", "latest"]

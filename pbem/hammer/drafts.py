@@ -1,0 +1,202 @@
+"""Order drafts: the TOML a player writes (or starts from a template), checked before sealing.
+
+A draft is what a player owes at one step (docs/playing.md):
+
+- a header: ``game``, ``side``, ``step`` (the step number the report asked about) and ``kind``
+  (``card``, ``event``, ``moves``, ``decide`` or ``winter``);
+- the sections that kind allows, each owned by the module that knows its rules: ``[card]``
+  (here), ``[moves]`` and ``[if_player1]`` (moves, pins, battle order: ``orders.py``),
+  ``[plans]`` (battle plans: ``plans.py``), ``[winter]`` (winter plans: ``plans.py``),
+  ``[event]`` (event parameters: ``events.py``) and ``[decide]`` (the answer to an open question).
+
+Parsing checks the shape only (``InvalidOrder``); the rules are checked by the ruleset against
+the state (referee) or against the side's own report (player, ``pbem orders check``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+import tomli_w
+
+from pbem.hammer.blocks import SIDES
+from pbem.hammer.errors import IllegalOrder, InvalidOrder
+
+KINDS = ("card", "event", "moves", "decide", "winter")
+
+# Which sections each kind of draft may carry. Plans may ride with every order a side sends
+# before battles, so that battles run from plans without another round trip (brief 7).
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "card": ("card", "event", "if_player1", "plans"),
+    "event": ("event", "if_player1", "plans"),
+    "moves": ("moves", "plans"),
+    "decide": ("decide", "plans"),
+    "winter": ("winter",),
+}
+HEADER = ("game", "side", "step", "kind")
+
+
+@dataclass
+class Draft:
+    """One side's orders for one step, as plain data."""
+
+    side: str
+    step: int
+    kind: str
+    game: str = ""
+    sections: dict[str, Any] = field(default_factory=dict)
+
+    def body(self) -> dict[str, Any]:
+        """The plain dict that is signed and sealed (header included, so it cannot be misfiled)."""
+        out: dict[str, Any] = {"game": self.game, "side": self.side, "step": self.step, "kind": self.kind}
+        out.update({k: self.sections[k] for k in sorted(self.sections)})
+        return out
+
+
+def from_body(data: Any, source: str = "draft") -> Draft:
+    """A ``Draft`` from a parsed dict; refuses unknown keys, wrong types and misplaced sections."""
+    if not isinstance(data, dict):
+        raise InvalidOrder(f"{source}: an order is a table of keys, not {type(data).__name__}")
+    for key in HEADER[1:]:
+        if key not in data:
+            raise InvalidOrder(f"{source}: the header lacks {key!r} (expected game, side, step, kind)")
+    side, step, kind, game = data["side"], data["step"], data["kind"], data.get("game", "")
+    if side not in SIDES:
+        raise InvalidOrder(f"{source}: side {side!r} is not one of {', '.join(SIDES)}")
+    if not isinstance(step, int) or isinstance(step, bool) or step < 0:
+        raise InvalidOrder(f"{source}: step {step!r} is not a step number")
+    if kind not in KINDS:
+        raise InvalidOrder(f"{source}: kind {kind!r} is not one of {', '.join(KINDS)}")
+    if not isinstance(game, str):
+        raise InvalidOrder(f"{source}: game {game!r} is not a game id")
+    sections = {k: v for k, v in data.items() if k not in HEADER}
+    for key, value in sorted(sections.items()):
+        if key not in SECTIONS[kind]:
+            allowed = ", ".join(f"[{s}]" for s in SECTIONS[kind])
+            raise InvalidOrder(f"{source}: a {kind} order cannot carry [{key}]; it may carry {allowed}")
+        if not isinstance(value, dict):
+            raise InvalidOrder(f"{source}: [{key}] must be a table, not {type(value).__name__}")
+    if kind == "card":
+        play = sections.get("card", {}).get("play")
+        if not isinstance(play, str) or not play:
+            raise InvalidOrder(f"{source}: [card] needs play = \"<card id>\" (3.1)")
+    if kind == "decide" and not isinstance(sections.get("decide", {}).get("answer"), str):
+        raise InvalidOrder(f"{source}: [decide] needs answer = \"<one of the listed options>\"")
+    return Draft(side=side, step=step, kind=kind, game=game, sections=sections)
+
+
+def parse_draft(text: str, source: str = "draft") -> Draft:
+    """Parse a TOML draft; every failure names the file and what is wrong."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidOrder(f"{source}: not valid TOML ({exc})") from None
+    return from_body(data, source)
+
+
+def dump_draft(draft: Draft) -> str:
+    """The draft as TOML text (header first, then sections in name order)."""
+    return tomli_w.dumps(_strip_empty(draft.body()))
+
+
+def _strip_empty(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if not (k == "game" and v == "")}
+
+
+def template(report: dict[str, Any]) -> str:
+    """A draft to start from: the header filled in, the legal options listed as comments.
+
+    ``report`` is the opened report (``HammerRuleset.report``): its ``asks`` says what is owed
+    and ``options`` lists the legal choices.
+    """
+    side, step, asks = report["side"], report["step"], report.get("asks", "")
+    if not asks:
+        raise InvalidOrder(f"report for {side} at step {step}: {side} owes nothing at this step")
+    options: dict[str, Any] = report.get("options", {})
+    lines = [
+        f"# Orders for {side}, step {step} ({asks}) of game {report.get('game', '')}.",
+        "# Edit, then: pbem orders check THIS --report REPORT --key KEY; pbem orders seal ...",
+        f'game = "{report.get("game", "")}"',
+        f'side = "{side}"',
+        f"step = {step}",
+        f'kind = "{asks}"',
+        "",
+    ]
+    if asks == "card":
+        hand = options.get("hand", [])
+        lines += ["[card]", f"# your hand: {', '.join(hand)}", f'play = "{hand[0] if hand else ""}"', ""]
+        lines += ["# If you become Player 1 (3.1, 4.1), these moves are made without asking you again.",
+                  "# [if_player1]", "# moves = [ { from = \"AREA\", to = \"AREA\", blocks = [\"BLOCK\"] } ]", ""]
+    elif asks == "moves":
+        lines += ["[moves]", "# one entry per block group move; at most the card's value in groups (4.2)",
+                  "moves = []"]
+        for origin, dests in sorted(options.get("groups", {}).items()):
+            lines.append(f"# from {origin}: {', '.join(dests)}")
+        lines.append("")
+    elif asks == "decide":
+        q = options.get("question", {})
+        opts = list(q.get("options", []))
+        lines += [f"# question ({q.get('rule', '')}): {q.get('kind', '')} {q.get('context', {})}",
+                  f"# options: {', '.join(opts)}", "[decide]", f'answer = "{opts[0] if opts else ""}"', ""]
+    elif asks == "event":
+        lines += ["[event]", f"# event: {options.get('event', '')}; parameters as its card says", ""]
+    elif asks == "winter":
+        lines += ["[winter]", "# winter plans (7.x); empty keeps the documented defaults", ""]
+    if "plans" in SECTIONS[asks]:
+        lines += ["# Standing battle plans (docs/playing.md); empty keeps the defaults.", "[plans]", ""]
+    return "\n".join(lines)
+
+
+def check_draft(draft: Draft, report: dict[str, Any]) -> None:
+    """Check a draft against the side's own report, as far as that side can know (no referee).
+
+    Refuses a draft for another game, side or step, or of the wrong kind; a card not in hand;
+    an answer not among the question's options; a move of a block the report does not list as
+    able to reach that area. The referee re-checks everything against the full state.
+    """
+    src = f"draft for {draft.side}, step {draft.step}"
+    if report.get("game") and draft.game and draft.game != report["game"]:
+        raise InvalidOrder(f"{src}: it names game {draft.game}, but the report is for game {report['game']}")
+    if draft.side != report.get("side"):
+        raise InvalidOrder(f"{src}: the report is {report.get('side')}'s, not {draft.side}'s")
+    if draft.step != report.get("step"):
+        raise InvalidOrder(f"{src}: the report asks about step {report.get('step')}")
+    asks = report.get("asks", "")
+    if draft.kind != asks:
+        raise InvalidOrder(f"{src}: it is a {draft.kind} order, but the report asks for {asks or 'nothing'}")
+    options = report.get("options", {})
+    if draft.kind == "card":
+        play = draft.sections["card"]["play"]
+        if play not in options.get("hand", []):
+            raise IllegalOrder(f"play {play!r}: that card is not in your hand "
+                               f"({', '.join(options.get('hand', []))}) (3.1)", rule="3.1")
+    if draft.kind == "decide":
+        answer = draft.sections["decide"]["answer"]
+        q = options.get("question", {})
+        if answer not in q.get("options", []):
+            raise IllegalOrder(f"answer {answer!r}: not one of {', '.join(q.get('options', []))} "
+                               f"({q.get('rule', '')})", rule=str(q.get("rule", "")))
+    for key in ("moves", "if_player1"):
+        if key in draft.sections:
+            check_moves_against(draft.sections[key], options.get("moves", {}), src)
+
+
+def check_moves_against(section: dict[str, Any], legal: dict[str, dict[str, list[str]]], src: str) -> None:
+    """Each listed move's blocks stand in its origin and can reach its destination (4.0, 4.2)."""
+    moves = section.get("moves", [])
+    if not isinstance(moves, list):
+        raise InvalidOrder(f"{src}: moves must be a list of {{ from, to, blocks }} tables")
+    for i, m in enumerate(moves, 1):
+        if not isinstance(m, dict) or not {"from", "to", "blocks"} <= set(m):
+            raise InvalidOrder(f"{src}: move {i} needs from, to and blocks")
+        origin, dest = m["from"], m["to"]
+        for block in m["blocks"]:
+            reach = legal.get(origin, {}).get(block)
+            if reach is None:
+                raise IllegalOrder(f"{origin}→{dest} {block}: {block} cannot move from {origin} now (4.0)",
+                                   rule="4.0")
+            if dest not in reach:
+                raise IllegalOrder(f"{origin}→{dest} {block}: {dest} is not within its reach "
+                                   f"({', '.join(reach) or 'none'}) (4.2)", rule="4.2")

@@ -1,0 +1,401 @@
+"""The Game Turn sequence (3.0-9.1) as a state machine over ``state.phase``.
+
+    card ─► event ─► move (Player 1, then Player 2) ─► battle ─► end_turn ─┬─► card
+       (an Event needs resolving)   (no Move Phase after two Events)        └─► winter ─► card | over
+
+Each public ``submit_*``/``run_*`` function checks it is called in its phase (``IllegalOrder``
+naming the step otherwise), applies one side's or both sides' orders, then runs every step
+that needs nobody's orders (``advance``) and stops where someone owes orders again.
+
+Re-entrant: a ``NeedDecision`` raised by a decider propagates with the state resumable. Every
+step records its progress in the state before moving on (``current.events_done``,
+``current.moves_done``, ``current.fighting``, the battles left in ``current.battles``), so
+calling the same function again with the same orders, or ``advance``, carries on where it
+stopped. After a pause: the step ``next_step(state)`` names is the one to call again (with the
+same orders, the decider now holding the answer); when ``who_owes(state)`` is empty, ``advance``.
+The rules modules it calls (movement, battle, events, winter, victory) are reached through the
+small seams at the end of this file; each must itself be atomic or resumable at a decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any, Protocol
+
+from pbem.hammer.blocks import SIDES, other_side
+from pbem.hammer.cardphase import end_year, play_cards, start_year, year_over
+from pbem.hammer.cards import card
+from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
+from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.scenario import HAND_SIZE
+from pbem.hammer.state import GameState
+
+PHASES = ("card", "event", "move", "battle", "end_turn", "winter", "over")
+Log = list[dict[str, Any]]
+
+
+class Rng(Protocol):
+    """What the engine needs of a random stream (``pbem.core.drbg.Drbg`` or a scripted fake)."""
+
+    def d6(self) -> int: ...
+    def randbelow(self, n: int) -> int: ...
+
+
+# --- where the game stands --------------------------------------------------------------------
+
+def next_step(state: GameState) -> str:
+    """The phase the game waits in: one of ``PHASES``."""
+    return "over" if state.winner else state.phase
+
+
+def who_owes(state: GameState) -> list[str]:
+    """The sides whose orders the current step waits for, in side order; [] when none does."""
+    phase = next_step(state)
+    if phase in ("card", "winter"):
+        return list(SIDES)
+    if phase == "event":
+        side = _next_event(state)
+        return [side] if side else []
+    if phase == "move":
+        side = _next_mover(state)
+        return [side] if side else []
+    if phase == "battle":
+        return [state.current.player1] if state.current.battles else []
+    return []
+
+
+def _require(state: GameState, phase: str, what: str) -> None:
+    now = next_step(state)
+    if now != phase:
+        raise IllegalOrder(f"{what}: the game is in its {now} step, not the {phase} step "
+                           f"(year {state.year}, turn {state.turn})", rule="3.0")
+
+
+def _events_due(state: GameState) -> list[str]:
+    """Sides whose Event this turn is not yet resolved, England first (3.12)."""
+    return [s for s in SIDES if s in state.current.cards and card(state.current.cards[s]).is_event
+            and s not in state.current.events_done]
+
+
+def _next_event(state: GameState) -> str:
+    due = _events_due(state)
+    return due[0] if due else ""
+
+
+def _next_mover(state: GameState) -> str:
+    """Player 1 moves first, then Player 2 (4.1); the player of an Event has no Move Phase (3.12)."""
+    p1 = state.current.player1 or "england"
+    for side in (p1, other_side(p1)):
+        played = state.current.cards.get(side, "")
+        if played and card(played).is_event:
+            continue
+        if side not in state.current.moves_done:
+            return side
+    return ""
+
+
+# --- the steps ----------------------------------------------------------------------------------
+
+def submit_cards(state: GameState, plays: dict[str, str], rng: Rng, decider: Decider) -> Log:
+    """Both sides' cards (3.1): reveal, initiative, then on to the Events or the Move Phase."""
+    _require(state, "card", "cards")
+    reveal = play_cards(state, plays)
+    state.phase = "event" if reveal.events else "move"
+    log: Log = [reveal.to_dict()]
+    log.extend(advance(state, rng, decider))
+    return log
+
+
+def submit_events(state: GameState, side: str, params: dict[str, Any], rng: Rng, decider: Decider) -> Log:
+    """Resolve ``side``'s Event with its parameters; both Events go England first (3.12)."""
+    _require(state, "event", f"event from {side}")
+    due = _next_event(state)
+    if side != due:
+        raise IllegalOrder(f"event from {side}: the {due} Event is resolved first (3.12)"
+                           if due else f"event from {side}: {side} played no Event this turn (3.12)",
+                           rule="3.12")
+    log = _atomic(state, rng, lambda work: _resolve_event(work, side, work.current.cards[side], dict(params),
+                                                          rng, decider))
+    state.current.events_done.append(side)
+    log.extend(advance(state, rng, decider))
+    return log
+
+
+def submit_moves(state: GameState, side: str, order: Any, rng: Rng, decider: Decider) -> Log:
+    """One side's Move Phase (4.0): Player 1 first, then Player 2."""
+    _require(state, "move", f"moves from {side}")
+    due = _next_mover(state)
+    if side != due:
+        raise IllegalOrder(f"moves from {side}: {due} moves now (4.1)", rule="4.1")
+    log = _apply_moves(state, side, order)
+    if side not in state.current.moves_done:  # movement.apply_moves records it too
+        state.current.moves_done.append(side)
+    log.extend(advance(state, rng, decider))
+    return log
+
+
+def run_battles(state: GameState, requested_order: list[str], rng: Rng, decider: Decider) -> Log:
+    """Fight every battle, one by one, in Player 1's order (5.1).
+
+    ``requested_order`` lists areas Player 1 wants fought first; when it runs out with more than
+    one battle left, Player 1 is asked (a ``battle_next`` question) for each next battle.
+    """
+    _require(state, "battle", "battle order")
+    _check_battle_order(state, list(requested_order))
+    log: Log = []
+    while state.current.battles:
+        area = state.current.fighting or _choose_battle(state, requested_order, decider)
+        state.current.fighting = area
+        log.extend(_fight(state, area, rng, decider))
+        state.current.battles.pop(area, None)
+        state.current.fighting = ""
+        if state.winner:
+            break
+    if not state.winner:
+        state.phase = "end_turn"
+    log.extend(advance(state, rng, decider))
+    return log
+
+
+def _atomic(state: GameState, rng: Rng, step: Callable[[GameState], Log]) -> Log:
+    """Run ``step`` on a copy and keep its result only if it finishes.
+
+    On a pause (``NeedDecision``) the state and the stream's position are left as they were, so
+    the step is run again whole, with the same dice, once the decider can answer: an Event's
+    battle (a Herald's defector attacking, 6.21) is then fought again from its first die, and
+    the decider is asked its questions again from the first.
+    """
+    work = state.copy()
+    position = getattr(rng, "position", None)
+    try:
+        log = step(work)
+    except NeedDecision:
+        if position is not None:
+            rng.position = position  # type: ignore[attr-defined]
+        raise
+    for f in fields(GameState):
+        setattr(state, f.name, getattr(work, f.name))
+    return log
+
+
+def _choose_battle(state: GameState, requested: list[str], decider: Decider) -> str:
+    pending = sorted(state.current.battles)
+    for area in requested:
+        if area in state.current.battles:
+            return area
+    if len(pending) == 1:
+        return pending[0]
+    question = Question(side=state.current.player1, kind="battle_next", options=tuple(pending),
+                        context={"year": state.year, "turn": state.turn}, rule="5.1")
+    return checked(decider, question)
+
+
+def end_turn(state: GameState, rng: Rng, decider: Decider) -> Log:
+    """Border raids (5.9), the sudden-death check (9.1), then a new turn or the Winter Turn."""
+    _require(state, "end_turn", "end of turn")
+    log = _border_raid(state, decider)
+    _sudden_death(state)
+    if state.winner:
+        state.phase = "over"
+        return log
+    if not year_over(state):
+        state.phase = "card"
+        return log
+    _end_of_scenario(state, before_winter=True)
+    if state.winner:
+        state.phase = "over"
+        return log
+    discarded = end_year(state)
+    for side in SIDES:
+        if discarded[side]:
+            log.append({"what": "discard", "side": side, "public": False, "cards": discarded[side]})
+    state.phase = "winter"
+    return log
+
+
+def run_winter(state: GameState, rng: Rng, decider: Decider) -> Log:
+    """The Winter Turn (7.1-7.7), then the new year's deal (7.8), unless the scenario is over."""
+    _require(state, "winter", "winter")
+    year = state.year
+    log = _winter(state, rng, decider)
+    if not state.winner:
+        _end_of_scenario(state, before_winter=False)
+    if state.winner:
+        state.phase = "over"
+        return log
+    if state.year == year:  # winter.py may already have turned the year
+        state.year += 1
+    if any(len(state.hands.get(s, [])) != HAND_SIZE for s in SIDES) or state.turn:
+        start_year(state, rng)
+    state.phase = "card"
+    log.append({"what": "new_year", "public": True, "year": state.year})
+    return log
+
+
+def advance(state: GameState, rng: Rng, decider: Decider) -> Log:
+    """Run every step that needs no new orders; stop where a side owes orders or the game is over."""
+    log: Log = []
+    while True:
+        if state.winner:
+            state.phase = "over"
+            return log
+        phase = state.phase
+        if phase == "event" and not _events_due(state):
+            # Two Events: no Move Phase (3.12); a battle an Event left behind is still fought.
+            state.phase = "battle" if _two_events(state) else "move"
+        elif phase == "move" and not _next_mover(state):
+            state.phase = "battle"
+        elif phase == "battle" and not state.current.battles:
+            state.phase = "end_turn"
+        elif phase == "end_turn":
+            log.extend(end_turn(state, rng, decider))
+        else:
+            return log
+
+
+def _two_events(state: GameState) -> bool:
+    return len(state.current.cards) == 2 and all(card(c).is_event for c in state.current.cards.values())
+
+
+# --- the whole-game driver --------------------------------------------------------------------
+
+class Player(Protocol):
+    """What a side supplies to ``play_game``: its orders for each step, and answers as a decider."""
+
+    def choose_card(self, state: GameState, side: str) -> str: ...
+    def event_params(self, state: GameState, side: str) -> dict[str, Any]: ...
+    def moves(self, state: GameState, side: str) -> Any: ...
+    def battle_order(self, state: GameState, side: str) -> list[str]: ...
+    def decide(self, question: Question) -> str: ...
+
+
+class _Deciders:
+    def __init__(self, players: dict[str, Player]) -> None:
+        self.players = players
+
+    def decide(self, question: Question) -> str:
+        return self.players[question.side].decide(question)
+
+
+def play_game(state: GameState, players: dict[str, Player], rng_for_step: Callable[[int], Rng],
+              max_steps: int = 100_000, after_step: Callable[[GameState, str], None] | None = None,
+              until_year: int = 0) -> Log:
+    """Play from ``state`` to the end: step ``k`` draws its chance from ``rng_for_step(k)``.
+
+    Deterministic given deterministic players. ``after_step(state, step)`` is called after every
+    step (tests check invariants there). ``until_year`` stops an endless Campaign (8.3) unfinished
+    when a later year is about to begin.
+    """
+    decider = _Deciders(players)
+    log: Log = []
+    log.extend(advance(state, rng_for_step(0), decider))
+    for k in range(1, max_steps + 1):
+        phase = next_step(state)
+        if phase == "over" or (until_year and state.year > until_year and phase == "card"):
+            return log
+        rng = rng_for_step(k)
+        if phase == "card":
+            plays = {s: players[s].choose_card(state, s) for s in SIDES}
+            log.extend(submit_cards(state, plays, rng, decider))
+        elif phase == "event":
+            side = who_owes(state)[0]
+            log.extend(submit_events(state, side, players[side].event_params(state, side), rng, decider))
+        elif phase == "move":
+            side = who_owes(state)[0]
+            log.extend(submit_moves(state, side, players[side].moves(state, side), rng, decider))
+        elif phase == "battle":
+            p1 = state.current.player1
+            log.extend(run_battles(state, players[p1].battle_order(state, p1), rng, decider))
+        elif phase == "winter":
+            log.extend(run_winter(state, rng, decider))
+        elif phase == "end_turn":
+            log.extend(advance(state, rng, decider))
+        else:  # pragma: no cover - a state from elsewhere with an unknown phase
+            raise InvalidOrder(f"unknown phase {phase!r} in the game state")
+        if after_step is not None:
+            after_step(state, phase)
+    raise InvalidOrder(f"the game did not end within {max_steps} steps")
+
+
+# --- single rules actions, outside the sequence (the sandbox, tests) -----------------------------
+
+def apply_moves_order(state: GameState, side: str, order: Any) -> Log:
+    """One side's moves (a parsed order or its plain-data form) with no phase check."""
+    return _apply_moves(state, side, order)
+
+
+def fight_battle(state: GameState, area: str, rng: Rng, decider: Decider) -> Log:
+    """One battle with no phase check; the battle leaves ``current.battles`` when it is over."""
+    log = _fight(state, area, rng, decider)
+    state.current.battles.pop(area, None)
+    return log
+
+
+# --- seams into the rules modules (each imported where it is used) -------------------------------
+
+def _entries(out: Any, what: str) -> Log:
+    """A rules module's log as plain dicts."""
+    if not out:
+        return []
+    items = out if isinstance(out, list) else [out]
+    result: Log = []
+    for item in items:
+        entry = item.to_dict() if hasattr(item, "to_dict") else item
+        if not isinstance(entry, dict):
+            entry = {"text": str(entry)}
+        entry = dict(entry)
+        entry.setdefault("what", what)
+        result.append(entry)
+    return result
+
+
+def _apply_moves(state: GameState, side: str, order: Any) -> Log:
+    from pbem.hammer.movement import apply_moves
+    if isinstance(order, dict):
+        from pbem.hammer.orders import parse_moves
+        order = parse_moves({k: v for k, v in order.items() if k != "battle_order"})
+    return _entries(apply_moves(state, side, order), "moves")
+
+
+def _resolve_event(state: GameState, side: str, card_id: str, params: dict[str, Any], rng: Rng,
+                   decider: Decider) -> Log:
+    from pbem.hammer.events import resolve_event
+    return _entries(resolve_event(state, side, card_id, params, rng, decider), "event")
+
+
+def _check_battle_order(state: GameState, requested: list[str]) -> None:
+    """Only areas with a battle this turn, each once (5.1)."""
+    from pbem.hammer.battle import battle_order
+    battle_order(state, requested)
+
+
+def _fight(state: GameState, area: str, rng: Rng, decider: Decider) -> Log:
+    from pbem.hammer.battle import fight
+    return _entries(fight(state, area, rng, decider), "battle")
+
+
+def _border_raid(state: GameState, decider: Decider) -> Log:
+    from pbem.hammer.battle import border_raid
+    return _entries(border_raid(state, decider), "border_raid")
+
+
+def _winter(state: GameState, rng: Rng, decider: Decider) -> Log:
+    from pbem.hammer.winter import winter
+    return _entries(winter(state, rng, decider), "winter")
+
+
+def _sudden_death(state: GameState) -> None:
+    from pbem.hammer.victory import check_sudden_death
+    check_sudden_death(state)
+
+
+def _end_of_scenario(state: GameState, before_winter: bool) -> None:
+    """The scenario's last year is judged at the end of its last Game Turn, before any Winter (9.0).
+
+    ``victory.check_end_of_scenario`` knows whether this is the last year; it is asked at every
+    year's end and judges only then.
+    """
+    if before_winter:
+        from pbem.hammer.victory import check_end_of_scenario
+        check_end_of_scenario(state)

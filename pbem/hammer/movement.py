@@ -1,0 +1,475 @@
+"""The Move Phase (4.0-4.7, 5.32, 5.33): validate and execute one side's moves; list legal moves.
+
+One set of checks serves both the validator (``apply_moves``) and the generator
+(``legal_steps``), so the two can never disagree: a property test holds them to it.
+Moves are made in the order listed and each one sees the earlier ones (4.5: control changes at
+once; border counts and moved blocks accumulate). ``apply_moves`` is atomic: it works on a copy
+and touches the state only when the whole order is legal.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+from typing import Any
+
+from pbem.hammer.blocks import other_side, spec
+from pbem.hammer.board import ENGLAND, board, border_key
+from pbem.hammer.cards import card
+from pbem.hammer.errors import IllegalOrder
+from pbem.hammer.orders import NORSE, SEA, GroupMove, MainAttack, MoveOrder, MovePart
+from pbem.hammer.state import PLACES, Battle, BlockState, GameState
+
+Log = list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One legal unit of movement: one block from its area along a path (or the Norse by sea)."""
+
+    origin: str
+    block: str
+    path: tuple[str, ...]
+    sea: bool = False
+
+    @property
+    def destination(self) -> str:
+        return self.path[-1]
+
+    def group_move(self) -> GroupMove:
+        if self.sea:
+            return GroupMove(origin=self.origin, sea_to=self.path[0], sea_blocks=(self.block,))
+        return GroupMove(origin=self.origin, parts=(MovePart(blocks=(self.block,), path=self.path),))
+
+    def order(self) -> MoveOrder:
+        """This step alone as a whole Move Phase order."""
+        return MoveOrder(moves=(self.group_move(),))
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.group_move().to_dict()
+
+
+# --- small rule helpers -----------------------------------------------------------------------
+
+def move_points(state: GameState, side: str) -> int:
+    """Group moves the side's card allows this turn (3.11); an Event gives none (3.12)."""
+    played = state.current.cards.get(side, "")
+    return card(played).value if played else 0
+
+
+def crosses_anglo_scottish(origin: str, path: tuple[str, ...]) -> bool:
+    """Whether a path crosses the Anglo-Scottish border, one move point per block (4.4, 5.9)."""
+    areas = (origin, *path)
+    return any(ENGLAND in (a, b) for a, b in zip(areas, areas[1:]))
+
+
+def group_cost(crossers: int) -> int:
+    """A group move costs one point, or one per block crossing the Anglo-Scottish border (4.4)."""
+    return max(1, crossers)
+
+
+def turn_error(state: GameState, side: str) -> IllegalOrder | None:
+    """Player 1 moves first, then Player 2, each once per Game Turn (4.1)."""
+    if side in state.current.moves_done:
+        return IllegalOrder(f"moves from {side}: {side} has already made its Move Phase this Game Turn (4.1)",
+                            rule="4.1")
+    p1 = state.current.player1 or "england"
+    if side != p1 and p1 not in state.current.moves_done:
+        played = state.current.cards.get(p1, "")
+        if not (played and card(played).is_event):
+            return IllegalOrder(f"moves from {side}: Player 1 ({p1}) moves first (4.1)", rule="4.1")
+    return None
+
+
+def _illegal(message: str, rule: str) -> IllegalOrder:
+    return IllegalOrder(f"{message} ({rule})", rule=rule)
+
+
+def _route(origin: str, path: tuple[str, ...]) -> str:
+    return "→".join((origin, *path))
+
+
+# --- the phase in progress --------------------------------------------------------------------
+
+class _Phase:
+    """A side's Move Phase being made on a working copy of the state."""
+
+    def __init__(self, state: GameState, side: str, pins: dict[str, tuple[str, ...]]) -> None:
+        self.state = state
+        self.side = side
+        self.enemy = other_side(side)
+        self.budget = move_points(state, side)
+        self.used = 0
+        self.log: Log = []
+        # Areas contested at the start of the phase: own blocks there, attackers, closed borders (4.6).
+        self.defenders: dict[str, list[str]] = {}
+        self.attackers: dict[str, int] = {}
+        self.closed: dict[str, set[str]] = {}
+        for area in board().area_names():
+            own = state.blocks_in(area, side)
+            enemy = state.blocks_in(area, self.enemy)
+            if own and enemy:
+                self.defenders[area] = own
+                self.attackers[area] = len(enemy)
+                battle = state.current.battles.get(area)
+                self.closed[area] = set(battle.entered.get(self.enemy, [])) if battle else set()
+        self.left: dict[str, int] = {}
+        self.pins = dict(pins)
+        self.pinned = {b for names in pins.values() for b in names}
+        # Blocks that entered an enemy-occupied area this phase: area -> [(block, origin, via)].
+        self.arrivals: dict[str, list[tuple[str, str, str]]] = {}
+        self._check_pins()
+
+    # --- checks (never mutate) ---------------------------------------------------------------
+    def _check_pins(self) -> None:
+        for area, names in sorted(self.pins.items()):
+            if area not in self.defenders:
+                raise _illegal(f"pins {area}: no blocks of yours stand attacked there", "4.6")
+            for name in names:
+                if name not in self.defenders[area]:
+                    raise _illegal(f"pins {area}: {name} is not one of your blocks there", "4.6")
+            need = min(self.attackers[area], len(self.defenders[area]))
+            if len(names) != need:
+                raise _illegal(f"pins {area}: {self.attackers[area]} attacking blocks pin exactly {need} "
+                               f"of yours, not {len(names)}", "4.6")
+
+    def block_error(self, block: str, origin: str, sea: bool) -> IllegalOrder | None:
+        b = self.state.blocks.get(block)
+        if b is None or b.owner != self.side or b.location in PLACES:
+            return _illegal(f"{block}: not one of your blocks on the map", "4.2")
+        if b.location != origin:
+            return _illegal(f"{block}: it stands in {b.location}, not {origin}", "4.2")
+        if block in self.state.current.moved:
+            return _illegal(f"{block}: it has already moved this Game Turn", "4.0")
+        is_norse = spec(block).type == "norse"
+        if is_norse and not sea:
+            return _illegal(f"{block}: the Norse move only by sea, declared with sea_to", "4.7")
+        if sea and not is_norse:
+            return _illegal(f"{block}: only the Norse move by sea", "4.7")
+        if origin in self.defenders:
+            if block in self.pinned:
+                return _illegal(f"{block}: it is pinned in {origin}", "4.6")
+            if origin not in self.pins:
+                free = len(self.defenders[origin]) - self.attackers[origin]
+                if self.left.get(origin, 0) + 1 > free:
+                    return _illegal(f"{block}: {self.attackers[origin]} attacking blocks pin as many of your "
+                                    f"{len(self.defenders[origin])} in {origin}; only {max(0, free)} may leave",
+                                    "4.6")
+        return None
+
+    def step_error(self, block: str, origin: str, cur: str, nxt: str, first: bool) -> IllegalOrder | None:
+        """Whether ``block`` may cross from ``cur`` into ``nxt`` now (stops and reach apart)."""
+        border = board().border(cur, nxt)
+        if border is None:
+            return _illegal(f"{cur}→{nxt}: no border between these areas", "1.1")
+        if first and border.key in self.closed.get(origin, set()):
+            return _illegal(f"{cur}→{nxt}: {block} may not leave the battle across a border the enemy "
+                            f"used to enter it", "4.6")
+        if self.state.current.crossings.get(f"{self.side}|{border.key}", 0) >= border.limit:
+            return _illegal(f"{cur}→{nxt}: {border.limit} of your blocks have already crossed the "
+                            f"{border.kind} border {border.key} this Move Phase", "4.3")
+        truce = self.state.current.truce
+        if nxt == ENGLAND and self.side == "scotland" and truce:
+            return _illegal(f"{cur}→{nxt}: the Scots may not enter England during a Truce", "5.9")
+        if truce and truce != self.side and self.state.is_enemy_occupied(nxt, self.side):
+            return _illegal(f"{cur}→{nxt}: {nxt} holds enemy blocks and the Truce forbids attacking", "3.12")
+        return None
+
+    def stop_reason(self, cur: str, nxt: str) -> tuple[str, str] | None:
+        """Why a block entering ``nxt`` from ``cur`` must stop there, with the rule, or None."""
+        if self.state.is_enemy_occupied(nxt, self.side):
+            return "it entered an area holding enemy blocks", "4.0"
+        if nxt == ENGLAND:
+            return "it entered England", "4.4"
+        border = board().border(cur, nxt)
+        if border is not None and border.kind == "red":
+            return "it crossed a red border", "4.3"
+        return None
+
+    def path_error(self, block: str, origin: str, path: tuple[str, ...]) -> IllegalOrder | None:
+        err = self.block_error(block, origin, sea=False)
+        if err:
+            return err
+        rating = spec(block).move
+        if len(path) > rating:
+            return _illegal(f"{block} {_route(origin, path)}: {len(path)} areas is beyond its Move Rating "
+                            f"of {rating}", "2.13")
+        cur, seen, stop = origin, {origin}, None
+        for i, nxt in enumerate(path):
+            if stop is not None:
+                return _illegal(f"{block} {_route(origin, path)}: it must stop in {cur}: {stop[0]}", stop[1])
+            if nxt in seen:
+                return _illegal(f"{block} {_route(origin, path)}: a move enters no area twice", "4.0")
+            err = self.step_error(block, origin, cur, nxt, first=i == 0)
+            if err:
+                return err
+            stop = self.stop_reason(cur, nxt)
+            seen.add(nxt)
+            cur = nxt
+        return None
+
+    def sea_error(self, block: str, origin: str, dest: str) -> IllegalOrder | None:
+        err = self.block_error(block, origin, sea=True)
+        if err:
+            return err
+        areas = board().areas
+        route = f"{block} {origin}→{dest} by sea"
+        if dest == ENGLAND:
+            return _illegal(f"{route}: the Norse can never enter England", "4.7")
+        if not areas[origin].coastal or not areas[dest].coastal:
+            return _illegal(f"{route}: a sea move goes from a coastal area to a coastal area", "4.7")
+        if dest == origin:
+            return _illegal(f"{route}: a sea move goes to another coastal area", "4.7")
+        truce = self.state.current.truce
+        if truce and truce != self.side and self.state.is_enemy_occupied(dest, self.side):
+            return _illegal(f"{route}: {dest} holds enemy blocks and the Truce forbids attacking", "3.12")
+        return None
+
+    # --- doing ----------------------------------------------------------------------------------
+    def _move(self, block: str, origin: str, path: tuple[str, ...], sea: bool) -> None:
+        """Move one block (already checked): location, moved, crossings, battles."""
+        st = self.state
+        dest = path[-1]
+        if not sea:
+            areas = (origin, *path)
+            for a, b in zip(areas, areas[1:]):
+                key = f"{self.side}|{border_key(a, b)}"
+                st.current.crossings[key] = st.current.crossings.get(key, 0) + 1
+        if origin in self.defenders:
+            self.left[origin] = self.left.get(origin, 0) + 1
+        attacking = st.is_enemy_occupied(dest, self.side)
+        st.blocks[block].location = dest
+        st.current.moved.append(block)
+        if attacking:
+            via = SEA if sea else (path[-2] if len(path) > 1 else origin)
+            self.arrivals.setdefault(dest, []).append((block, origin, via))
+            battle = st.current.battles.get(dest)
+            if battle is None:  # the first side to attack an area is its attacker (5.3)
+                battle = st.current.battles[dest] = Battle(area=dest, attacker=self.side)
+            if not sea:
+                entered = set(battle.entered.get(self.side, [])) | {border_key(via, dest)}
+                battle.entered[self.side] = sorted(entered)
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        st = self.state
+        return ({n: b.location for n, b in st.blocks.items()}, list(st.current.moved),
+                dict(st.current.crossings), dict(self.left),
+                {a: list(v) for a, v in self.arrivals.items()},
+                copy.deepcopy(st.current.battles))
+
+    def _restore(self, snap: tuple[Any, ...]) -> None:
+        locations, moved, crossings, left, arrivals, battles = snap
+        st = self.state
+        for n, loc in locations.items():
+            st.blocks[n].location = loc
+        st.current.moved, st.current.crossings = moved, crossings
+        self.left, self.arrivals = left, arrivals
+        st.current.battles = battles
+
+    def _apply_part(self, origin: str, blocks: tuple[str, ...], path: tuple[str, ...]) -> None:
+        for block in blocks:
+            err = self.path_error(block, origin, path)
+            if err:
+                raise err
+            self._move(block, origin, path, sea=False)
+
+    def _resolve_to(self, origin: str, part: MovePart) -> tuple[str, ...]:
+        """The shorthand ``to``: the first path (shortest, then alphabetical) legal for every block."""
+        reach = max(spec(b).move for b in part.blocks)
+        candidates = sorted((p for p in _simple_paths(origin, reach) if p[-1] == part.to),
+                            key=lambda p: (len(p), p))
+        first: IllegalOrder | None = None
+        for path in candidates:
+            snap = self._snapshot()
+            try:
+                self._apply_part(origin, part.blocks, path)
+                return path
+            except IllegalOrder as exc:
+                first = first or exc
+                self._restore(snap)
+        names = ", ".join(part.blocks)
+        if first is None:
+            raise _illegal(f"{names} {origin}→{part.to}: out of reach", "2.13")
+        raise IllegalOrder(f"{names} {origin}→{part.to}: no legal path; by the shortest, {first}", rule=first.rule)
+
+    def apply_group(self, gm: GroupMove, number: int) -> None:
+        """Check and make one group move (4.2), charging its move points (4.2, 4.4)."""
+        moved_paths: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+        if gm.is_sea:
+            for block in gm.sea_blocks:
+                err = self.sea_error(block, gm.origin, gm.sea_to)
+                if err:
+                    raise err
+                self._move(block, gm.origin, (gm.sea_to,), sea=True)
+            moved_paths.append((gm.sea_blocks, (gm.sea_to,)))
+            crossers = 0
+        else:
+            crossers = 0
+            for part in gm.parts:
+                path = part.path
+                if path:
+                    self._apply_part(gm.origin, part.blocks, path)
+                else:
+                    path = self._resolve_to(gm.origin, part)
+                moved_paths.append((part.blocks, path))
+                if crosses_anglo_scottish(gm.origin, path):
+                    crossers += len(part.blocks)
+        cost = group_cost(crossers)
+        left = self.budget - self.used
+        if cost > left:
+            why = (f"{crossers} blocks crossing the Anglo-Scottish border cost one move point each"
+                   if crossers > 1 else "a group move costs one move point")
+            raise _illegal(f"move {number} from {gm.origin}: {why}, and {left} of the card's {self.budget} "
+                           f"are left", "4.4" if crossers > 1 else "4.2")
+        self.used += cost
+        self.log.append({"side": self.side, "what": "moves", "from": gm.origin, "points": cost,
+                         "sea": gm.is_sea,
+                         "parts": [{"blocks": list(b), "path": list(p)} for b, p in moved_paths]})
+        counts: dict[str, int] = {}
+        for b, p in moved_paths:
+            counts[p[-1]] = counts.get(p[-1], 0) + len(b)
+        self.log.append({"side": self.side, "public": True, "what": "moves", "from": gm.origin,
+                         "to": dict(sorted(counts.items())), "sea": gm.is_sea})
+
+    def finish(self, main_attack: dict[str, MainAttack]) -> None:
+        """Main attacks and reserves (5.32), reinforcements (5.33), once every move is made."""
+        st = self.state
+        attacked = {a for a in self.arrivals if st.current.battles[a].attacker == self.side}
+        for area in sorted(main_attack):
+            if area not in attacked:
+                raise _illegal(f"main_attack {area}: you make no attack there this Move Phase", "5.32")
+        for area in sorted(self.arrivals):
+            battle = st.current.battles[area]
+            arrived = self.arrivals[area]
+            if battle.attacker != self.side:  # Player 2 reinforcing a battle it defends (5.33)
+                battle.defender_reserves = sorted(set(battle.defender_reserves) | {b for b, _, _ in arrived})
+                continue
+            groups: dict[tuple[str, str], list[str]] = {}
+            for block, origin, via in arrived:
+                groups.setdefault((origin, via), []).append(block)
+            declared = main_attack.get(area)
+            if declared is not None:
+                key = (declared.origin, declared.via)
+                if key not in groups:
+                    raise _illegal(f"main_attack {area} = from {declared.origin} via {declared.via}: no group of "
+                                   f"yours started in {declared.origin} and entered {area} from {declared.via}",
+                                   "5.32")
+            elif len(groups) > 1:
+                named = "; ".join(f"from {o} via {v}" for o, v in sorted(groups))
+                raise _illegal(f"{area}: attacked by {len(groups)} groups ({named}); name the Main Attack in "
+                               f"main_attack", "5.32")
+            else:
+                key = next(iter(groups))
+            if battle.main and battle.main_origin:  # declared earlier (cannot happen in one phase)
+                continue
+            battle.main = sorted(groups[key])
+            battle.main_origin = key[0]
+            battle.main_border = SEA if key[1] == SEA else border_key(key[1], area)
+            battle.attacker_reserves = sorted(b for k, names in groups.items() if k != key for b in names)
+
+
+def _simple_paths(origin: str, reach: int) -> Iterator[tuple[str, ...]]:
+    """Every path along borders of at most ``reach`` areas entering no area twice."""
+    def walk(cur: str, path: tuple[str, ...], seen: frozenset[str]) -> Iterator[tuple[str, ...]]:
+        if len(path) >= reach:
+            return
+        for nxt in board().neighbours(cur):
+            if nxt not in seen:
+                yield path + (nxt,)
+                yield from walk(nxt, path + (nxt,), seen | {nxt})
+    yield from walk(origin, (), frozenset({origin}))
+
+
+# --- public entry points ----------------------------------------------------------------------
+
+def scratch_copy(state: GameState) -> GameState:
+    """A copy deep in what a Move Phase changes (blocks, the current turn), sharing the rest.
+
+    Much cheaper than ``GameState.copy``; the generator and validator try moves on it.
+    """
+    out = copy.copy(state)
+    out.blocks = {n: BlockState(b.owner, b.location, b.strength) for n, b in state.blocks.items()}
+    out.current = copy.deepcopy(state.current)
+    return out
+
+
+def apply_moves(state: GameState, side: str, order: MoveOrder) -> Log:
+    """Check ``side``'s whole Move Phase order and make it, or raise and change nothing.
+
+    On success the blocks stand in their new areas, ``current.moved``, ``crossings`` and
+    ``battles`` are updated, and ``side`` is in ``current.moves_done``. Returns the log.
+    """
+    err = turn_error(state, side)
+    if err:
+        raise err
+    work = scratch_copy(state)
+    phase = _Phase(work, side, order.pins)
+    for number, gm in enumerate(order.moves, start=1):
+        phase.apply_group(gm, number)
+    phase.finish(order.main_attack)
+    if side not in work.current.moves_done:
+        work.current.moves_done.append(side)
+    for name, b in work.blocks.items():
+        state.blocks[name].location = b.location
+    for f in fields(work.current):
+        setattr(state.current, f.name, getattr(work.current, f.name))
+    return phase.log
+
+
+def legal_steps(state: GameState, side: str, done: MoveOrder | None = None) -> list[Step]:
+    """Every legal single-block move for ``side`` now, as a new group move, in canonical order.
+
+    ``done`` is the part of the Move Phase already decided (its moves are made first, its pins
+    apply). Sorted by origin, block, path length, path. Empty when the side may not move now
+    or has no move point left. Main Attack declarations (5.32) are not part of a step.
+    """
+    if turn_error(state, side):
+        return []
+    work = scratch_copy(state)
+    phase = _Phase(work, side, done.pins if done else {})
+    for number, gm in enumerate(done.moves if done else (), start=1):
+        phase.apply_group(gm, number)
+    if phase.budget - phase.used < 1:
+        return []
+    out: list[Step] = []
+    coastal = board().coastal_areas()
+    for block in work.blocks_of(side):
+        origin = work.blocks[block].location
+        if origin in PLACES:
+            continue
+        if block == NORSE or spec(block).type == "norse":
+            out.extend(Step(origin, block, (dest,), sea=True) for dest in coastal
+                       if phase.sea_error(block, origin, dest) is None)
+            continue
+        if phase.block_error(block, origin, sea=False) is not None:
+            continue
+        out.extend(Step(origin, block, path) for path in _walk(phase, block, origin))
+    return sorted(out, key=lambda s: (s.origin, s.block, len(s.path), s.path))
+
+
+def _walk(phase: _Phase, block: str, origin: str) -> Iterator[tuple[str, ...]]:
+    """Legal paths of one block, extending only paths that need not stop (same checks as path_error)."""
+    rating = spec(block).move
+
+    def walk(cur: str, path: tuple[str, ...], seen: frozenset[str]) -> Iterator[tuple[str, ...]]:
+        for nxt in board().neighbours(cur):
+            if nxt in seen or phase.step_error(block, origin, cur, nxt, first=not path) is not None:
+                continue
+            longer = path + (nxt,)
+            yield longer
+            if len(longer) < rating and phase.stop_reason(cur, nxt) is None:
+                yield from walk(nxt, longer, seen | {nxt})
+
+    if rating >= 1:
+        yield from walk(origin, (), frozenset({origin}))
+
+
+def legal_group_moves(state: GameState, side: str) -> dict[str, dict[str, list[str]]]:
+    """``{origin: {block: [areas it may reach]}}`` for ``side`` now, for templates and bots."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for step in legal_steps(state, side):
+        dests = out.setdefault(step.origin, {}).setdefault(step.block, [])
+        if step.destination not in dests:
+            dests.append(step.destination)
+    return {o: {b: sorted(d) for b, d in sorted(bs.items())} for o, bs in sorted(out.items())}

@@ -1,0 +1,191 @@
+"""A side's view as text a player reads at breakfast (docs/reports.md "The text report").
+
+Only the view is read, never the state: whatever the view hides cannot appear here. The
+output is deterministic (sorted, no floats) so golden files can pin it down.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.hammer.battle_log import format_entry as battle_line
+from pbem.hammer.board import board
+from pbem.hammer.cards import card
+from pbem.hammer.errors import PbemError
+
+RULE = "-" * 78
+
+
+def _card(card_id: str) -> str:
+    try:
+        c = card(card_id)
+    except PbemError:
+        return card_id
+    return f"{card_id} ({c.name})"
+
+
+def _cards(ids: list[str]) -> str:
+    return ", ".join(_card(c) for c in ids) or "-"
+
+
+def _header(v: dict[str, Any]) -> list[str]:
+    p1 = v.get("player1") or "-"
+    king = v.get("king") or "none"
+    lines = [f"HAMMER OF THE SCOTS - {v['side']} view - {v['scenario']} {v['year']}, "
+             f"game turn {v['turn']}, {v['phase']} phase",
+             f"Edward {v['edward']}; Scottish King: {king}; Player 1: {p1}"
+             + (f"; truce played by {v['truce']}" if v.get("truce") else "")]
+    if v.get("winner"):
+        lines.append(f"GAME OVER: {v['winner']} wins ({v.get('win_reason', '')})")
+    return lines
+
+
+def _board_table(v: dict[str, Any]) -> list[str]:
+    side, enemy = v["side"], v["enemy"]
+    own: dict[str, list[str]] = {}
+    for b in v["blocks"]:
+        own.setdefault(b["area"], []).append(f"{b['block']} {b['strength']}/{b['steps']}")
+    enemy_count = v["enemy_blocks"]
+    lines = [f"{'area':<13} {'castle':<6} {'control':<10} {'enemy':>5}  yours ({side})"]
+    for name in board().area_names():
+        area = board().area(name)
+        limit = f"{area.castle_limit(side)}{'c' if area.cathedral else ''}"
+        n = enemy_count.get(name, 0)
+        mine = ", ".join(own.get(name, []))
+        lines.append(f"{name:<13} {limit:<6} {v['control'].get(name, ''):<10} {n if n else '':>5}  {mine}".rstrip())
+    lines.append(f"(castle: your Castle Limit, c = cathedral; enemy: {enemy} blocks standing face-down)")
+    return lines
+
+
+def _lists(v: dict[str, Any]) -> list[str]:
+    side, enemy = v["side"], v["enemy"]
+    pool = v["pool"]
+    lines = [f"your Draw Pool ({len(pool)}): {', '.join(pool) or '-'}",
+             f"{enemy} Draw Pool: {v['enemy_pool']} block(s)"]
+    for label, key in (("dead", "dead"), ("off the map", "off_map")):
+        parts = [f"{s}: {', '.join(v[key][s]) or '-'}" for s in sorted(v[key])]
+        lines.append(f"{label}: " + "; ".join(parts))
+    nobles = v["nobles"]
+    lines.append("nobles: " + "; ".join(f"{s} {nobles[s]}" for s in sorted(nobles))
+                 + f" (yours: {', '.join(v['own_nobles']) or '-'})")
+    lines.append(f"your hand ({len(v['hand'])}): {_cards(v['hand'])}")
+    lines.append(f"{enemy} hand: {v['enemy_hand']} card(s); deck: {v['deck_size']} card(s)")
+    if v.get("cards"):
+        lines.append("cards this turn: " + "; ".join(f"{s}: {_card(c)}" for s, c in sorted(v["cards"].items())))
+    lines.append("played this year: " + "; ".join(f"{s}: {_cards(v['played'][s])}" for s in sorted(v["played"])))
+    del side
+    return lines
+
+
+def _battles(v: dict[str, Any]) -> list[str]:
+    lines = []
+    for b in v.get("battles", []):
+        counts = ", ".join(f"{s} {n}" + (f" ({b['reserves'][s]} in reserve)" if b["reserves"].get(s) else "")
+                           for s, n in sorted(b["blocks"].items()))
+        lines.append(f"  {b['area']}: {b['attacker']} attacks; {counts}")
+    if lines:
+        lines.insert(0, "battles to fight:")
+    f = v.get("fight") or {}
+    if f:
+        lines.append(f"battle in progress in {f['area']}, round {f['round']}: {f['attacker']} attacks")
+        lines.append(f"  your line: {', '.join(f['line']) or '-'}; your reserves: {', '.join(f['reserves']) or '-'}")
+        lines.append(f"  enemy: {f['enemy_line']} in line, {f['enemy_reserves']} in reserve")
+        lines += ["  " + log_line(e) for e in f.get("log", [])]
+    return lines
+
+
+def _fields(e: dict[str, Any], skip: tuple[str, ...] = ()) -> str:
+    return " ".join(f"{k}={e[k]}" for k in sorted(e)
+                    if k not in ("what", "public", "redact", "rule", "step", *skip))
+
+
+def log_line(e: dict[str, Any]) -> str:
+    """One log entry as one line; dice always carry their index in the random stream."""
+    what = str(e.get("what", ""))
+    rule = f" ({e['rule']})" if e.get("rule") else (f" ({e['step']})" if e.get("step") else "")
+    if "text" in e:
+        return str(e["text"])
+    if e.get("redacted"):
+        who = f"{e['block']} ({e.get('side', '')})" if "block" in e else e.get("side", "")
+        return f"{who} {what}s; {', '.join(e['redacted'])} hidden{rule}"
+    if e.get("hidden"):
+        return f"{e.get('side', '')}: {what} {_fields(e, ('hidden', 'side'))} (which block is hidden){rule}"
+    if what == "cards":
+        played = "; ".join(f"{s} {_card(c)}" for s, c in sorted(e.get("cards", {}).items()))
+        tail = "; both Events: the year ends" if e.get("year_ends") else ""
+        return f"cards revealed: {played}; Player 1: {e.get('player1')}{tail}"
+    if what == "moves" and "to" in e:
+        to = ", ".join(f"{a} {n}" for a, n in sorted(e["to"].items()))
+        return f"{e.get('side')} moves{' by sea' if e.get('sea') else ''} from {e['from']}: {to}"
+    if what == "moves":
+        parts = "; ".join(f"{', '.join(p['blocks'])} via {'-'.join(p['path'])}" for p in e.get("parts", []))
+        return f"{e.get('side')} moves from {e['from']} ({e.get('points')} point(s)): {parts}"
+    if what == "event" and "die" in e:
+        return (f"event {e['event']} by {e.get('by')}: {_fields(e, ('event', 'by', 'die', 'die_index', 'side'))} "
+                f"die {e['die']} [#{e['die_index']}]")
+    if what in ("event", "winter", "border_raid", "discard", "new_year", "coronation", "edward_ii"):
+        return f"{what}: {_fields(e)}{rule}".replace(": ", ": ", 1).rstrip()
+    try:
+        return battle_line(e)
+    except (KeyError, TypeError):
+        return f"{what}: {_fields(e)}{rule}"
+
+
+def _log(v: dict[str, Any]) -> list[str]:
+    entries = v.get("log", [])
+    if not entries:
+        return []
+    return ["what happened:"] + ["  " + log_line(e) for e in entries]
+
+
+def _asks(v: dict[str, Any]) -> list[str]:
+    asks = v.get("asks") or {}
+    kind = asks.get("kind", "")
+    if not kind:
+        return []
+    lines = [f"you owe: {kind}"]
+    if asks.get("hand"):
+        lines.append(f"  cards you may play: {_cards(asks['hand'])}")
+    if asks.get("card"):
+        lines.append(f"  your card: {_card(asks['card'])}")
+    if asks.get("event"):
+        lines.append(f"  your event: {_card(asks['event'])}")
+    for origin, reach in sorted((asks.get("moves") or {}).items()):
+        for block, areas in sorted(reach.items()):
+            lines.append(f"  move {block} from {origin}: {', '.join(areas) or '-'}")
+    q = asks.get("question") or {}
+    if q:
+        ctx = " ".join(f"{k}={q['context'][k]}" for k in sorted(q.get("context", {})))
+        lines.append(f"  question {q['kind']} ({q.get('rule', '')}): {ctx}".rstrip())
+        lines.append(f"  options: {', '.join(q['options'])}")
+    return lines
+
+
+def render_text(view: dict[str, Any]) -> str:
+    """The whole view as text: header, board, pools, cards, battles, log, what is asked."""
+    parts = [_header(view), _board_table(view), _lists(view), _battles(view), _log(view), _asks(view)]
+    blocks = ["\n".join(p) for p in parts if p]
+    return ("\n" + RULE + "\n").join(blocks) + "\n"
+
+
+render_view = render_text  # the name the report verb looks for
+
+
+def report_view(rep: dict[str, Any]) -> dict[str, Any]:
+    """A ruleset report (view, log, asks, options) as one view, the log filtered again for its side."""
+    from pbem.hammer.views import filter_log
+    v = dict(rep["view"])
+    side = v["side"]
+    if rep.get("log") is not None:
+        v["log"] = filter_log(rep.get("log", []), side)
+    if rep.get("asks"):
+        v["asks"] = {"kind": rep["asks"], **(rep.get("options") or {})}
+    return v
+
+
+def render_report(rep: dict[str, Any]) -> str:
+    """A ruleset report as text."""
+    return render_text(report_view(rep))
+
+
+__all__ = ["render_text", "render_view", "render_report", "report_view", "log_line"]

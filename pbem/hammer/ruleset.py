@@ -1,0 +1,474 @@
+"""The Hammer of the Scots ``Ruleset``: the step machine the protocol drives (brief 7, docs/playing.md).
+
+The protocol sees a plain-data secret state, asks who owes what, hands in one order per owing
+side and a random stream, and gets back the new state, the public facts and one report per side.
+Everything Hammer-specific stays here and in the engine modules.
+
+The secret state is a wrapper around ``GameState``::
+
+    {"game": GameState.to_dict(), "owes": {side: kind}, "pending": {side: {...}},
+     "resume": {...} | None, "question": Question dict | None, "step": n}
+
+``pending`` keeps what a side sent ahead (``if_player1`` moves, battle plans, winter plans)
+until the engine needs it, which is what lets a game turn cost about two exchanges.
+``resume`` makes battles resumable after a "decide" step: the referee replays the battle phase
+from the snapshot taken before it, with the same stream key, the answers given so far, and the
+standing plans, so the dice a side has seen never change.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.core.drbg import Drbg
+from pbem.hammer import drafts
+from pbem.hammer.blocks import SIDES, other_side
+from pbem.hammer.cards import card as card_of
+from pbem.hammer.decisions import NeedDecision, Question
+from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.state import GameState, Options, Turn
+
+RULESET_ID = "hammer"
+RULESET_VERSION = "1"
+
+
+@dataclass
+class Outcome:
+    """What one adjudicated step produces."""
+
+    state: dict[str, Any]
+    public: dict[str, Any]
+    reports: dict[str, dict[str, Any]]
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+
+class HammerRuleset:
+    """Hammer of the Scots on the protocol's ``Ruleset`` seam."""
+
+    id = RULESET_ID
+    version = RULESET_VERSION
+    sides = SIDES
+
+    # --- set-up -----------------------------------------------------------------------------
+    def scenarios(self) -> tuple[str, ...]:
+        from pbem.hammer.scenario import scenarios
+        return tuple(sorted(scenarios()))
+
+    def setup(self, scenario: str, options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
+        """The first secret state: the scenario set up, the hands dealt, both sides owe a card."""
+        from pbem.hammer.scenario import setup
+        opts = parse_options(options)
+        game = setup(scenario, opts, rng)
+        return {"game": game.to_dict(), "stage": "card", "owes": {s: "card" for s in SIDES},
+                "pending": {s: {} for s in SIDES}, "resume": None, "question": None, "step": 0}
+
+    # --- queries ---------------------------------------------------------------------------
+    def owes(self, state: dict[str, Any]) -> dict[str, str]:
+        """Side -> the kind of order it owes now (empty when the game is over)."""
+        return dict(sorted(state["owes"].items()))
+
+    def is_over(self, state: dict[str, Any]) -> bool:
+        return bool(state["game"].get("winner")) or not state["owes"]
+
+    def result(self, state: dict[str, Any]) -> dict[str, Any]:
+        g = state["game"]
+        return {"winner": g.get("winner", ""), "reason": g.get("win_reason", ""), "year": g.get("year", 0)}
+
+    def secrets(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The hidden things committed one by one (brief 6): hands, blocks by area, pools, deck."""
+        g = game_of(state)
+        areas: dict[str, list[list[Any]]] = {}
+        for name, b in sorted(g.blocks.items()):
+            areas.setdefault(b.location, []).append([name, b.owner, b.strength])
+        out: dict[str, Any] = {f"hand.{s}": sorted(g.hands.get(s, [])) for s in SIDES}
+        out.update({f"area.{a}": v for a, v in sorted(areas.items())})
+        out["deck"] = list(g.deck)
+        return out
+
+    def public(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What both sides may know: blocks per side per area, cards played, year, turn, owes."""
+        g = game_of(state)
+        counts: dict[str, dict[str, int]] = {}
+        for b in g.blocks.values():
+            if b.location in ("pool", "dead", "off_map"):
+                continue
+            counts.setdefault(b.location, {s: 0 for s in SIDES})[b.owner] += 1
+        return {"year": g.year, "turn": g.turn, "phase": g.phase, "king": g.king, "edward": g.edward,
+                "played": {s: list(g.played.get(s, [])) for s in SIDES},
+                "blocks": {a: counts[a] for a in sorted(counts)},
+                "owes": self.owes(state), "winner": g.winner, "win_reason": g.win_reason}
+
+    def view(self, state: dict[str, Any], side: str) -> dict[str, Any]:
+        """What ``side`` may see of the board (views.py when present)."""
+        g = game_of(state)
+        try:
+            from pbem.hammer.views import view
+        except ImportError:  # pragma: no cover - until views.py lands
+            return _fallback_view(g, side)
+        return _plain(view(g, side))
+
+    def report(self, state: dict[str, Any], side: str, log: list[dict[str, Any]], game_id: str = "",
+               step: int = 0) -> dict[str, Any]:
+        """One side's report: its view, what it saw happen, what it owes next and the options."""
+        asks = state["owes"].get(side, "")
+        return {"game": game_id, "side": side, "step": step, "asks": asks, "owes": self.owes(state),
+                "options": self.options(state, side) if asks else {}, "view": self.view(state, side),
+                "log": [e for e in log if e.get("side", "") in ("", side) or e.get("public", False)],
+                "public": self.public(state), "result": self.result(state)}
+
+    def options(self, state: dict[str, Any], side: str) -> dict[str, Any]:
+        """The legal options for what ``side`` owes, for templates and bots."""
+        g = game_of(state)
+        asks = state["owes"].get(side, "")
+        out: dict[str, Any] = {}
+        if asks == "card":
+            out["hand"] = sorted(g.hands.get(side, []))
+            out["moves"] = _eng_legal_moves(g, side)
+        elif asks == "moves":
+            out["card"] = g.current.cards.get(side, "")
+            out["moves"] = _eng_legal_moves(g, side)
+        elif asks == "event":
+            out["event"] = g.current.cards.get(side, "")
+            from pbem.hammer.events import legal_events
+            out["event_params"] = _plain(legal_events(g, side))
+        elif asks == "decide" and state.get("question"):
+            out["question"] = state["question"]
+        return out
+
+    # --- orders ----------------------------------------------------------------------------
+    def default_order(self, state: dict[str, Any], side: str) -> dict[str, Any]:
+        """The deadline policy (docs/playing.md): lowest card, no moves, first option, default plans."""
+        asks = state["owes"].get(side, "")
+        step = int(state.get("step", 0))
+        d = drafts.Draft(side=side, step=step, kind=asks or "card")
+        g = game_of(state)
+        if asks == "card":
+            hand = sorted(g.hands.get(side, []), key=lambda c: (card_of(c).is_event, card_of(c).value, c))
+            d.sections["card"] = {"play": hand[0]}
+            d.sections["if_player1"] = {"moves": []}  # no moves: spares a round trip (docs/playing.md)
+            if card_of(hand[0]).is_event:
+                d.sections["event"] = {}  # the event's own defaults (events.py)
+        elif asks == "moves":
+            d.sections["moves"] = {"moves": []}
+        elif asks == "decide":
+            q = state.get("question") or {}
+            d.sections["decide"] = {"answer": (q.get("options") or [""])[0]}
+        elif asks == "event":
+            d.sections["event"] = {}
+        elif asks == "winter":
+            d.sections["winter"] = {}
+        return d.body()
+
+    def validate(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> drafts.Draft:
+        """Refuse an order this side may not give now: wrong side, step or kind, or illegal content."""
+        draft = drafts.from_body(body, f"order from {side}")
+        asks = state["owes"].get(side, "")
+        if draft.side != side:
+            raise InvalidOrder(f"order from {side}: it says side {draft.side!r}")
+        if not asks:
+            raise InvalidOrder(f"order from {side}: {side} owes nothing at step {state.get('step', 0)}")
+        if draft.step != int(state.get("step", 0)):
+            raise InvalidOrder(f"order from {side}: it answers step {draft.step}, not step {state.get('step', 0)}")
+        if draft.kind != asks:
+            raise InvalidOrder(f"order from {side}: it is a {draft.kind} order, but {side} owes {asks}")
+        g = game_of(state)
+        if asks == "card":
+            play = draft.sections["card"]["play"]
+            if play not in g.hands.get(side, []):
+                raise IllegalOrder(f"play {play!r}: that card is not in {side}'s hand "
+                                   f"({', '.join(sorted(g.hands.get(side, [])))}) (3.1)", rule="3.1")
+            ahead = draft.sections.get("if_player1")
+            if ahead and not card_of(play).is_event:  # checked now as if this side were Player 1
+                trial = g.copy()
+                trial.current = Turn(cards={side: play}, player1=side)
+                _eng_apply_moves(trial, side, ahead)
+        if asks == "decide":
+            q = state.get("question") or {}
+            answer = draft.sections["decide"]["answer"]
+            if answer not in q.get("options", []):
+                raise IllegalOrder(f"answer {answer!r}: not one of {', '.join(q.get('options', []))} "
+                                   f"({q.get('rule', '')})", rule=str(q.get("rule", "")))
+        if asks == "moves":
+            _check_moves(g, side, draft.sections.get("moves", {}))
+        _check_plans(draft)
+        return draft
+
+    # --- adjudication ----------------------------------------------------------------------
+    def adjudicate(self, state: dict[str, Any], orders: dict[str, dict[str, Any]], rng: Drbg,
+                   game_id: str = "") -> Outcome:
+        """Apply every owed order, then run the game until some side owes orders again."""
+        missing = sorted(set(state["owes"]) - set(orders))
+        if missing:
+            raise InvalidOrder(f"step {state.get('step', 0)} is incomplete: {', '.join(missing)} "
+                               "still owe orders")
+        extra = sorted(set(orders) - set(state["owes"]))
+        if extra:
+            raise InvalidOrder(f"step {state.get('step', 0)}: {', '.join(extra)} owe nothing")
+        new = copy.deepcopy(state)
+        parsed = {side: self.validate(state, side, orders[side]) for side in sorted(orders)}
+        log: list[dict[str, Any]] = []
+        run_step(new, parsed, rng, log)
+        new["step"] = int(state.get("step", 0)) + 1
+        for entry in log:
+            entry.setdefault("step", new["step"] - 1)
+        reports = {s: self.report(new, s, log, game_id, new["step"]) for s in SIDES}
+        return Outcome(state=new, public=self.public(new), reports=reports, log=log)
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+def parse_options(options: dict[str, Any]) -> Options:
+    """Scenario options from ``--option key=value`` pairs (``schiltroms``, ``bid``)."""
+    known = {"schiltroms", "bid"}
+    for key in sorted(options):
+        if key not in known:
+            raise InvalidOrder(f"unknown option {key!r}; known: {', '.join(sorted(known))}")
+    schiltroms = options.get("schiltroms", False)
+    if isinstance(schiltroms, str):
+        schiltroms = schiltroms.lower() in ("1", "true", "yes", "on")
+    return Options(schiltroms=bool(schiltroms), bid=str(options.get("bid", "")))
+
+
+def game_of(state: dict[str, Any]) -> GameState:
+    return GameState.from_dict(state["game"])
+
+
+def _plain(data: Any) -> Any:
+    if hasattr(data, "to_dict"):
+        return data.to_dict()
+    if isinstance(data, dict):
+        return {str(k): _plain(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_plain(v) for v in data]
+    return data
+
+
+def _fallback_view(g: GameState, side: str) -> dict[str, Any]:
+    """Own blocks in full; enemy blocks on the map as a count per area (2.3 fog of war)."""
+    own = {n: {"location": b.location, "strength": b.strength}
+           for n, b in sorted(g.blocks.items()) if b.owner == side}
+    enemy: dict[str, int] = {}
+    for b in g.blocks.values():
+        if b.owner == other_side(side) and b.location not in ("pool", "dead", "off_map"):
+            enemy[b.location] = enemy.get(b.location, 0) + 1
+    return {"side": side, "year": g.year, "turn": g.turn, "hand": sorted(g.hands.get(side, [])),
+            "own": own, "enemy": dict(sorted(enemy.items())), "king": g.king}
+
+
+def _check_moves(g: GameState, side: str, section: dict[str, Any]) -> None:
+    """Dry-run the moves on a copy: the movement rules raise IllegalOrder with their rule."""
+    _eng_apply_moves(g.copy(), side, section)
+
+
+def _check_plans(draft: drafts.Draft) -> None:
+    if "winter" in draft.sections:
+        from pbem.hammer.winter import validate_winter_plan
+        validate_winter_plan(draft.side, draft.sections["winter"])
+    if "plans" in draft.sections:
+        _plan_decider(draft.side, {"plans": draft.sections["plans"]})
+
+
+# --- the step machine (brief 7) -------------------------------------------------------------
+#
+# The engine (engine.py) owns the game turn's phases. ``run_step`` files what the answering
+# sides sent (plans and "if Player 1" moves are kept in ``pending`` until needed), then
+# ``_drive`` feeds the engine every step it can from what is pending, and stops where a side
+# must be asked (setting ``owes``) or when the game is over.
+
+
+def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg, log: list[dict[str, Any]]) -> None:
+    from pbem.hammer import engine
+    pending = state.setdefault("pending", {s: {} for s in SIDES})
+    for side, d in sorted(parsed.items()):
+        p = pending.setdefault(side, {})
+        if "plans" in d.sections:  # standing plans: kept until replaced
+            p["plans"] = d.sections["plans"]
+        for key in ("if_player1", "event", "winter"):
+            if key in d.sections:
+                p[key] = d.sections[key]
+    kinds = {d.kind for d in parsed.values()}
+    if state.get("resume"):
+        ((side, d),) = parsed.items()
+        state["resume"]["answers"].setdefault(side, []).append(d.sections["decide"]["answer"])
+        if not _call(state, state["resume"]["call"], state["resume"]["args"], rng, log):
+            return
+    elif kinds == {"card"}:
+        for side in SIDES:
+            if side not in parsed:
+                continue
+            pending[side].pop("battle_order", None)
+            if "if_player1" not in parsed[side].sections:
+                pending[side].pop("if_player1", None)
+            if "event" not in parsed[side].sections:
+                pending[side].pop("event", None)
+        cards = {side: d.sections["card"]["play"] for side, d in sorted(parsed.items())}
+        if not _call(state, "submit_cards", [cards], rng, log):
+            return
+    elif kinds == {"moves"}:
+        ((side, d),) = parsed.items()
+        section = d.sections.get("moves", {})
+        pending[side]["battle_order"] = list(section.get("battle_order", []))
+        if not _call(state, "submit_moves", [side, section], rng, log):
+            return
+    # "event" and "winter" orders only fill ``pending``; _drive submits them.
+    _drive(state, rng, log)
+    del engine
+
+
+def _drive(state: dict[str, Any], rng: Drbg, log: list[dict[str, Any]]) -> None:
+    from pbem.hammer import engine
+    pending = state["pending"]
+    for _ in range(1000):
+        g = game_of(state)
+        phase = engine.next_step(g)
+        owing = engine.who_owes(g)
+        if phase == "over" or (not owing and phase not in ("battle",)):
+            state["owes"] = {}
+            return
+        if phase == "card":
+            state["owes"] = {s: "card" for s in SIDES}
+            return
+        if phase == "event":
+            side = owing[0]
+            if "event" not in pending[side]:
+                state["owes"] = {side: "event"}
+                return
+            if not _call(state, "submit_events", [side, pending[side].pop("event")], rng, log):
+                return
+            continue
+        if phase == "move":
+            side = owing[0]
+            ahead = pending[side].pop("if_player1", None) if side == g.current.player1 else None
+            if ahead is None:
+                state["owes"] = {side: "moves"}
+                return
+            pending[side]["battle_order"] = list(ahead.get("battle_order", []))
+            if not _call(state, "submit_moves", [side, ahead], rng, log):
+                return
+            continue
+        if phase == "battle":
+            p1 = g.current.player1 or "england"
+            order = [a for a in pending.get(p1, {}).get("battle_order", []) if a in g.current.battles]
+            if not _call(state, "run_battles", [order], rng, log):
+                return
+            continue
+        if phase == "winter":
+            if not all("winter" in pending[s] for s in SIDES):
+                state["owes"] = {s: "winter" for s in SIDES}
+                return
+            if not _call(state, "run_winter", [], rng, log):
+                return
+            for s in SIDES:
+                pending[s].pop("winter", None)
+            continue
+        raise InvalidOrder(f"the engine waits in an unknown step {phase!r}")  # pragma: no cover
+    raise InvalidOrder("the game made no progress in 1000 steps")  # pragma: no cover
+
+
+def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg, log: list[dict[str, Any]]) -> bool:
+    """Call one engine step, resumably: False when a side must decide first.
+
+    The call runs on a copy of the state taken before it, with its own stream keyed from the
+    step's stream, the answers given so far, and the standing plans. After a "decide" step it is
+    replayed from that copy with the same key, so dice already shown never change.
+    """
+    from pbem.hammer import engine
+    from pbem.hammer.decisions import Scripted
+    resume = state.get("resume")
+    if not resume:
+        key = b"".join(rng.word().to_bytes(4, "big") for _ in range(8))
+        resume = {"call": name, "args": args, "game": state["game"], "key": key.hex(), "answers": {}}
+        state["resume"] = resume
+    g = GameState.from_dict(resume["game"])
+    sub = Drbg(bytes.fromhex(resume["key"]))
+    decider = Scripted({s: list(a) for s, a in resume["answers"].items()}, fallback=_decider(state))
+    fn = getattr(engine, name)
+    try:
+        out = fn(g, *copy.deepcopy(resume["args"]), sub, decider)
+    except NeedDecision as need:
+        state["question"] = need.question.to_dict()
+        state["owes"] = {need.question.side: "decide"}
+        return False
+    log.extend(_entries(out, name))
+    state["game"] = g.to_dict()
+    state["resume"] = None
+    state["question"] = None
+    return True
+
+
+def _public_moves(section: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the other side learns of a move (4.0): from where, to where, how many blocks."""
+    out = []
+    for m in section.get("moves", []) or []:
+        if isinstance(m, dict):
+            out.append({"from": m.get("from", ""), "to": m.get("to", ""), "count": len(m.get("blocks", []) or [])})
+    return out
+
+
+def _decider(state: dict[str, Any]) -> Any:
+    """Each side's standing plans as a decider (plans.py), the documented defaults otherwise."""
+    from pbem.hammer.decisions import BySide
+    pending = state.get("pending", {})
+    return BySide(**{s: _plan_decider(s, pending.get(s, {})) for s in SIDES})
+
+
+# --- the engine seam: every call into the rules engine goes through these few functions -----
+
+def _plan_decider(side: str, pending: dict[str, Any]) -> Any:
+    """Winter questions from the winter plan (winter.py); others from battle plans (plans.py)."""
+    from pbem.hammer.decisions import FirstOption
+    from pbem.hammer.winter import plan_decider as winter_plan
+    winter = winter_plan(side, dict(pending.get("winter", {}) or {}))
+    try:
+        from pbem.hammer import plans
+        battle: Any = plans.decider(side, {"plans": pending.get("plans", {})})
+    except (ImportError, AttributeError):  # plans.py not built yet
+        battle = FirstOption()
+    return _ByKind(winter, battle)
+
+
+class _ByKind:
+    """Questions whose kind starts with ``winter`` go to the winter plan, the rest to battle plans."""
+
+    def __init__(self, winter: Any, battle: Any) -> None:
+        self.winter, self.battle = winter, battle
+
+    def decide(self, question: Question) -> str:
+        target = self.winter if question.kind.startswith("winter") else self.battle
+        return str(target.decide(question))
+
+
+def _eng_legal_moves(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:
+    """``{origin: {block: [areas it may reach]}}`` for ``side``'s Move Phase now (4.x)."""
+    try:
+        from pbem.hammer.movement import legal_group_moves
+    except ImportError:  # pragma: no cover - until movement.py lands
+        return {}
+    return _plain(legal_group_moves(g, side))
+
+
+def _eng_apply_moves(g: GameState, side: str, section: dict[str, Any]) -> None:
+    from pbem.hammer.movement import apply_moves
+    from pbem.hammer.orders import parse_moves
+    apply_moves(g, side, parse_moves({k: v for k, v in section.items() if k != "battle_order"}))
+
+
+def _entries(out: Any, what: str) -> list[dict[str, Any]]:
+    """Engine logs as plain dicts; a line without a side is public (battles are seen by both)."""
+    if not out:
+        return []
+    items = out if isinstance(out, list) else [out]
+    result = []
+    for item in items:
+        entry = _plain(item)
+        if not isinstance(entry, dict):
+            entry = {"text": str(entry)}
+        entry.setdefault("what", what)
+        entry.setdefault("public", True)
+        result.append(entry)
+    return result
+
+
+__all__ = ["HammerRuleset", "Outcome", "NeedDecision", "Question", "parse_options", "game_of"]

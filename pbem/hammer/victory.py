@@ -1,0 +1,79 @@
+"""Victory (9.0, 9.1): the end-of-scenario count, sudden death, and the one place a result lives.
+
+``state.winner`` / ``state.win_reason`` hold the result; ``declare_winner`` is the only writer,
+and the first result stands (a later check never overwrites it).
+"""
+
+from __future__ import annotations
+
+from pbem.hammer.blocks import SIDES
+from pbem.hammer.state import DEAD, GameState
+
+WALLACE = "Wallace"
+
+
+def declare_winner(state: GameState, side: str, reason: str) -> str:
+    """Record ``side`` as the winner unless a result already stands; returns the winner."""
+    if not state.winner:
+        state.winner = side
+        state.win_reason = reason
+    return state.winner
+
+
+def noble_counts(state: GameState) -> dict[str, int]:
+    """Nobles on the map controlled by each side (9.0)."""
+    return {side: len(state.nobles_of(side)) for side in SIDES}
+
+
+def check_sudden_death(state: GameState) -> str:
+    """At the end of a Game Turn: a side controlling every noble in play wins (9.1).
+
+    Moray never defects, so while he is on the map the English cannot control all nobles: the
+    rule's "Moray must be dead or in the Draw Pool" follows from counting nobles on the map.
+    """
+    if state.winner:
+        return state.winner
+    counts = noble_counts(state)
+    in_play = sum(counts.values())
+    for side in SIDES:
+        if in_play and counts[side] == in_play:
+            return declare_winner(state, side, f"controls all {in_play} nobles in play (9.1)")
+    return ""
+
+
+def _last_year(state: GameState) -> int:
+    from pbem.hammer.scenario import scenario
+    return scenario(state.scenario).last_year
+
+
+def scenario_over(state: GameState) -> bool:
+    """The scenario's last year has ended (its last Game Turn is played, 9.0).
+
+    The count is taken at the end of the last year, before its Winter (docs/rules-notes.md);
+    a Campaign (no last year, 8.3) never ends this way.
+    """
+    last = _last_year(state)
+    if not last:
+        return False
+    if state.year > last or state.winter.get("final"):
+        return True
+    from pbem.hammer.cardphase import year_over
+    return state.year == last and year_over(state)
+
+
+def check_end_of_scenario(state: GameState) -> str:
+    """At the end of the scenario, the side with more nobles wins (9.0); the Wallace tie-break."""
+    if state.winner:
+        return state.winner
+    if not scenario_over(state):
+        return ""
+    counts = noble_counts(state)
+    e, s = counts["england"], counts["scotland"]
+    if e != s:
+        side = "england" if e > s else "scotland"
+        return declare_winner(state, side, f"controls {max(e, s)} of {e + s} nobles at the end of {state.year} (9.0)")
+    wallace = state.blocks.get(WALLACE)
+    on_map = wallace is not None and state.on_map(WALLACE) and wallace.owner == "scotland"
+    side = "scotland" if on_map else "england"
+    how = "on the map" if on_map else ("dead" if wallace is None or wallace.location == DEAD else "in the Draw Pool")
+    return declare_winner(state, side, f"nobles tied {e}-{s} at the end of {state.year} and Wallace is {how} (9.0)")

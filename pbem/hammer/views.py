@@ -1,0 +1,189 @@
+"""What one side may know (2.0 fog of war, 3.0 cards, 5.x battles), and what everybody may know.
+
+A view is plain canonical data (sorted lists, string keys, no floats): the report a side gets
+is a function of its view only, so proving the view hides a fact proves the report hides it.
+The rule for log entries is written once here (``entry_for``) and documented in
+docs/reports.md ("Who sees a log entry").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pbem.hammer.blocks import SIDES, other_side, spec
+from pbem.hammer.board import board
+from pbem.hammer.state import DEAD, OFF_MAP, PLACES, GameState
+
+Entry = dict[str, Any]
+BOTH = "both"
+
+# Private entries the enemy still learns something of: {(what, step): fields it may see}.
+# A Scottish winter draw puts a face-down block on the map: the English see where, not which (7.62).
+_ENEMY_SUMMARY: dict[tuple[str, str], tuple[str, ...]] = {
+    ("winter", "7.62"): ("what", "step", "side", "area", "rule"),
+}
+
+
+# --- log entries --------------------------------------------------------------------------------
+
+def entry_for(entry: Entry, side: str) -> Entry | None:
+    """The part of one log entry ``side`` may see, or None (docs/reports.md).
+
+    1. ``visible_to`` ("both", "england", "scotland" or a list of them) rules when present.
+    2. ``public: true``: everyone sees it whole.
+    3. ``public: false`` with ``redact``: its ``side`` sees it whole, the other side without
+       the listed fields (retreat and regroup destinations, 5.5, 5.6).
+    4. otherwise (``public: false`` or no ``public`` key): only its ``side`` sees it; the other
+       side sees the summary listed in ``_ENEMY_SUMMARY``, if any. An entry with neither
+       ``public`` nor ``side`` is the referee's alone (fail closed).
+    """
+    owner = str(entry.get("side", "") or "")
+    if "visible_to" in entry:
+        seen = entry["visible_to"]
+        seen = [seen] if isinstance(seen, str) else list(seen)
+        return dict(entry) if BOTH in seen or side in seen else None
+    if entry.get("public") is True:
+        return dict(entry)
+    if owner == side:
+        return dict(entry)
+    if not owner:
+        return None
+    if entry.get("public") is False and entry.get("redact"):
+        hidden = set(entry["redact"])
+        out = {k: v for k, v in entry.items() if k not in hidden}
+        out["redacted"] = sorted(hidden)
+        return out
+    keep = _ENEMY_SUMMARY.get((str(entry.get("what", "")), str(entry.get("step", ""))))
+    if keep is None:
+        return None
+    out = {k: entry[k] for k in keep if k in entry}
+    out["hidden"] = True
+    return out
+
+
+def filter_log(log: Iterable[Entry], side: str) -> list[Entry]:
+    """The entries of ``log`` as ``side`` saw them, in order."""
+    out = []
+    for e in log:
+        seen = entry_for(e, side)
+        if seen is not None:
+            out.append(seen)
+    return out
+
+
+def public_log(log: Iterable[Entry]) -> list[Entry]:
+    """What both sides may see of ``log``: each entry as the side that did not make it sees it."""
+    out = []
+    for e in log:
+        owner = str(e.get("side", "") or "")
+        outsider = other_side(owner) if owner in SIDES else ""
+        seen = [entry_for(e, s) for s in SIDES] if not outsider else [entry_for(e, outsider)]
+        if all(x is not None for x in seen):
+            out.append(seen[0])  # type: ignore[arg-type]
+    return out
+
+
+# --- the board ----------------------------------------------------------------------------------
+
+def _counts(state: GameState) -> dict[str, dict[str, int]]:
+    """Blocks per side in each map area that holds any."""
+    counts: dict[str, dict[str, int]] = {}
+    for b in state.blocks.values():
+        if b.location not in PLACES:
+            counts.setdefault(b.location, {s: 0 for s in SIDES})[b.owner] += 1
+    return {a: counts[a] for a in sorted(counts)}
+
+
+def _names_at(state: GameState, place: str) -> dict[str, list[str]]:
+    return {s: state.blocks_of(s, place) for s in SIDES}
+
+
+def _battles(state: GameState) -> list[dict[str, Any]]:
+    """Pending battles: who attacks, blocks per side, reserves per side (derivable from moves)."""
+    out = []
+    for area, b in sorted(state.current.battles.items()):
+        out.append({"area": area, "attacker": b.attacker, "defender": other_side(b.attacker),
+                    "blocks": {s: len(state.blocks_in(area, s)) for s in SIDES},
+                    "reserves": {b.attacker: len(b.attacker_reserves),
+                                 other_side(b.attacker): len(b.defender_reserves)}})
+    return out
+
+
+def _common(state: GameState) -> dict[str, Any]:
+    """Facts both sides know: the calendar, the crowns, cards, counts, the dead and the nobles."""
+    cur = state.current
+    return {
+        "scenario": state.scenario, "year": state.year, "turn": state.turn, "phase": state.phase,
+        "player1": cur.player1, "edward": state.edward, "king": state.king, "truce": cur.truce,
+        "winner": state.winner, "win_reason": state.win_reason,
+        "cards": dict(sorted(cur.cards.items())),
+        "played": {s: list(state.played.get(s, [])) for s in SIDES},
+        "hand_sizes": {s: len(state.hands.get(s, [])) for s in SIDES},
+        "deck_size": len(state.deck),
+        "pool_sizes": {s: len(state.pool(s)) for s in SIDES},
+        "dead": _names_at(state, DEAD),
+        "off_map": _names_at(state, OFF_MAP),
+        "nobles": {s: len(state.nobles_of(s)) for s in SIDES},
+        "counts": _counts(state),
+        "control": {a: state.control(a) for a in board().area_names()},
+        "battles": _battles(state),
+    }
+
+
+def _fight(state: GameState, side: str) -> dict[str, Any]:
+    """The battle in progress (a paused battle): round, sides, line and reserves as this side sees."""
+    f = state.current.fight
+    if not f:
+        return {}
+    line = [str(n) for n in f.get("line", []) or []]
+    reserves = [str(n) for n in f.get("reserves", []) or []]
+    own = sorted(n for n in line if n in state.blocks and state.blocks[n].owner == side)
+    own_res = sorted(n for n in reserves if n in state.blocks and state.blocks[n].owner == side)
+    enemy = other_side(side)
+    return {
+        "area": str(f.get("area", "")), "round": int(f.get("round", 0) or 0),
+        "attacker": str(f.get("attacker", "")), "defender": str(f.get("defender", "")),
+        "line": own, "reserves": own_res,
+        "enemy_line": sum(1 for n in line if n in state.blocks and state.blocks[n].owner == enemy),
+        "enemy_reserves": sum(1 for n in reserves if n in state.blocks and state.blocks[n].owner == enemy),
+        "log": filter_log(f.get("log", []) or [], side),
+    }
+
+
+def view(state: GameState, side: str, log: Iterable[Entry] = (), asks: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything ``side`` may know now, and the log entries of the step as it saw them.
+
+    ``asks`` (optional) is what the side owes next with its legal options, as the ruleset
+    knows it; it is carried through for the renderers.
+    """
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r}")
+    enemy = other_side(side)
+    common = _common(state)
+    own = [{"block": n, "area": b.location, "strength": b.strength, "steps": spec(n).steps,
+            "combat": spec(n).combat, "move": spec(n).move}
+           for n, b in state.blocks.items() if b.owner == side and b.location not in PLACES]
+    own.sort(key=lambda x: (x["area"], x["block"]))
+    out: dict[str, Any] = {
+        "side": side, "enemy": enemy, **common,
+        "blocks": own,
+        "enemy_blocks": {a: c[enemy] for a, c in common["counts"].items() if c[enemy]},
+        "own_nobles": state.nobles_of(side),
+        "pool": state.pool(side),
+        "enemy_pool": common["pool_sizes"][enemy],
+        "hand": sorted(state.hands.get(side, [])),
+        "enemy_hand": common["hand_sizes"][enemy],
+        "fight": _fight(state, side),
+        "log": filter_log(log, side),
+        "asks": dict(asks or {}),
+    }
+    return out
+
+
+def public_board(state: GameState, log: Iterable[Entry] = ()) -> dict[str, Any]:
+    """The public ledger's board: what both sides (and any observer) may know."""
+    return {**_common(state), "log": public_log(log)}
+
+
+__all__ = ["entry_for", "filter_log", "public_log", "view", "public_board"]

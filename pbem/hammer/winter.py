@@ -1,0 +1,498 @@
+"""The Winter Turn (7.0-7.8), in the rules' exact order, every choice a ``Question``.
+
+Order: 7.1 nobles home (English, then Scots; Bruce and Comyn 7.12; Moray), 7.2 the Scottish
+King, 7.3/7.4 English disbanding and Edward's wintering, 7.5 Scottish disbanding (Wallace to
+Selkirk first), 7.6 builds (7.61 the French Knights, 7.63 English, 7.62 Scottish), 7.7 the
+Feudal Levy, 7.8 Edward I→II after 1306, the year turns and new hands are dealt.
+
+Resumable: each sub-step runs on a copy and is committed whole, its name recorded in
+``state.winter["done"]``; a ``NeedDecision`` inside a sub-step leaves the state (and a stream
+with a ``position``) as they were before it, so calling ``winter`` again with the answers
+carries on. The question kinds and options are listed in docs/orders.md ("Winter").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
+
+from pbem.hammer import kings
+from pbem.hammer.blocks import SIDES, other_side, spec
+from pbem.hammer.board import ENGLAND, board
+from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
+from pbem.hammer.state import OFF_MAP, POOL, BlockState, GameState
+
+Log = list[dict[str, Any]]
+MORAY, KING, EDWARD, WALLACE, FRENCH, NORSE = "Moray", "King", "Edward", "Wallace", "French Knights", "Norse"
+SELKIRK = "Selkirk"
+WALLACE_GAIN = 2        # 7.5
+FRENCH_NOBLES = 8       # 7.61
+EDWARD_NO_WINTER_YEAR = 1306  # 7.4
+ENGLISH_MUST_DISBAND = ("knights", "archers", "hobelars")  # 7.31
+ENGLISH_BUILDABLE = ("infantry", "noble")                   # 7.63
+KEEP = "keep"
+
+
+def _ask(decider: Decider, side: str, kind: str, options: list[str], rule: str, **context: Any) -> str:
+    """Ask only when there is a choice; a single option is taken without asking."""
+    if len(options) == 1:
+        return options[0]
+    return checked(decider, Question(side=side, kind=kind, options=tuple(options), context=context, rule=rule))
+
+
+def _disband(state: GameState, name: str) -> None:
+    state.blocks[name] = BlockState(state.blocks[name].owner, POOL, 0)
+
+
+def _private(side: str, **entry: Any) -> dict[str, Any]:
+    return {"what": "winter", "public": False, "side": side, **entry}
+
+
+def _public(**entry: Any) -> dict[str, Any]:
+    return {"what": "winter", "public": True, "side": "", **entry}
+
+
+# --- 7.1 / 7.12 nobles go home -----------------------------------------------------------------
+
+def nobles_home(state: GameState, rng: Any, decider: Decider) -> Log:
+    """English nobles first, then Scottish: home, or defect if home is enemy-occupied (7.1, 7.12)."""
+    log: Log = []
+    gone_home: set[str] = set()
+    for side in SIDES:
+        for name in state.nobles_of(side):
+            if name in gone_home or state.blocks[name].owner != side:
+                continue
+            gone_home.add(name)
+            if name == MORAY:
+                log += _moray(state, decider)
+                continue
+            log += _noble_home(state, name, side, decider)
+    return log
+
+
+def _noble_home(state: GameState, name: str, side: str, decider: Decider) -> Log:
+    b = state.blocks[name]
+    homes = list(spec(name).homes)
+    free = [h for h in homes if not state.is_enemy_occupied(h, side)]
+    if free:
+        free.sort(key=lambda h: (h != b.location, h))  # staying home is the default
+        home = _ask(decider, side, "winter_home", free, "7.12", noble=name, at=b.location)
+        b.location = home
+        return [_public(step="7.1", noble=name, home=home, owner=side)]
+    new = other_side(side)  # converted: the new owner picks the home (7.12)
+    home = _ask(decider, new, "winter_home", sorted(homes), "7.12", noble=name, at=b.location, converted=True)
+    b.location, b.owner = home, new
+    return [_public(step="7.1", noble=name, home=home, owner=new, defected=True)]
+
+
+def moray_options(state: GameState) -> list[str]:
+    """Moray may go home, stay (castle limit checked at 7.5) or disband (7.1); never in England."""
+    b = state.blocks[MORAY]
+    home = spec(MORAY).homes[0]
+    options = []
+    if b.location != home and not state.is_enemy_occupied(home, "scotland"):
+        options.append("home")
+    if b.location != ENGLAND:
+        options.append("stay")
+    return options + ["disband"]
+
+
+def _moray(state: GameState, decider: Decider) -> Log:
+    choice = _ask(decider, "scotland", "winter_moray", moray_options(state), "7.1", at=state.blocks[MORAY].location)
+    if choice == "home":
+        state.blocks[MORAY].location = spec(MORAY).homes[0]
+    elif choice == "disband":
+        _disband(state, MORAY)
+    return [_public(step="7.1", noble=MORAY, choice=choice)]
+
+
+# --- 7.2 the Scottish King ------------------------------------------------------------------------
+
+def king_options(state: GameState) -> list[str]:
+    """Stay (not in England), any friendly or neutral cathedral, or disband (7.2)."""
+    at = state.blocks[KING].location
+    options = ["stay"] if at != ENGLAND else []
+    options += [a for a in board().area_names() if board().area(a).cathedral and a != at
+                and state.control(a) in ("scotland", "neutral")]
+    return options + ["disband"]
+
+
+def scottish_king(state: GameState, rng: Any, decider: Decider) -> Log:
+    if not state.on_map(KING) or state.blocks[KING].owner != "scotland":
+        return []
+    choice = _ask(decider, "scotland", "winter_king", king_options(state), "7.2", at=state.blocks[KING].location)
+    if choice == "disband":
+        _disband(state, KING)
+    elif choice != "stay":
+        state.blocks[KING].location = choice
+    return [_public(step="7.2", block=KING, choice=choice)]
+
+
+# --- 7.3 / 7.4 English disbanding ---------------------------------------------------------------
+
+def edward_may_winter(state: GameState) -> bool:
+    """Edward I, in Scotland, not in 1306, not two winters running (7.4)."""
+    b = state.blocks.get(EDWARD)
+    return (b is not None and state.on_map(EDWARD) and b.location != ENGLAND and state.edward == "I"
+            and state.year != EDWARD_NO_WINTER_YEAR and state.edward_wintered != state.year - 1)
+
+
+def english_disbanding(state: GameState, rng: Any, decider: Decider) -> Log:
+    log: Log = []
+    for name in state.blocks_in(ENGLAND, "england"):  # 7.3: everything in England
+        if not spec(name).is_noble:
+            _disband(state, name)
+            log.append(_private("england", step="7.3", disbanded=name))
+    company: set[str] = set()
+    camp = ""
+    if state.on_map(EDWARD):
+        choice = "disband"
+        if edward_may_winter(state):
+            choice = _ask(decider, "england", "winter_edward", ["disband", "winter"], "7.4",
+                          at=state.blocks[EDWARD].location)
+        if choice == "winter":
+            camp = state.blocks[EDWARD].location
+            state.edward_wintered = state.year
+            for name in state.blocks_in(camp, "england"):
+                if name == EDWARD or spec(name).is_noble:
+                    continue
+                if _ask(decider, "england", "winter_edward_company", ["stay", "disband"], "7.4",
+                        block=name, area=camp) == "stay":
+                    company.add(name)
+                else:
+                    _disband(state, name)
+        else:
+            _disband(state, EDWARD)
+        log.append(_public(step="7.4", edward=state.edward, wintering=camp))
+    state.winter["edward"] = camp
+    for name in state.blocks_of("england"):  # 7.31
+        if state.on_map(name) and spec(name).type in ENGLISH_MUST_DISBAND and name not in company:
+            _disband(state, name)
+            log.append(_private("england", step="7.31", disbanded=name))
+    for area in _areas_with(state, "england"):  # 7.32
+        if area == camp:
+            continue
+        infantry = lambda: [n for n in state.blocks_in(area, "england") if spec(n).type == "infantry"]  # noqa: E731
+        log += _over_limit(state, "england", area, infantry, decider, "7.32")
+        log += _release(state, "england", area, infantry, decider, "7.32")
+    return log
+
+
+def _areas_with(state: GameState, side: str) -> list[str]:
+    return sorted({b.location for n, b in state.blocks.items() if b.owner == side and state.on_map(n)})
+
+
+def _over_limit(state: GameState, side: str, area: str, candidates: Callable[[], list[str]], decider: Decider,
+                rule: str, exempt: tuple[str, ...] = ()) -> Log:
+    """Blocks over the area's Castle Limit disband, the owner choosing which (7.32, 7.5)."""
+    log: Log = []
+    limit = board().area(area).castle_limit(side)
+    while True:
+        present = [n for n in state.blocks_in(area, side) if n not in exempt]
+        options = candidates()
+        if len(present) <= limit or not options:
+            return log
+        name = _ask(decider, side, "winter_disband", options, rule, area=area, limit=limit, present=len(present))
+        _disband(state, name)
+        log.append(_private(side, step=rule, disbanded=name, area=area))
+
+
+def _release(state: GameState, side: str, area: str, candidates: Callable[[], list[str]], decider: Decider,
+             rule: str) -> Log:
+    """Blocks within the limit may still disband by choice ("remain ... or disband", 7.32, 7.5)."""
+    log: Log = []
+    while True:
+        options = candidates()
+        if not options:
+            return log
+        name = checked(decider, Question(side=side, kind="winter_release", options=(KEEP, *options),
+                                         context={"area": area}, rule=rule))
+        if name == KEEP:
+            return log
+        _disband(state, name)
+        log.append(_private(side, step=rule, disbanded=name, area=area, chosen=True))
+
+
+# --- 7.5 Scottish disbanding ----------------------------------------------------------------------
+
+def wallace_options(state: GameState) -> list[str]:
+    """Wallace may go to Selkirk (unless enemy-occupied) and gain 2 steps (7.5)."""
+    b = state.blocks[WALLACE]
+    can_go = not state.is_enemy_occupied(SELKIRK, "scotland")
+    options = []
+    if b.location != ENGLAND and b.location != SELKIRK:
+        options.append("stay")
+    if can_go:
+        options.insert(0 if b.strength < spec(WALLACE).steps else len(options), "selkirk")
+    return options or ["disband"]
+
+
+def scottish_disbanding(state: GameState, rng: Any, decider: Decider) -> Log:
+    log: Log = []
+    exempt: tuple[str, ...] = ()
+    if state.on_map(WALLACE) and state.blocks[WALLACE].owner == "scotland":
+        choice = _ask(decider, "scotland", "winter_wallace", wallace_options(state), "7.5",
+                      at=state.blocks[WALLACE].location, strength=state.blocks[WALLACE].strength)
+        if choice == "selkirk":
+            b = state.blocks[WALLACE]
+            b.location = SELKIRK
+            b.strength = min(spec(WALLACE).steps, b.strength + WALLACE_GAIN)
+            exempt = (WALLACE,)
+        elif choice == "disband":
+            _disband(state, WALLACE)
+        log.append(_public(step="7.5", block=WALLACE, choice=choice))
+    for name in state.blocks_in(ENGLAND, "scotland"):  # no Scot winters in England (7.5, 5.9)
+        if not spec(name).is_noble or name == MORAY:
+            _disband(state, name)
+            log.append(_private("scotland", step="7.5", disbanded=name, area=ENGLAND))
+
+    for area in _areas_with(state, "scotland"):
+        def forced(area: str = area) -> list[str]:
+            return [n for n in state.blocks_in(area, "scotland")
+                    if (not spec(n).is_noble or n == MORAY) and n not in exempt]
+
+        def free(area: str = area) -> list[str]:
+            return [n for n in state.blocks_in(area, "scotland")
+                    if not spec(n).is_noble and n != KING]
+
+        log += _over_limit(state, "scotland", area, forced, decider, "7.5", exempt)
+        log += _release(state, "scotland", area, free, decider, "7.5")
+    return log
+
+
+# --- 7.6 builds -------------------------------------------------------------------------------------
+
+def replacement_points(state: GameState, side: str) -> dict[str, int]:
+    """RPs by friendly area: its Castle Limit for ``side``, a cathedral +1 for the Scots (7.6)."""
+    return {a: board().area(a).castle_limit(side) for a in board().area_names()
+            if a != ENGLAND and state.is_friendly(a, side) and board().area(a).castle_limit(side) > 0}
+
+
+def drawable(state: GameState, area: str) -> list[str]:
+    """The Scottish pool blocks that may be drawn for ``area``: no Norse or French inland (7.62)."""
+    coastal = board().area(area).coastal
+    return [n for n in state.pool("scotland") if coastal or n not in (NORSE, FRENCH)]
+
+
+def builds(state: GameState, rng: Any, decider: Decider) -> Log:
+    log: Log = []
+    french = state.blocks.get(FRENCH)
+    if french is not None and french.location == OFF_MAP and len(state.nobles_of("scotland")) >= FRENCH_NOBLES:
+        state.blocks[FRENCH] = BlockState("scotland", POOL, 0)
+        log.append(_public(step="7.61", french_knights="pool"))
+    for area, rps in replacement_points(state, "england").items():  # 7.63
+        for rp in range(1, rps + 1):
+            steps = [f"step:{n}" for n in state.blocks_in(area, "england")
+                     if spec(n).type in ENGLISH_BUILDABLE and state.blocks[n].strength < spec(n).steps]
+            if not steps:
+                break
+            choice = _ask(decider, "england", "winter_build", steps + ["pass"], "7.63", area=area, rp=rp, of=rps)
+            if choice == "pass":
+                break
+            state.blocks[choice[5:]].strength += 1
+            log.append(_private("england", step="7.63", area=area, built=choice[5:]))
+    for area, rps in replacement_points(state, "scotland").items():  # 7.62
+        limit = board().area(area).castle_limit("scotland")
+        for rp in range(1, rps + 1):
+            options = []
+            pool = drawable(state, area)
+            if pool and len(state.blocks_in(area, "scotland")) < limit:
+                options.append("draw")
+            options += [f"step:{n}" for n in state.blocks_in(area, "scotland")
+                        if state.blocks[n].strength < spec(n).steps]
+            if not options:
+                break
+            choice = _ask(decider, "scotland", "winter_build", options + ["pass"], "7.62", area=area, rp=rp, of=rps)
+            if choice == "pass":
+                break
+            if choice == "draw":
+                name = pool[rng.randbelow(len(pool))]
+                state.blocks[name] = BlockState("scotland", area, 1)
+                log.append(_private("scotland", step="7.62", area=area, drawn=name))
+            else:
+                state.blocks[choice[5:]].strength += 1
+                log.append(_private("scotland", step="7.62", area=area, built=choice[5:]))
+    return log
+
+
+# --- 7.7 the Feudal Levy, 7.8 new year ------------------------------------------------------------
+
+def levy_size(state: GameState) -> int:
+    """Half the English Draw Pool, rounded up; a barred Edward still counts (7.7, 9.2)."""
+    return (len(state.pool("england")) + 1) // 2
+
+
+def feudal_levy(state: GameState, rng: Any, decider: Decider) -> Log:
+    if state.winter.get("edward"):
+        return [_public(step="7.7", levy=0, why="Edward I winters in Scotland (7.4)")]
+    from pbem.hammer.scenario import draw_levy
+    count = levy_size(state)
+    drawn = draw_levy(state, rng, count, state.year + 1)
+    return [_public(step="7.7", levy=len(drawn)), _private("england", step="7.7", drawn=drawn)]
+
+
+def new_year(state: GameState, rng: Any, decider: Decider) -> Log:
+    from pbem.hammer.cardphase import start_year
+    log = kings.end_of_1306(state)
+    state.year += 1
+    start_year(state, rng)
+    return log + [_public(step="7.8", year=state.year)]
+
+
+STEPS: tuple[tuple[str, Callable[[GameState, Any, Decider], Log]], ...] = (
+    ("7.1", nobles_home),
+    ("7.2", scottish_king),
+    ("7.3", english_disbanding),
+    ("7.5", scottish_disbanding),
+    ("7.6", builds),
+    ("7.7", feudal_levy),
+    ("7.8", new_year),
+)
+
+
+def winter(state: GameState, rng: Any, decider: Decider) -> Log:
+    """Play the Winter Turn; in the scenario's last year count the nobles instead (9.0)."""
+    if state.winner:
+        return []
+    from pbem.hammer.scenario import scenario
+    from pbem.hammer.victory import check_end_of_scenario
+    last = scenario(state.scenario).last_year
+    if last and state.year >= last:
+        state.winter["final"] = True
+        check_end_of_scenario(state)
+        return [_public(step="9.0", final=True, winner=state.winner, reason=state.win_reason)]
+    log: Log = []
+    for name, step in STEPS:
+        if name in state.winter.get("done", []):
+            continue
+        work = state.copy()
+        position = getattr(rng, "position", None)
+        try:
+            entries = step(work, rng, decider)
+        except NeedDecision:
+            if position is not None:
+                rng.position = position
+            raise
+        for f in fields(GameState):
+            setattr(state, f.name, getattr(work, f.name))
+        state.winter.setdefault("done", []).append(name)
+        log += entries
+    state.winter = {}
+    return log
+
+
+# --- winter plans: order data that answers the winter questions ------------------------------------
+#
+# A side's ``[winter]`` table (docs/orders.md "Winter"). Every key is optional; a question the
+# plan does not answer (or answers with what is not a legal option at that moment) takes the
+# default, the question's first option; a kind listed in ``ask`` pauses for the player instead.
+
+PLAN_KEYS = ("homes", "moray", "king", "edward", "edward_company", "wallace", "disband", "release", "builds", "ask")
+QUESTION_KINDS = ("winter_home", "winter_moray", "winter_king", "winter_edward", "winter_edward_company",
+                  "winter_wallace", "winter_disband", "winter_release", "winter_build")
+_SCOTS_ONLY = ("moray", "king", "wallace")
+_ENGLISH_ONLY = ("edward", "edward_company")
+
+
+def validate_winter_plan(side: str, plan: Any) -> dict[str, Any]:
+    """Check a winter plan's shape and the choices no position can make legal; returns it."""
+    from pbem.hammer.blocks import blocks
+    from pbem.hammer.errors import IllegalOrder, InvalidOrder
+
+    def bad(key: str, why: str) -> InvalidOrder:
+        return InvalidOrder(f"winter.{key}: {why}")
+
+    def illegal(key: str, value: Any, why: str, rule: str) -> IllegalOrder:
+        return IllegalOrder(f"winter.{key} = {value!r}: {why} ({rule})", rule=rule)
+
+    if not isinstance(plan, dict):
+        raise InvalidOrder(f"winter: a table of plans, not {plan!r}")
+    for key, value in plan.items():
+        if key not in PLAN_KEYS:
+            raise bad(key, f"unknown key; use {', '.join(PLAN_KEYS)}")
+        if key in _SCOTS_ONLY and side != "scotland":
+            raise illegal(key, value, "only the Scots make this choice", {"moray": "7.1", "king": "7.2", "wallace": "7.5"}[key])
+        if key in _ENGLISH_ONLY and side != "england":
+            raise illegal(key, value, "only the English make this choice", "7.4")
+    for key, options, rule in (("moray", ("home", "stay", "disband"), "7.1"), ("edward", ("winter", "disband"), "7.4"),
+                               ("edward_company", ("stay", "disband"), "7.4"),
+                               ("wallace", ("selkirk", "stay", "disband"), "7.5")):
+        if key in plan and plan[key] not in options:
+            raise illegal(key, plan[key], f"choose one of {', '.join(options)}", rule)
+    if "king" in plan:
+        cathedrals = [a for a in board().area_names() if board().area(a).cathedral]
+        if plan["king"] not in ("stay", "disband", *cathedrals):
+            raise illegal("king", plan["king"], f"the King may stay, disband or go to {', '.join(cathedrals)}", "7.2")
+    homes = plan.get("homes", {})
+    if not isinstance(homes, dict):
+        raise bad("homes", "a table noble = home area")
+    for noble, home in homes.items():
+        if noble not in blocks() or len(spec(noble).homes) < 2 or home not in spec(noble).homes:
+            raise illegal(f"homes.{noble}", home, "only Bruce and Comyn choose, between their two homes", "7.12")
+    for key in ("disband", "release", "ask"):
+        value = plan.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise bad(key, "a list of names")
+        for v in value:
+            if key == "ask" and v not in QUESTION_KINDS:
+                raise bad(key, f"unknown question kind {v!r}; use {', '.join(QUESTION_KINDS)}")
+            if key != "ask" and (v not in blocks() or side not in spec(v).sides):
+                raise bad(key, f"{v!r} is not a {side} block")
+    builds_plan = plan.get("builds", {})
+    if not isinstance(builds_plan, dict):
+        raise bad("builds", "a table area = list of draw / step:<block> / pass")
+    for area, entries in builds_plan.items():
+        if area not in board().areas:
+            raise bad(f"builds.{area}", "unknown area")
+        if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+            raise bad(f"builds.{area}", "a list of draw / step:<block> / pass")
+        for e in entries:
+            if e == "draw" and side == "england":
+                raise illegal(f"builds.{area}", e, "the English never draw blocks with RPs", "7.63")
+            if e not in ("draw", "pass") and not (e.startswith("step:") and e[5:] in blocks()):
+                raise bad(f"builds.{area}", f"{e!r} is not draw, pass or step:<block>")
+    return plan
+
+
+class PlanDecider:
+    """Answers winter questions from a validated winter plan, the first option otherwise."""
+
+    def __init__(self, side: str, plan: dict[str, Any]) -> None:
+        self.side = side
+        self.plan = validate_winter_plan(side, plan)
+        self.builds = {a: list(v) for a, v in self.plan.get("builds", {}).items()}
+
+    def decide(self, question: Question) -> str:
+        if question.kind in self.plan.get("ask", []):
+            raise NeedDecision(question)
+        wanted = self._wanted(question)
+        for answer in wanted:
+            if answer in question.options:
+                return answer
+        return question.options[0]
+
+    def _wanted(self, q: Question) -> list[str]:
+        p, kind = self.plan, q.kind
+        if kind == "winter_home":
+            return [p.get("homes", {}).get(q.context.get("noble", ""), "")]
+        simple = {"winter_moray": "moray", "winter_king": "king", "winter_edward": "edward",
+                  "winter_edward_company": "edward_company", "winter_wallace": "wallace"}
+        if kind in simple:
+            return [p.get(simple[kind], "")]
+        if kind == "winter_disband":
+            return list(p.get("disband", []))
+        if kind == "winter_release":
+            return list(p.get("release", [])) + [KEEP]
+        if kind == "winter_build":
+            queue = self.builds.get(q.context.get("area", ""), [])
+            while queue:
+                entry = queue.pop(0)
+                if entry in q.options:
+                    return [entry]
+        return []
+
+
+def plan_decider(side: str, plan: dict[str, Any]) -> PlanDecider:
+    """The decider a side's ``[winter]`` plan stands for (for plans.py and the ruleset)."""
+    return PlanDecider(side, plan)

@@ -1,0 +1,286 @@
+"""4.0-4.5 and 2.13: group moves, paths, stops, border limits, the Anglo-Scottish border, control."""
+
+from __future__ import annotations
+
+import pytest
+from positions import go, moves, place, turn
+
+from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.movement import apply_moves, legal_group_moves, legal_steps, move_points
+from pbem.hammer.orders import parse_moves
+
+
+def illegal(state, side, order, rule: str, text: str = "") -> IllegalOrder:
+    before = state.hash()
+    with pytest.raises(IllegalOrder) as exc:
+        apply_moves(state, side, order)
+    assert exc.value.rule == rule, str(exc.value)
+    assert str(exc.value).endswith(f"({rule})")
+    assert text in str(exc.value)
+    assert state.hash() == before, "an illegal order must change nothing"
+    return exc.value
+
+
+# --- 4.0 -----------------------------------------------------------------------------------------
+
+def test_4_0_no_moves_is_legal_and_ends_the_move_phase() -> None:
+    state = place(turn("scotland"), "scotland", "Buchan", "Wallace")
+    assert apply_moves(state, "scotland", moves()) == []
+    assert state.current.moves_done == ["scotland"]
+    assert state.block("Wallace").location == "Buchan"
+
+
+def test_4_0_blocks_pass_through_friendly_and_vacant_areas() -> None:
+    state = place(turn("scotland"), "scotland", "Strathspey", "Wallace")
+    place(state, "scotland", "Buchan", "Douglas")
+    apply_moves(state, "scotland", moves(go("Strathspey", (["Wallace"], ["Buchan", "Angus", "Fife"]))))
+    assert state.block("Wallace").location == "Fife"
+    assert state.current.moved == ["Wallace"]
+    assert state.current.crossings == {"scotland|Buchan-Strathspey": 1, "scotland|Angus-Buchan": 1,
+                                       "scotland|Angus-Fife": 1}
+
+
+def test_4_0_a_block_must_stop_on_entering_an_area_with_enemy_blocks() -> None:
+    state = place(turn("scotland"), "scotland", "Strathspey", "Wallace")
+    place(state, "england", "Buchan", "York Infantry")
+    illegal(state, "scotland", moves(go("Strathspey", (["Wallace"], ["Buchan", "Angus"]))), "4.0",
+            "must stop in Buchan")
+    apply_moves(state, "scotland", moves(go("Strathspey", (["Wallace"], ["Buchan"]))))
+    assert state.current.battles["Buchan"].attacker == "scotland"
+
+
+def test_4_0_a_block_moves_only_once_per_game_turn() -> None:
+    state = place(turn("scotland", scotland=2), "scotland", "Buchan", "Wallace")
+    illegal(state, "scotland", moves(go("Buchan", (["Wallace"], ["Angus"])), go("Angus", (["Wallace"], ["Fife"]))),
+            "4.0", "already moved")
+    state.current.moved = ["Wallace"]  # e.g. moved earlier this turn
+    illegal(state, "scotland", moves(go("Buchan", (["Wallace"], ["Angus"]))), "4.0", "already moved")
+
+
+def test_4_0_a_path_enters_no_area_twice() -> None:
+    state = place(turn("scotland"), "scotland", "Buchan", "Wallace")
+    illegal(state, "scotland", moves(go("Buchan", (["Wallace"], ["Angus", "Buchan"]))), "4.0", "no area twice")
+
+
+def test_4_0_a_failing_move_leaves_the_earlier_ones_unmade() -> None:
+    state = place(turn("scotland"), "scotland", "Buchan", "Wallace")
+    place(state, "scotland", "Fife", "Douglas")
+    illegal(state, "scotland", moves(go("Buchan", (["Wallace"], ["Angus"])), go("Fife", (["Douglas"], ["Lothian"]))),
+            "1.1", "Fife→Lothian: no border between these areas")
+    assert state.block("Wallace").location == "Buchan" and state.current.moved == []
+
+
+# --- 1.1 / 2.13 ----------------------------------------------------------------------------------
+
+def test_1_1_no_move_between_areas_without_a_border() -> None:
+    state = place(turn("scotland"), "scotland", "Carrick", "Wallace")
+    illegal(state, "scotland", moves(go("Carrick", (["Wallace"], ["Argyll"]))), "1.1",
+            "Carrick→Argyll: no border between these areas (1.1)")
+
+
+def test_2_13_a_path_is_no_longer_than_the_move_rating() -> None:
+    state = place(turn("scotland"), "scotland", "Strathspey", "Douglas")  # infantry, move 2
+    illegal(state, "scotland", moves(go("Strathspey", (["Douglas"], ["Buchan", "Angus", "Fife"]))), "2.13")
+    apply_moves(state, "scotland", moves(go("Strathspey", (["Douglas"], ["Buchan", "Angus"]))))
+    assert state.block("Douglas").location == "Angus"
+
+
+# --- 4.1 -----------------------------------------------------------------------------------------
+
+def test_4_1_player_1_moves_first_then_player_2_once() -> None:
+    state = place(turn("england"), "scotland", "Buchan", "Wallace")
+    illegal(state, "scotland", moves(), "4.1", "Player 1 (england) moves first")
+    apply_moves(state, "england", moves())
+    apply_moves(state, "scotland", moves())
+    assert state.current.moves_done == ["england", "scotland"]
+    illegal(state, "scotland", moves(), "4.1", "already made its Move Phase")
+
+
+def test_4_1_after_an_event_player_2_moves_at_once() -> None:
+    state = place(turn("england", england=0), "scotland", "Buchan", "Wallace")
+    apply_moves(state, "scotland", moves(go("Buchan", (["Wallace"], ["Angus"]))))
+    assert state.block("Wallace").location == "Angus"
+
+
+# --- 4.2 -----------------------------------------------------------------------------------------
+
+def test_4_2_rulebook_example_group_in_buchan_with_move_2() -> None:
+    state = place(turn("scotland"), "scotland", "Buchan", "Douglas", "Campbell")
+    reach = legal_group_moves(state, "scotland")["Buchan"]
+    expected = ["Angus", "Atholl", "Badenoch", "Fife", "Mar", "Moray", "Strathspey"]
+    assert reach == {"Campbell": expected, "Douglas": expected}
+
+
+def test_4_2_the_card_value_is_the_number_of_group_moves() -> None:
+    state = place(turn("scotland", scotland=1), "scotland", "Buchan", "Wallace")
+    place(state, "scotland", "Fife", "Douglas")
+    assert move_points(state, "scotland") == 1
+    two = moves(go("Buchan", (["Wallace"], ["Angus"])), go("Fife", (["Douglas"], ["Angus"])))
+    illegal(state, "scotland", two, "4.2", "0 of the card's 1 are left")
+    state.current.cards["scotland"] = "move2-5"
+    apply_moves(state, "scotland", two)
+    assert state.blocks_in("Angus") == ["Douglas", "Wallace"]
+
+
+def test_3_12_an_event_card_gives_no_group_moves() -> None:
+    state = place(turn("scotland", scotland=0), "scotland", "Buchan", "Wallace")
+    assert move_points(state, "scotland") == 0
+    illegal(state, "scotland", moves(go("Buchan", (["Wallace"], ["Angus"]))), "4.2")
+    assert legal_steps(state, "scotland") == []
+
+
+def test_4_2_one_group_move_may_split_to_several_areas_for_one_point() -> None:
+    state = place(turn("scotland", scotland=1), "scotland", "Buchan", "Wallace", "Douglas", "Campbell")
+    order = moves(go("Buchan", (["Wallace"], ["Angus", "Fife"]), (["Douglas"], ["Mar"]), (["Campbell"], ["Strathspey"])))
+    log = apply_moves(state, "scotland", order)
+    assert [state.block(b).location for b in ("Wallace", "Douglas", "Campbell")] == ["Fife", "Mar", "Strathspey"]
+    assert [e["points"] for e in log if not e.get("public")] == [1]
+
+
+def test_4_2_blocks_left_behind_may_move_in_a_second_group_move_for_another_point() -> None:
+    state = place(turn("scotland", scotland=1), "scotland", "Buchan", "Wallace", "Douglas")
+    order = moves(go("Buchan", (["Wallace"], ["Angus"])), go("Buchan", (["Douglas"], ["Mar"])))
+    illegal(state, "scotland", order, "4.2")
+    state.current.cards["scotland"] = "move2-5"
+    apply_moves(state, "scotland", order)
+    assert state.block("Douglas").location == "Mar"
+
+
+def test_4_2_a_group_moves_only_blocks_standing_in_its_area() -> None:
+    state = place(turn("scotland"), "scotland", "Buchan", "Wallace")
+    place(state, "scotland", "Fife", "Douglas")
+    illegal(state, "scotland", moves(go("Buchan", (["Douglas"], ["Angus"]))), "4.2", "stands in Fife")
+    place(state, "england", "Mar", "York Infantry")
+    illegal(state, "scotland", moves(go("Mar", (["York Infantry"], ["Buchan"]))), "4.2", "not one of your blocks")
+
+
+def test_4_2_the_to_shorthand_takes_the_first_legal_path() -> None:
+    state = place(turn("scotland"), "scotland", "Strathspey", "Wallace")
+    order = parse_moves({"moves": [{"from": "Strathspey", "to": "Fife", "blocks": ["Wallace"]}]})
+    log = apply_moves(state, "scotland", order)
+    assert state.block("Wallace").location == "Fife"
+    assert log[0]["parts"] == [{"blocks": ["Wallace"], "path": ["Buchan", "Angus", "Fife"]}]
+
+
+def test_4_2_order_shape_errors_are_invalid_not_illegal() -> None:
+    with pytest.raises(InvalidOrder, match="not an area"):
+        parse_moves({"moves": [{"from": "Narnia", "to": "Fife", "blocks": ["Wallace"]}]})
+    with pytest.raises(InvalidOrder, match="not a block"):
+        parse_moves({"moves": [{"from": "Fife", "to": "Angus", "blocks": ["Gandalf"]}]})
+    with pytest.raises(InvalidOrder, match="exactly one of"):
+        parse_moves({"moves": [{"from": "Fife", "blocks": ["Wallace"]}]})
+    with pytest.raises(InvalidOrder, match="unknown key"):
+        parse_moves({"moves": [], "cheat": True})
+
+
+# --- 4.3 -----------------------------------------------------------------------------------------
+
+def test_4_3_blocks_crossing_a_red_border_must_stop() -> None:
+    state = place(turn("scotland"), "scotland", "Buchan", "Wallace")
+    illegal(state, "scotland", moves(go("Buchan", (["Wallace"], ["Badenoch", "Lochaber"]))), "4.3",
+            "must stop in Badenoch: it crossed a red border")
+
+
+def test_4_3_rulebook_example_six_from_buchan_close_angus_to_strathspey_not_to_mar() -> None:
+    state = turn("scotland")
+    six = ["Wallace", "Douglas", "Campbell", "Graham", "MacDonald", "Lindsay"]
+    place(state, "scotland", "Buchan", *six)
+    place(state, "scotland", "Strathspey", "Fraser", "Barclay")
+    place(state, "scotland", "Mar", "Grant", "Keith")
+    first = go("Buchan", (six, ["Angus"]))
+    illegal(state, "scotland", moves(first, go("Strathspey", (["Fraser", "Barclay"], ["Buchan", "Angus"]))),
+            "4.3", "6 of your blocks have already crossed the green border Angus-Buchan")
+    apply_moves(state, "scotland", moves(first, go("Mar", (["Grant", "Keith"], ["Angus"]))))
+    assert len(state.blocks_in("Angus")) == 8
+    assert state.current.crossings["scotland|Angus-Buchan"] == 6
+    assert state.current.crossings["scotland|Angus-Mar"] == 2
+
+
+def test_4_3_a_red_border_lets_two_blocks_a_side_cross() -> None:
+    state = place(turn("scotland"), "scotland", "Buchan", "Wallace", "Douglas", "Campbell")
+    illegal(state, "scotland", moves(go("Buchan", (["Wallace", "Douglas", "Campbell"], ["Badenoch"]))), "4.3",
+            "red border Badenoch-Buchan")
+    apply_moves(state, "scotland", moves(go("Buchan", (["Wallace", "Douglas"], ["Badenoch"]))))
+    assert state.blocks_in("Badenoch") == ["Douglas", "Wallace"]
+
+
+def test_4_3_passing_through_counts_against_the_limit() -> None:
+    state = place(turn("scotland"), "scotland", "Strathspey", "Wallace", "Keith", "Etterick")
+    place(state, "scotland", "Angus", "Douglas", "Campbell", "Graham", "MacDonald")
+    through = go("Strathspey", (["Wallace", "Keith", "Etterick"], ["Buchan", "Angus", "Fife"]))
+    illegal(state, "scotland", moves(through, go("Angus", (["Douglas", "Campbell", "Graham", "MacDonald"], ["Buchan"]))),
+            "4.3", "green border Angus-Buchan")
+    apply_moves(state, "scotland", moves(through, go("Angus", (["Douglas", "Campbell", "Graham"], ["Buchan"]))))
+    assert state.current.crossings["scotland|Angus-Buchan"] == 6
+
+
+def test_4_3_each_player_has_its_own_border_limits() -> None:
+    state = place(turn("england", england=1, scotland=1), "england", "Lothian", "York Infantry", "Durham Infantry")
+    place(state, "scotland", "Lanark", "Douglas", "Campbell")
+    apply_moves(state, "england", moves(go("Lothian", (["York Infantry", "Durham Infantry"], ["Selkirk"]))))
+    place(state, "scotland", "Lothian", "Graham", "MacDonald")  # (a test-only position change)
+    state.current.moved.clear()
+    apply_moves(state, "scotland", moves(go("Lothian", (["Graham", "MacDonald"], ["Selkirk"]))))
+    assert state.current.crossings == {"england|Lothian-Selkirk": 2, "scotland|Lothian-Selkirk": 2}
+
+
+# --- 4.4 / 5.9 -----------------------------------------------------------------------------------
+
+def test_4_4_rulebook_example_two_blocks_cross_with_a_move_2_and_both_arrive_in_round_1() -> None:
+    state = place(turn("england", england=2), "england", "England", "York Knights", "Durham Knights")
+    place(state, "scotland", "Galloway", "Douglas")
+    apply_moves(state, "england", moves(go("England", (["York Knights"], ["Annan", "Galloway"])),
+                                        go("England", (["Durham Knights"], ["Annan", "Galloway"]))))
+    battle = state.current.battles["Galloway"]
+    assert battle.attacker == "england"
+    assert battle.main == ["Durham Knights", "York Knights"] and battle.attacker_reserves == []
+    assert battle.main_origin == "England" and battle.main_border == "Annan-Galloway"
+
+
+def test_4_4_each_block_crossing_costs_one_move_point() -> None:
+    state = place(turn("england", england=2), "england", "England", "York Knights", "Durham Knights", "Hobelars")
+    three = moves(go("England", (["York Knights", "Durham Knights", "Hobelars"], ["Annan"])))
+    illegal(state, "england", three, "4.4", "3 blocks crossing the Anglo-Scottish border")
+    log = apply_moves(state, "england", moves(go("England", (["York Knights", "Durham Knights"], ["Annan"]))))
+    assert [e["points"] for e in log if not e.get("public")] == [2]
+
+
+def test_4_4_a_group_with_one_crosser_costs_one_point() -> None:
+    state = place(turn("england", england=1), "england", "Annan", "York Knights", "Durham Knights")
+    apply_moves(state, "england", moves(go("Annan", (["York Knights"], ["England"]), (["Durham Knights"], ["Carrick"]))))
+    assert state.block("York Knights").location == "England"
+    assert state.block("Durham Knights").location == "Carrick"
+
+
+def test_4_4_blocks_entering_england_must_stop() -> None:
+    state = place(turn("scotland"), "scotland", "Annan", "Wallace")
+    illegal(state, "scotland", moves(go("Annan", (["Wallace"], ["England", "Dunbar"]))), "4.4",
+            "must stop in England")
+
+
+def test_4_4_blocks_crossing_the_red_dashed_border_into_teviot_must_stop() -> None:
+    state = place(turn("england"), "england", "England", "Hobelars")
+    illegal(state, "england", moves(go("England", (["Hobelars"], ["Teviot", "Selkirk"]))), "4.3",
+            "must stop in Teviot")
+    apply_moves(state, "england", moves(go("England", (["Hobelars"], ["Dunbar", "Lothian"]))))
+    assert state.block("Hobelars").location == "Lothian"
+
+
+def test_5_9_the_scots_may_invade_england() -> None:
+    state = place(turn("scotland"), "scotland", "Annan", "Wallace")
+    place(state, "england", "England", "York Infantry")
+    apply_moves(state, "scotland", moves(go("Annan", (["Wallace"], ["England"]))))
+    assert state.current.battles["England"].attacker == "scotland"
+
+
+# --- 4.5 -----------------------------------------------------------------------------------------
+
+def test_4_5_control_changes_at_once_so_player_2_must_stop_where_player_1_went() -> None:
+    state = place(turn("england", england=1, scotland=1), "england", "Dunbar", "Hobelars")
+    place(state, "scotland", "Lanark", "Wallace")
+    apply_moves(state, "england", moves(go("Dunbar", (["Hobelars"], ["Lothian"]))))
+    assert state.control("Lothian") == "england"
+    illegal(state, "scotland", moves(go("Lanark", (["Wallace"], ["Lothian", "Dunbar"]))), "4.0", "must stop in Lothian")
+    apply_moves(state, "scotland", moves(go("Lanark", (["Wallace"], ["Lothian"]))))
+    assert state.control("Lothian") == "contested"
+    assert state.current.battles["Lothian"].attacker == "scotland"

@@ -1,0 +1,91 @@
+"""Order drafts (docs/playing.md, schemas/draft.schema.json): parse, dump, template, check."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from pbem.hammer import drafts
+from pbem.hammer.errors import IllegalOrder, InvalidOrder
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "schemas" / "draft.schema.json").read_text())
+
+CARD = """game = "g1"
+side = "england"
+step = 0
+kind = "card"
+
+[card]
+play = "move2-1"
+
+[if_player1]
+moves = [{ from = "Lothian", to = "Fife", blocks = ["Cumbria Infantry"] }]
+battle_order = ["Fife"]
+"""
+
+REPORT = {"game": "g1", "side": "england", "step": 0, "asks": "card",
+          "options": {"hand": ["move2-1", "move3-1"],
+                      "moves": {"Lothian": {"Cumbria Infantry": ["Fife", "Lanark"]}}}}
+
+
+def test_draft_card_order_round_trips_and_matches_the_schema() -> None:
+    d = drafts.parse_draft(CARD)
+    assert d.sections["card"] == {"play": "move2-1"}
+    again = drafts.parse_draft(drafts.dump_draft(d))
+    assert again == d
+    jsonschema.validate(d.body(), SCHEMA)
+    jsonschema.validate(tomllib.loads(CARD), SCHEMA)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("side = 'england'\nstep = 0\n", "lacks 'kind'"),
+    ("side = 'wales'\nstep = 0\nkind = 'card'\n[card]\nplay='x'\n", "side 'wales'"),
+    ("side = 'england'\nstep = -1\nkind = 'card'\n", "not a step number"),
+    ("side = 'england'\nstep = 0\nkind = 'dance'\n", "kind 'dance'"),
+    ("side = 'england'\nstep = 0\nkind = 'card'\n", "needs play"),
+    ("side = 'england'\nstep = 0\nkind = 'winter'\n[card]\nplay='x'\n", r"cannot carry \[card\]"),
+    ("side = 'england'\nstep = 0\nkind = 'decide'\n[decide]\n", "needs answer"),
+    ("side = 'england'\nstep = = 0\n", "not valid TOML"),
+])
+def test_draft_malformed_is_refused_with_one_sentence(text: str, message: str) -> None:
+    with pytest.raises(InvalidOrder, match=message):
+        drafts.parse_draft(text, "x.toml")
+
+
+def test_draft_schema_refuses_what_the_parser_refuses() -> None:
+    bad = {"side": "england", "step": 0, "kind": "winter", "card": {"play": "x"}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, SCHEMA)
+
+
+def test_draft_template_is_a_valid_draft_for_what_the_report_asks() -> None:
+    text = drafts.template(REPORT)
+    d = drafts.parse_draft(text)
+    assert (d.side, d.step, d.kind) == ("england", 0, "card")
+    assert "move3-1" in text  # the hand is listed
+    drafts.check_draft(d, REPORT)
+
+
+def test_3_1_check_refuses_a_card_not_in_hand() -> None:
+    d = drafts.parse_draft(CARD.replace("move2-1", "move1-7"))
+    with pytest.raises(IllegalOrder, match="3.1"):
+        drafts.check_draft(d, REPORT)
+
+
+def test_4_2_check_refuses_a_move_out_of_reach() -> None:
+    d = drafts.parse_draft(CARD.replace('to = "Fife"', 'to = "Ross"'))
+    with pytest.raises(IllegalOrder, match="Ross is not within its reach"):
+        drafts.check_draft(d, REPORT)
+
+
+def test_draft_check_refuses_the_wrong_step_or_side() -> None:
+    d = drafts.parse_draft(CARD.replace("step = 0", "step = 3"))
+    with pytest.raises(InvalidOrder, match="step 0"):
+        drafts.check_draft(d, REPORT)
+    with pytest.raises(InvalidOrder, match="scotland"):
+        drafts.check_draft(drafts.parse_draft(CARD), {**REPORT, "side": "scotland"})

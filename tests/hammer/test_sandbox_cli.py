@@ -1,0 +1,119 @@
+"""``pbem sandbox``: positions in, the resulting position out; every failure one ``error:`` line."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem.cli.main import app
+from pbem.hammer.position import load_position, parse_position
+
+EXAMPLES = Path(__file__).parents[2] / "examples" / "positions"
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["sandbox", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def test_sandbox_prints_the_position_it_loaded() -> None:
+    code, out = run(str(EXAMPLES / "braveheart-opening.toml"))
+    assert code == 0
+    assert parse_position(out).hash() == load_position(EXAMPLES / "braveheart-opening.toml").hash()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["missing.toml"], "cannot be read"),
+    ([str(EXAMPLES / "battle-fife.toml"), "--dice", "3,9"], "'9' is not a die roll 1-6"),
+    ([str(EXAMPLES / "battle-fife.toml"), "--seed", "xyz"], "--seed xyz: not hexadecimal"),
+    ([str(EXAMPLES / "battle-fife.toml"), "--seed", "00ff"], "at least 16 bytes"),
+    ([str(EXAMPLES / "battle-fife.toml"), "--battle", "Annan"], "--battle Annan: no battle there"),
+    ([str(EXAMPLES / "battle-fife.toml"), "--side", "wales"], "--side wales: expected england or scotland"),
+])
+def test_sandbox_errors_are_one_line_and_exit_1(args: list[str], message: str) -> None:
+    code, out = run(*args)
+    assert code == 1
+    assert out.startswith("error: ") and message in out and out.count("\n") == 1
+    assert "Traceback" not in out
+
+
+def test_sandbox_orders_need_a_side(tmp_path: Path) -> None:
+    orders = tmp_path / "o.toml"
+    orders.write_text('moves = []\n', encoding="utf-8")
+    code, out = run(str(EXAMPLES / "buchan-4-2.toml"), "--orders", str(orders))
+    assert code == 1 and "say whose moves these are" in out
+
+
+needs = pytest.mark.skipif(importlib.util.find_spec("pbem.hammer.battle") is None,
+                           reason="battle.py is not in this build yet")
+needs_movement = pytest.mark.skipif(importlib.util.find_spec("pbem.hammer.movement") is None,
+                                    reason="movement.py is not in this build yet")
+
+
+@needs
+def test_sandbox_fights_a_battle_with_given_dice_and_the_same_dice_give_the_same_result(tmp_path: Path) -> None:
+    dice = ",".join(["4", "1", "6", "2", "3", "5"] * 12)
+    code, out = run(str(EXAMPLES / "battle-fife.toml"), "--battle", "Fife", "--dice", dice)
+    assert code == 0, out
+    code2, out2 = run(str(EXAMPLES / "battle-fife.toml"), "--battle", "Fife", "--dice", dice)
+    assert out == out2
+    after = parse_position(out)
+    assert "Fife" not in after.current.battles
+    assert after.control("Fife") != "contested"
+    before = load_position(EXAMPLES / "battle-fife.toml")
+    assert after.hash() != before.hash()
+
+
+@needs
+def test_sandbox_battle_with_too_few_dice_says_so() -> None:
+    code, out = run(str(EXAMPLES / "battle-fife.toml"), "--battle", "Fife", "--dice", "6")
+    assert code == 1 and "more dice are needed than the 1 given" in out
+
+
+@needs_movement
+def test_sandbox_applies_moves_from_an_orders_file(tmp_path: Path) -> None:
+    orders = tmp_path / "moves.toml"
+    orders.write_text('side = "england"\nmoves = [{ from = "Buchan", to = "Fife", blocks = ["Buchan"] },'
+                      ' { from = "Buchan", to = "Strathspey", blocks = ["Lancaster Infantry"] }]\n',
+                      encoding="utf-8")
+    code, out = run(str(EXAMPLES / "buchan-4-2.toml"), "--orders", str(orders))
+    assert code == 0, out
+    after = parse_position(out)
+    assert after.blocks["Buchan"].location == "Fife"
+    assert after.blocks["Lancaster Infantry"].location == "Strathspey"
+    assert after.blocks["York Infantry"].location == "Buchan"
+
+
+def _orders(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "orders.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@needs_movement
+def test_sandbox_4_6_pinning_example_one_block_of_six_may_leave(tmp_path: Path) -> None:
+    pos = str(EXAMPLES / "pinning-4-6.toml")
+    one = _orders(tmp_path, 'side = "scotland"\nmoves = [{ from = "Buchan", to = "Mar", blocks = ["Wallace"] }]\n')
+    code, out = run(pos, "--orders", one)
+    assert code == 0, out
+    assert parse_position(out).blocks["Wallace"].location == "Mar"
+    two = _orders(tmp_path, 'side = "scotland"\nmoves = [{ from = "Buchan", to = "Mar", '
+                            'blocks = ["Wallace", "Douglas"] }]\n')
+    code, out = run(pos, "--orders", two)
+    assert code == 1 and out.startswith("error: ") and "4.6" in out
+    back = _orders(tmp_path, 'side = "scotland"\nmoves = [{ from = "Buchan", path = ["Angus"], blocks = ["Wallace"] }]\n')
+    code, out = run(pos, "--orders", back)
+    assert code == 1 and "border the enemy used to enter it (4.6)" in out
+
+
+@needs_movement
+def test_sandbox_4_2_buchan_example_reaches_exactly_the_seven_areas() -> None:
+    from pbem.hammer.movement import legal_group_moves
+    state = load_position(EXAMPLES / "buchan-4-2.toml")
+    reach = legal_group_moves(state, "england")["Buchan"]["Lancaster Infantry"]
+    assert sorted(reach) == ["Angus", "Atholl", "Badenoch", "Fife", "Mar", "Moray", "Strathspey"]
