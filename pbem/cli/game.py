@@ -148,3 +148,13 @@ def _describe(info: Any) -> str:
     if not owes:
         return f"step {step}: nobody owes orders"
     return f"step {step}: " + ", ".join(f"{s} owes {k}" for s, k in sorted(owes.items()))
+
+
+def _register_reveal() -> None:
+    """``pbem game reveal`` lives with verify and audit (it feeds the audit); it joins this group."""
+    from pbem.cli.verify import reveal
+
+    game_app.command("reveal")(reveal)
+
+
+_register_reveal()

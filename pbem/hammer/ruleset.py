@@ -115,7 +115,7 @@ class HammerRuleset:
         asks = state["owes"].get(side, "")
         return {"game": game_id, "side": side, "step": step, "asks": asks, "owes": self.owes(state),
                 "options": self.options(state, side) if asks else {}, "view": self.view(state, side),
-                "log": [e for e in log if e.get("side", "") in ("", side) or e.get("public", False)],
+                "log": _plain(filter_log(log, side)),
                 "public": self.public(state), "result": self.result(state)}
 
     def options(self, state: dict[str, Any], side: str) -> dict[str, Any]:
@@ -455,6 +455,12 @@ def _eng_apply_moves(g: GameState, side: str, section: dict[str, Any]) -> None:
     apply_moves(g, side, parse_moves({k: v for k, v in section.items() if k != "battle_order"}))
 
 
+def filter_log(log: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
+    """Only what ``side`` saw happen (views.py holds the one visibility rule)."""
+    from pbem.hammer.views import filter_log as views_filter_log
+    return list(views_filter_log(log, side))
+
+
 def _entries(out: Any, what: str) -> list[dict[str, Any]]:
     """Engine logs as plain dicts; a line without a side is public (battles are seen by both)."""
     if not out:
@@ -466,7 +472,8 @@ def _entries(out: Any, what: str) -> list[dict[str, Any]]:
         if not isinstance(entry, dict):
             entry = {"text": str(entry)}
         entry.setdefault("what", what)
-        entry.setdefault("public", True)
+        if "side" not in entry:
+            entry.setdefault("public", True)  # a line that names no side was seen by both
         result.append(entry)
     return result
 
