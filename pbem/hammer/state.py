@@ -13,6 +13,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from pbem.core.canonical import canonical_bytes
 from pbem.hammer.blocks import SIDES, blocks, other_side, spec
 from pbem.hammer.board import board
 
@@ -172,19 +173,5 @@ class GameState:
 
 
 def canonical_json(data: Any) -> bytes:
-    """Sorted keys, no spaces, UTF-8; floats are refused so bytes never depend on a platform."""
-    _refuse_floats(data)
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-
-
-def _refuse_floats(data: Any) -> None:
-    if isinstance(data, float):
-        raise TypeError("the canonical form holds no floats")
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if not isinstance(k, str):
-                raise TypeError("the canonical form has only string keys")
-            _refuse_floats(v)
-    elif isinstance(data, (list, tuple)):
-        for v in data:
-            _refuse_floats(v)
+    """The protocol's one canonical form (pbem.core.canonical): the state hash the ledger commits to."""
+    return canonical_bytes(data)
