@@ -1,27 +1,23 @@
 """Rules-level errors: invalid (not understood), illegal (understood, not allowed), data errors.
 
-They subclass the protocol's root error so the CLI prints every failure the same way.
+The classes are the protocol's own (pbem.core.errors), so the CLI prints every failure the
+same way; the game only adds the rule number an illegal order breaks, kept as data.
 """
 
 from __future__ import annotations
 
-try:  # the protocol layer owns the root error; fall back while it is being written
-    from pbem.core.errors import PbemError
-except ImportError:  # pragma: no cover
-    class PbemError(Exception):  # type: ignore[no-redef]
-        """Root of every error pbem reports as one sentence."""
+from pbem.core.errors import IllegalOrder as _CoreIllegalOrder
+from pbem.core.errors import InvalidOrder, PbemError
+
+__all__ = ["DataError", "IllegalOrder", "InvalidOrder", "PbemError"]
 
 
 class DataError(PbemError):
     """A game data file (map, blocks, cards, scenarios, position) is malformed."""
 
 
-class InvalidOrder(PbemError):
-    """An order that cannot be understood: wrong shape, unknown names."""
-
-
-class IllegalOrder(PbemError):
-    """An order understood but forbidden by a rule; the message names the rule."""
+class IllegalOrder(_CoreIllegalOrder):
+    """An order understood but forbidden by a rule; ``rule`` names it (e.g. "4.3")."""
 
     def __init__(self, message: str, rule: str = "") -> None:
         super().__init__(message)
