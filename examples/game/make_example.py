@@ -3,9 +3,15 @@
     python examples/game/make_example.py
 
 Writes, beside this file: keys/ (three identities; example keys, never use them for a game),
-game/ (manifest, ledger, sealed reports and state), drafts/ (the TOML each side wrote, by the
-simple bot with fixed seeds) and envelopes/ (the sealed orders). tests/e2e/test_examples.py
-replays it: every draft checks against its report, and the ledger verifies.
+game/ (manifest, ledger, sealed reports and state), drafts/ (the TOML each side wrote: the
+simple bot's choices with fixed seeds; Scotland's card and moves drafts carry standing battle
+plans edited by hand, docs/plans.md, which ask Scotland to choose which block takes a hit, so
+the game has ``decide`` steps when such a hit comes) and envelopes/ (the sealed orders).
+
+tests/e2e/test_examples.py replays it: every draft checks against its report and is what its
+envelope carries, drafts and reports match their schemas, the ledger verifies, and
+re-adjudicating the envelopes in a fresh copy reproduces the ledger byte for byte. Run this
+again only after a deliberate change of a file format or of the rules, and commit the result.
 """
 
 from __future__ import annotations
@@ -18,9 +24,14 @@ from typer.testing import CliRunner
 
 from pbem.cli.demo import make_keys
 from pbem.cli.main import app
+from pbem.hammer import drafts
+
+# What a Scottish player writes by hand under the bot's card order (docs/plans.md).
+SCOTTISH_PLANS = {"hits": ["Douglas"], "ask": ["hit"],
+                  "battle": {"retreat_if_outnumbered": True, "retreat_from_round": 2, "retreat_to": ["Lennox"]}}
 
 HERE = Path(__file__).resolve().parent
-STEPS = 6  # a few exchanges: two game turns and a little more
+STEPS = 8  # a few exchanges: two or three game turns
 
 
 def cli(*args: object) -> str:
@@ -53,6 +64,10 @@ def main() -> None:
             env = HERE / "envelopes" / f"{step:04d}-{side}.asc"
             cli("orders", "auto", rep, "--key", k / f"{side}.key", "--bot", "simple", "--out", draft,
                 "--seed", f"{step:04x}")
+            d = drafts.parse_draft(draft.read_text(encoding="utf-8"), str(draft))
+            if side == "scotland" and "plans" in d.sections:  # the player keeps its own plans
+                d.sections["plans"] = SCOTTISH_PLANS
+                draft.write_text(drafts.dump_draft(d), encoding="utf-8")
             cli("orders", "check", draft, "--report", rep, "--key", k / f"{side}.key")
             cli("orders", "seal", draft, "--key", k / f"{side}.key", "--game", g, "--out", env)
             envs.append(env)

@@ -16,28 +16,58 @@ from typing import Annotated, Any
 
 import typer
 
-from pbem.cli.game import fails_cleanly, ruleset_named
+from pbem.cli.errors import fails_cleanly
+from pbem.core import ruleset as rs
 from pbem.hammer import bots, drafts
 
 SIDES = ("england", "scotland")
+# The dice chain's length (docs/random-stream.md): the most steps the game may take. A bot game
+# of Braveheart takes about 100 steps and a Campaign a few hundred, so 1000 is ample, and
+# shorter than the protocol's default for games between people, which cuts each step's reveal.
+DEMO_CHAIN = 1000
 
 
 @dataclass
 class GameSummary:
+    """What one bot game cost. A *step* is one exchange (reports out, orders in, one
+    adjudication); an *order* is one side's sealed file, so a step both sides owe has two."""
+
     folder: Path
     winner: str = ""
     reason: str = ""
     years: int = 0
     steps: int = 0
     game_turns: int = 0
-    step_kinds: dict[str, int] = field(default_factory=dict)
+    steps_by_kind: dict[str, int] = field(default_factory=dict)
+    orders_by_kind: dict[str, int] = field(default_factory=dict)
     verified: bool = False
     audited: bool = False
+
+    @property
+    def orders(self) -> int:
+        return sum(self.orders_by_kind.values())
 
     @property
     def exchanges_per_turn(self) -> float:
         """Steps (email round trips) per Game Turn; winter steps count against the turns too."""
         return self.steps / self.game_turns if self.game_turns else 0.0
+
+    def lines(self, took: float | None = None) -> list[str]:
+        """The summary ``pbem demo`` prints; the step and order counts add up as printed."""
+        out = [f"winner: {self.winner or 'none'}{f' ({self.reason})' if self.reason else ''}",
+               f"years played: {self.years}; game turns: {self.game_turns}",
+               f"steps (exchanges, one adjudication each): {self.steps} = " + _by_kind(self.steps_by_kind),
+               f"orders sealed (one per side owing): {self.orders} = " + _by_kind(self.orders_by_kind),
+               f"exchanges per game turn: {self.exchanges_per_turn:.2f} (target at most 2.5)",
+               f"verify: {'ok' if self.verified else 'FAILED'}; audit: {'ok' if self.audited else 'FAILED'}"]
+        if took is not None:
+            out.append(f"time taken: {took:.1f}s")
+        out.append(f"files: {self.folder} (keys/, game/ with ledger/ and reports/, drafts/, outbox/)")
+        return out
+
+
+def _by_kind(counts: dict[str, int]) -> str:
+    return " + ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "0"
 
 
 def make_keys(folder: Path) -> dict[str, Path]:
@@ -63,15 +93,15 @@ def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str
     bot = bot or {"england": "simple", "scotland": "random"}
     keys = make_keys(folder / "keys")
     game_dir = folder / "game"
-    rules = ruleset_named("hammer")
+    rules = rs.load("hammer")
     priv = {name: identity.load_private(path) for name, path in keys.items()}
     pubs = {s: identity.load_public(folder / "keys" / f"{s}.pub.toml") for s in SIDES}
-    core_game.new_game(game_dir, rules, scenario, {}, priv["referee"], pubs)
+    core_game.new_game(game_dir, rules, scenario, {}, priv["referee"], pubs, chain_length=DEMO_CHAIN)
     summary = GameSummary(folder=folder)
     drafts_dir = folder / "drafts"
     drafts_dir.mkdir(exist_ok=True)
+    info = core_game.status(game_dir)
     for _ in range(max_steps):
-        info = core_game.status(game_dir)
         owes: dict[str, str] = dict(info["owes"])
         if not owes:
             break
@@ -89,21 +119,23 @@ def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str
             env.parent.mkdir(exist_ok=True)
             env.write_text(armored if isinstance(armored, str) else armored.decode("ascii"), encoding="utf-8")
             envelopes.append(env)
-            summary.step_kinds[kind] = summary.step_kinds.get(kind, 0) + 1
-            if kind == "card" and side == SIDES[0]:
-                summary.game_turns += 1
-        core_game.adjudicate(game_dir, priv["referee"], envelopes)
+            summary.orders_by_kind[kind] = summary.orders_by_kind.get(kind, 0) + 1
+        step_kind = "+".join(sorted(set(owes.values())))
+        summary.steps_by_kind[step_kind] = summary.steps_by_kind.get(step_kind, 0) + 1
+        if "card" in owes.values():
+            summary.game_turns += 1
+        info = core_game.adjudicate(game_dir, priv["referee"], envelopes)
         summary.steps += 1
-    final = core_game.status(game_dir)
+    final = info
     result = final.get("result", {}) or {}
     summary.winner, summary.reason = result.get("winner", ""), result.get("reason", "")
-    summary.years = _years(final, scenario, rules)
+    summary.years = _years(final, scenario)
     summary.verified = bool(core_game.verify(game_dir))
     summary.audited = bool(core_game.audit(game_dir, priv["referee"]))
     return summary
 
 
-def _years(final: dict[str, Any], scenario: str, rules: Any) -> int:
+def _years(final: dict[str, Any], scenario: str) -> int:
     from pbem.hammer.scenario import scenario as scenario_of
 
     year = int((final.get("result") or {}).get("year") or final.get("year") or 0)
@@ -125,12 +157,7 @@ def demo(
     started = time.monotonic()
     s = play_bot_game(where, scenario, {"england": england, "scotland": scotland}, seed.encode())
     took = time.monotonic() - started
-    typer.echo(f"winner: {s.winner or 'none'}{f' ({s.reason})' if s.reason else ''}")
-    typer.echo(f"years played: {s.years}; game turns: {s.game_turns}; steps: {s.steps}")
-    typer.echo("steps by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(s.step_kinds.items())))
-    typer.echo(f"exchanges per game turn: {s.exchanges_per_turn:.2f}")
-    typer.echo(f"verify: {'ok' if s.verified else 'FAILED'}; audit: {'ok' if s.audited else 'FAILED'}")
-    typer.echo(f"time: {took:.1f}s")
-    typer.echo(f"files: {where} (keys/, game/ with ledger/ and reports/, drafts/, outbox/)")
+    for line in s.lines(took):
+        typer.echo(line)
     if not (s.verified and s.audited):
         raise typer.Exit(code=1)

@@ -1,55 +1,33 @@
-"""Referee verbs: ``pbem game new``, ``pbem adjudicate``, ``pbem status``.
+"""Game verbs: ``pbem game new | open | join | start | receive | reveal``, ``pbem adjudicate``, ``pbem status``.
 
-Thin: the protocol (``pbem.core.game``) does the work; this module parses arguments and turns
-every ``PbemError`` into one ``error:`` line and exit code 1.
+Thin: the protocol (``pbem.core.game``) does the work; this module parses arguments, and
+pbem.cli.errors turns every failure into one ``error:`` line and exit code 1. It names no game:
+the ruleset comes from the registry (pbem.core.ruleset).
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 
-from pbem.hammer.errors import PbemError
+from pbem.cli.errors import fails_cleanly
+from pbem.cli.key import read_passphrase
+from pbem.cli.verify import reveal
+from pbem.core import game as core_game
+from pbem.core import identity
+from pbem.core import ruleset as rs
+from pbem.core.drbg import Drbg
+from pbem.core.errors import FormatError
 
-F = TypeVar("F", bound=Callable[..., Any])
+__all__ = ["game_app", "adjudicate", "status", "fails_cleanly", "ruleset_named", "parse_pairs"]
 
-game_app = typer.Typer(no_args_is_help=True, help="Referee: start a game.")
+game_app = typer.Typer(no_args_is_help=True, help="Referee: start a game, receive orders, publish the reveal.")
+game_app.command("reveal")(reveal)
 
-
-def fails_cleanly(fn: F) -> F:
-    """Every expected failure becomes ``error: <one sentence>`` and exit 1, never a traceback."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except PbemError as exc:
-            _fail(str(exc), getattr(exc, "hint", None))
-        except FileNotFoundError as exc:
-            _fail(f"{exc.filename}: no such file")
-        except IsADirectoryError as exc:
-            _fail(f"{exc.filename}: is a folder, not a file")
-        except PermissionError as exc:
-            _fail(f"{exc.filename}: permission denied")
-        except UnicodeDecodeError:
-            _fail("a file is not UTF-8 text")
-        except ImportError as exc:
-            if not (exc.name or "").startswith("pbem"):
-                raise
-            _fail(f"this build of pbem lacks part of {exc.name}; this command cannot run yet")
-
-    return wrapper  # type: ignore[return-value]
-
-
-def _fail(message: str, hint: str | None = None) -> None:
-    typer.echo(f"error: {message}", err=True)
-    if hint:
-        typer.echo(f"hint: {hint}", err=True)
-    raise typer.Exit(code=1)
+PassOpt = Annotated[Path | None, typer.Option("--passphrase-file", help="The referee key's passphrase file.")]
+TRIAL_KEY = bytes(32)  # keys the trial set-up that checks scenario and options; never used for a real game
 
 
 def parse_pairs(pairs: list[str], what: str) -> dict[str, str]:
@@ -57,56 +35,115 @@ def parse_pairs(pairs: list[str], what: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep or not key or not value:
-            raise _usage(f"{what} {pair!r} is not KEY=VALUE")
-        if key in out:
-            raise _usage(f"{what} {key!r} is given twice")
+        if not sep or not key.strip() or not value.strip():
+            raise FormatError(f"{what} {pair!r} is not KEY=VALUE.")
+        if key.strip() in out:
+            raise FormatError(f"{what} {key.strip()!r} is given twice.")
         out[key.strip()] = value.strip()
     return out
 
 
-def _usage(message: str) -> PbemError:
-    from pbem.hammer.errors import InvalidOrder
-    return InvalidOrder(message)
-
-
 def ruleset_named(name: str) -> Any:
-    """The ``Ruleset`` registered under ``name``."""
-    if name == "hammer":
-        from pbem.hammer.ruleset import HammerRuleset
-        return HammerRuleset()
-    raise _usage(f"unknown ruleset {name!r}; known: hammer")
+    """A fresh instance of the ruleset registered under ``name`` (pbem.core.ruleset.load)."""
+    return rs.load(name)
+
+
+def _referee(key: Path, passphrase_file: Path | None) -> identity.PrivateIdentity:
+    return identity.load_private(key, read_passphrase(passphrase_file))
+
+
+GameOpt = Annotated[Path, typer.Argument(help="Folder for the new game (created; must be empty).")]
+RefereeOpt = Annotated[Path, typer.Option("--referee", help="The referee's private key file.")]
+SideOpt = Annotated[list[str], typer.Option("--side", help="SIDE=PUBLIC_ID.pub.toml, once per side.")]
+RulesetOpt = Annotated[str, typer.Option("--ruleset", help="The game's rules.")]
+ScenarioOpt = Annotated[str, typer.Option("--scenario", help="A scenario of the ruleset (hammer: braveheart, "
+                                          "the_bruce or campaign).")]
+OptionOpt = Annotated[list[str] | None, typer.Option("--option", help="KEY=VALUE scenario option "
+                                                     "(hammer: schiltroms=true, bid=E2).")]
+
+
+def _game_args(ruleset: str, side: list[str], scenario: str, option: list[str] | None
+               ) -> tuple[Any, dict[str, str], dict[str, str]]:
+    """(ruleset, side -> public id file, options), all checked before any key is read."""
+    rules = ruleset_named(ruleset)
+    sides = parse_pairs(side, "--side")
+    if set(sides) != set(rules.sides):
+        raise FormatError(f"--side must name each of {', '.join(rules.sides)} once "
+                          f"(got {', '.join(sorted(sides)) or 'none'}) (protocol §7.1).")
+    options = parse_pairs(option or [], "--option")
+    if scenario not in rules.scenarios():
+        raise FormatError(f"unknown scenario {scenario!r}; choose one of {', '.join(rules.scenarios())} "
+                          "(protocol §7.1).")
+    rules.setup(scenario, dict(options), Drbg(TRIAL_KEY))  # set-up is pure: a trial run checks the options
+    return rules, sides, options
 
 
 @game_app.command("new")
 @fails_cleanly
-def new(
-    game_dir: Annotated[Path, typer.Argument(help="Folder for the new game (created; must be empty).")],
-    referee: Annotated[Path, typer.Option("--referee", help="The referee's private key file.")],
-    side: Annotated[list[str], typer.Option("--side", help="SIDE=PUBLIC_ID.pub.toml, once per side.")],
-    ruleset: Annotated[str, typer.Option("--ruleset", help="The game's rules.")] = "hammer",
-    scenario: Annotated[str, typer.Option("--scenario", help="braveheart, the_bruce or campaign.")] = "braveheart",
-    option: Annotated[list[str] | None, typer.Option("--option", help="KEY=VALUE scenario option "
-                                                     "(schiltroms=true, bid=E2).")] = None,
-) -> None:
-    """Start a game: manifest, dice commitment, first secret state and the first reports."""
-    rules = ruleset_named(ruleset)
-    sides = parse_pairs(side, "--side")
-    unknown = sorted(set(sides) - set(rules.sides))
-    if unknown or len(sides) != len(rules.sides):
-        raise _usage(f"--side must name each of {', '.join(rules.sides)} once (got {', '.join(sorted(sides)) or 'none'})")
-    options = parse_pairs(option or [], "--option")
-    if scenario not in rules.scenarios():
-        raise _usage(f"unknown scenario {scenario!r}; choose one of {', '.join(rules.scenarios())} (8.0)")
-    from pbem.hammer.ruleset import parse_options
-    parse_options(dict(options))
-    from pbem.core import game as core_game
-    from pbem.core import identity
-
-    ref = identity.load_private(referee)
+def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = "hammer",
+        scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None) -> None:
+    """Start a game at once: manifest, dice commitment, set-up and the first reports (set-up dice: referee's chain only)."""
+    rules, sides, options = _game_args(ruleset, side, scenario, option)
+    ref = _referee(referee, passphrase_file)
     pubs = {s: identity.load_public(Path(p)) for s, p in sorted(sides.items())}
     core_game.new_game(game_dir, rules, scenario, options, ref, pubs)
     typer.echo(f"game started in {game_dir}; reports for {', '.join(sorted(pubs))} are in {game_dir / 'reports'}")
+
+
+@game_app.command("open")
+@fails_cleanly
+def open_(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = "hammer",
+          scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None) -> None:
+    """Open a game for joins: publish the manifest and dice anchor; set-up waits for every side's entropy."""
+    rules, sides, options = _game_args(ruleset, side, scenario, option)
+    ref = _referee(referee, passphrase_file)
+    pubs = {s: identity.load_public(Path(p)) for s, p in sorted(sides.items())}
+    game_id = core_game.open_game(game_dir, rules, scenario, options, ref, pubs)
+    typer.echo(f"game {game_id} opened in {game_dir}; send {game_dir / 'game.toml'} to "
+               f"{', '.join(sorted(pubs))} and wait for their joins")
+
+
+@game_app.command("join")
+@fails_cleanly
+def join(
+    game_dir: Annotated[Path, typer.Argument(help="The opened game's folder (at least its game.toml).")],
+    side: Annotated[str, typer.Option("--side", help="Your side.")],
+    key: Annotated[Path, typer.Option("--key", help="Your private key file.")],
+    out: Annotated[Path, typer.Option("--out", help="Where to write the join to mail to the referee.")],
+    passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file", help="Your key's passphrase file.")]
+    = None,
+) -> None:
+    """Player: seal your set-up entropy to the referee, bound to this game's manifest."""
+    text = core_game.write_join(game_dir, identity.load_private(key, read_passphrase(passphrase_file)), side)
+    identity.write_atomic(out, text)
+    typer.echo(f"join of {side} written to {out}; mail it to the referee")
+
+
+@game_app.command("start")
+@fails_cleanly
+def start(
+    game_dir: Annotated[Path, typer.Argument(help="The opened game's folder.")],
+    joins: Annotated[list[Path], typer.Argument(help="Every side's join, as received.")],
+    key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")] = Path("referee.key"),
+    passphrase_file: PassOpt = None,
+) -> None:
+    """Run the set-up with every side's entropy and write entry 0 and the first reports."""
+    info = core_game.start_game(game_dir, _referee(key, passphrase_file), list(joins))
+    typer.echo(f"game started in {game_dir}; {describe(info)}")
+
+
+@game_app.command("receive")
+@fails_cleanly
+def receive(
+    game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
+    order: Annotated[Path, typer.Argument(help="One order envelope, as received (armored mail text or binary).")],
+    key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")] = Path("referee.key"),
+    passphrase_file: PassOpt = None,
+) -> None:
+    """Check an order as it arrives and keep it until adjudication; a later one from the same side replaces it."""
+    ref = _referee(key, passphrase_file)
+    side, step = core_game.receive_order(game_dir, ref, core_game.read_input(order), str(order))
+    typer.echo(f"order of {side} for step {step} kept in {core_game.order_path(game_dir, step, side)}")
 
 
 @fails_cleanly
@@ -116,45 +153,27 @@ def adjudicate(
     key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")] = Path("referee.key"),
     deadline_passed: Annotated[bool, typer.Option("--deadline-passed", help="Apply the default orders "
                                                   "(docs/playing.md) for every side that sent none.")] = False,
+    passphrase_file: PassOpt = None,
 ) -> None:
     """Verify the orders, adjudicate the step, write ledger entry, reports and state atomically."""
-    from pbem.core import game as core_game
-    from pbem.core import identity
-
-    ref = identity.load_private(key)
+    ref = _referee(key, passphrase_file)
     result = core_game.adjudicate(game_dir, ref, list(orders or []), deadline_passed=deadline_passed)
-    typer.echo(_describe(result))
+    typer.echo(describe(result))
 
 
 @fails_cleanly
 def status(game_dir: Annotated[Path, typer.Argument(help="The game folder.")]) -> None:
     """Which step the game is at, and who owes what (from the public ledger)."""
-    from pbem.core import game as core_game
-
-    info = core_game.status(game_dir)
-    typer.echo(_describe(info))
+    typer.echo(describe(core_game.status(game_dir)))
 
 
-def _describe(info: Any) -> str:
+def describe(info: dict[str, Any]) -> str:
     """One human line about a step: its number, who owes what, or the result."""
-    if isinstance(info, str):
-        return info
-    data = info if isinstance(info, dict) else getattr(info, "__dict__", {})
-    step = data.get("step", data.get("next_step", "?"))
-    owes = data.get("owes", {}) or {}
-    result = data.get("result", {}) or {}
-    if result.get("winner"):
+    step = info.get("step", "?")
+    owes = info.get("owes") or {}
+    result = info.get("result") or {}
+    if isinstance(result, dict) and result.get("winner"):
         return f"step {step}: game over, {result['winner']} wins ({result.get('reason', '')})"
     if not owes:
         return f"step {step}: nobody owes orders"
     return f"step {step}: " + ", ".join(f"{s} owes {k}" for s, k in sorted(owes.items()))
-
-
-def _register_reveal() -> None:
-    """``pbem game reveal`` lives with verify and audit (it feeds the audit); it joins this group."""
-    from pbem.cli.verify import reveal
-
-    game_app.command("reveal")(reveal)
-
-
-_register_reveal()

@@ -1,43 +1,21 @@
 """``pbem key new`` and ``pbem key show``: identities (docs/protocol.md §5).
 
-Thin: pbem.core.identity does the work. Every PbemError becomes ``error: ...`` (and ``hint: ...``)
-on stderr with exit code 1, never a traceback.
+Thin: pbem.core.identity does the work; pbem.cli.errors turns every failure into one
+``error:`` line and exit code 1.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import typer
 
+from pbem.cli.errors import fails_cleanly
 from pbem.core import identity
-from pbem.core.errors import FormatError, PbemError
-
-F = TypeVar("F", bound=Callable[..., Any])
+from pbem.core.errors import FormatError
 
 key_app = typer.Typer(no_args_is_help=True, help="Identities: make a key pair, show a fingerprint.")
-
-
-def clean_errors(fn: F) -> F:
-    """Expected failures print one ``error:`` line (and maybe ``hint:``) and exit 1."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except PbemError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            if exc.hint:
-                typer.echo(f"hint: {exc.hint}", err=True)
-            raise typer.Exit(code=1) from None
-        except OSError as exc:
-            typer.echo(f"error: {exc.filename or 'a file'}: {exc.strerror or exc}.", err=True)
-            raise typer.Exit(code=1) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 def read_passphrase(path: Path | None) -> bytes | None:
@@ -51,7 +29,7 @@ def read_passphrase(path: Path | None) -> bytes | None:
 
 
 @key_app.command("new")
-@clean_errors
+@fails_cleanly
 def new(
     name: Annotated[str, typer.Argument(help="Your name or the side's name; the files are NAME.key and NAME.pub.toml.")],
     dir: Annotated[Path, typer.Option("--dir", help="Folder to write the two files in.")] = Path("."),
@@ -75,7 +53,7 @@ def new(
 
 
 @key_app.command("show")
-@clean_errors
+@fails_cleanly
 def show(file: Annotated[Path, typer.Argument(help="A .key or .pub.toml file.")]) -> None:
     """Name and fingerprint, to read aloud to the other players."""
     name, fingerprint = identity.describe(file)

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pbem.cli.game import fails_cleanly
+from pbem.cli.errors import fails_cleanly
 from pbem.hammer import bots, drafts
 from pbem.hammer.errors import InvalidOrder
 

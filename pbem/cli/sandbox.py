@@ -13,10 +13,12 @@ from typing import Annotated, Any
 
 import typer
 
-from pbem.cli.game import fails_cleanly
+from pbem.cli.errors import fails_cleanly
 from pbem.core.drbg import Drbg
 from pbem.hammer import engine
 from pbem.hammer.blocks import SIDES
+from pbem.hammer.battle_log import format_entry
+from pbem.hammer.board import board
 from pbem.hammer.decisions import FirstOption, Question, Scripted
 from pbem.hammer.errors import InvalidOrder, PbemError
 from pbem.hammer.position import dump_position, load_position
@@ -149,7 +151,7 @@ def _run(position: Path, orders: Path | None, side: str | None, battle: str | No
         log.append(f"{side} moved")
     if battle is not None:
         _ensure_battle(state, battle, side)
-        log += [_line(e) for e in engine.fight_battle(state, battle, rng, decider)]
+        log += [format_entry(e) for e in engine.fight_battle(state, battle, rng, decider)]
     if decider.log:
         log += ["decisions, in order:"] + [f"  {line}" for line in decider.log]
     if isinstance(rng, ListedDice) and rng.dice:
@@ -166,6 +168,8 @@ def _ensure_battle(state: GameState, area: str, side: str | None) -> None:
     """A contested area with no battle record gets one: the attacker is --side, else Player 1."""
     if area in state.current.battles:
         return
+    if area not in board().areas:
+        raise InvalidOrder(f"--battle {area}: {area!r} is not an area of the map (1.1)")
     if state.control(area) != "contested":
         raise InvalidOrder(f"--battle {area}: no battle there; both sides must have blocks in {area} (5.0)")
     attacker = side or state.current.player1 or "england"
@@ -180,10 +184,8 @@ def _line(entry: dict[str, Any]) -> str:
 
 
 def _fmt(value: Any) -> str:
-    """Dice as ``4 1* 6`` (``*`` a hit), blocks as ``Name:strength``, anything else as it is."""
+    """Blocks as ``Name:strength``, anything else as it is (battle lines use battle_log)."""
     if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-        if all("value" in v for v in value):
-            return ",".join(f"{v['value']}{'*' if v.get('hit') else ''}" for v in value)
         if all("block" in v and "strength" in v for v in value):
             return ",".join(f"{v['block']}:{v['strength']}" for v in value)
     if isinstance(value, list):

@@ -1,4 +1,8 @@
-"""``pbem verify``, ``pbem audit`` and ``pbem game reveal`` (docs/protocol.md §7, §9)."""
+"""``pbem verify``, ``pbem audit`` and ``pbem game reveal`` (docs/protocol.md §7, §9).
+
+``verify`` needs only the public files; ``audit`` needs them and the reveal bundle. ``reveal``
+joins the ``game`` group (pbem.cli.game) because only the referee runs it.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +11,21 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.key import clean_errors, read_passphrase
+from pbem.cli.errors import fails_cleanly
+from pbem.cli.key import read_passphrase
 from pbem.core import audit as audit_mod
 from pbem.core import identity, ledger
 from pbem.core.identity import write_atomic
 
-game_app = typer.Typer(no_args_is_help=True, help="Referee: game commands.")
 
-
-@clean_errors
+@fails_cleanly
 def verify(game_dir: Annotated[Path, typer.Argument(help="The game folder.")]) -> None:
     """Check the whole public record: signatures, chain, dice reveals, orders consumed, reports."""
     summary = ledger.verify_game(game_dir)
     typer.echo("\n".join(summary["lines"]))
 
 
-@clean_errors
+@fails_cleanly
 def audit(
     game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
     reveal: Annotated[Path, typer.Option("--reveal", help="The reveal bundle published by the referee.")],
@@ -32,8 +35,7 @@ def audit(
     typer.echo("\n".join(summary["lines"]))
 
 
-@game_app.command("reveal")
-@clean_errors
+@fails_cleanly
 def reveal(
     game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
     key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")],

@@ -1,4 +1,5 @@
 """Game-agnostic protocol: identities, envelopes, commitments, dice, ledger, audit.
 
-Nothing under ``pbem.core`` may import a game package (``pbem.hammer``, ``pbem.bagpipes``).
+Nothing under ``pbem.core`` imports or names a game: games plug in through the Ruleset seam
+(pbem.core.ruleset), found by entry point.
 """

@@ -15,6 +15,7 @@ from typing import Any
 
 from pbem.core import beacon, commitments
 from pbem.core import envelope as env_mod
+from pbem.core import game as game_mod
 from pbem.core import ledger as led
 from pbem.core import ruleset as rs
 from pbem.core.canonical import canonical_bytes
@@ -23,30 +24,31 @@ from pbem.core.errors import AuditError, FormatError
 from pbem.core.identity import PrivateIdentity
 
 REVEAL_FORMAT = "pbem-reveal-v1"
-STATE_LABEL = "$state"
+REVEAL_FIELDS = {"format", "game", "dice_secret", "state_secret", "joins", "orders"}
+STATE_LABEL = game_mod.STATE_LABEL
 
 
 def make_reveal(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
     """The reveal bundle, built with the referee's key from the game folder."""
-    from pbem.core import game as game_mod
-
     man = led.read_manifest(game_dir)
     game_mod._check_referee(man, referee)
     numbers = led.entry_numbers(game_dir)
     last = led.read_entry(game_dir, numbers[-1], man)
     secret = game_mod._load_state(game_dir, man, last, referee)
+    def opened(path: Path) -> dict[str, Any]:
+        env = env_mod.read_file(path)
+        key = env_mod.content_key(env, referee, str(path))
+        entropy, body = game_mod.parse_order_payload(env_mod.open_with_key(env, key, str(path)), str(path))
+        return {"key": key.hex(), "entropy": entropy.hex(), "order": body}
+
+    joins = {side: opened(led.join_path(game_dir, side)) for side in sorted(led.read_entry(game_dir, 0, man).orders)}
     orders: dict[str, dict[str, Any]] = {}
     for n in numbers[1:]:
         entry = led.read_entry(game_dir, n, man)
         for side in sorted(entry.orders):
-            path = led.order_path(game_dir, entry.step, side)
-            env = env_mod.read_file(path)
-            key = env_mod.content_key(env, referee, str(path))
-            entropy, body = game_mod.parse_order_payload(env_mod.open_with_key(env, key, str(path)), str(path))
-            orders.setdefault(f"{entry.step:04d}", {})[side] = {"key": key.hex(), "entropy": entropy.hex(),
-                                                                "order": body}
+            orders.setdefault(f"{entry.step:04d}", {})[side] = opened(led.order_path(game_dir, entry.step, side))
     return {"format": REVEAL_FORMAT, "game": man.game, "dice_secret": secret["dice_secret"],
-            "state_secret": secret["state_secret"], "orders": orders}
+            "state_secret": secret["state_secret"], "joins": joins, "orders": orders}
 
 
 def dump_reveal(bundle: dict[str, Any]) -> str:
@@ -62,6 +64,10 @@ def read_reveal(path: Path) -> dict[str, Any]:
         raise FormatError(f"{path} is not a JSON reveal bundle (protocol §9).") from None
     if not isinstance(data, dict) or data.get("format") != REVEAL_FORMAT:
         raise FormatError(f"{path}: format must be {REVEAL_FORMAT!r} (protocol §9).")
+    if set(data) != REVEAL_FIELDS:
+        odd = sorted(set(data) ^ REVEAL_FIELDS)
+        raise FormatError(f"{path}: a reveal bundle has exactly the fields {', '.join(sorted(REVEAL_FIELDS))}; "
+                          f"{', '.join(odd)} is extra or missing (protocol §9).")
     return data
 
 
@@ -89,44 +95,53 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
     if str(rules.version) != man.ruleset_version:
         raise AuditError(f"the game used {man.ruleset} version {man.ruleset_version}; version {rules.version} "
                          "is installed and cannot replay it (protocol §10).")
-    bundle_orders = bundle.get("orders", {})
-    if not isinstance(bundle_orders, dict):
-        raise FormatError("reveal bundle: orders must be a table (protocol §9).")
+    bundle_orders, bundle_joins = bundle.get("orders"), bundle.get("joins")
+    if not isinstance(bundle_orders, dict) or not isinstance(bundle_joins, dict):
+        raise FormatError("reveal bundle: joins and orders must be tables (protocol §9).")
     state: dict[str, Any] = {}
     for n in led.entry_numbers(game_dir):
         entry = led.read_entry(game_dir, n, man)
         where = str(entry.path)
         if n == 0:
-            seed = beacon.step_seed(entry.dice, man.game, 0, [])
+            entropies = _revealed(entry, bundle_joins, "join", lambda side: led.join_path(game_dir, side))
+            seed = beacon.step_seed(entry.dice, man.game, 0, [(s, entropies[s][0]) for s in man.sides if s in entropies])
             state = rules.setup(man.scenario, dict(man.options), Drbg(seed))
             reports = {s: rules.report(state, s, [], man.game, 0) for s in man.sides}
         else:
-            revealed = bundle_orders.get(f"{entry.step:04d}", {})
-            orders: dict[str, Any] = {}
-            entropies: dict[str, bytes] = {}
-            for side in sorted(entry.orders):
-                item = revealed.get(side) if isinstance(revealed, dict) else None
-                if not isinstance(item, dict):
-                    raise AuditError(f"reveal bundle: the order of {side} for step {entry.step} is missing (protocol §9).")
-                path = led.order_path(game_dir, entry.step, side)
-                env = env_mod.read_file(path)
-                payload = env_mod.open_with_key(env, _hex32(item, "key"), str(path))
-                from pbem.core.game import parse_order_payload
-
-                entropy, body = parse_order_payload(payload, str(path))
-                if item.get("entropy") != entropy.hex() or canonical_bytes(item.get("order")) != canonical_bytes(body):
-                    raise AuditError(f"reveal bundle: the order of {side} for step {entry.step} differs from "
-                                     f"the signed order in {path} (protocol §9).")
-                orders[side], entropies[side] = body, entropy
+            revealed = _revealed(entry, bundle_orders.get(f"{entry.step:04d}", {}), "order",
+                                 lambda side: led.order_path(game_dir, entry.step, side))
             for side in entry.defaulted:
-                orders[side], entropies[side] = rules.default_order(state, side), b""
-            seed = beacon.step_seed(entry.dice, man.game, n, [(s, entropies[s]) for s in man.sides if s in entropies])
-            rng = Drbg(seed)
-            state, _, reports = rs.outcome_parts(rules.adjudicate(state, orders, rng, game_id=man.game))
+                revealed[side] = (b"", rules.default_order(state, side))
+            seed = beacon.step_seed(entry.dice, man.game, n, [(s, revealed[s][0]) for s in man.sides if s in revealed])
+            orders = {s: body for s, (_, body) in revealed.items()}
+            state, _, reports = rs.outcome_parts(rules.adjudicate(state, orders, Drbg(seed), game_id=man.game))
         _compare(entry, where, man, rules, state, reports, state_secret)
     summary["lines"].append(f"audit ok: {summary['entries']} entries replayed; dice, commitments, boards and "
                             "reports match")
     return summary
+
+
+def _revealed(entry: led.Entry, revealed: Any, what: str, path_of: Any) -> dict[str, tuple[bytes, Any]]:
+    """Side -> (entropy, order) of the envelopes ``entry`` consumed, opened with the bundle's keys.
+
+    The key must match the envelope's key commitment (§4.4), and the bundle's copy of entropy and
+    order must be what the player signed.
+    """
+    out: dict[str, tuple[bytes, Any]] = {}
+    step = "the set-up" if entry.number == 0 else f"step {entry.step}"
+    for side in sorted(entry.orders):
+        item = revealed.get(side) if isinstance(revealed, dict) else None
+        if not isinstance(item, dict):
+            raise AuditError(f"reveal bundle: the {what} of {side} for {step} is missing (protocol §9).")
+        path = path_of(side)
+        env = env_mod.read_file(path)
+        payload = env_mod.open_with_key(env, _hex32(item, "key"), str(path))
+        entropy, body = game_mod.parse_order_payload(payload, str(path))
+        if item.get("entropy") != entropy.hex() or canonical_bytes(item.get("order")) != canonical_bytes(body):
+            raise AuditError(f"reveal bundle: the {what} of {side} for {step} differs from the signed {what} in "
+                             f"{path} (protocol §9).")
+        out[side] = (entropy, body)
+    return out
 
 
 def _compare(entry: led.Entry, where: str, man: led.Manifest, rules: rs.Ruleset, state: dict[str, Any],
@@ -141,7 +156,7 @@ def _compare(entry: led.Entry, where: str, man: led.Manifest, rules: rs.Ruleset,
             raise AuditError(f"{where}: commitment {label!r} does not match the replay of entry {n} (protocol §9).")
     if canonical_bytes(rules.public(state)) != canonical_bytes(entry.board):
         raise AuditError(f"{where}: field board does not match the replay of entry {n} (protocol §9).")
-    result = rules.result(state) if hasattr(rules, "result") else {}
+    result = rules.result(state)
     if canonical_bytes(result) != canonical_bytes(entry.result):
         raise AuditError(f"{where}: field result does not match the replay of entry {n} (protocol §9).")
     if dict(rules.owes(state)) != entry.owes:

@@ -7,6 +7,8 @@
     GAME/orders/NNNN-SIDE.pbem order of SIDE for step N (signed by the side, sealed to the referee)
     GAME/reports/NNNN-SIDE.pbem report after entry N, asking for step N (sealed to SIDE)
     GAME/state/NNNN.pbem       secret state after entry N (sealed to the referee)
+    GAME/joins/SIDE.pbem       SIDE's set-up entropy, in games opened for joins (protocol §8.1)
+    GAME/state/opening.pbem    the referee's secrets between game open and game start
 
 Every step is written to temporary names first and renamed into place with the ledger entry
 last: the entry is the commit point, so a crash never leaves a half-written step.
@@ -41,19 +43,48 @@ def _rules(rules: rs.Ruleset | str) -> rs.Ruleset:
     return rs.load(rules) if isinstance(rules, str) else rules
 
 
+def _write_temp(path: Path, data: bytes) -> Path:
+    """``data`` under the temporary name ``.NAME.tmp`` beside ``path``, flushed to disk."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return tmp
+
+
 def _write_all(files: Sequence[tuple[Path, bytes]]) -> None:
-    """Write every file under a temporary name, then rename each into place in the given order."""
-    temps = []
-    for path, data in files:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        temps.append((tmp, path))
-    for tmp, path in temps:
-        os.replace(tmp, path)
+    """Write every file under a temporary name, then rename each into place in the given order.
+
+    All or nothing: if anything fails (a full disk, an interrupt), the files already renamed get
+    their old bytes back, new folders and temporary files are removed, and the error goes on.
+    """
+    made: list[Path] = []
+    temps: list[tuple[Path, Path]] = []
+    done: list[tuple[Path, bytes | None]] = []
+    try:
+        for path, data in files:
+            for folder in reversed([path.parent, *path.parent.parents]):
+                if not folder.exists():
+                    folder.mkdir()
+                    made.append(folder)
+            temps.append((_write_temp(path, data), path))
+        for tmp, path in temps:
+            old = path.read_bytes() if path.exists() else None
+            os.replace(tmp, path)
+            done.append((path, old))
+    except BaseException:
+        for path, old in reversed(done):
+            if old is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.write_bytes(old)
+        for tmp, _ in temps:
+            tmp.unlink(missing_ok=True)
+        for folder in reversed(made):
+            if folder.exists() and not any(folder.iterdir()):
+                folder.rmdir()
+        raise
 
 
 def _check_referee(man: led.Manifest, referee: PrivateIdentity) -> None:
@@ -62,12 +93,10 @@ def _check_referee(man: led.Manifest, referee: PrivateIdentity) -> None:
                              f"({man.referee.fingerprint}) (protocol §7.1).")
 
 
-def new_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Mapping[str, Any],
-             referee: PrivateIdentity, sides: Mapping[str, PublicIdentity], *, game_id: str | None = None,
-             chain_length: int = beacon.DEFAULT_LENGTH, deadline: str = DEADLINE_POLICY) -> dict[str, Any]:
-    """Create a game: manifest, dice anchor, setup entry 0, first reports and sealed state."""
-    game_dir = Path(game_dir)
-    rules = _rules(rules)
+def _manifest(game_dir: Path, rules: rs.Ruleset, scenario: str, options: Mapping[str, Any],
+              referee: PrivateIdentity, sides: Mapping[str, PublicIdentity], game_id: str | None,
+              chain_length: int, deadline: str, setup: str) -> tuple[str, bytes, bytes, bytes]:
+    """(game id, manifest bytes, dice secret, state secret) of a new game; checks folder and sides."""
     if game_dir.exists() and any(game_dir.iterdir()):
         raise FormatError(f"{game_dir} is not empty; a new game needs an empty or new folder (protocol §7).")
     order = tuple(rules.sides)
@@ -78,16 +107,134 @@ def new_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Ma
     dice_secret, state_secret = secrets.token_bytes(32), secrets.token_bytes(32)
     anchor = beacon.anchor(dice_secret, chain_length)
     man_bytes = led.dump_signed(led.manifest_body(game_id, rules.id, str(rules.version), scenario, dict(options), order,
-                                                  dict(sides), referee.public, anchor, chain_length, deadline),
+                                                  dict(sides), referee.public, anchor, chain_length, deadline, setup),
                                 referee, led.MANIFEST_DOMAIN)
-    r = beacon.reveal(dice_secret, chain_length, 0)
-    state = rules.setup(scenario, dict(options), Drbg(beacon.step_seed(r, game_id, 0, [])))
-    reports = {s: rules.report(state, s, [], game_id, 0) for s in order}
-    files = _step_files(game_dir, game_id, 0, hashlib.sha256(man_bytes).hexdigest(), rules, state, reports,
-                        {}, [], r, referee, dict(sides), dice_secret, state_secret)
-    game_dir.mkdir(parents=True, exist_ok=True)
+    return game_id, man_bytes, dice_secret, state_secret
+
+
+def _setup_files(game_dir: Path, man: led.Manifest, rules: rs.Ruleset, referee: PrivateIdentity,
+                 dice_secret: bytes, state_secret: bytes, joins: Mapping[str, tuple[str, bytes]]
+                 ) -> list[tuple[Path, bytes]]:
+    """Entry 0: set-up keyed by seed_0, which mixes every side's join entropy when there are joins (§8.1)."""
+    r = beacon.reveal(dice_secret, man.chain_length, 0)
+    entropies = [(s, joins[s][1]) for s in man.sides if s in joins]
+    state = rules.setup(man.scenario, dict(man.options), Drbg(beacon.step_seed(r, man.game, 0, entropies)))
+    reports = {s: rules.report(state, s, [], man.game, 0) for s in man.sides}
+    return _step_files(game_dir, man.game, 0, man.hash, rules, state, reports, {s: joins[s][0] for s in joins}, [],
+                       r, referee, man.identities, dice_secret, state_secret)
+
+
+def new_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Mapping[str, Any],
+             referee: PrivateIdentity, sides: Mapping[str, PublicIdentity], *, game_id: str | None = None,
+             chain_length: int = beacon.DEFAULT_LENGTH, deadline: str = DEADLINE_POLICY) -> dict[str, Any]:
+    """Create a game in one go: manifest, dice anchor, setup entry 0, first reports and sealed state.
+
+    Set-up draws from the dice chain alone (the known limit of protocol §8.1); ``open_game``,
+    ``write_join`` and ``start_game`` let the players' entropy into the set-up as well.
+    """
+    game_dir, rules = Path(game_dir), _rules(rules)
+    _, man_bytes, dice_secret, state_secret = _manifest(game_dir, rules, scenario, options, referee, sides, game_id,
+                                                        chain_length, deadline, led.SETUP_REFEREE)
+    man = led.parse_manifest(man_bytes, str(game_dir / "game.toml"))
+    files = _setup_files(game_dir, man, rules, referee, dice_secret, state_secret, {})
     _write_all([(game_dir / "game.toml", man_bytes), *files])
     return status(game_dir)
+
+
+def open_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Mapping[str, Any],
+              referee: PrivateIdentity, sides: Mapping[str, PublicIdentity], *, game_id: str | None = None,
+              chain_length: int = beacon.DEFAULT_LENGTH, deadline: str = DEADLINE_POLICY) -> str:
+    """First half of an unbiased set-up (§8.1): publish the manifest and its dice anchor, keep the secrets sealed.
+
+    The players then send joins (``write_join``) answering the manifest's hash, and ``start_game``
+    runs the set-up with their entropy. Returns the game id.
+    """
+    game_dir, rules = Path(game_dir), _rules(rules)
+    rules.setup(scenario, dict(options), Drbg(bytes(32)))  # set-up is pure: a trial run refuses bad options now
+    game_id, man_bytes, dice_secret, state_secret = _manifest(game_dir, rules, scenario, options, referee, sides,
+                                                              game_id, chain_length, deadline, led.SETUP_PLAYERS)
+    secret = canonical_bytes({"entry": -1, "dice_secret": dice_secret.hex(), "state_secret": state_secret.hex()})
+    sealed = env_mod.seal(referee, [referee.public], secret, game=game_id, kind="state", side="", step=0,
+                          answers=hashlib.sha256(man_bytes).hexdigest())
+    _write_all([(game_dir / "game.toml", man_bytes), (led.opening_path(game_dir), armor.armor(sealed).encode("ascii"))])
+    return game_id
+
+
+def _opened(game_dir: Path) -> led.Manifest:
+    """The manifest of a game opened for joins and not yet started."""
+    man = led.read_manifest(game_dir)
+    if man.setup != led.SETUP_PLAYERS:
+        raise FormatError(f"game {man.game} was made with game new; it takes no joins (protocol §8.1).")
+    if (game_dir / "ledger").exists() and any(game_dir.joinpath("ledger").iterdir()):
+        raise ReplayError(f"game {man.game} has already started; joins are closed (protocol §8.1).")
+    return man
+
+
+def write_join(game_dir: Path, player: PrivateIdentity, side: str, *, entropy: bytes | None = None) -> str:
+    """A side's armored join: its set-up entropy, signed by the side, sealed to the referee, bound to the manifest."""
+    game_dir = Path(game_dir)
+    man = _opened(game_dir)
+    if side not in man.identities:
+        raise EnvelopeError(f"side {side!r} is not in game {man.game} (sides: {', '.join(man.sides)}) (protocol §8.1).")
+    if player.public != man.identities[side]:
+        raise SignatureError(f"the key of {player.name} ({player.fingerprint}) is not {side}'s identity "
+                             f"({man.identities[side].fingerprint}) (protocol §8.1).")
+    entropy = secrets.token_bytes(32) if entropy is None else entropy
+    if len(entropy) != 32:
+        raise FormatError("a join's entropy must be 32 bytes (protocol §8.1).")
+    payload = canonical_bytes({"entropy": entropy.hex(), "order": None})
+    return armor.armor(env_mod.seal(player, [man.referee], payload, game=man.game, kind="join", side=side, step=0,
+                                    answers=man.hash))
+
+
+def _check_join(man: led.Manifest, referee: PrivateIdentity, raw: bytes | str, where: str
+                ) -> tuple[env_mod.Envelope, str, bytes]:
+    env = env_mod.read(raw, where)
+    side = env.header.side
+    if side not in man.identities:
+        raise EnvelopeError(f"{where} is for side {side!r}, which is not in game {man.game} (protocol §4.5).")
+    env_mod.expect(env, where, signer=man.identities[side], game=man.game, kind="join", step=0, answers=man.hash,
+                   to=referee.public)
+    entropy, body = parse_order_payload(env_mod.open_sealed(env, referee, where), where)
+    if body is not None:
+        raise FormatError(f"{where}: a join holds entropy and no order (protocol §8.1).")
+    return env, side, entropy
+
+
+def start_game(game_dir: Path, referee: PrivateIdentity, join_files: Sequence[Path | str | bytes],
+               rules: rs.Ruleset | None = None) -> dict[str, Any]:
+    """Second half of an unbiased set-up: every side's join in, run the set-up, write entry 0 (§8.1)."""
+    game_dir = Path(game_dir)
+    man = _opened(game_dir)
+    _check_referee(man, referee)
+    rules = _installed_rules(man, rules)
+    path = led.opening_path(game_dir)
+    env = env_mod.read_file(path)
+    env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="state", step=0, answers=man.hash)
+    opening = canonical_loads(env_mod.open_sealed(env, referee, str(path)))
+    joins: dict[str, tuple[env_mod.Envelope, bytes]] = {}
+    for item in join_files:
+        where, raw = _input(item, "join")
+        env, side, entropy = _check_join(man, referee, raw, where)
+        if side in joins:
+            raise EnvelopeError(f"{where} is a second join from {side}; send only the one you mean (protocol §8.1).")
+        joins[side] = (env, entropy)
+    missing = [s for s in man.sides if s not in joins]
+    if missing:
+        raise PbemError(f"the game cannot start: {', '.join(missing)} sent no join (protocol §8.1).",
+                        hint="every side's entropy goes into the set-up; wait for their joins")
+    files = [(led.join_path(game_dir, s), armor.armor(joins[s][0].raw).encode("ascii")) for s in man.sides]
+    files += _setup_files(game_dir, man, rules, referee, bytes.fromhex(opening["dice_secret"]),
+                          bytes.fromhex(opening["state_secret"]), {s: (joins[s][0].hash, joins[s][1]) for s in joins})
+    _write_all(files)
+    return status(game_dir)
+
+
+def _input(item: Path | str | bytes, what: str) -> tuple[str, bytes]:
+    """(where, bytes) of an input given as a path, armored text or raw envelope bytes."""
+    if isinstance(item, (str, Path)) and not (isinstance(item, str) and armor.BEGIN in item):
+        return str(item), read_input(Path(item))
+    return what, item if isinstance(item, bytes) else item.encode("utf-8")
 
 
 def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Ruleset, state: dict[str, Any],
@@ -106,7 +253,7 @@ def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Rul
         salt = commitments.salt_for(state_secret, game, number, label)
         report_commits[side] = commitments.commit(label, salt, reports[side])
         payloads[side] = canonical_bytes({"salt": salt.hex(), "report": reports[side]})
-    result = rules.result(state) if hasattr(rules, "result") else {}
+    result = rules.result(state)
     body = led.entry_body(game, number, prev, rules.owes(state), dict(orders), defaulted, r, state_commit, commits,
                           report_commits, rules.public(state), result)
     entry_bytes = led.dump_signed(body, referee, led.ENTRY_DOMAIN)
@@ -200,15 +347,36 @@ def _load_state(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: Pr
     return data
 
 
-def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, where: str = "order") -> tuple[str, int]:
-    """Check an order and keep it in ``orders/`` until adjudication, replacing that side's earlier one."""
+def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, where: str = "order",
+                  rules: rs.Ruleset | None = None) -> tuple[str, int]:
+    """Check an order as it arrives and keep it in ``orders/`` until adjudication (protocol §7.3).
+
+    A later valid order of the same side, signed by that side, replaces the kept one; once the
+    step is adjudicated it is closed (``replay``). The order is checked against the game's rules
+    now, so the player hears at once, and nothing is kept when it is refused.
+    """
     game_dir = Path(game_dir)
     man = led.read_manifest(game_dir)
     _check_referee(man, referee)
     entry = led.latest(game_dir, man)
-    env, side, _, _ = _check_order(man, entry, referee, raw, where)
+    env, side, _, body = _check_order(man, entry, referee, raw, where)
+    rules = _installed_rules(man, rules)
+    state = _load_state(game_dir, man, entry, referee)["state"]
+    try:
+        rules.validate(state, side, body)
+    except PbemError as exc:
+        raise _located(exc, where) from None
     _write_all([(led.order_path(game_dir, entry.number, side), armor.armor(env.raw).encode("ascii"))])
     return side, entry.number
+
+
+def _installed_rules(man: led.Manifest, rules: rs.Ruleset | None) -> rs.Ruleset:
+    """The game's ruleset, refused when the installed version is not the one the game uses (§10)."""
+    rules = rules or rs.load(man.ruleset)
+    if str(rules.version) != man.ruleset_version:
+        raise FormatError(f"this game uses {man.ruleset} version {man.ruleset_version}, but version "
+                          f"{rules.version} is installed (protocol §10).")
+    return rules
 
 
 def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[Path | str | bytes],
@@ -221,10 +389,7 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
     game_dir = Path(game_dir)
     man = led.read_manifest(game_dir)
     _check_referee(man, referee)
-    rules = rules or rs.load(man.ruleset)
-    if str(rules.version) != man.ruleset_version:
-        raise FormatError(f"this game uses {man.ruleset} version {man.ruleset_version}, but version "
-                          f"{rules.version} is installed (protocol §10).")
+    rules = _installed_rules(man, rules)
     entry = led.latest(game_dir, man)
     if not entry.owes:
         raise PbemError(f"game {man.game} is over; nobody owes orders (protocol §7.2).")
@@ -234,14 +399,13 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
     for side in man.sides:  # orders kept earlier by receive_order
         kept = led.order_path(game_dir, entry.number, side)
         if kept.exists():
-            env, s, ent, body = _check_order(man, entry, referee, kept.read_bytes(), str(kept))
+            env, s, ent, body = _check_order(man, entry, referee, read_input(kept), str(kept))
+            if s != side:
+                raise LedgerError(f"{kept} holds an order of {s}, not of {side} (protocol §7.3).")
             received[s] = (env, ent, body, str(kept))
     given: set[str] = set()
     for item in order_files:
-        if isinstance(item, (str, Path)) and not (isinstance(item, str) and armor.BEGIN in item):
-            where, raw = str(item), _read_limited(Path(item))
-        else:
-            where, raw = "order", item if isinstance(item, bytes) else item.encode("utf-8")
+        where, raw = _input(item, "order")
         env, side, ent, body = _check_order(man, entry, referee, raw, where)
         if side in given:
             raise EnvelopeError(f"{where} is a second order from {side} for step {entry.number} in one batch; "
@@ -282,11 +446,12 @@ def _located(exc: PbemError, where: str) -> PbemError:
         new = type(exc)(f"{where}: {exc}")
     except TypeError:
         return exc
-    new.hint = getattr(exc, "hint", None)
+    new.hint = exc.hint
     return new
 
 
-def _read_limited(path: Path) -> bytes:
+def read_input(path: Path) -> bytes:
+    """The bytes of an input file, refused before reading when over the size limit (protocol §3)."""
     try:
         size = path.stat().st_size
     except FileNotFoundError:
@@ -299,7 +464,7 @@ def _read_limited(path: Path) -> bytes:
 def open_report(path: Path, me: PrivateIdentity, game_dir: Path | None = None) -> dict[str, Any]:
     """A report sealed to me, checked against the game's manifest and ledger when they are at hand."""
     path = Path(path)
-    env = env_mod.read(_read_limited(path), str(path))
+    env = env_mod.read(read_input(path), str(path))
     env_mod.expect(env, str(path), kind="report")
     data = canonical_loads(env_mod.open_sealed(env, me, str(path)))
     if not isinstance(data, dict) or set(data) != {"salt", "report"}:
@@ -336,5 +501,5 @@ def audit(game_dir: Path, reveal: Any) -> dict[str, Any]:
     return audit_mod.audit(Path(game_dir), reveal)
 
 
-__all__ = ["new_game", "write_order", "receive_order", "adjudicate", "status", "open_report", "verify", "audit",
-           "report_path", "order_path", "state_path"]
+__all__ = ["new_game", "open_game", "write_join", "start_game", "write_order", "receive_order", "adjudicate", "status", "open_report", "verify", "audit",
+           "report_path", "order_path", "state_path", "read_input"]

@@ -29,6 +29,8 @@ from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, unb64
 
 MANIFEST_FORMAT = "pbem-game-v1"
+SETUP_REFEREE = "referee"  # set-up draws from the dice chain alone (game new)
+SETUP_PLAYERS = "players"  # set-up also mixes every side's join entropy (game open / join / start)
 ENTRY_FORMAT = "pbem-ledger-v1"
 MANIFEST_DOMAIN = b"pbem-manifest-v1"
 ENTRY_DOMAIN = b"pbem-ledger-entry-v1"
@@ -116,16 +118,20 @@ class Manifest:
     chain_length: int
     deadline: str
     hash: str
+    setup: str = SETUP_REFEREE  # who supplies set-up entropy (§8.1)
 
 
 def manifest_body(game: str, ruleset: str, version: str, scenario: str, options: dict[str, Any],
                   sides: tuple[str, ...], identities: dict[str, PublicIdentity], referee: PublicIdentity,
-                  anchor: bytes, length: int, deadline: str) -> dict[str, Any]:
-    return {"format": MANIFEST_FORMAT, "game": game, "ruleset": ruleset, "ruleset_version": version,
+                  anchor: bytes, length: int, deadline: str, setup: str = SETUP_REFEREE) -> dict[str, Any]:
+    body = {"format": MANIFEST_FORMAT, "game": game, "ruleset": ruleset, "ruleset_version": version,
             "scenario": scenario, "options": canonical_bytes(options).decode("utf-8"), "sides": list(sides),
             "deadline": deadline, "referee": referee.to_dict(),
             "identities": {s: identities[s].to_dict() for s in sides},
             "dice": {"anchor": anchor.hex(), "length": length}}
+    if setup != SETUP_REFEREE:  # absent means the referee-only set-up of games made before joins existed
+        body["setup"] = setup
+    return body
 
 
 def read_manifest(game_dir: Path) -> Manifest:
@@ -134,8 +140,12 @@ def read_manifest(game_dir: Path) -> Manifest:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise FormatError(f"{path}: no such file; is {game_dir} a game folder? (protocol §7.1)") from None
-    where = str(path)
+        raise FormatError(f"{path}: no such file, so {game_dir} is not a game folder (protocol §7.1).") from None
+    return parse_manifest(data, str(path))
+
+
+def parse_manifest(data: bytes, where: str) -> Manifest:
+    """Parse the bytes of a ``game.toml`` and check the referee's signature on them."""
     doc = load_signed(data, where, MANIFEST_DOMAIN, None)
     if doc.get("format") != MANIFEST_FORMAT:
         raise FormatError(f"{where}: format must be {MANIFEST_FORMAT!r} (protocol §7.1).")
@@ -156,11 +166,14 @@ def read_manifest(game_dir: Path) -> Manifest:
     options = json_field(doc, "options", where)
     if not isinstance(options, dict):
         raise FormatError(f"{where}: options must be a JSON object (protocol §7.1).")
+    setup = doc.get("setup", SETUP_REFEREE)
+    if setup not in (SETUP_REFEREE, SETUP_PLAYERS) or doc.get("setup") == SETUP_REFEREE:
+        raise FormatError(f"{where}: field setup, when present, must be {SETUP_PLAYERS!r} (protocol §8.1).")
     return Manifest(_str(doc, "game", where), _str(doc, "ruleset", where), _str(doc, "ruleset_version", where),
                     _str(doc, "scenario", where), options, tuple(sides),
                     {s: PublicIdentity.from_dict(ids[s], f"{where}: identities.{s}") for s in sides},
                     referee, bytes.fromhex(anchor_hex), length, _str(doc, "deadline", where),
-                    sha256_file_bytes(data))
+                    sha256_file_bytes(data), setup)
 
 
 @dataclass(frozen=True)
@@ -259,6 +272,15 @@ def order_path(game_dir: Path, step: int, side: str) -> Path:
     return Path(game_dir) / "orders" / f"{step:04d}-{side}.pbem"
 
 
+def join_path(game_dir: Path, side: str) -> Path:
+    return Path(game_dir) / "joins" / f"{side}.pbem"
+
+
+def opening_path(game_dir: Path) -> Path:
+    """The referee's sealed secrets between ``game open`` and ``game start`` (§8.1)."""
+    return Path(game_dir) / "state" / "opening.pbem"
+
+
 def report_path(game_dir: Path, step: int, side: str) -> Path:
     return Path(game_dir) / "reports" / f"{step:04d}-{side}.pbem"
 
@@ -274,7 +296,8 @@ def verify_game(game_dir: Path) -> dict[str, Any]:
     """
     game_dir = Path(game_dir)
     man = read_manifest(game_dir)
-    lines = [f"game {man.game}: ruleset {man.ruleset} {man.ruleset_version}, scenario {man.scenario}",
+    lines = [f"game {man.game}: ruleset {man.ruleset} {man.ruleset_version}, scenario {man.scenario}, "
+             f"set-up entropy from {'the players and ' if man.setup == SETUP_PLAYERS else ''}the dice chain",
              f"referee {man.referee.name} ({man.referee.fingerprint})"]
     lines += [f"side {s}: {man.identities[s].name} ({man.identities[s].fingerprint})" for s in man.sides]
     prev_hash, prev_dice, prev_owes = man.hash, man.anchor, {}
@@ -294,10 +317,13 @@ def verify_game(game_dir: Path) -> dict[str, Any]:
             raise LedgerError(f"{where}: field owes names unknown side {unknown[0]!r} (protocol §7.2).")
         if n > 0:
             _verify_orders(game_dir, man, entry, prev_owes, prev_hash)
+        else:
+            _verify_joins(game_dir, man, entry)
         _verify_reports(game_dir, man, entry)
         prev_hash, prev_dice, prev_owes = entry.hash, entry.dice, entry.owes
         lines.append(f"entry {n:04d}: {'setup' if n == 0 else f'step {n - 1}'}"
-                     + (f", orders from {', '.join(sorted(entry.orders))}" if entry.orders else "")
+                     + (f", {'joins' if n == 0 else 'orders'} from {', '.join(sorted(entry.orders))}"
+                        if entry.orders else "")
                      + (f", defaults for {', '.join(entry.defaulted)}" if entry.defaulted else "")
                      + f"; next: {', '.join(f'{s} owes {k}' for s, k in sorted(entry.owes.items())) or 'nobody owes'}")
     assert entry is not None
@@ -326,6 +352,26 @@ def _verify_orders(game_dir: Path, man: Manifest, entry: Entry, owed: dict[str, 
         env = env_mod.parse(raw, str(path))
         env_mod.expect(env, str(path), signer=man.identities[side], game=man.game, kind="order", side=side,
                        step=entry.step, answers=answered, to=man.referee)
+
+
+def _verify_joins(game_dir: Path, man: Manifest, entry: Entry) -> None:
+    """Entry 0 consumes every side's join when the players supply set-up entropy, else nothing (§8.1)."""
+    where = str(entry.path)
+    wanted = set(man.sides) if man.setup == SETUP_PLAYERS else set()
+    if set(entry.orders) != wanted or entry.defaulted:
+        raise LedgerError(f"{where}: field orders of the setup entry must name "
+                          f"{', '.join(sorted(wanted)) or 'nobody'}, every side's join (protocol §8.1).")
+    for side, digest in sorted(entry.orders.items()):
+        path = join_path(game_dir, side)
+        try:
+            raw = env_mod.decode(path.read_bytes(), str(path))
+        except FileNotFoundError:
+            raise LedgerError(f"{path}: the join consumed by entry 0 is missing (protocol §8.1).") from None
+        if hashlib.sha256(raw).hexdigest() != digest:
+            raise LedgerError(f"{path}: its hash does not match field orders.{side} of {where} (protocol §8.1).")
+        env = env_mod.parse(raw, str(path))
+        env_mod.expect(env, str(path), signer=man.identities[side], game=man.game, kind="join", side=side,
+                       step=0, answers=man.hash, to=man.referee)
 
 
 def _verify_reports(game_dir: Path, man: Manifest, entry: Entry) -> None:

@@ -1,7 +1,8 @@
 """The one seam between protocol and game (design brief §8, docs/protocol.md §10).
 
-The protocol never imports a game: rulesets are registered by name with a dotted path
-(``"package.module:Class"``) and imported only when a game needs them.
+The protocol never imports a game and never names one: an installed game announces its ruleset
+as a Python entry point in the group ``pbem.rulesets`` (name -> ``"package.module:Class"``),
+loaded only when a game needs it; tests add rulesets of their own with ``register``.
 
 All states, orders, boards and reports are plain data (dict/list/str/int/bool/None) with a
 canonical form (pbem.core.canonical); every random thing comes from the ``Drbg`` handed in.
@@ -10,6 +11,7 @@ canonical form (pbem.core.canonical); every random thing comes from the ``Drbg``
 from __future__ import annotations
 
 import importlib
+from importlib.metadata import entry_points
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -72,23 +74,29 @@ class Ruleset(Protocol):
         """One step: returns a StepResult-like object (state, public, reports, log)."""
 
 
-_REGISTRY: dict[str, str | Callable[[], Any]] = {"hammer": "pbem.hammer.ruleset:HammerRuleset"}
+ENTRY_POINT_GROUP = "pbem.rulesets"
+_REGISTERED: dict[str, str | Callable[[], Any]] = {}
 
 
 def register(name: str, target: str | Callable[[], Any]) -> None:
     """Register a ruleset by name: a ``"module:Class"`` path (imported lazily) or a factory."""
-    _REGISTRY[name] = target
+    _REGISTERED[name] = target
+
+
+def _installed() -> dict[str, str]:
+    """Rulesets announced by installed packages (entry point group ``pbem.rulesets``)."""
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def registered() -> tuple[str, ...]:
-    return tuple(sorted(_REGISTRY))
+    return tuple(sorted(set(_installed()) | set(_REGISTERED)))
 
 
 def load(name: str) -> Ruleset:
-    """A fresh instance of the ruleset registered under ``name``."""
-    target = _REGISTRY.get(name)
+    """A fresh instance of the ruleset registered under ``name`` (explicit registration wins)."""
+    target = _REGISTERED.get(name) or _installed().get(name)
     if target is None:
-        raise FormatError(f"unknown ruleset {name!r}; known: {', '.join(registered())} (protocol §10).")
+        raise FormatError(f"unknown ruleset {name!r}; known: {', '.join(registered()) or 'none'} (protocol §10).")
     if isinstance(target, str):
         module_name, _, attr = target.partition(":")
         try:

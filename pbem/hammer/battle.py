@@ -147,6 +147,8 @@ def _begin(state: GameState, area: str) -> dict[str, Any]:
         "pending": {},                           # hits still to apply: {"left", "by", "targets"}
         "queue": [],                             # blocks still to retreat/regroup in this stage
         "used": {},                              # border crossings of the current window (5.5)
+        "lost": {side: 0 for side in SIDES},     # steps each side lost so far (plans read it)
+        "revealed": [],                          # blocks the enemy has seen in this battle
         "winner": "",
         "log": [{"what": "battle", "area": area, "attacker": attacker, "defender": other_side(attacker),
                  "public": True, "rule": "5.1"}],
@@ -221,8 +223,9 @@ def _round_start(state: GameState, f: dict[str, Any], rng: Rng, decider: Decider
     for side in SIDES:
         mine = sorted(b for b in revealed if state.blocks[b].owner == side)
         if mine:
-            _emit(f, what="reveal", side=side, rule="5.32" if r > 1 else "5.1",
+            _emit(f, what="reveal", side=side, seen_by=other_side(side), rule="5.32" if r > 1 else "5.1",
                   blocks=[{"block": b, "strength": state.blocks[b].strength} for b in mine])
+    f["revealed"] = sorted(set(f["revealed"]) | set(revealed))
     for b in sorted(revealed):
         if spec(b).celtic:
             value, index = rng.d6_at()
@@ -230,6 +233,7 @@ def _round_start(state: GameState, f: dict[str, Any], rng: Rng, decider: Decider
             _emit(f, what="celtic", block=b, side=state.blocks[b].owner, die=value, index=index,
                   result="pool" if lost else "stays", rule="5.2")
             if lost:
+                _lose(f, state.blocks[b].owner, state.blocks[b].strength)
                 state.blocks[b].location, state.blocks[b].strength = POOL, 0
                 f["line"].remove(b)
     if _over(state, f):
@@ -259,6 +263,24 @@ def _targets(state: GameState, f: dict[str, Any], side: str) -> list[str]:
                   and state.blocks[b].location == f["area"])
 
 
+def situation(state: GameState, f: dict[str, Any], side: str) -> dict[str, int]:
+    """What a standing plan's retreat conditions look at (docs/plans.md): ``own_steps`` and
+    ``enemy_steps`` in the battle line now (reserves and captured nobles not counted: the enemy's
+    are hidden or not yet fighting), ``steps_lost`` by ``side`` in this battle so far (hits taken,
+    blocks lost to Celtic Unity or for want of a retreat)."""
+    steps = {s: 0 for s in SIDES}
+    for b in f["line"]:
+        block = state.blocks[b]
+        if block.location == f["area"]:
+            steps[block.owner] += block.strength
+    return {"own_steps": steps[side], "enemy_steps": steps[other_side(side)],
+            "steps_lost": f["lost"][side]}
+
+
+def _lose(f: dict[str, Any], side: str, steps: int) -> None:
+    f["lost"][side] += steps
+
+
 def _turns(state: GameState, f: dict[str, Any], rng: Rng, decider: Decider) -> None:
     while True:
         if f["pending"]:
@@ -281,7 +303,7 @@ def _turns(state: GameState, f: dict[str, Any], rng: Rng, decider: Decider) -> N
             side=b.owner, kind="battle_action", options=tuple(options), rule="5.31",
             context={"area": f["area"], "round": f["round"], "block": block, "strength": b.strength,
                      "rating": f"{spec(block).letter}{_rating(state, f, block)}",
-                     "attacker": f["attacker"]}))
+                     "attacker": f["attacker"], **situation(state, f, b.owner)}))
         if answer == "fire":
             rating = _rating(state, f, block)
             dice = [rng.d6_at() for _ in range(b.strength)]
@@ -313,9 +335,15 @@ def _after_action(state: GameState, f: dict[str, Any]) -> bool:
 
 def _resolve_hits(state: GameState, f: dict[str, Any], decider: Decider) -> None:
     p = f["pending"]
-    apply_hits(state, p["targets"], p["left"], decider, progress=p, log=f["log"],
-               on_eliminated=lambda st, name: _killed(st, f, name),
-               context={"area": f["area"], "round": f["round"], "by": p["by"]})
+    start = len(f["log"])
+    try:
+        apply_hits(state, p["targets"], p["left"], decider, progress=p, log=f["log"],
+                   on_eliminated=lambda st, name: _killed(st, f, name),
+                   context={"area": f["area"], "round": f["round"], "by": p["by"]})
+    finally:  # a pause keeps the hits already applied, and their count
+        for e in f["log"][start:]:
+            if e["what"] == "hit":
+                _lose(f, e["side"], 1)
     f["pending"] = {}
 
 
@@ -335,7 +363,7 @@ def _killed(state: GameState, f: dict[str, Any], block: str) -> Log:
         entry.update(to="captured", now=b.owner, rule="5.7")
     elif block == EDWARD:
         b.location, b.strength = (DEAD if state.edward == "II" else POOL), 0
-        entry.update(to=POOL, edward=state.edward, rule="6.1")
+        entry.update(to=b.location, edward=state.edward, rule="6.1")
         f["log"].append({"area": f["area"], "round": f["round"], "public": True, **entry})
         for e in edward_dies(state):
             _emit(f, **e)
@@ -404,7 +432,8 @@ def _forced_retreat(state: GameState, f: dict[str, Any], rng: Rng, decider: Deci
             continue
         to = areas[0] if len(areas) == 1 else checked(decider, Question(
             side=state.blocks[block].owner, kind="retreat", options=tuple(areas), rule="5.3",
-            context={"area": f["area"], "round": f["round"], "block": block}))
+            context={"area": f["area"], "round": f["round"], "block": block,
+                     **situation(state, f, state.blocks[block].owner)}))
         f["queue"].pop(0)
         _retreat(state, f, block, to, forced=True)
     f["stage"] = "end"
@@ -413,6 +442,7 @@ def _forced_retreat(state: GameState, f: dict[str, Any], rng: Rng, decider: Deci
 def _eliminate_anywhere(state: GameState, f: dict[str, Any], block: str) -> None:
     """Eliminated for want of a retreat: as if killed in battle (5.5, 5.8); a noble is captured
     and stays with the victor (5.7, docs/rules-notes.md)."""
+    _lose(f, state.blocks[block].owner, state.blocks[block].strength)
     state.blocks[block].strength = 0
     for group in ("reserves", "captured"):
         if block in f[group]:
@@ -454,8 +484,9 @@ def _regroup(state: GameState, f: dict[str, Any], rng: Rng, decider: Decider) ->
                     key = crossing_key(b.owner, border)
                     f["used"][key] = f["used"].get(key, 0) + 1
                 b.location = answer
+                unseen = block not in f["revealed"]  # a reserve that never fought stays hidden
                 _emit(f, what="regroup", block=block, side=b.owner, to=answer, public=False,
-                      redact=["to"], rule="5.6")
+                      redact=["block", "to"] if unseen else ["to"], rule="5.6")
         f["queue"].pop(0)
     f["stage"] = "done"
 

@@ -4,9 +4,11 @@ A bot sees only the report the referee sealed to its side (its view and the lega
 writes the same TOML draft a human would. Its randomness comes from a ``Drbg`` keyed by a seed
 the caller gives, so a bot game replays exactly.
 
-- ``random``: any legal choice, uniformly.
+- ``random``: any legal choice, uniformly; standing battle plans drawn from a few kinds,
+  some of which ask (so bot games open ``decide`` steps too).
 - ``simple``: plays its highest Move card (keeps Events for nothing), moves groups towards
-  enemy areas where it has at least as many blocks, answers questions with the first option.
+  enemy areas where it has at least as many blocks, answers questions with the first option,
+  and sends a standing plan: from round 2, retreat when outnumbered.
 """
 
 from __future__ import annotations
@@ -22,6 +24,16 @@ from pbem.hammer.errors import InvalidOrder
 
 BOTS = ("random", "simple")
 NORSE = "Norse"
+
+# Standing battle plans (docs/plans.md) the bots send with their card and moves orders.
+SIMPLE_PLANS: dict[str, Any] = {"battle": {"retreat_from_round": 2, "retreat_if_outnumbered": True}}
+RANDOM_PLANS: tuple[dict[str, Any], ...] = (
+    {},
+    {"battle": {"retreat_below_percent": 50}},
+    {"battle": {"retreat_from_round": 2, "retreat_if_steps_lost": 2}},
+    {"ask": ["regroup"]},
+    {"ask": ["retreat"], "battle": {"retreat_from_round": 3}},
+)
 
 
 def auto_draft(report: dict[str, Any], bot: str, seed: bytes) -> drafts.Draft:
@@ -53,7 +65,15 @@ def auto_draft(report: dict[str, Any], bot: str, seed: bytes) -> drafts.Draft:
         d.sections["decide"] = {"answer": pick}
     elif asks == "winter":
         d.sections["winter"] = {}
+    if asks in ("card", "moves"):
+        d.sections["plans"] = _plans(bot, rng)
     return d
+
+
+def _plans(bot: str, rng: Drbg) -> dict[str, Any]:
+    if bot == "simple":
+        return dict(SIMPLE_PLANS)
+    return dict(RANDOM_PLANS[rng.randbelow(len(RANDOM_PLANS))])
 
 
 def _choose_card(hand: list[str], bot: str, rng: Drbg) -> str:
@@ -67,7 +87,7 @@ def _choose_card(hand: list[str], bot: str, rng: Drbg) -> str:
 
 
 def _event_params(options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
-    """Event parameters: the first listed legal parameter set, if the report lists any."""
+    """Event parameters: one of the legal parameter sets the report lists, at random; none: {}."""
     choices = options.get("event_params", [])
     if not choices:
         return {}

@@ -19,7 +19,6 @@ from pbem.hammer.scenario import HAND_SIZE, deal
 from pbem.hammer.state import GameState, Turn
 
 GAME_TURNS_PER_YEAR = HAND_SIZE  # 3.0: five cards each, one per Game Turn
-TRUCE = "truce"
 
 
 @dataclass(frozen=True)
@@ -75,9 +74,10 @@ def play_cards(state: GameState, plays: dict[str, str]) -> Reveal:
     cards = {side: plays[side] for side in SIDES}
     p1 = player1_for(cards)
     events = tuple(side for side in SIDES if card(cards[side]).is_event)  # England first (3.12)
-    truce = next((side for side in SIDES if cards[side] == TRUCE), "")
     state.turn += 1
-    state.current = Turn(cards=cards, player1=p1, truce=truce)
+    # No Truce yet: it binds only once its player uses it (events.py); a passed Truce, or one
+    # announced as a coronation, leaves the opponent free to attack (3.12 Card Play sidebar).
+    state.current = Turn(cards=cards, player1=p1)
     for side in SIDES:
         state.hands[side] = [c for c in state.hands[side] if c != cards[side]]
         state.played.setdefault(side, []).append(cards[side])

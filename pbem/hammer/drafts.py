@@ -23,6 +23,8 @@ import tomli_w
 
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.plans import parse_plans
+from pbem.hammer.winter import validate_winter_plan
 
 KINDS = ("card", "event", "moves", "decide", "winter")
 
@@ -127,26 +129,52 @@ def template(report: dict[str, Any]) -> str:
     if asks == "card":
         hand = options.get("hand", [])
         lines += ["[card]", f"# your hand: {', '.join(hand)}", f'play = "{hand[0] if hand else ""}"', ""]
-        lines += ["# If you become Player 1 (3.1, 4.1), these moves are made without asking you again.",
-                  "# [if_player1]", "# moves = [ { from = \"AREA\", to = \"AREA\", blocks = [\"BLOCK\"] } ]", ""]
+        lines += ["# If you become Player 1 (3.1, 4.1), these moves are made without asking you again;",
+                  "# without [if_player1], Player 1 gets a moves step of its own (one more exchange).",
+                  "[if_player1]", "moves = []",
+                  '# moves = [ { from = "AREA", to = "AREA", blocks = ["BLOCK"] } ]',
+                  '# battle_order = ["AREA"]   # Player 1 chooses the order of battles (5.2)']
+        lines += _reach_comments(options.get("moves", {})) + [""]
     elif asks == "moves":
-        lines += ["[moves]", "# one entry per block group move; at most the card's value in groups (4.2)",
-                  "moves = []"]
-        for origin, dests in sorted(options.get("groups", {}).items()):
-            lines.append(f"# from {origin}: {', '.join(dests)}")
-        lines.append("")
+        lines += [f"# your card: {options.get('card', '')}; at most its value in group moves (4.2)",
+                  "[moves]", "moves = []",
+                  '# moves = [ { from = "AREA", to = "AREA", blocks = ["BLOCK"] } ]',
+                  "# pins: where you are attacked, name the blocks that stay pinned (4.6);",
+                  "# without pins, the blocks that do not move are pinned.",
+                  '# pins = { AREA = ["BLOCK"] }']
+        lines += _reach_comments(options.get("moves", {})) + [""]
     elif asks == "decide":
         q = options.get("question", {})
         opts = list(q.get("options", []))
-        lines += [f"# question ({q.get('rule', '')}): {q.get('kind', '')} {q.get('context', {})}",
+        ctx = " ".join(f"{k}={v}" for k, v in sorted(q.get("context", {}).items()))
+        lines += [f"# question ({q.get('rule', '')}): {q.get('kind', '')} {ctx}".rstrip(),
                   f"# options: {', '.join(opts)}", "[decide]", f'answer = "{opts[0] if opts else ""}"', ""]
     elif asks == "event":
-        lines += ["[event]", f"# event: {options.get('event', '')}; parameters as its card says", ""]
+        lines += ["[event]", f"# event: {options.get('event', '')}; an empty table passes (docs/orders.md Events)"]
+        for params in options.get("event_params", []):
+            lines.append("# " + ", ".join(f"{k} = {v!r}" for k, v in sorted(params.items())))
+        lines.append("")
     elif asks == "winter":
-        lines += ["[winter]", "# winter plans (7.x); empty keeps the documented defaults", ""]
+        lines += ["[winter]", "# winter plans (docs/orders.md Winter); an empty table takes every default:",
+                  '# homes = { Bruce = "Carrick" }  moray = "home"  king = "stay"  edward = "winter"',
+                  '# wallace = "selkirk"  disband = ["BLOCK"]  builds = { AREA = ["draw", "step:BLOCK"] }',
+                  '# ask = ["winter_build"]   # be asked instead, in a decide step', ""]
     if "plans" in SECTIONS[asks]:
-        lines += ["# Standing battle plans (docs/playing.md); empty keeps the defaults.", "[plans]", ""]
+        lines += ["# Standing battle plans (docs/plans.md); they stay in force until you send new ones.",
+                  "# Without them: fire, never retreat by choice, spare leaders from hits, regroup: stay.",
+                  '# [plans]', '# hits = ["BLOCK"]', "# [plans.battle]",
+                  "# retreat_from_round = 2", "# retreat_if_outnumbered = true", '# retreat_to = ["AREA"]', ""]
     return "\n".join(lines)
+
+
+def _reach_comments(legal: dict[str, dict[str, list[str]]]) -> list[str]:
+    """The legal moves from the report, one comment line per block that can move."""
+    out = []
+    for origin, reach in sorted(legal.items()):
+        for block, areas in sorted(reach.items()):
+            if areas:
+                out.append(f"#   {block} in {origin} can reach: {', '.join(areas)}")
+    return ["# what can move (4.0-4.3):"] + out if out else []
 
 
 def check_draft(draft: Draft, report: dict[str, Any]) -> None:
@@ -154,7 +182,8 @@ def check_draft(draft: Draft, report: dict[str, Any]) -> None:
 
     Refuses a draft for another game, side or step, or of the wrong kind; a card not in hand;
     an answer not among the question's options; a move of a block the report does not list as
-    able to reach that area. The referee re-checks everything against the full state.
+    able to reach that area; malformed battle or winter plans. The referee re-checks everything
+    against the full state.
     """
     src = f"draft for {draft.side}, step {draft.step}"
     if report.get("game") and draft.game and draft.game != report["game"]:
@@ -181,6 +210,10 @@ def check_draft(draft: Draft, report: dict[str, Any]) -> None:
     for key in ("moves", "if_player1"):
         if key in draft.sections:
             check_moves_against(draft.sections[key], options.get("moves", {}), src)
+    if "plans" in draft.sections:
+        parse_plans(draft.side, draft.sections["plans"])
+    if "winter" in draft.sections:
+        validate_winter_plan(draft.side, draft.sections["winter"])
 
 
 def check_moves_against(section: dict[str, Any], legal: dict[str, dict[str, list[str]]], src: str) -> None:

@@ -24,11 +24,10 @@ from dataclasses import fields
 from typing import Any, Protocol
 
 from pbem.hammer.blocks import SIDES, other_side
-from pbem.hammer.cardphase import end_year, play_cards, start_year, year_over
+from pbem.hammer.cardphase import end_year, play_cards, year_over
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.scenario import HAND_SIZE
 from pbem.hammer.state import GameState
 
 PHASES = ("card", "event", "move", "battle", "end_turn", "winter", "over")
@@ -202,7 +201,7 @@ def end_turn(state: GameState, rng: Rng, decider: Decider) -> Log:
     if not year_over(state):
         state.phase = "card"
         return log
-    _end_of_scenario(state, before_winter=True)
+    _end_of_scenario(state)
     if state.winner:
         state.phase = "over"
         return log
@@ -215,19 +214,12 @@ def end_turn(state: GameState, rng: Rng, decider: Decider) -> Log:
 
 
 def run_winter(state: GameState, rng: Rng, decider: Decider) -> Log:
-    """The Winter Turn (7.1-7.7), then the new year's deal (7.8), unless the scenario is over."""
+    """The Winter Turn (7.1-7.7) and the new year's deal (7.8): winter.py turns the year."""
     _require(state, "winter", "winter")
-    year = state.year
     log = _winter(state, rng, decider)
-    if not state.winner:
-        _end_of_scenario(state, before_winter=False)
-    if state.winner:
+    if state.winner:  # a winter started in a scenario's last year only counts the nobles (9.0)
         state.phase = "over"
         return log
-    if state.year == year:  # winter.py may already have turned the year
-        state.year += 1
-    if any(len(state.hands.get(s, [])) != HAND_SIZE for s in SIDES) or state.turn:
-        start_year(state, rng)
     state.phase = "card"
     log.append({"what": "new_year", "public": True, "year": state.year})
     return log
@@ -334,17 +326,11 @@ def fight_battle(state: GameState, area: str, rng: Rng, decider: Decider) -> Log
 
 # --- seams into the rules modules (each imported where it is used) -------------------------------
 
-def _entries(out: Any, what: str) -> Log:
-    """A rules module's log as plain dicts."""
-    if not out:
-        return []
-    items = out if isinstance(out, list) else [out]
+def _entries(out: Log, what: str) -> Log:
+    """A rules module's log, copied, each entry saying what it records."""
     result: Log = []
-    for item in items:
-        entry = item.to_dict() if hasattr(item, "to_dict") else item
-        if not isinstance(entry, dict):
-            entry = {"text": str(entry)}
-        entry = dict(entry)
+    for item in out or []:
+        entry = dict(item)
         entry.setdefault("what", what)
         result.append(entry)
     return result
@@ -390,12 +376,7 @@ def _sudden_death(state: GameState) -> None:
     check_sudden_death(state)
 
 
-def _end_of_scenario(state: GameState, before_winter: bool) -> None:
-    """The scenario's last year is judged at the end of its last Game Turn, before any Winter (9.0).
-
-    ``victory.check_end_of_scenario`` knows whether this is the last year; it is asked at every
-    year's end and judges only then.
-    """
-    if before_winter:
-        from pbem.hammer.victory import check_end_of_scenario
-        check_end_of_scenario(state)
+def _end_of_scenario(state: GameState) -> None:
+    """Asked at every year's end, before any Winter: judges only the scenario's last year (9.0)."""
+    from pbem.hammer.victory import check_end_of_scenario
+    check_end_of_scenario(state)

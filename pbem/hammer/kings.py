@@ -12,7 +12,7 @@ from typing import Any
 from pbem.hammer.blocks import spec
 from pbem.hammer.decisions import Decider
 from pbem.hammer.errors import IllegalOrder
-from pbem.hammer.state import DEAD, OFF_MAP, POOL, Battle, BlockState, GameState
+from pbem.hammer.state import DEAD, OFF_MAP, POOL, BlockState, GameState
 from pbem.hammer.victory import declare_winner
 
 Log = list[dict[str, Any]]
@@ -131,20 +131,9 @@ def fight_defections(state: GameState, defectors: list[str], rng: Any, decider: 
 
 
 def _fight_defection(state: GameState, area: str, defectors: list[str], rng: Any, decider: Decider) -> Log:
-    """SEAM (battle.py): a battle fought at once with ``defectors`` attacking.
-
-    Until battle.py provides ``fight_defection`` the battle is queued for the turn's battle phase,
-    the defectors as the Main Attack, which is the same battle fought a little later.
-    """
-    try:
-        from pbem.hammer.battle import fight_defection  # type: ignore[attr-defined]
-    except ImportError:
-        side = state.blocks[defectors[0]].owner
-        state.current.battles[area] = Battle(area=area, attacker=side, main=list(defectors), main_origin=area)
-        return [{"what": "defection_battle", "public": True, "area": area, "attacker": side,
-                 "defectors": list(defectors), "queued": True}]
-    out = fight_defection(state, area, list(defectors), rng, decider)
-    return list(out or [])
+    """A battle fought at once with ``defectors`` attacking (battle.py: a normal battle, 3 rounds)."""
+    from pbem.hammer.battle import fight_defection
+    return list(fight_defection(state, area, list(defectors), rng, decider) or [])
 
 
 __all__ = ["coronation_candidates", "coronation_refusal", "crown", "edward_dies", "king_dies",

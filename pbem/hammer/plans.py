@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.hammer.blocks import blocks, other_side, spec
+from pbem.hammer.blocks import blocks, spec
 from pbem.hammer.board import board
 from pbem.hammer.decisions import Decider, NeedDecision, Question
 from pbem.hammer.errors import InvalidOrder
@@ -158,38 +158,30 @@ class Situation:
     steps_lost: int
 
 
-def situation(question: Question, state: GameState | None) -> Situation | None:
-    """Steps in the battle line per side and steps lost so far, from the question's context
-    (``own_steps``, ``enemy_steps``, ``steps_lost`` when the engine gives them) or else from the
-    battle in progress in ``state``; None when neither is available."""
+SITUATION_KEYS = ("own_steps", "enemy_steps", "steps_lost")
+
+
+def situation(question: Question) -> Situation:
+    """Steps in the battle line per side and steps lost so far in this battle, as the engine
+    puts them in every ``battle_action`` question's context (battle.situation)."""
     ctx = question.context
-    if all(k in ctx for k in ("own_steps", "enemy_steps", "steps_lost")):
-        return Situation(int(ctx["own_steps"]), int(ctx["enemy_steps"]), int(ctx["steps_lost"]))
-    if state is None:
-        return None
-    f = state.current.fight
-    area = ctx.get("area", "")
-    if not f or f.get("area") != area:
-        return None
-    side = question.side
-    steps = {s: 0 for s in (side, other_side(side))}
-    for name in f.get("line", []):
-        b = state.blocks.get(name)
-        if b is not None and b.location == area and b.owner in steps:
-            steps[b.owner] += b.strength
-    lost = sum(1 for e in f.get("log", []) if e.get("what") == "hit" and e.get("side") == side)
-    return Situation(steps[side], steps[other_side(side)], lost)
+    missing = [k for k in SITUATION_KEYS if k not in ctx]
+    if missing:
+        raise InvalidOrder(f"{question.side}'s {question.kind} question in {ctx.get('area', '?')} lacks "
+                           f"{', '.join(missing)}: a retreat condition cannot be judged ({question.rule})")
+    return Situation(int(ctx["own_steps"]), int(ctx["enemy_steps"]), int(ctx["steps_lost"]))
 
 
-def wants_retreat(plan: BattlePlan, round_: int, where: Situation | None) -> bool | None:
-    """True/False per the plan; None when a condition needs a situation nobody can tell."""
+def wants_retreat(plan: BattlePlan, round_: int, where: Situation | None) -> bool:
+    """Whether the plan retreats now: from its round, when any of its conditions holds (or
+    unconditionally from ``retreat_from_round`` when it has no condition)."""
     start = plan.retreat_from_round or (1 if plan.conditional else 0)
     if not start or round_ < start:
         return False
     if not plan.conditional:
         return True
     if where is None:
-        return None
+        raise ValueError("a plan with a retreat condition needs the battle's numbers")
     return ((plan.if_outnumbered and where.own_steps < where.enemy_steps)
             or (plan.below_percent > 0 and where.own_steps * 100 < where.enemy_steps * plan.below_percent)
             or (plan.if_steps_lost > 0 and where.steps_lost >= plan.if_steps_lost))
@@ -213,8 +205,8 @@ def _first_listed(preference: tuple[str, ...], options: tuple[str, ...]) -> str 
 class PlanDecider:
     """Answers battle questions from a side's plans; the documented defaults otherwise.
 
-    ``state``, when given, is the live state being adjudicated: it lets retreat conditions see
-    the battle (steps in line, steps lost) and the border-raid default pick the weakest block.
+    ``state``, when given, is the live state being adjudicated: it lets the border-raid default
+    pick the weakest block. Retreat conditions read the question's context only.
     """
 
     def __init__(self, plans: Plans, state: GameState | None = None, winter: Decider | None = None) -> None:
@@ -239,10 +231,8 @@ class PlanDecider:
     def _battle_action(self, q: Question, plan: BattlePlan) -> str:
         retreats = tuple(o for o in q.options if o.startswith("retreat:"))
         if retreats:
-            go = wants_retreat(plan, int(q.context.get("round", 1)), situation(q, self.state))
-            if go is None:
-                raise NeedDecision(q)
-            if go:
+            where = situation(q) if plan.conditional else None
+            if wants_retreat(plan, int(q.context.get("round", 1)), where):
                 to = _first_listed(tuple(f"retreat:{a}" for a in plan.retreat_to), retreats)
                 return to or sorted(retreats)[0]
         return "fire" if "fire" in q.options else "pass"
@@ -280,4 +270,4 @@ def decider(side: str, data: dict[str, Any] | None = None, state: GameState | No
 
 
 __all__ = ["BattlePlan", "Plans", "PlanDecider", "Situation", "decider", "parse_plans", "situation",
-           "wants_retreat", "BATTLE_KINDS"]
+           "wants_retreat", "BATTLE_KINDS", "SITUATION_KEYS"]

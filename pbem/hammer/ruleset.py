@@ -7,41 +7,42 @@ Everything Hammer-specific stays here and in the engine modules.
 The secret state is a wrapper around ``GameState``::
 
     {"game": GameState.to_dict(), "owes": {side: kind}, "pending": {side: {...}},
-     "resume": {...} | None, "question": Question dict | None, "step": n}
+     "resume": {...} | None, "question": Question dict | None, "paused": GameState dict | None,
+     "step": n}
 
 ``pending`` keeps what a side sent ahead (``if_player1`` moves, battle plans, winter plans)
 until the engine needs it, which is what lets a game turn cost about two exchanges.
-``resume`` makes battles resumable after a "decide" step: the referee replays the battle phase
-from the snapshot taken before it, with the same stream key, the answers given so far, and the
-standing plans, so the dice a side has seen never change.
+``resume`` makes an engine step (a battle phase, an event, winter) resumable after a "decide"
+step: the referee replays it from the snapshot taken before it, with the same stream key, the
+standing plans as they were then, and the answers given so far, so the questions come again
+in the same order and the dice a side has seen never change.
 """
 
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import drafts
-from pbem.hammer.blocks import SIDES, other_side
+from pbem.core.ruleset import StepResult
+from pbem.hammer import drafts, engine, plans
+from pbem.hammer.blocks import SIDES
 from pbem.hammer.cards import card as card_of
-from pbem.hammer.decisions import NeedDecision, Question
+from pbem.hammer.decisions import BySide, NeedDecision, Question, Resumed
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.state import GameState, Options, Turn
+from pbem.hammer.events import legal_events, validate_event
+from pbem.hammer.movement import apply_moves, legal_group_moves
+from pbem.hammer.orders import parse_moves
+from pbem.hammer.scenario import scenarios as scenario_names
+from pbem.hammer.scenario import setup as scenario_setup
+from pbem.hammer.state import PLACES, GameState, Options, Turn
+from pbem.hammer.views import filter_log as views_filter_log
+from pbem.hammer.views import view as side_view
+from pbem.hammer.winter import plan_decider as winter_plan
+from pbem.hammer.winter import validate_winter_plan
 
 RULESET_ID = "hammer"
 RULESET_VERSION = "1"
-
-
-@dataclass
-class Outcome:
-    """What one adjudicated step produces."""
-
-    state: dict[str, Any]
-    public: dict[str, Any]
-    reports: dict[str, dict[str, Any]]
-    log: list[dict[str, Any]] = field(default_factory=list)
 
 
 class HammerRuleset:
@@ -53,16 +54,13 @@ class HammerRuleset:
 
     # --- set-up -----------------------------------------------------------------------------
     def scenarios(self) -> tuple[str, ...]:
-        from pbem.hammer.scenario import scenarios
-        return tuple(sorted(scenarios()))
+        return tuple(sorted(scenario_names()))
 
     def setup(self, scenario: str, options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
         """The first secret state: the scenario set up, the hands dealt, both sides owe a card."""
-        from pbem.hammer.scenario import setup
-        opts = parse_options(options)
-        game = setup(scenario, opts, rng)
-        return {"game": game.to_dict(), "stage": "card", "owes": {s: "card" for s in SIDES},
-                "pending": {s: {} for s in SIDES}, "resume": None, "question": None, "step": 0}
+        game = scenario_setup(scenario, parse_options(options), rng)
+        return {"game": game.to_dict(), "owes": {s: "card" for s in SIDES},
+                "pending": {s: {} for s in SIDES}, "resume": None, "question": None, "paused": None, "step": 0}
 
     # --- queries ---------------------------------------------------------------------------
     def owes(self, state: dict[str, Any]) -> dict[str, str]:
@@ -89,53 +87,32 @@ class HammerRuleset:
 
     def public(self, state: dict[str, Any]) -> dict[str, Any]:
         """What both sides may know: blocks per side per area, cards played, year, turn, owes."""
-        g = game_of(state)
-        counts: dict[str, dict[str, int]] = {}
-        for b in g.blocks.values():
-            if b.location in ("pool", "dead", "off_map"):
-                continue
-            counts.setdefault(b.location, {s: 0 for s in SIDES})[b.owner] += 1
-        return {"year": g.year, "turn": g.turn, "phase": g.phase, "king": g.king, "edward": g.edward,
-                "played": {s: list(g.played.get(s, [])) for s in SIDES},
-                "blocks": {a: counts[a] for a in sorted(counts)},
-                "owes": self.owes(state), "winner": g.winner, "win_reason": g.win_reason}
+        return _public(game_of(state), self.owes(state))
 
     def view(self, state: dict[str, Any], side: str) -> dict[str, Any]:
-        """What ``side`` may see of the board (views.py when present)."""
-        g = game_of(state)
-        try:
-            from pbem.hammer.views import view
-        except ImportError:  # pragma: no cover - until views.py lands
-            return _fallback_view(g, side)
-        return _plain(view(g, side))
+        """What ``side`` may see of the board (views.py holds the one visibility rule)."""
+        return _plain(side_view(game_of(state), side))
 
     def report(self, state: dict[str, Any], side: str, log: list[dict[str, Any]], game_id: str = "",
                step: int = 0) -> dict[str, Any]:
-        """One side's report: its view, what it saw happen, what it owes next and the options."""
+        """One side's report: its view, what it saw happen, what it owes next and the options.
+
+        Built from the view, the public board and this side's own options only, so it cannot
+        carry what the side may not see (tests/hammer/test_views_noninterference.py). While an
+        engine step is paused for a decision, the view and board are those of the game as it
+        stood at the question: the battle so far, with its rounds and dice, as this side saw them.
+        """
+        g = game_of(state)
+        shown = GameState.from_dict(state["paused"]) if state.get("paused") else g
         asks = state["owes"].get(side, "")
         return {"game": game_id, "side": side, "step": step, "asks": asks, "owes": self.owes(state),
-                "options": self.options(state, side) if asks else {}, "view": self.view(state, side),
+                "options": _options(g, state, side), "view": _plain(side_view(shown, side)),
                 "log": _plain(filter_log(log, side)),
-                "public": self.public(state), "result": self.result(state)}
+                "public": _public(shown, self.owes(state)), "result": self.result(state)}
 
     def options(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """The legal options for what ``side`` owes, for templates and bots."""
-        g = game_of(state)
-        asks = state["owes"].get(side, "")
-        out: dict[str, Any] = {}
-        if asks == "card":
-            out["hand"] = sorted(g.hands.get(side, []))
-            out["moves"] = _eng_legal_moves(g, side)
-        elif asks == "moves":
-            out["card"] = g.current.cards.get(side, "")
-            out["moves"] = _eng_legal_moves(g, side)
-        elif asks == "event":
-            out["event"] = g.current.cards.get(side, "")
-            from pbem.hammer.events import legal_events
-            out["event_params"] = _plain(legal_events(g, side))
-        elif asks == "decide" and state.get("question"):
-            out["question"] = state["question"]
-        return out
+        return _options(game_of(state), state, side)
 
     # --- orders ----------------------------------------------------------------------------
     def default_order(self, state: dict[str, Any], side: str) -> dict[str, Any]:
@@ -173,17 +150,20 @@ class HammerRuleset:
             raise InvalidOrder(f"order from {side}: it answers step {draft.step}, not step {state.get('step', 0)}")
         if draft.kind != asks:
             raise InvalidOrder(f"order from {side}: it is a {draft.kind} order, but {side} owes {asks}")
-        g = game_of(state)
+        g = game_of(state)  # a fresh copy, private to this check: the dry runs below may change it
         if asks == "card":
             play = draft.sections["card"]["play"]
             if play not in g.hands.get(side, []):
                 raise IllegalOrder(f"play {play!r}: that card is not in {side}'s hand "
                                    f"({', '.join(sorted(g.hands.get(side, [])))}) (3.1)", rule="3.1")
+            if card_of(play).is_event and "event" in draft.sections:  # against the board as it is now
+                validate_event(g, side, play, draft.sections["event"])
             ahead = draft.sections.get("if_player1")
             if ahead and not card_of(play).is_event:  # checked now as if this side were Player 1
-                trial = g.copy()
-                trial.current = Turn(cards={side: play}, player1=side)
-                _eng_apply_moves(trial, side, ahead)
+                g.current = Turn(cards={side: play}, player1=side)
+                _eng_apply_moves(g, side, ahead)
+        if asks == "event":
+            validate_event(g, side, g.current.cards.get(side, ""), draft.sections.get("event", {}))
         if asks == "decide":
             q = state.get("question") or {}
             answer = draft.sections["decide"]["answer"]
@@ -191,13 +171,13 @@ class HammerRuleset:
                 raise IllegalOrder(f"answer {answer!r}: not one of {', '.join(q.get('options', []))} "
                                    f"({q.get('rule', '')})", rule=str(q.get("rule", "")))
         if asks == "moves":
-            _check_moves(g, side, draft.sections.get("moves", {}))
+            _eng_apply_moves(g, side, draft.sections.get("moves", {}))  # a dry run: movement rules raise
         _check_plans(draft)
         return draft
 
     # --- adjudication ----------------------------------------------------------------------
     def adjudicate(self, state: dict[str, Any], orders: dict[str, dict[str, Any]], rng: Drbg,
-                   game_id: str = "") -> Outcome:
+                   game_id: str = "") -> StepResult:
         """Apply every owed order, then run the game until some side owes orders again."""
         missing = sorted(set(state["owes"]) - set(orders))
         if missing:
@@ -214,7 +194,7 @@ class HammerRuleset:
         for entry in log:
             entry.setdefault("step", new["step"] - 1)
         reports = {s: self.report(new, s, log, game_id, new["step"]) for s in SIDES}
-        return Outcome(state=new, public=self.public(new), reports=reports, log=log)
+        return StepResult(state=new, public=self.public(new), reports=reports, log=log)
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -235,6 +215,35 @@ def game_of(state: dict[str, Any]) -> GameState:
     return GameState.from_dict(state["game"])
 
 
+def _public(g: GameState, owes: dict[str, str]) -> dict[str, Any]:
+    counts: dict[str, dict[str, int]] = {}
+    for b in g.blocks.values():
+        if b.location in PLACES:
+            continue
+        counts.setdefault(b.location, {s: 0 for s in SIDES})[b.owner] += 1
+    return {"year": g.year, "turn": g.turn, "phase": g.phase, "king": g.king, "edward": g.edward,
+            "played": {s: list(g.played.get(s, [])) for s in SIDES},
+            "blocks": {a: counts[a] for a in sorted(counts)},
+            "owes": owes, "winner": g.winner, "win_reason": g.win_reason}
+
+
+def _options(g: GameState, state: dict[str, Any], side: str) -> dict[str, Any]:
+    asks = state["owes"].get(side, "")
+    out: dict[str, Any] = {}
+    if asks == "card":
+        out["hand"] = sorted(g.hands.get(side, []))
+        out["moves"] = _eng_legal_moves(g, side)
+    elif asks == "moves":
+        out["card"] = g.current.cards.get(side, "")
+        out["moves"] = _eng_legal_moves(g, side)
+    elif asks == "event":
+        out["event"] = g.current.cards.get(side, "")
+        out["event_params"] = _plain(legal_events(g, side))
+    elif asks == "decide" and state.get("question"):
+        out["question"] = state["question"]
+    return out
+
+
 def _plain(data: Any) -> Any:
     if hasattr(data, "to_dict"):
         return data.to_dict()
@@ -245,26 +254,8 @@ def _plain(data: Any) -> Any:
     return data
 
 
-def _fallback_view(g: GameState, side: str) -> dict[str, Any]:
-    """Own blocks in full; enemy blocks on the map as a count per area (2.3 fog of war)."""
-    own = {n: {"location": b.location, "strength": b.strength}
-           for n, b in sorted(g.blocks.items()) if b.owner == side}
-    enemy: dict[str, int] = {}
-    for b in g.blocks.values():
-        if b.owner == other_side(side) and b.location not in ("pool", "dead", "off_map"):
-            enemy[b.location] = enemy.get(b.location, 0) + 1
-    return {"side": side, "year": g.year, "turn": g.turn, "hand": sorted(g.hands.get(side, [])),
-            "own": own, "enemy": dict(sorted(enemy.items())), "king": g.king}
-
-
-def _check_moves(g: GameState, side: str, section: dict[str, Any]) -> None:
-    """Dry-run the moves on a copy: the movement rules raise IllegalOrder with their rule."""
-    _eng_apply_moves(g.copy(), side, section)
-
-
 def _check_plans(draft: drafts.Draft) -> None:
     if "winter" in draft.sections:
-        from pbem.hammer.winter import validate_winter_plan
         validate_winter_plan(draft.side, draft.sections["winter"])
     if "plans" in draft.sections:
         _plan_decider(draft.side, {"plans": draft.sections["plans"]})
@@ -279,7 +270,6 @@ def _check_plans(draft: drafts.Draft) -> None:
 
 
 def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg, log: list[dict[str, Any]]) -> None:
-    from pbem.hammer import engine
     pending = state.setdefault("pending", {s: {} for s in SIDES})
     for side, d in sorted(parsed.items()):
         p = pending.setdefault(side, {})
@@ -314,11 +304,9 @@ def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg, 
             return
     # "event" and "winter" orders only fill ``pending``; _drive submits them.
     _drive(state, rng, log)
-    del engine
 
 
 def _drive(state: dict[str, Any], rng: Drbg, log: list[dict[str, Any]]) -> None:
-    from pbem.hammer import engine
     pending = state["pending"]
     for _ in range(1000):
         g = game_of(state)
@@ -332,10 +320,18 @@ def _drive(state: dict[str, Any], rng: Drbg, log: list[dict[str, Any]]) -> None:
             return
         if phase == "event":
             side = owing[0]
-            if "event" not in pending[side]:
+            params = pending[side].pop("event", None)
+            if params is not None:
+                try:  # sent with the card; the other side's Event, resolved first, may have changed the board
+                    validate_event(g, side, g.current.cards.get(side, ""), params)
+                except IllegalOrder as exc:
+                    log.append({"what": "event_refused", "side": side, "public": False, "reason": str(exc),
+                                "rule": getattr(exc, "rule", "") or "3.12"})
+                    params = None
+            if params is None:
                 state["owes"] = {side: "event"}
                 return
-            if not _call(state, "submit_events", [side, pending[side].pop("event")], rng, log):
+            if not _call(state, "submit_events", [side, params], rng, log):
                 return
             continue
         if phase == "move":
@@ -371,61 +367,51 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg, log: lis
     """Call one engine step, resumably: False when a side must decide first.
 
     The call runs on a copy of the state taken before it, with its own stream keyed from the
-    step's stream, the answers given so far, and the standing plans. After a "decide" step it is
-    replayed from that copy with the same key, so dice already shown never change.
+    step's stream, the standing plans as they were when it started, and the answers given in
+    ``decide`` steps so far. After a "decide" step it is replayed from that copy with the same
+    key and plans, so the questions come in the same order and dice already shown never change.
+    Plans sent with a ``decide`` order take effect from the next call.
     """
-    from pbem.hammer import engine
-    from pbem.hammer.decisions import Scripted
     resume = state.get("resume")
     if not resume:
         key = b"".join(rng.word().to_bytes(4, "big") for _ in range(8))
-        resume = {"call": name, "args": args, "game": state["game"], "key": key.hex(), "answers": {}}
+        plans = {s: {k: v for k, v in state.get("pending", {}).get(s, {}).items() if k in ("plans", "winter")}
+                 for s in SIDES}
+        resume = {"call": name, "args": args, "game": state["game"], "key": key.hex(), "answers": {},
+                  "plans": copy.deepcopy(plans)}
         state["resume"] = resume
     g = GameState.from_dict(resume["game"])
     sub = Drbg(bytes.fromhex(resume["key"]))
-    decider = Scripted({s: list(a) for s, a in resume["answers"].items()}, fallback=_decider(state))
+    decider = Resumed(_decider(resume["plans"], g), {s: list(a) for s, a in resume["answers"].items()})
     fn = getattr(engine, name)
     try:
         out = fn(g, *copy.deepcopy(resume["args"]), sub, decider)
     except NeedDecision as need:
         state["question"] = need.question.to_dict()
         state["owes"] = {need.question.side: "decide"}
+        state["paused"] = g.to_dict()  # shown in the reports; the call itself replays from resume
         return False
     log.extend(_entries(out, name))
     state["game"] = g.to_dict()
     state["resume"] = None
     state["question"] = None
+    state["paused"] = None
     return True
 
 
-def _public_moves(section: dict[str, Any]) -> list[dict[str, Any]]:
-    """What the other side learns of a move (4.0): from where, to where, how many blocks."""
-    out = []
-    for m in section.get("moves", []) or []:
-        if isinstance(m, dict):
-            out.append({"from": m.get("from", ""), "to": m.get("to", ""), "count": len(m.get("blocks", []) or [])})
-    return out
-
-
-def _decider(state: dict[str, Any]) -> Any:
-    """Each side's standing plans as a decider (plans.py), the documented defaults otherwise."""
-    from pbem.hammer.decisions import BySide
-    pending = state.get("pending", {})
-    return BySide(**{s: _plan_decider(s, pending.get(s, {})) for s in SIDES})
+def _decider(plans: dict[str, dict[str, Any]], live: GameState) -> Any:
+    """Each side's standing plans (``{side: {"plans": ..., "winter": ...}}``) as a decider
+    (plans.py, winter.py), the documented defaults where they are silent. ``live`` is the game
+    the engine is changing, for defaults that look at it (5.9 raid loss)."""
+    return BySide(**{s: _plan_decider(s, plans.get(s, {}), live) for s in SIDES})
 
 
 # --- the engine seam: every call into the rules engine goes through these few functions -----
 
-def _plan_decider(side: str, pending: dict[str, Any]) -> Any:
+def _plan_decider(side: str, pending: dict[str, Any], live: GameState | None = None) -> Any:
     """Winter questions from the winter plan (winter.py); others from battle plans (plans.py)."""
-    from pbem.hammer.decisions import FirstOption
-    from pbem.hammer.winter import plan_decider as winter_plan
     winter = winter_plan(side, dict(pending.get("winter", {}) or {}))
-    try:
-        from pbem.hammer import plans
-        battle: Any = plans.decider(side, {"plans": pending.get("plans", {})})
-    except (ImportError, AttributeError):  # plans.py not built yet
-        battle = FirstOption()
+    battle = plans.decider(side, {"plans": pending.get("plans", {})}, state=live)
     return _ByKind(winter, battle)
 
 
@@ -442,27 +428,22 @@ class _ByKind:
 
 def _eng_legal_moves(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:
     """``{origin: {block: [areas it may reach]}}`` for ``side``'s Move Phase now (4.x)."""
-    try:
-        from pbem.hammer.movement import legal_group_moves
-    except ImportError:  # pragma: no cover - until movement.py lands
-        return {}
     return _plain(legal_group_moves(g, side))
 
 
 def _eng_apply_moves(g: GameState, side: str, section: dict[str, Any]) -> None:
-    from pbem.hammer.movement import apply_moves
-    from pbem.hammer.orders import parse_moves
     apply_moves(g, side, parse_moves({k: v for k, v in section.items() if k != "battle_order"}))
 
 
 def filter_log(log: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
     """Only what ``side`` saw happen (views.py holds the one visibility rule)."""
-    from pbem.hammer.views import filter_log as views_filter_log
     return list(views_filter_log(log, side))
 
 
 def _entries(out: Any, what: str) -> list[dict[str, Any]]:
-    """Engine logs as plain dicts; a line without a side is public (battles are seen by both)."""
+    """Engine logs as plain dicts, each tagged with the engine step that wrote it. Who sees a
+    line is views.entry_for's rule alone: one that says neither ``side`` nor ``public`` is the
+    referee's (fail closed)."""
     if not out:
         return []
     items = out if isinstance(out, list) else [out]
@@ -472,10 +453,8 @@ def _entries(out: Any, what: str) -> list[dict[str, Any]]:
         if not isinstance(entry, dict):
             entry = {"text": str(entry)}
         entry.setdefault("what", what)
-        if "side" not in entry:
-            entry.setdefault("public", True)  # a line that names no side was seen by both
         result.append(entry)
     return result
 
 
-__all__ = ["HammerRuleset", "Outcome", "NeedDecision", "Question", "parse_options", "game_of"]
+__all__ = ["HammerRuleset", "NeedDecision", "Question", "parse_options", "game_of"]

@@ -30,7 +30,8 @@ class Scenario:
     king: str               # the King already crowned at the start ("" for none)
 
 
-def _parse(data: dict) -> dict[str, Scenario]:
+def parse_scenarios(data: dict) -> dict[str, Scenario]:
+    """Build and validate the scenario table (the shape of ``data/scenarios.toml``)."""
     out: dict[str, Scenario] = {}
     names = blocks()
     for sid, raw in data.items():
@@ -41,7 +42,8 @@ def _parse(data: dict) -> dict[str, Scenario]:
             side = "england" if key == "english" else "scotland"
             areas = {a: tuple(bs) for a, bs in base.get(key, {}).items()}
             for area, listed in areas.items():
-                board().area(area)
+                if area not in board().areas:
+                    raise DataError(f"scenarios: {sid} places blocks in unknown area {area!r} (1.1)")
                 for name in listed:
                     if name not in names:
                         raise DataError(f"scenarios: {sid} places unknown block {name!r} (8.0)")
@@ -51,6 +53,10 @@ def _parse(data: dict) -> dict[str, Scenario]:
                         raise DataError(f"scenarios: {sid} places {name} twice (8.0)")
                     placed.add(name)
             setup[key] = areas
+        dead = set(base.get("scottish_dead", []))
+        for name, s in names.items():
+            if s.is_noble and name not in placed and name not in dead:
+                raise DataError(f"scenarios: {sid} does not place noble {name} (8.0)")
         out[sid] = Scenario(
             id=sid, name=str(raw["name"]), first_year=int(raw["first_year"]),
             last_year=int(raw.get("last_year", 0)), english_levy=int(base["english_levy"]),
@@ -64,7 +70,7 @@ def _parse(data: dict) -> dict[str, Scenario]:
 
 @cache
 def scenarios() -> dict[str, Scenario]:
-    return _parse(load_toml_resource("scenarios.toml"))
+    return parse_scenarios(load_toml_resource("scenarios.toml"))
 
 
 def scenario(sid: str) -> Scenario:
@@ -116,8 +122,6 @@ def setup(sid: str, options: Options, rng: Drbg) -> GameState:
             state.blocks[name] = BlockState("scotland", DEAD, 0)
         elif name in sc.scottish_off_map:
             state.blocks[name] = BlockState("scotland", OFF_MAP, 0)
-        elif s.is_noble:
-            raise DataError(f"scenarios: {sid} does not place noble {name} (8.0)")
         else:
             state.blocks[name] = BlockState(s.sides[0], POOL, 0)
     extra = int(options.bid[1]) if options.bid.startswith("S") else 0

@@ -1,4 +1,5 @@
-"""Victory (9.0, 9.1): the end-of-scenario count, sudden death, and the one place a result lives.
+"""Victory (9.0-9.2): the end-of-scenario count, sudden death, the one place a result lives,
+and the net tournament bid.
 
 ``state.winner`` / ``state.win_reason`` hold the result; ``declare_winner`` is the only writer,
 and the first result stands (a later check never overwrites it).
@@ -7,6 +8,7 @@ and the first result stands (a later check never overwrites it).
 from __future__ import annotations
 
 from pbem.hammer.blocks import SIDES
+from pbem.hammer.errors import InvalidOrder
 from pbem.hammer.state import DEAD, GameState
 
 WALLACE = "Wallace"
@@ -77,3 +79,22 @@ def check_end_of_scenario(state: GameState) -> str:
     side = "scotland" if on_map else "england"
     how = "on the map" if on_map else ("dead" if wallace is None or wallace.location == DEAD else "in the Draw Pool")
     return declare_winner(state, side, f"nobles tied {e}-{s} at the end of {state.year} and Wallace is {how} (9.0)")
+
+
+def net_bid(english: str, scottish: str) -> str:
+    """The net tournament bid for a game between an English bid and a Scottish bid (9.2).
+
+    Opposite bids cancel (E3 against S3: no effect); otherwise the difference applies to the
+    higher bidder (E2 against S1 nets E1). ``""`` stands for no bid. The result is the
+    ``Options.bid`` the game is set up with.
+    """
+    def amount(bid: str, letter: str) -> int:
+        if bid == "":
+            return 0
+        if len(bid) != 2 or bid[0] != letter or bid[1] not in "123":
+            raise InvalidOrder(f"tournament bid {bid!r}: the {'English' if letter == 'E' else 'Scottish'} "
+                               f"player's bid must be {letter}1, {letter}2 or {letter}3 (9.2)")
+        return int(bid[1])
+
+    net = amount(english, "E") - amount(scottish, "S")
+    return f"E{net}" if net > 0 else f"S{-net}" if net < 0 else ""

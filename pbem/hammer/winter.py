@@ -455,6 +455,50 @@ def validate_winter_plan(side: str, plan: Any) -> dict[str, Any]:
     return plan
 
 
+def winter_plan_options(state: GameState, side: str) -> dict[str, Any]:
+    """The legal choices for each key of ``side``'s ``[winter]`` plan, the position as it stands.
+
+    The legal-move generator for winter plans (docs/orders.md "Winter"): a plan built from any of
+    these choices (a value per single-choice key; any names, in any order, from a list key; per
+    area any sequence of its build entries) is accepted by ``validate_winter_plan``. The winter
+    changes the position as it goes (nobles go home first), so a choice that is no longer legal
+    when its question comes is ignored there and the question's default applies.
+    """
+    out: dict[str, Any] = {}
+    two_homes = [n for n in sorted(state.blocks) if spec(n).is_noble and len(spec(n).homes) > 1 and state.on_map(n)]
+    if two_homes:  # the owner chooses, or the new owner if both homes are enemy-occupied (7.12)
+        out["homes"] = {n: sorted(spec(n).homes) for n in two_homes}
+    mine = lambda name: state.on_map(name) and state.blocks[name].owner == side  # noqa: E731
+    if side == "scotland":
+        if mine(MORAY):
+            out["moray"] = moray_options(state)
+        if mine(KING):
+            out["king"] = king_options(state)
+        if mine(WALLACE):
+            out["wallace"] = wallace_options(state)
+    elif mine(EDWARD):
+        may = edward_may_winter(state)
+        out["edward"] = ["disband", "winter"] if may else ["disband"]
+        if may:
+            out["edward_company"] = ["stay", "disband"]
+    if side == "england":  # only infantry is left to choose about (7.31, 7.32)
+        disbandable = [n for n in state.blocks_of(side) if state.on_map(n) and spec(n).type == "infantry"]
+    else:  # nobles never disband, Moray excepted; the King disbands by his own choice (7.2)
+        disbandable = [n for n in state.blocks_of(side) if state.on_map(n) and (not spec(n).is_noble or n == MORAY)]
+    out["disband"] = disbandable
+    out["release"] = [n for n in disbandable if n not in (KING, MORAY)]
+    buildable = ENGLISH_BUILDABLE if side == "england" else None
+    builds_out: dict[str, list[str]] = {}
+    for area in replacement_points(state, side):
+        entries = ["draw"] if side == "scotland" else []
+        entries += [f"step:{n}" for n in state.blocks_in(area, side)
+                    if buildable is None or spec(n).type in buildable]
+        builds_out[area] = entries + ["pass"]
+    out["builds"] = builds_out
+    out["ask"] = list(QUESTION_KINDS)
+    return out
+
+
 class PlanDecider:
     """Answers winter questions from a validated winter plan, the first option otherwise."""
 

@@ -8,18 +8,13 @@ import tomllib
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from conftest import Keys
-from pbem.cli import verify as verify_cli
+from pbem.cli.main import app as cli
 from pbem.core import audit, game, identity, ledger
 
 runner = CliRunner()
-cli = typer.Typer()
-cli.command("verify")(verify_cli.verify)
-cli.command("audit")(verify_cli.audit)
-cli.add_typer(verify_cli.game_app, name="game")
 
 
 def run(*args: object) -> tuple[int, str]:
@@ -159,3 +154,72 @@ def _rebind_state(d: Path, keys: Keys, n: int) -> None:
 def test_protocol_7_atomic_write_leaves_no_temporary_files(played: Path) -> None:
     assert not [p for p in played.rglob(".*.tmp")]
     assert audit.REVEAL_FORMAT == "pbem-reveal-v1"
+
+
+def _rebind_all(d: Path, keys: Keys, n: int) -> None:
+    for side in ("north", "south"):
+        _rebind_report(d, keys, side, n)
+    _rebind_state(d, keys, n)
+
+
+def test_protocol_8_cli_audit_names_a_forged_die(played: Path, keys: Keys, bundle: Path) -> None:
+    """A die the referee changed in the record: the audit stops at the dice reveal of that entry."""
+    resign(played / "ledger" / "0003.toml", keys, lambda d: d.update(dice="ab" * 32))
+    _rebind_all(played, keys, 3)
+    code, out = run("audit", played, "--reveal", bundle)
+    assert code == 1 and "0003.toml: the dice reveal of entry 3 does not hash to the previous reveal" in out
+
+
+def test_protocol_9_cli_audit_names_a_die_changed_in_the_public_board(played: Path, keys: Keys,
+                                                                     bundle: Path) -> None:
+    """Round 3 was a tie settled by dice; a referee rewriting those dice is caught by the replay."""
+    def change(d: dict) -> None:
+        board = json.loads(d["board"])
+        rolls = board["rounds"][-1]["dice"]
+        assert rolls, "round 3 (rock against rock) is settled by dice"
+        rolls[-1] = [6, 1] if rolls[-1] != [6, 1] else [1, 6]
+        d["board"] = json.dumps(board, sort_keys=True, separators=(",", ":"))
+    resign(played / "ledger" / "0003.toml", keys, change)
+    _rebind_all(played, keys, 3)
+    assert run("verify", played)[0] == 0
+    code, out = run("audit", played, "--reveal", bundle)
+    assert code == 1 and "0003.toml: field board does not match the replay of entry 3" in out
+
+
+def test_protocol_7_3_rewritten_past_entry_is_betrayed_by_the_players_signed_orders(played: Path,
+                                                                                   keys: Keys) -> None:
+    """A referee rewrites entry 2 and re-links everything it signs; the orders of step 2 are the
+    players', signed to answer the original entry 2, so the public record no longer checks."""
+    resign(played / "ledger" / "0002.toml", keys, lambda d: d["commitments"].update(first_die="0" * 64))
+    _rebind_all(played, keys, 2)
+    new_hash = ledger.sha256_file_bytes((played / "ledger" / "0002.toml").read_bytes())
+    resign(played / "ledger" / "0003.toml", keys, lambda d: d.update(prev=new_hash))
+    _rebind_all(played, keys, 3)
+    code, out = run("verify", played)
+    assert code == 1 and "0002-north.pbem answers ledger entry" in out
+
+
+def test_protocol_6_cli_audit_names_a_tampered_commitment_in_the_last_entry(played: Path, keys: Keys,
+                                                                           bundle: Path) -> None:
+    resign(played / "ledger" / "0003.toml", keys, lambda d: d["commitments"].update(first_die="0" * 64))
+    _rebind_all(played, keys, 3)
+    assert run("verify", played)[0] == 0
+    code, out = run("audit", played, "--reveal", bundle)
+    assert code == 1 and "0003.toml: commitment 'first_die' does not match the replay of entry 3" in out
+
+
+def test_protocol_9_cli_audit_names_a_tampered_state_commitment(played: Path, keys: Keys, bundle: Path) -> None:
+    resign(played / "ledger" / "0003.toml", keys, lambda d: d.update(state="1" * 64))
+    _rebind_all(played, keys, 3)
+    code, out = run("audit", played, "--reveal", bundle)
+    assert code == 1 and "0003.toml: field state does not match the replayed state of entry 3" in out
+
+
+def test_protocol_7_verify_needs_only_the_public_files(played: Path, tmp_path: Path) -> None:
+    """A copy with no key at all (only what the referee publishes) verifies."""
+    import shutil
+    public = tmp_path / "public"
+    shutil.copytree(played, public)
+    assert not list(public.rglob("*.key"))
+    code, out = run("verify", public)
+    assert code == 0 and out.splitlines()[-1].startswith("ok: 4 entries")

@@ -1,30 +1,66 @@
-"""pbem.core never imports a game (design brief §8): the Ruleset seam is the only link."""
+"""pbem.core never imports or names a game (design brief §8): the Ruleset seam is the only link."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+import pbem
 import pbem.core
 
-GAMES = ("pbem.hammer", "pbem.bagpipes")
+CORE = Path(pbem.core.__file__).parent
+NOT_GAMES = {"core", "cli", "transport"}
+GAMES = tuple(sorted(p.name for p in Path(pbem.__file__).parent.iterdir()
+                     if p.is_dir() and (p / "__init__.py").exists() and p.name not in NOT_GAMES))
 
 
-def test_protocol_10_core_never_imports_a_game() -> None:
-    core = Path(pbem.core.__file__).parent
+def _offences(source: str, name: str) -> list[str]:
+    """Imports of a game package, and strings naming a game, its module path or its files."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        found += [f"{name}: imports {n}" for n in names if n.split(".")[:2] in (["pbem", g] for g in GAMES)]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value.lower()
+            for g in GAMES:
+                if text == g or f"pbem.{g}" in text or f"pbem/{g}" in text:
+                    found.append(f"{name}: string names {g}: {node.value[:40]!r}")
+    return found
+
+
+def test_protocol_10_core_never_imports_or_names_a_game() -> None:
+    assert GAMES and "hammer" in GAMES
     offenders = []
-    for path in sorted(core.glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n.startswith(GAMES)]
-        text = path.read_text(encoding="utf-8")
-        offenders += [f"{path.name}: import_module of a game" for g in GAMES if f'import_module("{g}' in text]
+    for path in sorted(CORE.glob("*.py")):
+        offenders += _offences(path.read_text(encoding="utf-8"), path.name)
     assert offenders == []
+
+
+def test_protocol_10_the_layering_check_catches_a_registry_string_and_an_import() -> None:
+    bad = 'import pbem.hammer.ruleset\n_R = {"hammer": "pbem.hammer.ruleset:HammerRuleset"}\n'
+    found = _offences(bad, "x.py")
+    assert any("imports pbem.hammer" in f for f in found)
+    assert sum("string names hammer" in f for f in found) == 2
+
+
+def test_protocol_10_installed_rulesets_come_from_entry_points() -> None:
+    from pbem.core import ruleset
+    assert "hammer" in ruleset.registered()
+    rules = ruleset.load("hammer")
+    assert isinstance(rules, ruleset.Ruleset) and rules.id == "hammer"
+
+
+def test_protocol_10_unknown_ruleset_is_one_sentence() -> None:
+    import pytest
+
+    from pbem.core import ruleset
+    from pbem.core.errors import FormatError
+    with pytest.raises(FormatError, match=r"unknown ruleset 'chess'; known: .*hammer.*rps.*\(protocol §10\)\.$"):
+        ruleset.load("chess")
 
 
 def test_protocol_10_rps_satisfies_the_ruleset_protocol() -> None:

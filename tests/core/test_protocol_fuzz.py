@@ -57,3 +57,36 @@ def test_protocol_3_armor_mutations_are_rejected_or_decode_to_the_same_bytes(bas
     except PbemError:
         return
     assert out == base or not accepted(out)
+
+
+def test_protocol_7_3_mutated_orders_reach_the_referee_and_are_refused_without_a_write() -> None:
+    """The referee's own entry point (receive_order): every mutated order is a PbemError, nothing is kept."""
+    import tempfile
+    from pathlib import Path
+
+    from conftest import fixed, snapshot
+    from pbem.core import game
+
+    referee, north, south = fixed("referee", 1), fixed("north", 2), fixed("south", 3)
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp) / "g"
+        game.new_game(d, "rps", "standard", {}, referee, {"north": north.public, "south": south.public},
+                      game_id="rps-fuzz", chain_length=5)
+        valid = armor.dearmor(game.write_order(d, north, "north", 0, {"side": "north", "step": 0, "throw": "rock"}))
+        before = snapshot(d)
+
+        @settings(max_examples=60, deadline=None)
+        @given(flips=mutations, as_armor=st.booleans())
+        def check(flips: list[tuple[int, int]], as_armor: bool) -> None:
+            data = bytearray(valid)
+            for at, xor in {at % len(data): xor for at, xor in flips}.items():
+                data[at] ^= xor
+            try:
+                game.receive_order(d, referee, armor.armor(bytes(data)) if as_armor else bytes(data), "fuzz")
+            except PbemError:
+                pass
+            else:
+                raise AssertionError("a mutated order was accepted")
+            assert snapshot(d) == before
+
+        check()

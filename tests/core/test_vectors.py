@@ -36,6 +36,26 @@ def test_protocol_11_vector(path: Path) -> None:
         run_vector(doc)
     assert info.value.kind == doc["expect"], f"{path.name}: got {info.value.kind}: {info.value}"
     assert str(info.value).endswith(")."), "every message is one sentence naming its section"
+    assert f"§{doc['section']}" in str(info.value), f"{path.name}: the error names another section"
+
+
+def test_protocol_11_every_vector_says_what_it_tests() -> None:
+    for path in FILES:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        assert doc["description"] and doc["section"] and doc["expect"] in {"ok", "armor", "format", "signature",
+                                                                         "decrypt"}, path.name
+
+
+def test_protocol_11_the_committed_generator_reproduces_every_vector(tmp_path: Path) -> None:
+    """generate.py beside the vectors writes them again, byte for byte (the sealed base is reused)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("vector_generator", VECTORS / "generate.py")
+    assert spec and spec.loader
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    generator.main(tmp_path)
+    stored = {p.name: p.read_bytes() for p in VECTORS.glob("*.toml")}
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.toml")} == stored
 
 
 def test_protocol_11_each_failure_kind_has_a_vector() -> None:

@@ -1,15 +1,37 @@
-"""Shared by the end-to-end tests: which modules a whole game needs, and a skip while they are missing."""
+"""Shared by the end-to-end tests: run a ``pbem`` verb through typer's CliRunner, start a game."""
 
 from __future__ import annotations
 
-import importlib.util
+from pathlib import Path
 
-import pytest
+from typer.testing import CliRunner
 
-# The protocol layer and the rules engine are written in parallel; until every module a whole
-# game needs is present, the tests that play through them are skipped rather than failing.
-NEEDED = ("pbem.core.game", "pbem.core.identity", "pbem.hammer.cardphase", "pbem.hammer.movement",
-          "pbem.hammer.orders", "pbem.hammer.battle", "pbem.hammer.winter", "pbem.hammer.victory")
-MISSING = [m for m in NEEDED if importlib.util.find_spec(m) is None]
+from pbem.cli.demo import make_keys
+from pbem.cli.main import app
 
-needs_full_game = pytest.mark.skipif(bool(MISSING), reason=f"not yet built: {', '.join(MISSING)}")
+runner = CliRunner()
+
+
+def run(*args: str | Path, ok: bool = True) -> str:
+    """The verb's output; with ``ok``, fail the test unless it exited 0."""
+    result = runner.invoke(app, [str(a) for a in args])
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result.output
+
+
+def new_game(folder: Path, scenario: str = "braveheart") -> Path:
+    """Keys in ``folder/keys`` and a game in ``folder/g``, made with ``pbem game new``."""
+    k = folder / "keys"
+    make_keys(k)
+    run("game", "new", folder / "g", "--ruleset", "hammer", "--scenario", scenario,
+        "--referee", k / "referee.key", "--side", f"england={k / 'england.pub.toml'}",
+        "--side", f"scotland={k / 'scotland.pub.toml'}")
+    return folder / "g"
+
+
+def report_of(game_dir: Path, side: str) -> Path:
+    """The report file asking ``side`` about the step the game is at."""
+    from pbem.core import game as core_game
+    info = core_game.status(game_dir)
+    return core_game.report_path(game_dir, int(info["step"]), side)

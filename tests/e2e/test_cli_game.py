@@ -3,42 +3,25 @@ check / seal / auto, adjudicate (with and without --deadline-passed), and the er
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from e2e_support import new_game, run, runner
+from e2e_support import report_of as report_in
 
-from pbem.cli.demo import make_keys
 from pbem.cli.main import app
-
-from e2e_support import needs_full_game
-
-pytestmark = needs_full_game
-
-runner = CliRunner()
-
-
-def run(*args: str | Path, ok: bool = True) -> str:
-    result = runner.invoke(app, [str(a) for a in args])
-    if ok:
-        assert result.exit_code == 0, result.output
-    return result.output
 
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
-    make_keys(tmp_path / "keys")
-    k = tmp_path / "keys"
-    run("game", "new", tmp_path / "g", "--ruleset", "hammer", "--scenario", "braveheart",
-        "--referee", k / "referee.key", "--side", f"england={k / 'england.pub.toml'}",
-        "--side", f"scotland={k / 'scotland.pub.toml'}")
+    new_game(tmp_path)
     return tmp_path
 
 
 def report_of(game: Path, side: str) -> Path:
-    from pbem.core import game as core_game
-    info = core_game.status(game / "g")
-    return core_game.report_path(game / "g", int(info["step"]), side)
+    return report_in(game / "g", side)
 
 
 def test_e2e_status_says_both_sides_owe_a_card(game: Path) -> None:
@@ -107,3 +90,81 @@ def test_e2e_another_sides_key_cannot_open_a_report(game: Path) -> None:
     result = runner.invoke(app, ["report", "open", str(report_of(game, "england")),
                                  "--key", str(game / "keys" / "scotland.key")])
     assert result.exit_code == 1 and result.output.startswith("error: ")
+
+
+@pytest.mark.parametrize("scenario, year, options", [("the_bruce", 1306, []),
+                                                     ("campaign", 1297, ["--option", "schiltroms=true"])])
+def test_e2e_game_new_sets_up_every_scenario_with_options(tmp_path: Path, scenario: str, year: int,
+                                                          options: list[str]) -> None:
+    from pbem.cli.demo import make_keys
+    k = tmp_path / "keys"
+    make_keys(k)
+    run("game", "new", tmp_path / "g", "--ruleset", "hammer", "--scenario", scenario, *options,
+        "--referee", k / "referee.key", "--side", f"england={k / 'england.pub.toml'}",
+        "--side", f"scotland={k / 'scotland.pub.toml'}")
+    assert (tmp_path / "g" / "game.toml").exists() and (tmp_path / "g" / "state" / "0000.pbem").exists()
+    out = run("report", "open", report_in(tmp_path / "g", "england"), "--key", k / "england.key",
+              "--svg", tmp_path / "e.svg")
+    assert f"{scenario} {year}" in out and "you owe: card" in out
+    assert "england owes card" in run("status", tmp_path / "g")
+
+
+def test_e2e_game_new_refuses_an_unknown_scenario_in_one_line(tmp_path: Path) -> None:
+    from pbem.cli.demo import make_keys
+    k = tmp_path / "keys"
+    make_keys(k)
+    result = runner.invoke(app, ["game", "new", str(tmp_path / "g"), "--ruleset", "hammer", "--scenario", "agincourt",
+                                 "--referee", str(k / "referee.key"), "--side", f"england={k / 'england.pub.toml'}",
+                                 "--side", f"scotland={k / 'scotland.pub.toml'}"])
+    assert result.exit_code == 1 and result.output.startswith("error: ") and "Traceback" not in result.output
+    assert not (tmp_path / "g" / "game.toml").exists()
+
+
+def test_e2e_report_open_shows_battles_with_dice_cards_played_and_writes_the_map(tmp_path: Path) -> None:
+    """A report of the scripted example in which Scotland saw a battle."""
+    from pbem.core import game as core_game
+    from pbem.core import identity
+    example = Path(__file__).resolve().parents[2] / "examples" / "game"
+    me = identity.load_private(example / "keys" / "scotland.key")
+    rep = next(p for p in sorted((example / "game" / "reports").glob("*-scotland.pbem"))
+               if any(e.get("what") == "fire" for e in core_game.open_report(p, me)["log"])
+               and core_game.open_report(p, me)["asks"] == "card")
+    svg = tmp_path / "s.svg"
+    out = run("report", "open", rep, "--key", example / "keys" / "scotland.key", "--svg", svg,
+              "--save", tmp_path / "s.json")
+    assert "fires" in out and "[#0]" in out and "Battle in" in out     # battle logs with dice and their index
+    assert "played this year: england: move" in out                  # cards played
+    assert "you owe: card" in out and "cards you may play" in out      # what is asked next
+    assert "Wallace" in out and "enemy" in out
+    picture = svg.read_text()
+    assert picture.startswith("<svg") or picture.startswith("<?xml")
+    opened = json.loads((tmp_path / "s.json").read_text())
+    for b in opened["view"]["blocks"]:                                  # own blocks named, with strength
+        assert f">{b['block']} {b['strength']}<" in picture
+    counts = sorted(int(n) for n in re.findall(r">x(\d+)<", picture))  # enemy blocks: face-down counts
+    assert counts == sorted(opened["view"]["enemy_blocks"].values())
+    for english in ("Northumber Infantry", "Cumbria Infantry", "Lancaster Knights"):
+        assert english not in picture and english not in out.split("what happened:")[0]
+    saved = run("orders", "new", tmp_path / "s.json", "--out", tmp_path / "d.toml")
+    assert "draft written" in saved and 'kind = "card"' in (tmp_path / "d.toml").read_text()
+
+
+def test_e2e_the_referee_refuses_an_illegal_sealed_order_naming_the_rule_and_writes_nothing(game: Path) -> None:
+    """``seal`` does not judge the rules; the referee does, and a refused step changes no file."""
+    k = game / "keys"
+    envs = []
+    for side in ("england", "scotland"):
+        rep = report_of(game, side)
+        run("orders", "auto", rep, "--key", k / f"{side}.key", "--out", game / f"{side}.toml", "--seed", "01")
+        envs.append(game / f"{side}.asc")
+    text = (game / "england.toml").read_text()
+    play = next(line for line in text.splitlines() if line.startswith("play = "))
+    (game / "england.toml").write_text(text.replace(play, 'play = "move1-9"'))
+    for side in ("england", "scotland"):
+        run("orders", "seal", game / f"{side}.toml", "--key", k / f"{side}.key", "--game", game / "g",
+            "--out", game / f"{side}.asc")
+    before = {p: p.read_bytes() for p in (game / "g").rglob("*") if p.is_file()}
+    result = runner.invoke(app, ["adjudicate", str(game / "g"), *map(str, envs), "--key", str(k / "referee.key")])
+    assert result.exit_code == 1 and result.output.startswith("error: ") and "Traceback" not in result.output
+    assert "england.asc" in result.output and "(3.1)" in result.output
+    assert {p: p.read_bytes() for p in (game / "g").rglob("*") if p.is_file()} == before

@@ -92,3 +92,37 @@ def test_cli_failures_are_one_error_line_and_exit_1(tmp_path: Path, monkeypatch:
     code, out = invoke(*args)
     assert code == 1
     assert out.startswith("error: ") and message in out and "Traceback" not in out
+
+
+def test_cli_every_verb_is_registered() -> None:
+    code, out = invoke("--help")
+    assert code == 0
+    for verb in ("demo", "key", "game", "adjudicate", "status", "orders", "report", "verify", "audit", "sandbox"):
+        assert f" {verb} " in out, verb
+    code, out = invoke("game", "--help")
+    for verb in ("new", "open", "join", "start", "receive", "reveal"):
+        assert f" {verb} " in out, verb
+
+
+def test_cli_one_wrapper_turns_errors_into_error_and_hint_lines() -> None:
+    import typer
+
+    from pbem.cli.errors import fails_cleanly
+    from pbem.core.errors import LedgerError
+
+    def boom(kind: str) -> None:
+        if kind == "pbem":
+            raise LedgerError("ledger/0002.toml: the chain is broken (protocol §7.2).", hint="ask the referee")
+        if kind == "missing":
+            open("no-such-file.pbem", "rb")
+        raise ValueError("a bug, not a user error")
+
+    cli = typer.Typer()
+    cli.command()(fails_cleanly(boom))
+    r = runner.invoke(cli, ["pbem"])
+    assert r.exit_code == 1 and r.output == ("error: ledger/0002.toml: the chain is broken (protocol §7.2).\n"
+                                             "hint: ask the referee\n")
+    r = runner.invoke(cli, ["missing"])
+    assert r.exit_code == 1 and r.output == "error: no-such-file.pbem: no such file.\n"
+    r = runner.invoke(cli, ["bug"])
+    assert isinstance(r.exception, ValueError)  # a bug is not dressed up as a user error

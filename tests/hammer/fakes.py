@@ -99,3 +99,19 @@ class Recorder:
         self.asked.append(question)
         answer = self.rule(question) if callable(self.rule) else None
         return answer if answer is not None else self.fallback.decide(question)  # type: ignore[attr-defined]
+
+
+def game_positions(scenario: str, seed: int, phase: str) -> list[GameState]:
+    """Copies of a random bot game's state each time it waits in ``phase`` (e.g. "winter", "card"):
+    mid-game positions for property tests of the options listings."""
+    from pbem.hammer.bots import random_game
+    from pbem.hammer.engine import next_step
+
+    found: list[GameState] = []
+
+    def keep(state: GameState, step: str) -> None:
+        if next_step(state) == phase:
+            found.append(state.copy())
+
+    random_game(scenario, seed, after_step=keep)
+    return found

@@ -8,6 +8,7 @@ import pytest
 
 from pbem.hammer.blocks import blocks, nobles, parse_blocks
 from pbem.hammer.board import board, load_toml_resource, parse_board
+from pbem.hammer.cards import parse_cards
 from pbem.hammer.errors import DataError
 
 
@@ -100,3 +101,69 @@ def test_2_0_a_duplicate_block_is_a_data_error() -> None:
     data["blocks"].append(copy.deepcopy(data["blocks"][0]))
     with pytest.raises(DataError, match="duplicate block 'Wallace'"):
         parse_blocks(data)
+
+
+def card_data() -> dict:
+    return copy.deepcopy(load_toml_resource("cards.toml"))
+
+
+def test_1_1_an_area_with_no_border_is_a_data_error() -> None:
+    data = map_data()
+    data["areas"]["Atlantis"] = dict(data["areas"]["Fife"], homes=[])
+    with pytest.raises(DataError, match="area 'Atlantis' has no border"):
+        parse_board(data)
+
+
+def test_4_4_a_map_without_england_is_a_data_error() -> None:
+    data = map_data()
+    del data["areas"]["England"]
+    data["borders"] = {k: [p for p in v if "England" not in p] for k, v in data["borders"].items()}
+    with pytest.raises(DataError, match="no England area"):
+        parse_board(data)
+
+
+def test_1_4_a_noble_whose_home_is_unknown_or_unmarked_is_a_data_error() -> None:
+    data = block_data()
+    entry = next(b for b in data["blocks"] if b["name"] == "Atholl")
+    entry["homes"] = ["Atlantis"]
+    with pytest.raises(DataError, match="unknown home area 'Atlantis'"):
+        parse_blocks(data)
+    entry["homes"] = ["Fife"]
+    with pytest.raises(DataError, match="Fife does not show 'Atholl'"):
+        parse_blocks(data)
+
+
+def test_1_4_a_shield_on_the_map_without_its_noble_is_a_data_error() -> None:
+    data = block_data()
+    data["blocks"] = [b for b in data["blocks"] if b["name"] != "Atholl"]
+    with pytest.raises(DataError, match="Atholl is home of 'Atholl'"):
+        parse_blocks(data)
+
+
+def test_2_22_a_noble_without_a_faction_is_a_data_error() -> None:
+    data = block_data()
+    next(b for b in data["blocks"] if b["name"] == "Atholl").pop("faction")
+    with pytest.raises(DataError, match="noble 'Atholl' has no faction"):
+        parse_blocks(data)
+
+
+def test_3_0_a_deck_of_other_than_25_cards_or_a_move_card_of_value_4_is_a_data_error() -> None:
+    data = card_data()
+    data["move"][0]["count"] += 1
+    with pytest.raises(DataError, match="26 cards, not 25"):
+        parse_cards(data)
+    data = card_data()
+    data["move"][0]["value"] = 4
+    with pytest.raises(DataError, match="value 4, not 1-3"):
+        parse_cards(data)
+
+
+def test_1_1_buchan_borders_exactly_strathspey_badenoch_mar_and_angus_as_in_4_6() -> None:
+    assert board().neighbours("Buchan") == ("Angus", "Badenoch", "Mar", "Strathspey")
+    kinds = {n: board().border("Buchan", n).kind for n in board().neighbours("Buchan")}
+    assert kinds == {"Angus": "green", "Badenoch": "red", "Mar": "green", "Strathspey": "green"}
+
+
+def test_4_4_the_anglo_scottish_border_and_its_red_dashed_stretch_into_teviot() -> None:
+    crossings = {b.key: b.kind for b in board().borders.values() if b.anglo_scottish}
+    assert crossings == {"Annan-England": "green", "Dunbar-England": "green", "England-Teviot": "red"}

@@ -28,6 +28,7 @@ def test_3_0_deck_is_twenty_moves_and_five_events() -> None:
 
 def test_3_0_each_year_deals_five_cards_to_each_side_from_a_full_shuffle() -> None:
     state = game([], [])
+    state.turn = 5  # last year's count
     start_year(state, Drbg(b"another-key-0123" * 2))
     assert len(state.hands["england"]) == 5 and len(state.hands["scotland"]) == 5
     dealt = state.hands["england"] + state.hands["scotland"] + state.deck
@@ -98,13 +99,19 @@ def test_3_12_two_events_are_both_resolved_england_first_and_the_year_ends() -> 
     assert reveal.year_ends and year_over(state)
 
 
-def test_3_12_truce_sets_the_truce_flag_for_its_player() -> None:
-    state = game(["move2-1"], ["truce"])
-    play_cards(state, {"england": "move2-1", "scotland": "truce"})
-    assert state.current.truce == "scotland"
-    state = game(["move2-1", "move1-1"], ["move2-2", "move1-2"])
-    play_cards(state, {"england": "move2-1", "scotland": "move2-2"})
-    assert state.current.truce == ""
+def test_3_12_a_truce_binds_only_once_used_so_a_passed_truce_leaves_attacks_open() -> None:
+    """Revealing Truce sets nothing: events.py sets it when used; passing it must not (Card Play sidebar)."""
+    from pbem.hammer import engine
+    from pbem.hammer.decisions import FirstOption
+
+    rng = Drbg(b"truce-pass-key-0" * 2)
+    for params, truce in (({"pass": True}, ""), ({}, "scotland")):
+        state = game(["move2-1", "move1-1"], ["truce", "move1-2"])
+        play_cards(state, {"england": "move2-1", "scotland": "truce"})
+        assert state.current.truce == ""
+        state.phase = "event"
+        engine.submit_events(state, "scotland", params, rng, FirstOption())
+        assert state.current.truce == truce, params
 
 
 def test_3_1_a_new_game_turn_starts_a_fresh_turn_record() -> None:
@@ -116,6 +123,14 @@ def test_3_1_a_new_game_turn_starts_a_fresh_turn_record() -> None:
     play_cards(state, {"england": "move1-1", "scotland": "move1-2"})
     assert state.current.moved == [] and state.current.battles == {} and state.current.moves_done == []
     assert state.turn == 2
+
+
+def test_4_3_border_limits_are_per_move_phase_a_new_game_turn_resets_the_counts() -> None:
+    state = game(["move2-1", "move1-1"], ["move2-2", "move1-2"])
+    play_cards(state, {"england": "move2-1", "scotland": "move2-2"})
+    state.current.crossings = {"england|Angus-Buchan": 6}
+    play_cards(state, {"england": "move1-1", "scotland": "move1-2"})
+    assert state.current.crossings == {} and state.current.cards == {"england": "move1-1", "scotland": "move1-2"}
 
 
 def test_3_0_a_year_has_at_most_five_game_turns() -> None:
@@ -143,3 +158,26 @@ def test_3_0_leftover_cards_are_discarded_at_year_end() -> None:
     assert state.hands == {"england": [], "scotland": []}
     start_year(state, Drbg(b"next-year-key-01" * 2))
     assert len(state.hands["england"]) == 5 and "move1-1" not in state.played["england"]
+
+
+def test_3_0_the_year_ends_after_the_fifth_game_turn_whatever_is_in_hand() -> None:
+    state = game(["move1-1"], ["move1-2"])
+    state.turn = 4
+    assert not year_over(state)
+    state.turn = 5
+    assert year_over(state)
+
+
+def test_3_12_event_cards_are_resolved_before_any_move() -> None:
+    """After the reveal the game waits for the Event; moves are refused until it is resolved."""
+    from pbem.hammer import engine
+    from pbem.hammer.decisions import FirstOption
+
+    rng = Drbg(b"events-first-key" * 2)
+    state = game(["move3-1", "move1-1"], ["victuals", "move1-2"])
+    engine.submit_cards(state, {"england": "move3-1", "scotland": "victuals"}, rng, FirstOption())
+    assert engine.next_step(state) == "event" and engine.who_owes(state) == ["scotland"]
+    with pytest.raises(IllegalOrder):
+        engine.submit_moves(state, "england", {"moves": []}, rng, FirstOption())
+    engine.submit_events(state, "scotland", {"pass": True}, rng, FirstOption())
+    assert engine.next_step(state) == "move" and engine.who_owes(state) == ["england"]

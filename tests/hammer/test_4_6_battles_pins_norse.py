@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from fakes import Recorder, ScriptedDice
 from positions import go, moves, place, turn
 
+from pbem.hammer.battle import fight
 from pbem.hammer.board import board
 from pbem.hammer.errors import IllegalOrder
 from pbem.hammer.movement import apply_moves, legal_steps
@@ -102,6 +104,44 @@ def test_5_32_rulebook_example_angus_group_is_the_main_attack_mar_group_in_reser
     assert battle.entered == {"england": ["Angus-Buchan", "Buchan-Mar"]}
 
 
+def test_5_32_rulebook_example_fought_the_mar_group_stays_out_of_round_1() -> None:
+    state = place(turn("england", england=2), "scotland", "Buchan", "Douglas")
+    place(state, "england", "Angus", "York Knights", "Durham Knights", "York Infantry", "Durham Infantry")
+    place(state, "england", "Mar", "Lancaster Infantry", "Cumbria Infantry")
+    apply_moves(state, "england", moves(
+        go("Angus", (["York Knights", "Durham Knights", "York Infantry", "Durham Infantry"], ["Buchan"])),
+        go("Mar", (["Lancaster Infantry", "Cumbria Infantry"], ["Buchan"])),
+        main_attack={"Buchan": {"from": "Angus", "via": "Angus"}}))
+    rec = Recorder(lambda q: "pass" if q.kind == "battle_action" else None)
+    log = fight(state, "Buchan", ScriptedDice([]), rec)
+    by_round = {r: [q.context["block"] for q in rec.asked if q.kind == "battle_action" and q.context["round"] == r]
+                for r in (1, 2)}
+    assert by_round[1] == ["Durham Knights", "York Knights", "Douglas", "Durham Infantry", "York Infantry"]
+    assert by_round[2] == ["Durham Knights", "York Knights", "Douglas", "Cumbria Infantry", "Durham Infantry",
+                           "Lancaster Infantry", "York Infantry"]
+    (reserves,) = [e for e in log if e["what"] == "reveal" and e["round"] == 2]
+    assert [b["block"] for b in reserves["blocks"]] == ["Cumbria Infantry", "Lancaster Infantry"]
+
+
+def test_5_33_rulebook_example_fought_the_moray_blocks_arrive_in_round_2() -> None:
+    state = place(turn("england", england=1, scotland=1), "scotland", "Buchan", "Douglas", "Campbell")
+    place(state, "scotland", "Moray", "Graham", "MacDonald", "Lindsay")
+    place(state, "england", "Angus", "York Knights", "Durham Knights", "York Infantry", "Durham Infantry")
+    apply_moves(state, "england", moves(go("Angus", (["York Knights", "Durham Knights", "York Infantry",
+                                                      "Durham Infantry"], ["Buchan"]))))
+    apply_moves(state, "scotland", moves(go("Moray", (["Graham", "MacDonald", "Lindsay"], ["Strathspey", "Buchan"]))))
+    rec = Recorder(lambda q: "pass" if q.kind == "battle_action" else None)
+    fight(state, "Buchan", ScriptedDice([]), rec)
+    round_1 = [q.context["block"] for q in rec.asked if q.kind == "battle_action" and q.context["round"] == 1]
+    round_2 = [q.context["block"] for q in rec.asked if q.kind == "battle_action" and q.context["round"] == 2]
+    assert not {"Graham", "MacDonald", "Lindsay"} & set(round_1)
+    assert {"Graham", "MacDonald", "Lindsay"} <= set(round_2)
+    # the English must retreat after round 3, never through Buchan-Strathspey, which the Scots used (5.5)
+    retreats = [q.options for q in rec.asked if q.kind == "retreat"]
+    assert retreats == [("Angus", "Badenoch", "Mar")] * 4
+    assert state.control("Buchan") == "scotland"
+
+
 def test_5_32_one_origin_through_two_borders_is_two_groups() -> None:
     state = place(turn("england"), "scotland", "Buchan", "Douglas")
     place(state, "england", "Strathspey", "York Knights", "Durham Knights")
@@ -187,3 +227,37 @@ def test_5_9_truce_the_scots_cannot_enter_england_even_if_empty() -> None:
     illegal(state, "scotland", moves(go("Annan", (["Wallace"], ["England"]))), "5.9", "during a Truce")
     assert all(s.destination != "England" for s in legal_steps(state, "scotland"))
     apply_moves(state, "scotland", moves(go("Annan", (["Wallace"], ["Carrick"]))))
+
+
+# --- sidebars: Closing Borders, Attacker or Defender ---------------------------------------------
+
+def test_5_5_closing_borders_sidebar_example_player_1s_move_closes_no_border() -> None:
+    state = place(turn("scotland"), "scotland", "Badenoch", "Campbell", "Graham")
+    place(state, "england", "Mar", "York Knights")
+    apply_moves(state, "scotland", moves(go("Badenoch", (["Campbell", "Graham"], ["Atholl"]))))
+    apply_moves(state, "england", moves(go("Mar", (["York Knights"], ["Atholl"]))))
+    battle = state.current.battles["Atholl"]
+    assert battle.attacker == "england" and battle.entered == {"england": ["Atholl-Mar"]}
+    # either side may retreat to Badenoch; the Scots, first to do it, close it to the English
+    rec = Recorder(lambda q: ("retreat:Badenoch" if q.context["block"] == "Campbell" and q.context["round"] == 1
+                              else "pass") if q.kind == "battle_action" else None)
+    fight(state, "Atholl", ScriptedDice([]), rec)
+    knights = [q.options for q in rec.asked if q.kind == "battle_action" and q.context["block"] == "York Knights"]
+    assert "retreat:Badenoch" in knights[0] and "retreat:Badenoch" not in knights[1]
+    assert "retreat:Mar" in knights[0]
+
+
+def test_5_attacker_or_defender_sidebar_one_side_attacks_one_battle_and_defends_another() -> None:
+    state = place(turn("england"), "scotland", "Fife", "Campbell")
+    place(state, "scotland", "Mentieth", "Graham")
+    place(state, "england", "Angus", "York Knights")
+    place(state, "england", "Lothian", "York Infantry")
+    apply_moves(state, "england", moves(go("Angus", (["York Knights"], ["Fife"]))))
+    apply_moves(state, "scotland", moves(go("Mentieth", (["Graham"], ["Lothian"]))))
+    assert {a: b.attacker for a, b in state.current.battles.items()} == {"Fife": "england", "Lothian": "scotland"}
+    rec = Recorder(lambda q: "pass" if q.kind == "battle_action" else None)
+    for area in ("Fife", "Lothian"):
+        fight(state, area, ScriptedDice([]), rec)
+    # each attacker, not won in three rounds, retreats (5.3)
+    assert state.control("Fife") == "scotland" and state.control("Lothian") == "england"
+    assert state.block("York Knights").location == "Angus" and state.block("Graham").location == "Dunbar"

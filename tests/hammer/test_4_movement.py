@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from positions import go, moves, place, turn
 
+from pbem.hammer.board import board
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.movement import apply_moves, legal_group_moves, legal_steps, move_points
 from pbem.hammer.orders import parse_moves
+from pbem.hammer.state import GameState
 
 
 def illegal(state, side, order, rule: str, text: str = "") -> IllegalOrder:
@@ -284,3 +286,222 @@ def test_4_5_control_changes_at_once_so_player_2_must_stop_where_player_1_went()
     apply_moves(state, "scotland", moves(go("Lanark", (["Wallace"], ["Lothian"]))))
     assert state.control("Lothian") == "contested"
     assert state.current.battles["Lothian"].attacker == "scotland"
+
+
+# --- 4.0 / 4.5 more ------------------------------------------------------------------------------
+
+def test_4_0_moves_cannot_be_saved_the_next_turn_has_only_its_own_card() -> None:
+    from pbem.hammer.cardphase import play_cards
+    state = place(turn("scotland", england=1, scotland=3), "scotland", "Buchan", "Wallace")
+    place(state, "scotland", "Fife", "Douglas")
+    apply_moves(state, "scotland", moves(go("Buchan", (["Wallace"], ["Angus"]))))  # 2 of 3 unused
+    state.hands = {"england": ["move1-3"], "scotland": ["move1-4"]}
+    state.played = {"england": [], "scotland": []}
+    play_cards(state, {"england": "move1-3", "scotland": "move1-4"})
+    assert move_points(state, "scotland") == 1
+    state.current.moves_done = ["england"]
+    illegal(state, "scotland", moves(go("Angus", (["Wallace"], ["Fife"])), go("Fife", (["Douglas"], ["Mentieth"]))),
+            "4.2", "0 of the card's 1 are left")
+
+
+def test_4_5_an_area_player_1_leaves_is_neutral_at_once_so_player_2_passes_through() -> None:
+    state = place(turn("england", england=1, scotland=1), "england", "Lothian", "Hobelars")
+    place(state, "scotland", "Lanark", "Wallace")
+    assert state.control("Lothian") == "england" and state.control("Lanark") == "scotland"
+    apply_moves(state, "england", moves(go("Lothian", (["Hobelars"], ["Mentieth"]))))
+    assert state.control("Lothian") == "neutral"
+    apply_moves(state, "scotland", moves(go("Lanark", (["Wallace"], ["Lothian", "Dunbar"]))))
+    assert state.block("Wallace").location == "Dunbar" and "Lothian" not in state.current.battles
+
+
+def test_4_5_an_area_a_side_has_just_attacked_is_contested_at_once_for_its_later_moves() -> None:
+    state = place(turn("scotland", scotland=2), "scotland", "Buchan", "Douglas")
+    place(state, "scotland", "Strathspey", "Wallace")
+    place(state, "england", "Angus", "Hobelars")
+    first = go("Buchan", (["Douglas"], ["Angus"]))
+    illegal(state, "scotland", moves(first, go("Strathspey", (["Wallace"], ["Buchan", "Angus", "Fife"]))), "4.0",
+            "must stop in Angus")
+    apply_moves(state, "scotland", moves(first, go("Strathspey", (["Wallace"], ["Buchan", "Angus"])),
+                                         main_attack={"Angus": {"from": "Buchan", "via": "Buchan"}}))
+    assert state.control("Angus") == "contested"
+    assert state.current.battles["Angus"].attacker_reserves == ["Wallace"]
+
+
+# --- 4.4 / 5.9 more ------------------------------------------------------------------------------
+
+def test_5_9_a_scottish_border_raid_costs_one_move_point_per_block() -> None:
+    state = place(turn("scotland", scotland=1), "scotland", "Annan", "Wallace", "Douglas")
+    illegal(state, "scotland", moves(go("Annan", (["Wallace", "Douglas"], ["England"]))), "4.4",
+            "2 blocks crossing the Anglo-Scottish border cost one move point each")
+    state.current.cards["scotland"] = "move2-5"
+    log = apply_moves(state, "scotland", moves(go("Annan", (["Wallace", "Douglas"], ["England"]))))
+    assert [e["points"] for e in log if not e.get("public")] == [2]
+    assert state.blocks_in("England") == ["Douglas", "Wallace"]
+
+
+def test_4_4_a_move_3_lets_three_blocks_cross_the_border() -> None:
+    state = place(turn("england", england=3), "england", "England", "York Knights", "Durham Knights", "Hobelars",
+                  "York Infantry")
+    apply_moves(state, "england", moves(go("England", (["York Knights", "Durham Knights"], ["Annan"])),
+                                        go("England", (["Hobelars"], ["Dunbar"]))))
+    assert state.blocks_in("England") == ["York Infantry"]
+    state = place(turn("england", england=3), "england", "England", "York Knights", "Durham Knights", "Hobelars",
+                  "York Infantry")
+    illegal(state, "england", moves(go("England", (["York Knights", "Durham Knights"], ["Annan"])),
+                                    go("England", (["Hobelars", "York Infantry"], ["Dunbar"]))), "4.4")
+
+
+def test_4_4_the_red_dashed_border_into_teviot_lets_only_two_blocks_a_side_cross() -> None:
+    state = place(turn("england", england=3), "england", "England", "York Knights", "Durham Knights", "Hobelars")
+    illegal(state, "england", moves(go("England", (["York Knights", "Durham Knights"], ["Teviot"])),
+                                    go("England", (["Hobelars"], ["Teviot"]))), "4.3", "red border England-Teviot")
+
+
+def test_4_2_the_norse_are_not_part_of_their_areas_group_and_need_their_own_move_point() -> None:
+    state = place(turn("scotland", scotland=1), "scotland", "Moray", "Norse", "Douglas")
+    both = moves(go("Moray", (["Douglas"], ["Strathspey"])), {"from": "Moray", "sea_to": "Fife", "blocks": ["Norse"]})
+    illegal(state, "scotland", both, "4.2", "0 of the card's 1 are left")
+    state.current.cards["scotland"] = "move2-5"
+    apply_moves(state, "scotland", both)
+    assert (state.block("Douglas").location, state.block("Norse").location) == ("Strathspey", "Fife")
+
+
+# --- 4.6 more ------------------------------------------------------------------------------------
+
+def attacked_in_buchan(english: int = 2) -> "GameState":
+    """England (Player 1, Move 1) attacked Buchan from Angus with ``english`` blocks; Scots to move."""
+    state = place(turn("england", england=1, scotland=1), "scotland", "Buchan", "Wallace", "Douglas", "Campbell")
+    knights = ["York Knights", "Durham Knights", "Lancaster Knights"][:english]
+    place(state, "england", "Angus", *knights)
+    apply_moves(state, "england", moves(go("Angus", (knights, ["Buchan"]))))
+    return state
+
+
+def test_4_6_pins_must_name_the_defenders_own_blocks_in_that_area() -> None:
+    state = attacked_in_buchan()
+    place(state, "scotland", "Mar", "Graham")
+    illegal(state, "scotland", moves(pins={"Buchan": ["Wallace", "Graham"]}), "4.6",
+            "Graham is not one of your blocks there")
+    illegal(state, "scotland", moves(pins={"Buchan": ["Wallace", "York Knights"]}), "4.6",
+            "York Knights is not one of your blocks there")
+
+
+def test_4_6_unpinned_blocks_move_normally_through_open_borders() -> None:
+    state = attacked_in_buchan()
+    apply_moves(state, "scotland", moves(go("Buchan", (["Campbell"], ["Strathspey", "Moray"])),
+                                         pins={"Buchan": ["Wallace", "Douglas"]}))
+    assert state.block("Campbell").location == "Moray"
+    assert state.blocks_in("Buchan", "scotland") == ["Douglas", "Wallace"]
+
+
+def test_4_6_closing_borders_a_player_1_move_that_starts_no_battle_closes_no_border() -> None:
+    """Sidebar: the Scots (P1) move Badenoch -> Atholl; the English (P2) attack Atholl. Only the
+    English attack closes a border; the Scots' own move closes none."""
+    state = place(turn("scotland", england=1, scotland=1), "scotland", "Badenoch", "Wallace", "Douglas")
+    place(state, "england", "Strathspey", "York Knights")
+    apply_moves(state, "scotland", moves(go("Badenoch", (["Wallace", "Douglas"], ["Atholl"]))))
+    assert state.current.battles == {} and state.control("Badenoch") == "neutral"
+    apply_moves(state, "england", moves(go("Strathspey", (["York Knights"], ["Badenoch", "Atholl"]))))
+    battle = state.current.battles["Atholl"]
+    assert battle.attacker == "england" and battle.entered == {"england": ["Atholl-Badenoch"]}
+
+
+def test_4_6_norse_in_battle_a_norse_attack_pins_but_closes_no_border() -> None:
+    """Sidebar "Norse in Battle": the Norse pin one defender; the other may leave by any border."""
+    state = place(turn("scotland", england=1, scotland=1), "scotland", "Moray", "Norse")
+    place(state, "england", "Fife", "York Knights", "Durham Knights")
+    apply_moves(state, "scotland", moves({"from": "Moray", "sea_to": "Fife", "blocks": ["Norse"]}))
+    exits = sorted({s.path[0] for s in legal_steps(state, "england") if s.origin == "Fife"})
+    assert exits == sorted(board().neighbours("Fife"))
+    illegal(state, "england", moves(go("Fife", (["York Knights", "Durham Knights"], ["Angus"]))), "4.6",
+            "only 1 may leave")
+
+
+# --- 4.7 more ------------------------------------------------------------------------------------
+
+def test_4_7_the_norse_sail_only_from_a_coastal_area_and_to_another_one() -> None:
+    state = place(turn("scotland"), "scotland", "Badenoch", "Norse")  # e.g. placed inland by hand
+    illegal(state, "scotland", moves({"from": "Badenoch", "sea_to": "Fife", "blocks": ["Norse"]}), "4.7",
+            "from a coastal area to a coastal area")
+    assert legal_steps(state, "scotland") == []
+    state = place(turn("scotland"), "scotland", "Moray", "Norse")
+    illegal(state, "scotland", moves({"from": "Moray", "sea_to": "Moray", "blocks": ["Norse"]}), "4.7",
+            "another coastal area")
+
+
+def test_4_7_a_norse_move_must_be_declared_with_its_origin() -> None:
+    shorthand = parse_moves({"moves": [{"from": "Moray", "to": "Fife", "blocks": ["Norse"]}]}).moves[0]
+    assert shorthand.is_sea and (shorthand.origin, shorthand.sea_to, shorthand.sea_blocks) == ("Moray", "Fife", ("Norse",))
+    with pytest.raises(InvalidOrder, match="lacks 'from'"):
+        parse_moves({"moves": [{"sea_to": "Fife", "blocks": ["Norse"]}]})
+    with pytest.raises(InvalidOrder, match=r"a sea move is \{ from, sea_to, blocks \}"):
+        parse_moves({"moves": [{"from": "Moray", "sea_to": "Fife", "blocks": ["Norse"], "path": ["Fife"]}]})
+
+
+# --- 3.12 Truce more -----------------------------------------------------------------------------
+
+def test_3_12_truce_the_norse_may_not_attack_by_sea_either() -> None:
+    state = place(turn("england", truce="england"), "scotland", "Moray", "Norse")
+    place(state, "england", "Fife", "York Infantry")
+    illegal(state, "scotland", moves({"from": "Moray", "sea_to": "Fife", "blocks": ["Norse"]}), "3.12",
+            "Truce forbids attacking")
+    assert "Fife" not in {s.destination for s in legal_steps(state, "scotland")}
+    apply_moves(state, "scotland", moves({"from": "Moray", "sea_to": "Argyll", "blocks": ["Norse"]}))
+
+
+def test_5_9_raids_and_truces_scots_already_in_england_may_stay_or_leave_but_not_return() -> None:
+    state = place(turn("england", truce="england", scotland=2), "scotland", "England", "Wallace", "Douglas")
+    apply_moves(state, "scotland", moves(go("England", (["Wallace"], ["Annan"]))))
+    assert state.block("Wallace").location == "Annan" and state.block("Douglas").location == "England"
+    state = place(turn("england", truce="england"), "scotland", "England", "Wallace")
+    illegal(state, "scotland", moves(go("England", (["Wallace"], ["Annan", "England"]))), "4.0", "no area twice")
+
+
+# --- orders as data: every malformed order is one InvalidOrder sentence ----------------------------
+
+WALLACE = {"from": "Fife", "path": ["Angus"], "blocks": ["Wallace"]}
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (["moves"], "a move order is a table, not list"),
+    ({"moves": {"from": "Fife"}}, "'moves' must be a list of group moves"),
+    ({"moves": ["Fife"]}, "move 1: a group move is a table"),
+    ({"moves": [{"path": ["Angus"], "blocks": ["Wallace"]}]}, "move 1: the group move lacks 'from'"),
+    ({"moves": [{"from": "Fife", "to": "Angus"}]}, "the part lacks 'blocks'"),
+    ({"moves": [{"from": "Fife", "to": "Angus", "blocks": []}]}, "give a non-empty list of block names"),
+    ({"moves": [{"from": "Fife", "to": "Angus", "blocks": "Wallace"}]}, "give a non-empty list of block names"),
+    ({"moves": [{"from": "Fife", "to": "Angus", "blocks": ["Wallace", "Wallace"]}]}, "block 'Wallace' is listed twice"),
+    ({"moves": [{"from": "Fife", "path": [], "blocks": ["Wallace"]}]}, "a path is a non-empty list of the areas entered"),
+    ({"moves": [{"from": "Fife", "path": "Angus", "blocks": ["Wallace"]}]}, "a path is a non-empty list"),
+    ({"moves": [{"from": "Fife", "path": ["Angus", "Narnia"], "blocks": ["Wallace"]}]}, "'Narnia' is not an area of the map (1.1)"),
+    ({"moves": [{"from": "Fife", "parts": []}]}, "'parts' must be a non-empty list"),
+    ({"moves": [{"from": "Fife", "parts": ["Angus"]}]}, "parts[1]: a part is a table"),
+    ({"moves": [{"from": "Fife", "parts": [{"blocks": ["Wallace"], "to": "Angus"}], "to": "Angus"}]},
+     "give either 'parts' or 'blocks' with 'path' or 'to', not both"),
+    ({"moves": [{"from": "Fife", "parts": [{"blocks": ["Wallace"], "to": "Angus"},
+                                           {"blocks": ["Wallace"], "to": "Mentieth"}]}]}, "block 'Wallace' is listed twice"),
+    ({"moves": [{"from": "Fife", "parts": [{"blocks": ["Wallace"], "to": "Angus", "via": "x"}]}]}, "unknown key 'via'"),
+    ({"moves": [WALLACE], "main_attack": ["Angus"]}, "'main_attack' must be a table of battle areas"),
+    ({"moves": [WALLACE], "main_attack": {"Angus": "Fife"}}, "main_attack.Angus: give { from = AREA"),
+    ({"moves": [WALLACE], "main_attack": {"Angus": {"from": "Fife"}}}, "main_attack.Angus: give { from = AREA"),
+    ({"moves": [WALLACE], "main_attack": {"Angus": {"from": "Fife", "via": "Narnia"}}}, "'Narnia' is not an area"),
+    ({"moves": [], "pins": ["Fife"]}, "'pins' must be a table of areas"),
+    ({"moves": [], "pins": {"Fife": ["Gandalf"]}}, "'Gandalf' is not a block of the game (2.0)"),
+    ({"moves": [], "pins": {"Fife": ["Wallace", "Wallace"]}}, "block 'Wallace' is listed twice"),
+    ({"moves": [{"from": "Moray", "sea_to": "Fife", "blocks": []}]}, "give a non-empty list of block names"),
+])
+def test_orders_a_malformed_move_order_is_one_invalid_order_sentence(data: object, message: str) -> None:
+    with pytest.raises(InvalidOrder) as exc:
+        parse_moves(data)
+    assert message in str(exc.value), str(exc.value)
+    assert "\n" not in str(exc.value)
+
+
+def test_orders_a_move_order_round_trips_through_its_plain_data() -> None:
+    data = {"moves": [{"from": "Fife", "parts": [{"blocks": ["Wallace"], "path": ["Angus", "Buchan"]},
+                                                 {"blocks": ["Douglas"], "to": "Mentieth"}]},
+                      {"from": "Moray", "sea_to": "Argyll", "blocks": ["Norse"]}],
+            "main_attack": {"Buchan": {"from": "Fife", "via": "Angus"}},
+            "pins": {"Lennox": ["Campbell"]}}
+    assert parse_moves(data).to_dict() == data
+    assert parse_moves(None).to_dict() == {"moves": []}

@@ -250,8 +250,8 @@ def test_5_32_reserves_neither_fire_nor_take_hits_in_round_1_and_arrive_even_alo
     assert state.blocks["York Knights"].location == POOL
     assert [e["block"] for e in entries(log, "hit")] == ["York Knights"] * 3  # the 4th hit is lost
     reveal2 = [e for e in entries(log, "reveal") if e["round"] == 2]
-    assert reveal2 == [{"area": "Fife", "round": 2, "what": "reveal", "side": E, "rule": "5.32", "public": True,
-                        "blocks": [{"block": "York Infantry", "strength": 4}]}]
+    assert reveal2 == [{"area": "Fife", "round": 2, "what": "reveal", "side": E, "seen_by": S, "rule": "5.32",
+                        "public": True, "blocks": [{"block": "York Infantry", "strength": 4}]}]
     assert turns(rec, 2) == ["Campbell", "York Infantry"]
 
 

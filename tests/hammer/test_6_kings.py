@@ -136,13 +136,50 @@ def test_6_2_coronation_is_listed_among_the_legal_event_options() -> None:
     assert {"coronation": "Bruce"} not in events.legal_events(s, "england", "truce")
 
 
-def test_6_21_without_battle_py_a_defection_battle_is_queued_for_the_battle_phase() -> None:
-    try:
-        from pbem.hammer.battle import fight_defection  # noqa: F401
-        pytest.skip("battle.py fights defection battles at once")
-    except ImportError:
-        pass
+def test_6_21_a_defection_battle_is_fought_at_once_with_the_defectors_attacking() -> None:
+    """The real battle (battle.py), not a stand-in: fought inside the Event, before any Move Phase."""
     s = crowning_position()
-    events.resolve_event(s, "scotland", "truce", {"coronation": "Bruce"}, ScriptedDice(), FirstOption())
-    battle = s.current.battles["Fife"]
-    assert battle.attacker == "england" and battle.main == ["Angus"]
+    dice = ScriptedDice([1] * 4)  # the King (A3) fires first: four hits
+    log = events.resolve_event(s, "scotland", "truce", {"coronation": "Bruce"}, dice, FirstOption())
+    battle = [e for e in log if e.get("what") == "battle"]
+    assert battle and battle[0]["area"] == "Fife" and battle[0]["attacker"] == "england"
+    assert dice.position > 0 and not s.current.battles and not s.current.fight  # fought to its end
+    assert s.control("Fife") == "scotland"  # every die hits: Angus falls and is captured (5.7)
+    assert s.blocks["Angus"].owner == "scotland"
+
+
+def test_6_2_the_scots_choose_coronation_after_the_english_event_is_resolved() -> None:
+    """Both Events: England's Herald first (3.12); the Scottish options are listed only then."""
+    from pbem.hammer import engine
+
+    def both_events(english_die: int) -> GameState:
+        s = crowning_position()
+        s.hands = {"england": ["herald", "move1-1"], "scotland": ["truce", "move1-2"]}
+        engine.submit_cards(s, {"england": "herald", "scotland": "truce"}, ScriptedDice(), FirstOption())
+        assert engine.who_owes(s) == ["england"] and {"coronation": "Bruce"} in events.legal_events(s, "scotland")
+        dice = ScriptedDice([english_die] + [6] * 60)  # then every battle die misses
+        engine.submit_events(s, "england", {"noble": "Bruce"}, dice, FirstOption())
+        assert engine.who_owes(s) == ["scotland"]
+        return s
+
+    failed = both_events(6)  # the Herald fails: Bruce may still be crowned
+    assert {"coronation": "Bruce"} in events.legal_events(failed, "scotland")
+    engine.submit_events(failed, "scotland", {"coronation": "Bruce"}, ScriptedDice([6] * 60), FirstOption())
+    assert failed.king == "Bruce" and failed.current.truce == ""
+    won = both_events(1)  # Bruce turns English, fights in Fife at once, retreats: no Bruce to crown
+    assert won.blocks["Bruce"].owner == "england" and won.blocks["Bruce"].location != "Fife"
+    assert {"coronation": "Bruce"} not in events.legal_events(won, "scotland")
+    with pytest.raises(IllegalOrder) as err:
+        engine.submit_events(won, "scotland", {"coronation": "Bruce"}, ScriptedDice([6] * 60), FirstOption())
+    assert err.value.rule == "6.21" and not won.king
+
+
+def test_6_22_balliol_only_while_no_king_has_been_crowned() -> None:
+    s = crowning_position()
+    put(s, "scotland", "Argyll", "French Knights")
+    assert "Balliol" in kings.coronation_candidates(s)
+    s.king = "Comyn"
+    assert kings.coronation_candidates(s) == []
+    with pytest.raises(IllegalOrder) as err:
+        events.resolve_event(s, "scotland", "sea_move", {"coronation": "Balliol"}, ScriptedDice(), FirstOption())
+    assert err.value.rule == "6.2"

@@ -1,7 +1,9 @@
-"""Brief 7: the protocol's steps over the real engine; battles are a stand-in so only the steps are tested.
+"""Brief 7: the protocol's steps (HammerRuleset): who owes what, Player 1's moves with the card,
+plans with the card and the moves, decide steps, pins, winter, year end and game end.
 
-The stand-in battle asks the defender one question (unless its plan answers) and rolls one die;
-border raids do nothing. Cards, initiative, movement, events, winter and victory are the real ones.
+The first tests use a stand-in battle (``fake``: one question for the defender unless its plan
+answers, one die; no border raids) so only the step machine is tested; the later ones run the
+real engine throughout.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
 from pbem.hammer import drafts, engine, ruleset
 from pbem.hammer.cards import card
@@ -52,10 +55,10 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> FakeBattle:
     monkeypatch.setattr(engine, "_border_raid", lambda g, d: [])
     real = ruleset._plan_decider
 
-    def plans(side: str, pending: dict[str, Any]) -> Any:
+    def plans(side: str, pending: dict[str, Any], live: Any = None) -> Any:
         if pending.get("plans", {}).get("always_ask"):
             return AskingPlans(pending["plans"])
-        return real(side, {k: v for k, v in pending.items() if k != "plans"})
+        return real(side, {k: v for k, v in pending.items() if k != "plans"}, live)
 
     monkeypatch.setattr(ruleset, "_plan_decider", plans)
     return fb
@@ -189,3 +192,264 @@ def test_7_bot_games_run_to_the_end_within_two_and_a_half_exchanges_a_turn(fake:
             steps += 1
         assert ruleset.game_of(s).winner, f"game {i} ended"
         assert steps / turns <= 2.5
+
+
+# --- the real engine: pins, plans riding with the moves, decide steps, winter plans, game end ----------
+
+ATTACK = {"moves": [{"from": "Mentieth", "to": "Fife", "blocks": ["Northumber Infantry"]}]}
+
+
+def _attacked() -> dict[str, Any]:
+    """England is Player 1 and attacks Fife (Wallace, Douglas, Barclay) with one block; Scotland owes moves."""
+    s = _new(HANDS)
+    s = R.adjudicate(s, {"england": _order(s, "england", card={"play": "move3-1"}, if_player1=ATTACK),
+                         "scotland": _order(s, "scotland", card={"play": "move1-3"})}, Drbg(b"s" * 32)).state
+    assert R.owes(s) == {"scotland": "moves"}
+    return s
+
+
+def test_4_6_player2_names_its_pinned_blocks_with_its_moves() -> None:
+    """One attacker pins one of the three Scots in Fife; Scotland chooses which one, with its moves."""
+    s = _attacked()
+    wallace_out = {"moves": [{"from": "Fife", "to": "Atholl", "blocks": ["Wallace"]}]}
+    with pytest.raises(IllegalOrder, match=r"Wallace: it is pinned in Fife \(4\.6\)"):
+        R.validate(s, "scotland", _order(s, "scotland", moves={**wallace_out, "pins": {"Fife": ["Wallace"]}}))
+    out = R.adjudicate(s, {"scotland": _order(s, "scotland", moves={**wallace_out, "pins": {"Fife": ["Douglas"]}})},
+                       Drbg(b"t" * 32))
+    moved = [e for e in out.log if e.get("what") == "moves" and e.get("side") == "scotland" and "parts" in e]
+    assert [p["blocks"] for p in moved[0]["parts"]] == [["Wallace"]]
+    revealed = [b["block"] for e in out.log if e.get("what") == "reveal" and e.get("area") == "Fife"
+                and e.get("side") == "scotland" for b in e["blocks"]]
+    assert revealed and "Wallace" not in revealed and "Douglas" in revealed
+
+
+def test_4_6_pins_naming_more_blocks_than_the_attackers_pin_are_refused_and_nothing_changes() -> None:
+    s = _attacked()
+    before = canonical_bytes(s)
+    bad = {"moves": [], "pins": {"Fife": ["Wallace", "Douglas"]}}
+    with pytest.raises(IllegalOrder, match=r"\(4\.6\)"):
+        R.validate(s, "scotland", _order(s, "scotland", moves=bad))
+    with pytest.raises(IllegalOrder, match=r"\(4\.6\)"):
+        R.adjudicate(s, {"scotland": _order(s, "scotland", moves=bad)}, Drbg(b"t" * 32))
+    assert canonical_bytes(s) == before
+
+
+def test_7_battle_plans_ride_with_the_card_and_fight_the_battle_without_asking() -> None:
+    """Scotland, Player 1, attacks Mentieth from Fife; its plans (sent with the card) retreat from round 1."""
+    s = _new({"england": HANDS["scotland"], "scotland": HANDS["england"]})
+    attack = {"moves": [{"from": "Fife", "to": "Mentieth", "blocks": ["Douglas"]}]}
+    plans = {"battle": {"retreat_from_round": 1, "retreat_to": ["Fife"]}}
+    s = R.adjudicate(s, {"scotland": _order(s, "scotland", card={"play": "move3-1"}, if_player1=attack, plans=plans),
+                         "england": _order(s, "england", card={"play": "move1-3"})}, Drbg(b"s" * 32)).state
+    assert R.owes(s) == {"england": "moves"}
+    # with this stream Douglas survives the English fire and acts: the plan makes him retreat
+    out = R.adjudicate(s, {"england": _order(s, "england", moves={"moves": []})}, Drbg(b"a" * 32))
+    assert R.owes(out.state) == {"england": "card", "scotland": "card"}, "no decide step: the plan answered"
+    retreats = [e for e in out.log if e.get("what") == "retreat" and e.get("side") == "scotland"]
+    assert retreats and all(e["to"] == "Fife" and e["round"] == 1 and not e["forced"] for e in retreats), out.log
+    assert ruleset.game_of(out.state).blocks["Douglas"].location == "Fife"
+
+
+def test_7_an_ask_plan_opens_a_decide_step_with_the_battle_numbers_and_the_dice_stay() -> None:
+    s = _attacked()
+    out = R.adjudicate(s, {"scotland": _order(s, "scotland", moves={"moves": []}, plans={"ask": ["battle_action"]})},
+                       Drbg(b"t" * 32))
+    assert R.owes(out.state) == {"scotland": "decide"}
+    q = out.reports["scotland"]["options"]["question"]
+    assert q["kind"] == "battle_action" and q["side"] == "scotland" and "fire" in q["options"]
+    assert {"own_steps", "enemy_steps", "steps_lost", "area", "round"} <= set(q["context"])
+    assert "options" not in out.reports["england"] or not out.reports["england"]["options"]
+    s = out.state
+    firsts = []
+    for key in (b"u", b"v"):  # the decide step's own stream cannot change the battle's dice
+        t, seen = s, []
+        for i in range(30):
+            if R.owes(t) != {"scotland": "decide"}:
+                break
+            answer = "fire" if "fire" in t["question"]["options"] else t["question"]["options"][0]
+            res = R.adjudicate(t, {"scotland": _order(t, "scotland", decide={"answer": answer})}, Drbg(key * 32))
+            seen += [(e.get("block"), str(e.get("dice"))) for e in res.log if e.get("what") == "fire"]
+            t = res.state
+        assert R.owes(t) == {"england": "card", "scotland": "card"}
+        firsts.append(seen)
+    assert firsts[0] and firsts[0] == firsts[1]
+
+
+def _to_winter() -> dict[str, Any]:
+    s = _new()
+    for i in range(40):
+        if set(R.owes(s).values()) == {"winter"}:
+            return s
+        s = R.adjudicate(s, {side: R.default_order(s, side) for side in R.owes(s)}, Drbg(bytes([i + 1]) * 32)).state
+    raise AssertionError("no winter within 40 steps")
+
+
+def test_7_winter_is_one_step_for_both_sides_and_the_winter_plan_is_followed() -> None:
+    s = _to_winter()
+    assert R.owes(s) == {"england": "winter", "scotland": "winter"}
+    g = ruleset.game_of(s)
+    year = g.year
+    plain = R.adjudicate(s, {side: _order(s, side, winter={}) for side in ("england", "scotland")}, Drbg(b"w" * 32))
+    asked = R.adjudicate(s, {"england": _order(s, "england", winter={}),
+                             "scotland": _order(s, "scotland", winter={"ask": ["winter_build"]})}, Drbg(b"w" * 32))
+    assert R.owes(plain.state) == {"england": "card", "scotland": "card"}
+    assert ruleset.game_of(plain.state).year == year + 1
+    assert R.owes(asked.state) == {"scotland": "decide"}, "the plan asked to choose the builds itself"
+    assert asked.state["question"]["kind"] == "winter_build"
+
+
+def test_7_a_winter_build_plan_decides_where_the_steps_go() -> None:
+    """7.62: the same winter with one damaged Scottish block: ``pass`` leaves it, ``step:`` builds it."""
+    from pbem.hammer.blocks import spec
+    s = _to_winter()
+    g = ruleset.game_of(s)
+    name, area = sorted((n, b.location) for n, b in g.blocks.items() if b.owner == "scotland"
+                        and g.control(b.location) == "scotland" and b.location != "England"
+                        and not spec(n).is_noble and n != "Wallace")[0]
+    g.blocks[name].strength = 1
+    s = {**s, "game": g.to_dict()}
+    strengths = []
+    for entries in (["pass"], [f"step:{name}", "pass"]):  # pass forfeits the area's other RPs
+        out = R.adjudicate(s, {"england": _order(s, "england", winter={}),
+                               "scotland": _order(s, "scotland", winter={"builds": {area: entries}})}, Drbg(b"w" * 32))
+        assert R.owes(out.state) == {"england": "card", "scotland": "card"}
+        strengths.append(ruleset.game_of(out.state).blocks[name].strength)
+    assert strengths == [1, 2], (name, area, strengths)
+
+
+def test_9_at_game_end_nobody_owes_and_every_report_carries_the_result() -> None:
+    from pbem.hammer import bots
+
+    s = R.setup("braveheart", {}, Drbg(bytes([9]) * 32))
+    for steps in range(400):
+        if not R.owes(s):
+            break
+        orders = {side: bots.auto_draft(R.report(s, side, [], "g", s["step"]), "simple", bytes([steps % 256])).body()
+                  for side in R.owes(s)}
+        out = R.adjudicate(s, orders, Drbg(bytes([9, steps % 256]) * 16))
+        s = out.state
+    assert R.is_over(s) and R.owes(s) == {}
+    winner = ruleset.game_of(s).winner
+    assert winner in ("england", "scotland")
+    for side in ("england", "scotland"):
+        rep = out.reports[side]
+        assert rep["result"]["winner"] == winner and rep["asks"] == "" and rep["options"] == {}
+        with pytest.raises(InvalidOrder, match="owes nothing"):
+            R.validate(s, side, drafts.Draft(side=side, step=s["step"], kind="card",
+                                              sections={"card": {"play": "move1-1"}}).body())
+
+
+def test_7_a_decide_answer_goes_to_the_question_it_answers_not_to_one_the_plans_answered() -> None:
+    """Scotland's plans answer its battle actions but ask for hits. Resumed after the decide
+    step, the battle replays: Wallace's fire (answered by the plan, before the pause) must not
+    consume the answer given for the hit question."""
+    s = _new(HANDS)
+    attack = {"moves": [{"from": "Mentieth", "to": "Fife", "blocks": ["Mentieth", "Northumber Infantry"]}]}
+    s = R.adjudicate(s, {"england": _order(s, "england", card={"play": "move3-1"}, if_player1=attack),
+                         "scotland": _order(s, "scotland", card={"play": "move1-3"})}, Drbg(b"s" * 32)).state
+    out = R.adjudicate(s, {"scotland": _order(s, "scotland", moves={"moves": []}, plans={"ask": ["hit"]})},
+                       Drbg(b"a" * 32))
+    q = out.state["question"]
+    assert R.owes(out.state) == {"scotland": "decide"} and q["kind"] == "hit"
+    assert q["options"] == ["Barclay", "Douglas", "Wallace"]
+    s = out.state
+    res = R.adjudicate(s, {"scotland": _order(s, "scotland", decide={"answer": "Wallace"},
+                                               plans={"ask": ["battle_action"]})}, Drbg(b"z" * 32))
+    hits = [(e["by"], e["block"]) for e in res.log if e.get("what") == "hit"]
+    assert ("Mentieth", "Wallace") in hits
+    assert R.owes(res.state) == {"england": "card", "scotland": "card"}, "new plans wait for the next call"
+
+
+def test_7_deadline_defaults_for_every_kind_of_step_are_legal_and_as_documented() -> None:
+    """docs/playing.md section 6: moves: none; decide: the first option; winter: the default plans."""
+    s = _attacked()
+    body = R.default_order(s, "scotland")
+    assert body["kind"] == "moves" and body["moves"] == {"moves": []}
+    R.validate(s, "scotland", body)
+    out = R.adjudicate(s, {"scotland": _order(s, "scotland", moves={"moves": []}, plans={"ask": ["battle_action"]})},
+                       Drbg(b"t" * 32))
+    d = out.state
+    assert R.owes(d) == {"scotland": "decide"}
+    body = R.default_order(d, "scotland")
+    assert body["decide"] == {"answer": d["question"]["options"][0]}
+    R.validate(d, "scotland", body)
+    w = _to_winter()
+    for side in ("england", "scotland"):
+        body = R.default_order(w, side)
+        assert body["kind"] == "winter" and body["winter"] == {}
+        R.validate(w, side, body)
+
+
+def test_2_0_an_engine_line_that_names_no_side_and_is_not_public_reaches_no_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = engine.submit_cards
+
+    def submit(*args: Any) -> Any:
+        return list(real(*args) or []) + [{"what": "secret", "note": "referee only"},
+                                          {"what": "both_see", "public": True}]
+
+    monkeypatch.setattr(engine, "submit_cards", submit)
+    s = _new(HANDS)
+    out = R.adjudicate(s, {"england": _order(s, "england", card={"play": "move3-1"}, if_player1={"moves": []}),
+                           "scotland": _order(s, "scotland", card={"play": "move1-3"})}, Drbg(b"s" * 32))
+    assert any(e["what"] == "secret" for e in out.log)
+    for side in ("england", "scotland"):
+        whats = [e["what"] for e in out.reports[side]["log"]]
+        assert "secret" not in whats and "both_see" in whats
+
+
+EVENT_HANDS = {"england": ["sea_move", "move1-1", "move1-2", "move2-1", "move2-2"],
+               "scotland": ["pillage", "herald", "move1-3", "move2-3", "move2-4"]}
+
+
+def test_3_12_event_parameters_are_checked_against_the_state_in_card_and_event_steps() -> None:
+    s = _new(EVENT_HANDS)
+    with pytest.raises(IllegalOrder, match=r"\(3\.12\)|\(5\.7\)"):
+        R.validate(s, "scotland", _order(s, "scotland", card={"play": "herald"}, event={"noble": "Moray"}))
+    s = R.adjudicate(s, {"england": _order(s, "england", card={"play": "move2-1"}, if_player1={"moves": []}),
+                         "scotland": _order(s, "scotland", card={"play": "herald"})}, Drbg(b"s" * 32)).state
+    assert R.owes(s) == {"scotland": "event"}
+    with pytest.raises(IllegalOrder):
+        R.validate(s, "scotland", _order(s, "scotland", event={"noble": "Moray"}))
+    R.validate(s, "scotland", _order(s, "scotland", event={"noble": "Mar"}))
+
+
+def test_3_12_event_parameters_the_first_event_made_illegal_are_asked_for_again() -> None:
+    """Both play Events: England's Sea Move (resolved first, 3.12) empties Mentieth, so the
+    Pillage Scotland sent with its card has no target left: Scotland is asked for new parameters."""
+    s = _new(EVENT_HANDS)
+    sea = {"from": "Mentieth", "to": "Lothian", "blocks": ["Mentieth", "Northumber Infantry"]}
+    pillage = {"from": "Fife", "target": "Mentieth", "steps_to": ["Wallace"]}
+    R.validate(s, "scotland", _order(s, "scotland", card={"play": "pillage"}, event=pillage))
+    out = R.adjudicate(s, {"england": _order(s, "england", card={"play": "sea_move"}, event=sea),
+                           "scotland": _order(s, "scotland", card={"play": "pillage"}, event=pillage)}, Drbg(b"s" * 32))
+    assert R.owes(out.state) == {"scotland": "event"}
+    refused = [e for e in out.reports["scotland"]["log"] if e["what"] == "event_refused"]
+    assert refused and "Mentieth" in refused[0]["reason"]
+    assert not [e for e in out.reports["england"]["log"] if e["what"] == "event_refused"]
+    g = ruleset.game_of(out.state)
+    assert g.blocks["Mentieth"].location == "Lothian"
+
+
+def test_7_a_decide_report_shows_the_battle_so_far_to_both_sides() -> None:
+    """Brief 7: the side asked sees the battle up to the question (rounds, dice); so does the
+    other side, as far as a battle is public; neither sees the other's hidden blocks."""
+    from pbem.cli.report import render_report
+
+    s = _new(HANDS)
+    attack = {"moves": [{"from": "Mentieth", "to": "Fife", "blocks": ["Mentieth", "Northumber Infantry"]}]}
+    s = R.adjudicate(s, {"england": _order(s, "england", card={"play": "move3-1"}, if_player1=attack),
+                         "scotland": _order(s, "scotland", card={"play": "move1-3"})}, Drbg(b"s" * 32)).state
+    out = R.adjudicate(s, {"scotland": _order(s, "scotland", moves={"moves": []}, plans={"ask": ["hit"]})},
+                       Drbg(b"a" * 32))
+    scots, english = out.reports["scotland"]["view"]["fight"], out.reports["england"]["view"]["fight"]
+    assert scots["area"] == english["area"] == "Fife" and scots["round"] == 1
+    assert scots["line"] == ["Barclay", "Douglas", "Wallace"] and scots["enemy_line"] == 2
+    assert english["line"] == ["Mentieth", "Northumber Infantry"] and english["enemy_line"] == 3
+    fired = [e for e in scots["log"] if e["what"] == "fire"]
+    assert fired and fired[0]["block"] == "Wallace" and fired[0]["dice"] == [e for e in english["log"]
+                                                                              if e["what"] == "fire"][0]["dice"]
+    text = render_report(out.reports["scotland"])
+    assert "battle in progress in Fife, round 1" in text and "Wallace (scotland) fires" in text
+    after = R.adjudicate(out.state, {"scotland": _order(out.state, "scotland", decide={"answer": "Wallace"})},
+                         Drbg(b"z" * 32))
+    assert after.state["paused"] is None and after.reports["scotland"]["view"]["fight"] == {}

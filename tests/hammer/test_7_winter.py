@@ -432,3 +432,38 @@ def test_7_0_after_any_winter_the_castle_limits_hold(seed: int, sid: str) -> Non
         for n in s.blocks_in(area, "england"):
             if area not in ("England", camp):
                 assert spec(n).type not in ("knights", "archers", "hobelars"), n
+
+
+WINTER_ORDER = ["7.1", "7.2", "7.3", "7.4", "7.31", "7.32", "7.5", "7.61", "7.63", "7.62", "7.7", "7.8"]
+
+
+def test_7_0_the_winter_actions_come_in_the_exact_order() -> None:
+    """7.0 "Play the Winter actions in the exact order given" (7.4 decided before 7.31, see notes)."""
+    s = bare_state("braveheart", 1299)
+    put(s, "england", "Fife", "Mar", strength=2)                    # English noble away from home
+    put(s, "scotland", "Lennox", "Angus")                            # Scottish noble away from home
+    put(s, "scotland", "Mar", "King")
+    put(s, "scotland", "Moray", "Moray")
+    put(s, "scotland", "Lanark", "Wallace", strength=1)
+    put(s, "scotland", "Angus", "Douglas", "Barclay", "Fraser")      # limit 2: one disbands (7.5)
+    for noble in ("Argyll", "Ross", "Buchan", "Atholl", "Galloway", "Dunbar"):  # 8 Scottish nobles (7.61)
+        put(s, "scotland", noble, noble, strength=1)
+    put(s, "scotland", "Argyll", "Campbell", strength=1)
+    put(s, "england", "Lothian", "Edward", "York Knights", "Cumbria Infantry", "Durham Infantry", "Wales Infantry",
+        strength=1)                                                  # limit 2: one infantry disbands (7.32)
+    put(s, "england", "England", "Hobelars")
+    log = w.winter(s, ScriptedDice(), FirstOption())
+    steps = [e["step"] for e in log if "step" in e]
+    assert steps == sorted(steps, key=WINTER_ORDER.index), steps
+    assert set(steps) == set(WINTER_ORDER)
+    homes = [e["noble"] for e in log if e.get("step") == "7.1"]
+    assert homes.index("Mar") < homes.index("Angus")  # English nobles first
+
+
+def test_7_2_a_disbanded_king_returns_to_the_draw_pool_and_may_be_drawn_again() -> None:
+    s = bare_state()
+    s.king = "Bruce"
+    put(s, "scotland", "Mar", "King")
+    w.scottish_king(s, ScriptedDice(), ask(scotland=["disband"]))
+    assert s.blocks["King"].location == POOL and s.king == "Bruce"  # crowned once per game (6.2)
+    assert "King" in w.drawable(s, "Fife") and not s.winner  # disbanding is no death in battle (9.1)

@@ -231,3 +231,40 @@ def test_8_3_campaign_edward_i_may_winter_in_scotland_before_1306() -> None:
     assert "winter_edward" in decider.asked
     assert state.blocks["Edward"].location == "Lanark" and state.edward == "I"
     assert state.edward_wintered == 1297 and state.year == 1298
+
+
+# --- data validation on load ---------------------------------------------------------------------
+
+def scenario_data() -> dict:
+    import copy
+
+    from pbem.hammer.board import load_toml_resource
+    return copy.deepcopy(load_toml_resource("scenarios.toml"))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["braveheart"]["scottish"]["Fife"].append("Gandalf"), "braveheart places unknown block 'Gandalf'"),
+    (lambda d: d["braveheart"]["scottish"]["Fife"].append("Grant"), "braveheart places Grant twice"),
+    (lambda d: d["braveheart"]["english"].update(Narnia=["York Knights"]), "unknown area 'Narnia'"),
+    (lambda d: d["braveheart"]["english"].update(Fife=["Wallace"]), "gives Wallace to england"),
+    (lambda d: d["the_bruce"]["scottish"].pop("Mar"), "the_bruce does not place noble Mar"),
+])
+def test_8_0_a_bad_scenario_file_is_a_data_error(change: object, message: str) -> None:
+    from pbem.hammer.errors import DataError
+    from pbem.hammer.scenario import parse_scenarios
+    data = scenario_data()
+    assert parse_scenarios(scenario_data())  # the shipped data is good
+    change(data)  # type: ignore[operator]
+    with pytest.raises(DataError, match=message):
+        parse_scenarios(data)
+
+
+def test_8_1_the_english_levy_is_drawn_at_random_from_the_stream() -> None:
+    levies = {tuple(start("braveheart", seed).blocks_of("england", "England")) for seed in range(8)}
+    assert len(levies) > 1
+    assert all(len(levy) == 4 for levy in levies)
+
+
+def test_3_0_the_first_deal_is_shuffled_by_the_stream() -> None:
+    hands = {tuple(start("braveheart", seed).hands["england"]) for seed in range(8)}
+    assert len(hands) > 1

@@ -89,3 +89,55 @@ def test_9_1_the_first_result_stands() -> None:
     s = end_of(1300, [])
     victory.declare_winner(s, "scotland", "Edward II was eliminated in battle (6.1, 9.1)")
     assert victory.check_sudden_death(s) == "scotland" and "Edward II" in s.win_reason
+
+
+def test_9_0_the_english_win_with_the_majority_too() -> None:
+    s = end_of(1305, NOBLES[:5])
+    assert victory.check_end_of_scenario(s) == "england" and "8 of 13" in s.win_reason
+
+
+def test_9_0_the_bruce_is_counted_at_the_end_of_1314_not_before() -> None:
+    s = end_of(1313, NOBLES[:8], scenario="the_bruce")
+    assert victory.check_end_of_scenario(s) == ""
+    s = end_of(1314, NOBLES[:8], scenario="the_bruce")
+    assert victory.check_end_of_scenario(s) == "scotland" and "1314" in s.win_reason
+
+
+def test_8_3_the_campaign_plays_on_past_1314() -> None:
+    s = end_of(1314, NOBLES[:8], scenario="campaign")
+    s.edward = "II"
+    s.hands = {"england": [], "scotland": []}
+    winter.winter(s, ScriptedDice(), FirstOption())
+    assert not s.winner and s.year == 1315 and len(s.hands["england"]) == 5
+
+
+def test_9_1_sudden_death_waits_for_the_end_of_the_game_turn() -> None:
+    """A Herald converts the last Scottish noble: England wins only when the Game Turn ends."""
+    from pbem.hammer import engine
+    s = end_of(1300, [])
+    s.turn = 0
+    s.blocks["Mar"].owner = "scotland"
+    s.hands = {"england": ["herald", "move1-1"], "scotland": ["move2-1", "move1-2"]}
+    assert victory.check_sudden_death(s) == ""
+    engine.submit_cards(s, {"england": "herald", "scotland": "move2-1"}, ScriptedDice([1]), FirstOption())
+    engine.submit_events(s, "england", {"noble": "Mar"}, ScriptedDice([1]), FirstOption())
+    assert s.blocks["Mar"].owner == "england" and not s.winner  # all nobles English, the turn goes on
+    assert engine.who_owes(s) == ["scotland"]
+    engine.submit_moves(s, "scotland", {"moves": []}, ScriptedDice(), FirstOption())
+    assert s.winner == "england" and "9.1" in s.win_reason and engine.next_step(s) == "over"
+
+
+def test_9_1_no_winner_when_no_noble_is_in_play() -> None:
+    s = bare_state()
+    assert victory.check_sudden_death(s) == "" and not s.winner
+
+
+def test_9_2_opposite_bids_cancel_and_the_net_goes_to_the_higher_bidder() -> None:
+    import pytest
+    from pbem.hammer.errors import InvalidOrder
+    assert victory.net_bid("E3", "S3") == ""      # an E3 bid plays an S3 bid: neither applies
+    assert victory.net_bid("E2", "S1") == "E1"    # Edward not in play for 1297
+    assert victory.net_bid("E1", "S3") == "S2"
+    assert victory.net_bid("", "S2") == "S2" and victory.net_bid("E2", "") == "E2"
+    with pytest.raises(InvalidOrder, match=r"\(9\.2\)"):
+        victory.net_bid("S1", "S2")

@@ -59,3 +59,29 @@ def test_bot_same_seed_same_draft_and_unknown_bot_refused() -> None:
     assert bots.auto_draft(rep, "random", b"s") == bots.auto_draft(rep, "random", b"s")
     with pytest.raises(InvalidOrder, match="unknown bot"):
         bots.auto_draft(rep, "clever", b"s")
+
+
+@pytest.mark.parametrize("bot", bots.BOTS)
+def test_bot_drafts_carry_standing_battle_plans_that_parse(bot: str) -> None:
+    from pbem.hammer.plans import parse_plans
+    seen = []
+    for i in range(30):
+        for rep in (_report("card", hand=["move1-1", "move3-2"], moves=LEGAL), _report("moves", card="move1-1", moves=LEGAL)):
+            d = bots.auto_draft(rep, bot, bytes([i]))
+            parse_plans("scotland", d.sections["plans"])
+            seen.append(d.sections["plans"])
+    if bot == "simple":
+        assert all(p == bots.SIMPLE_PLANS for p in seen)
+    else:
+        assert any(p.get("ask") for p in seen), "the random bot sometimes asks, so bot games open decide steps"
+        assert len({str(p) for p in seen}) > 2
+
+
+def test_bot_winter_and_event_drafts_check() -> None:
+    for bot in bots.BOTS:
+        d = bots.auto_draft(_report("winter"), bot, b"w")
+        assert d.kind == "winter" and d.sections == {"winter": {}}
+        rep = _report("event", event="herald", event_params=[{"noble": "Mar"}, {"pass": True}])
+        d = bots.auto_draft(rep, bot, b"e")
+        assert d.sections["event"] in ({"noble": "Mar"}, {"pass": True})
+        drafts.check_draft(d, rep)

@@ -89,3 +89,46 @@ def test_draft_check_refuses_the_wrong_step_or_side() -> None:
         drafts.check_draft(d, REPORT)
     with pytest.raises(InvalidOrder, match="scotland"):
         drafts.check_draft(drafts.parse_draft(CARD), {**REPORT, "side": "scotland"})
+
+
+@pytest.mark.parametrize("asks, options, needles", [
+    ("card", REPORT["options"], ["[if_player1]", "Cumbria Infantry in Lothian can reach: Fife, Lanark", "[plans]"]),
+    ("moves", {"card": "move2-1", "moves": {"Fife": {"Wallace": ["Angus"]}}},
+     ["your card: move2-1", "Wallace in Fife can reach: Angus", "pins = {", "(4.6)"]),
+    ("decide", {"question": {"side": "england", "kind": "hit", "options": ["Edward", "Hobelars"],
+                             "context": {"area": "Fife"}, "rule": "5.41"}},
+     ['answer = "Edward"', "options: Edward, Hobelars", "area=Fife"]),
+    ("event", {"event": "herald", "event_params": [{"noble": "Mar"}, {"pass": True}]}, ["noble = 'Mar'", "[event]"]),
+    ("winter", {}, ["[winter]", "builds = {", "ask = "]),
+])
+def test_draft_template_lists_the_legal_options_of_every_kind(asks: str, options: dict, needles: list) -> None:
+    rep = {**REPORT, "asks": asks, "options": options}
+    text = drafts.template(rep)
+    for needle in needles:
+        assert needle in text, (needle, text)
+    d = drafts.parse_draft(text)
+    assert d.kind == asks
+    jsonschema.validate(tomllib.loads(text), SCHEMA)
+    drafts.check_draft(d, rep)
+
+
+def test_draft_the_moves_draft_in_docs_orders_md_parses_as_written() -> None:
+    import re
+
+    from pbem.hammer.orders import parse_moves
+    text = (ROOT / "docs" / "orders.md").read_text()
+    block = next(b for b in re.findall(r"```toml\n(.*?)```", text, re.S) if 'kind = "moves"' in b)
+    d = drafts.parse_draft('game = "g"\nside = "scotland"\nstep = 3\n' + block)
+    order = parse_moves(d.sections["moves"])
+    assert order.pins == {"Fife": ("Wallace",)} and len(order.moves) == 1
+
+
+def test_draft_check_refuses_malformed_battle_and_winter_plans_naming_the_field() -> None:
+    d = drafts.parse_draft(CARD + '\n[plans]\nhits = ["Wallace"]\n')
+    with pytest.raises(InvalidOrder, match=r"^plans\.hits: 'Wallace' is not a england block"):
+        drafts.check_draft(d, REPORT)
+    winter = {**REPORT, "asks": "winter", "options": {}}
+    d = drafts.Draft(side="england", step=0, kind="winter", game="g1", sections={"winter": {"builds": {"Fife": ["draw"]}}})
+    with pytest.raises(IllegalOrder, match=r"7\.63"):
+        drafts.check_draft(d, winter)
+    drafts.check_draft(drafts.Draft(side="england", step=0, kind="winter", game="g1", sections={"winter": {}}), winter)

@@ -88,6 +88,19 @@ def test_position_blocks_strengths_places_and_unlisted_blocks() -> None:
     (('player1 = "scotland"', 'player1 = "france"'), r"current\.player1: unknown side 'france'"),
     (('cards = { england = "move1-1", scotland = "move1-2" }', 'cards = { england = "move3-1" }'),
      r"current\.cards\.england: move3-1 is also in a hand"),
+    (('year = 1299', 'year = 1299\nedward = "III"'), r'edward: expected "I" or "II", found \'III\' \(6\.1\)'),
+    (('year = 1299', 'year = 1299\nking = "Wallace"'), r"king: unknown king 'Wallace'"),
+    (('year = 1299', 'year = 1299\nwinner = "france"'), r"winner: unknown side 'france'"),
+    (('year = 1299', 'year = 1299\noptions = { bid = "E4" }'), r"options\.bid: unknown tournament bid 'E4' \(9\.2\)"),
+    (('england = ["move1-1"]', 'england = ["move1-1", "move2-5"]'),
+     r"current\.cards\.england: move1-1 must also be the last card in played\.england \(3\.1\)"),
+    (('player1 = "scotland"', 'player1 = "scotland"\nmoved = ["Gandalf"]'), r"current\.moved: unknown block 'Gandalf'"),
+    (('dead = ["Moray"]', 'dead = ["Moray"]\n[battles.Narnia]\nattacker = "england"'),
+     r"battles\.Narnia: unknown area 'Narnia' \(1\.1\)"),
+    (('dead = ["Moray"]', 'dead = ["Moray"]\n[battles.Fife]\nattacker = "wales"'),
+     r"battles\.Fife\.attacker: unknown side 'wales'"),
+    (('dead = ["Moray"]', 'dead = ["Moray"]\n[battles.Fife]\nattacker = "england"\nmain = ["Gandalf"]'),
+     r"battles\.Fife\.main: unknown block 'Gandalf'"),
 ])
 def test_position_errors_are_one_sentence_naming_file_and_field(change: tuple[str, str], message: str) -> None:
     text = SMALL.replace(*change)
@@ -103,3 +116,45 @@ def test_position_bad_toml_and_missing_file(tmp_path: Path) -> None:
         parse_position("year = ", "x.toml")
     with pytest.raises(DataError, match=r"cannot be read"):
         load_position(tmp_path / "nope.toml")
+
+
+# --- the state's one canonical form and its hash ----------------------------------------------------
+
+def test_state_hash_is_the_sha256_of_its_canonical_json() -> None:
+    import hashlib
+    import json
+
+    from pbem.hammer.state import GameState
+    state = setup("braveheart", Options(), Drbg(b"state-hash-key-0" * 2))
+    body = state.canonical_bytes()
+    assert state.hash() == hashlib.sha256(body).hexdigest()
+    assert body == json.dumps(json.loads(body), sort_keys=True, separators=(",", ":"),
+                              ensure_ascii=False).encode("utf-8")
+    again = GameState.from_dict(json.loads(body))
+    assert again.hash() == state.hash() and again.to_dict() == state.to_dict()
+
+
+def test_state_hash_ignores_dict_insertion_order_and_sees_every_change() -> None:
+    state = setup("braveheart", Options(), Drbg(b"state-hash-key-1" * 2))
+    shuffled = state.copy()
+    shuffled.blocks = dict(reversed(list(shuffled.blocks.items())))
+    assert shuffled.hash() == state.hash()
+    moved = state.copy()
+    moved.blocks["Wallace"].location = "Angus"
+    weaker = state.copy()
+    weaker.blocks["Wallace"].strength -= 1
+    later = state.copy()
+    later.current.crossings["england|Angus-Buchan"] = 1
+    assert len({state.hash(), moved.hash(), weaker.hash(), later.hash()}) == 4
+
+
+def test_state_check_reports_impossible_states() -> None:
+    state = setup("braveheart", Options(), Drbg(b"state-hash-key-2" * 2))
+    assert state.check() == []
+    state.blocks["Wallace"].strength = 5
+    state.blocks["Edward"].owner = "scotland"
+    state.blocks["Douglas"].location = "Narnia"
+    problems = state.check()
+    assert "Wallace has strength 5, not 1-4" in problems
+    assert "Edward cannot belong to scotland" in problems
+    assert "Douglas is in unknown place 'Narnia'" in problems

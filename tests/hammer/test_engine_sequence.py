@@ -53,7 +53,8 @@ class Stand:
 
     def winter(self, state: GameState, rng: Any, decider: Any) -> list[dict[str, Any]]:
         self.calls.append(("winter", state.year))
-        return []
+        from pbem.hammer.winter import new_year
+        return new_year(state, rng, decider)  # winter.py's last step turns the year (7.8)
 
     def sudden_death(self, state: GameState) -> None:
         self.calls.append(("sudden_death", state.turn))
@@ -65,8 +66,8 @@ class Stand:
         self.calls.append(("event", side, card_id, params))
         return []
 
-    def end_of_scenario(self, state: GameState, before_winter: bool) -> None:
-        self.calls.append(("end_of_scenario", state.year, before_winter))
+    def end_of_scenario(self, state: GameState) -> None:
+        self.calls.append(("end_of_scenario", state.year, state.phase))
 
 
 def fresh(hands: dict[str, list[str]] | None = None) -> GameState:
@@ -186,8 +187,8 @@ def test_9_0_the_last_year_is_judged_before_its_winter(monkeypatch: pytest.Monke
         engine.submit_cards(state, {s: MOVES[s][i] for s in MOVES}, RNG, FirstOption())
         for _ in range(2):
             engine.submit_moves(state, engine.who_owes(state)[0], {"moves": []}, RNG, FirstOption())
-    assert ("end_of_scenario", 1305, True) in stand.calls
-    assert [c for c in stand.calls if c[0] == "end_of_scenario"] == [("end_of_scenario", 1305, True)]
+    assert [c for c in stand.calls if c[0] == "end_of_scenario"] == [("end_of_scenario", 1305, "end_turn")]
+    assert not [c for c in stand.calls if c[0] == "winter"]
 
 
 def test_5_1_battles_are_fought_one_by_one_in_player_1s_order(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -237,10 +238,11 @@ def test_3_12_two_real_events_end_the_year_and_winter_deals_the_next(monkeypatch
     monkeypatch.setattr(engine, "_border_raid", lambda state, decider: [])  # no Scot is in England
     state = fresh({"england": ["victuals"] + MOVES["england"][:4], "scotland": ["truce"] + MOVES["scotland"][:4]})
     log = engine.submit_cards(state, {"england": "victuals", "scotland": "truce"}, RNG, FirstOption())
-    assert log[0]["player1"] == "england" and state.current.truce == "scotland"
+    assert log[0]["player1"] == "england" and state.current.truce == ""  # binds once used
     params = legal_events(state, "england")[0]
     engine.submit_events(state, "england", params, RNG, FirstOption())
     engine.submit_events(state, "scotland", {}, RNG, FirstOption())
+    assert state.current.truce == "scotland"
     assert engine.next_step(state) == "winter" and state.hands == {"england": [], "scotland": []}
     engine.run_winter(state, Drbg(b"winter-stream-key" * 2), FirstOption())
     assert engine.next_step(state) == "card" and state.year == 1298 and state.turn == 0

@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from fakes import ScriptedDice, bare_state, put
+from functools import cache
+
+from fakes import ScriptedDice, bare_state, game_positions, put
 
 from pbem.core.drbg import Drbg
 from pbem.hammer import events, kings
@@ -266,3 +268,49 @@ def test_3_12_any_listed_option_resolves_to_a_valid_state(seed: int, sid: str, s
     params = options[pick % len(options)]
     events.resolve_event(s, side, event, params, Drbg(b"e" * 16 + seed.to_bytes(4, "big") * 4), FirstOption())
     assert s.check() == []
+
+
+@cache
+def turn_positions() -> tuple[GameState, ...]:
+    """Positions at the start of Game Turns of random games: wounded blocks, defections, kings."""
+    found: list[GameState] = []
+    for sid, seed in (("braveheart", 7), ("the_bruce", 8), ("campaign", 9)):
+        found += game_positions(sid, seed, "card")[::3]
+    return tuple(found)
+
+
+@settings(max_examples=40, deadline=None)
+@given(index=st.integers(0, 10**6), side=st.sampled_from(["england", "scotland"]),
+       event=st.sampled_from(["herald", "pillage", "sea_move", "truce", "victuals"]), pick=st.integers(0, 10**6))
+def test_3_12_mid_game_every_listed_option_validates_and_resolves(index: int, side: str, event: str,
+                                                                  pick: int) -> None:
+    positions = turn_positions()
+    s = positions[index % len(positions)].copy()
+    options = events.legal_events(s, side, event)
+    for params in options:
+        assert events.validate_event(s, side, event, params) in ("use", "pass", "coronation")
+    events.resolve_event(s, side, event, options[pick % len(options)], Drbg(pick.to_bytes(8, "big") * 4),
+                         FirstOption())
+    assert s.check() == [] and not s.current.fight
+
+
+@pytest.mark.parametrize("card, params", [
+    ("pillage", {"from": "Fife", "target": "Lanark"}),
+    ("sea_move", {"from": "Fife", "to": "Moray", "blocks": ["Norse"]}),
+    ("victuals", {"area": "Fife", "steps": ["Douglas"] * 4}),
+    ("herald", {"noble": "Moray"}),
+    ("truce", {"coronation": "Bruce"}),
+])
+def test_3_12_a_rejected_event_changes_nothing_and_names_its_rule(card: str, params: dict[str, Any]) -> None:
+    from pbem.hammer import engine
+    s = bare_state()
+    put(s, "scotland", "Fife", "Douglas", "Norse", strength=1)
+    put(s, "scotland", "Moray", "Moray")
+    put(s, "england", "Mentieth", "York Knights")
+    s.hands = {"england": ["move1-1"], "scotland": [card]}
+    engine.submit_cards(s, {"england": "move1-1", "scotland": card}, ScriptedDice(), FirstOption())
+    before = s.hash()
+    with pytest.raises(IllegalOrder) as err:
+        engine.submit_events(s, "scotland", params, ScriptedDice([1]), FirstOption())
+    assert s.hash() == before and engine.who_owes(s) == ["scotland"]
+    assert str(err.value).endswith(f"({err.value.rule})") and err.value.rule in ("3.12", "4.7", "5.7", "6.21")

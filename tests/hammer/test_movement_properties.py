@@ -103,7 +103,7 @@ def candidates(draw: Any, state: GameState, side: str) -> Step:
     return Step(origin, block, tuple(path))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_4_x_every_generated_step_is_accepted_and_every_accepted_step_is_generated(data: st.DataObject) -> None:
     state, side = data.draw(positions())

@@ -90,12 +90,30 @@ def test_plans_ask_pauses_with_the_question() -> None:
         decider("scotland", {"plans": {"ask": True}}).decide(action(1))
 
 
-def test_plans_a_condition_nobody_can_evaluate_asks_rather_than_guess() -> None:
-    with pytest.raises(NeedDecision):
+def test_5_31_a_plan_retreats_once_it_has_lost_the_steps_it_names() -> None:
+    d = decider("scotland", {"plans": {"battle": {"retreat_if_steps_lost": 3, "retreat_to": ["Mentieth"]}}})
+    assert d.decide(action(1, own_steps=9, enemy_steps=1, steps_lost=2)) == "fire"
+    assert d.decide(action(1, own_steps=9, enemy_steps=1, steps_lost=3)) == "retreat:Mentieth"
+
+
+def test_5_31_below_percent_compares_own_steps_with_a_share_of_the_enemys() -> None:
+    d = decider("scotland", {"plans": {"battle": {"retreat_below_percent": 50}}})
+    assert d.decide(action(1, own_steps=3, enemy_steps=6, steps_lost=0)) == "fire"            # 3 = 50% of 6
+    assert d.decide(action(1, own_steps=2, enemy_steps=6, steps_lost=0)) == "retreat:Lennox"  # first by name
+
+
+def test_5_31_a_round_without_a_condition_retreats_from_that_round() -> None:
+    d = decider("scotland", {"plans": {"battle": {"retreat_from_round": 3}}})
+    assert d.decide(action(2, own_steps=9, enemy_steps=1, steps_lost=0)) == "fire"
+    assert d.decide(action(3, own_steps=9, enemy_steps=1, steps_lost=0)) == "retreat:Lennox"
+
+
+def test_plans_a_battle_question_without_the_battle_numbers_is_refused_not_guessed() -> None:
+    with pytest.raises(InvalidOrder, match="own_steps"):
         decider("scotland", {"plans": PLAN}).decide(action(2))
 
 
-def test_5_31_a_plan_reads_the_battle_in_progress_from_the_state() -> None:
+def test_5_31_a_plan_reads_the_battle_numbers_the_engine_puts_in_the_question() -> None:
     """Two Scots (4 steps) against three English (9): outnumbered in round 2, the Scots retreat."""
     s = bare_state()
     put(s, "scotland", "Fife", "Barclay", strength=2)
@@ -103,9 +121,9 @@ def test_5_31_a_plan_reads_the_battle_in_progress_from_the_state() -> None:
     battle_at(s, "Fife", "england", main=["Hobelars", "Durham Infantry", "Northumber Infantry"],
               entered={"england": ["Fife-Mentieth"]})
     scots = decider("scotland", {"plans": {"battle": {"retreat_if_outnumbered": True, "retreat_from_round": 2,
-                                                       "retreat_to": ["Atholl"]}}}, state=s)
+                                                       "retreat_to": ["Atholl"]}}})
     from pbem.hammer.decisions import BySide
-    both = BySide(england=decider("england", {}, state=s), scotland=scots)
+    both = BySide(england=decider("england", {}), scotland=scots)
     log = battle.fight(s, "Fife", ScriptedDice([6] * 40), both)
     assert s.blocks["Barclay"].location == "Atholl"   # the plan's choice, not the first by name
     retreat = [e for e in log if e["what"] == "retreat"]
@@ -136,3 +154,13 @@ def test_plans_winter_questions_go_to_the_winter_plan() -> None:
     d = decider("scotland", {"plans": {}, "winter": {"moray": "disband"}})
     q = Question("scotland", "winter_moray", ("home", "stay", "disband"), {}, "7.1")
     assert d.decide(q) == "disband"
+
+
+def test_5_9_without_a_plan_the_raid_takes_the_weakest_block_of_the_live_game() -> None:
+    s = bare_state()
+    put(s, "england", "England", "Durham Infantry", strength=3)
+    put(s, "england", "Lothian", "Hobelars", strength=1)
+    q = Question("england", "raid_loss", ("Durham Infantry", "Hobelars"), {}, "5.9")
+    assert decider("england", {}, state=s).decide(q) == "Hobelars"
+    s.blocks["Hobelars"].strength, s.blocks["Durham Infantry"].strength = 3, 1
+    assert decider("england", {}, state=s).decide(q) == "Durham Infantry"

@@ -1,6 +1,6 @@
-"""2.0 fog of war, 3.0, 5.5, 5.9, 7.62: a side's view (and its report bytes) depends only on
-what the rules let it see. Non-interference: change any hidden fact and nothing it gets changes;
-change a fact it may see and the view shows it."""
+"""2.0 fog of war, 3.0, 5.5, 5.9, 7.62: a side's view and its whole report (bytes, text, map)
+depend only on what the rules let it see. Non-interference: change any hidden fact and nothing
+it gets changes; change a fact it may see and the report shows it."""
 
 from __future__ import annotations
 
@@ -10,10 +10,15 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.cli.report import render_report, svg_of
+from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
 from pbem.hammer.blocks import other_side, spec
+from pbem.hammer.bots import random_game
+from pbem.hammer.engine import next_step
 from pbem.hammer.render import render_text
-from pbem.hammer.ruleset import parse_options
+from pbem.hammer.ruleset import HammerRuleset, parse_options
+from pbem.hammer.scenario import scenario as scenario_of
 from pbem.hammer.scenario import setup
 from pbem.hammer.state import DEAD, OFF_MAP, POOL, GameState
 from pbem.hammer.svg import render_svg
@@ -132,3 +137,154 @@ def test_2_0_no_enemy_block_name_appears_in_a_report() -> None:
                     and name not in ("Wallace", "Douglas", "Edward") and name not in {a for a in v["control"]}:
                 assert name not in text, name
                 assert name not in svg, name
+
+
+# --- the whole report, as bytes (HammerRuleset.report: view, options, log, public board) --------------
+
+R = HammerRuleset()
+_POSITIONS: dict[tuple[str, int], dict[str, list[GameState]]] = {}
+
+
+def positions(scenario: str, seed: int, phase: str) -> list[GameState]:
+    """Mid-game states of the first three years of a random bot game, each time it waits in ``phase``."""
+    if (scenario, seed) not in _POSITIONS:
+        found: dict[str, list[GameState]] = {}
+
+        def keep(state: GameState, step: str) -> None:
+            found.setdefault(next_step(state), []).append(state.copy())
+
+        random_game(scenario, seed, after_step=keep, until_year=scenario_of(scenario).first_year + 2)
+        _POSITIONS[(scenario, seed)] = found
+    return _POSITIONS[(scenario, seed)].get(phase, [])
+
+
+def secret_state(g: GameState, owes: dict[str, str], enemy: str, r: random.Random) -> dict[str, Any]:
+    """The ruleset's secret state around ``g``, with the enemy's standing orders (hidden) drawn from ``r``."""
+    own_blocks = sorted(n for n, b in g.blocks.items() if b.owner == enemy)
+    pending = {enemy: {"plans": {"hits": [r.choice(own_blocks)], "battle": {"retreat_from_round": r.randint(1, 3)}},
+                       "if_player1": {"moves": [{"from": "Fife", "to": r.choice(["Lennox", "Mentieth"]),
+                                                 "blocks": [r.choice(own_blocks)]}]},
+                       "winter": {"moray": r.choice(["home", "stay"])}},
+               other_side(enemy): {}}
+    return {"game": g.to_dict(), "owes": owes, "pending": pending, "resume": None, "question": None,
+            "step": 7}
+
+
+def hide_cards_and_strengths(g: GameState, enemy: str, r: random.Random) -> None:
+    """Mid-move-phase: shuffle the enemy hand with the deck, redraw its blocks' strengths."""
+    hidden = sorted(g.hands.get(enemy, []) + g.deck)
+    r.shuffle(hidden)
+    size = len(g.hands.get(enemy, []))
+    g.hands[enemy], g.deck = hidden[:size], hidden[size:]
+    for n, b in sorted(g.blocks.items()):
+        if b.owner == enemy and b.location not in (POOL, DEAD, OFF_MAP):
+            b.strength = r.randint(1, spec(n).steps)
+
+
+def report_bytes(state: dict[str, Any], side: str, log: list[dict[str, Any]]) -> tuple[bytes, bytes, bytes]:
+    rep = R.report(state, side, log, "hammer-test", 7)
+    return canonical_bytes(rep), render_report(rep).encode(), svg_of(rep).encode()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SCENARIOS), st.integers(0, 1), st.sampled_from(("england", "scotland")),
+       st.sampled_from(("card", "winter")), st.integers(0, 50), st.integers(0, 2**32), st.integers(0, 2**32))
+def test_2_0_a_report_s_bytes_never_depend_on_hidden_facts(scenario: str, seed: int, side: str, phase: str,
+                                                          pick: int, salt_a: int, salt_b: int) -> None:
+    """Where enemy blocks stand within the public counts, their strengths, the enemy hand, the
+    pools, the deck, the enemy's standing orders and its private log lines: none reaches the report."""
+    found = positions(scenario, seed, phase)
+    if not found:
+        return
+    enemy = other_side(side)
+    owes = {s: phase for s in ("england", "scotland")}
+    states = []
+    for salt in (salt_a, salt_b):
+        g = found[pick % len(found)].copy()
+        r = random.Random(salt)
+        perturb(g, enemy, r)
+        states.append((secret_state(g, owes, enemy, r), step_log(g, enemy, r)))
+    assert report_bytes(states[0][0], side, states[0][1]) == report_bytes(states[1][0], side, states[1][1])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(SCENARIOS), st.integers(0, 1), st.sampled_from(("england", "scotland")),
+       st.integers(0, 50), st.integers(0, 2**32), st.integers(0, 2**32))
+def test_2_0_a_player2_moves_report_never_depends_on_hidden_facts(scenario: str, seed: int, side: str, pick: int,
+                                                                 salt_a: int, salt_b: int) -> None:
+    """Player 2 owing moves (its legal moves listed): the enemy's hand, deck, strengths and plans stay hidden."""
+    found = [g for g in positions(scenario, seed, "move") if g.current.player1 == other_side(side)
+             and side in g.current.cards]
+    if not found:
+        return
+    enemy = other_side(side)
+    out = []
+    for salt in (salt_a, salt_b):
+        g = found[pick % len(found)].copy()
+        r = random.Random(salt)
+        hide_cards_and_strengths(g, enemy, r)
+        out.append(report_bytes(secret_state(g, {side: "moves"}, enemy, r), side, step_log(g, enemy, r)))
+    assert out[0] == out[1]
+
+
+def test_2_0_a_report_shows_everything_its_side_may_see() -> None:
+    """Own blocks with strengths, enemy counts per area, own hand and pool, cards played, the
+    public and own log lines, and what is asked with its options: all in the report and its text."""
+    for scenario in SCENARIOS:
+        for side in ("england", "scotland"):
+            g = positions(scenario, 0, "card")[3]
+            enemy = other_side(side)
+            log = step_log(g, enemy, random.Random(1)) + [
+                {"what": "winter", "public": False, "side": side, "step": "7.62", "area": "Fife", "drawn": "Keith"}]
+            rep = R.report(secret_state(g, {"england": "card", "scotland": "card"}, enemy, random.Random(1)),
+                           side, log, "hammer-test", 7)
+            text, svg = render_report(rep), svg_of(rep)
+            for name, b in g.blocks.items():
+                if b.owner == side and b.location not in (POOL, DEAD, OFF_MAP):
+                    assert f"{name} {b.strength}/{spec(name).steps}" in text
+                    assert name in svg
+            counts = rep["public"]["blocks"]
+            for area in {b.location for b in g.blocks.values()} - {POOL, DEAD, OFF_MAP}:
+                assert counts[area][enemy] == len(g.blocks_in(area, enemy))
+                assert rep["view"]["enemy_blocks"].get(area, 0) == len(g.blocks_in(area, enemy))
+            assert rep["options"]["hand"] == sorted(g.hands[side]) == rep["view"]["hand"]
+            assert rep["view"]["pool"] == g.pool(side)
+            assert rep["public"]["played"] == {s: list(g.played.get(s, [])) for s in ("england", "scotland")}
+            assert rep["view"]["enemy_hand"] == len(g.hands[enemy])
+            whats = [e["what"] for e in rep["log"]]
+            assert "fire" in whats and "retreat" in whats and "regroup" in whats   # public or redacted
+            assert {"what": "winter", "public": False, "side": side, "step": "7.62", "area": "Fife",
+                    "drawn": "Keith"} in rep["log"]                                 # its own secret line, whole
+            assert "you owe: card" in text and "cards you may play" in text
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 2**32))
+def test_2_0_a_decide_report_mid_battle_never_depends_on_hidden_facts(salt_a: int, salt_b: int) -> None:
+    """Scotland asked mid-battle (a hit to take): the English hand, deck and the strengths of
+    English blocks away from the battle do not reach its report."""
+    from test_7_steps import HANDS, _new, _order
+    s = _new(HANDS)
+    attack = {"moves": [{"from": "Mentieth", "to": "Fife", "blocks": ["Mentieth", "Northumber Infantry"]}]}
+    s = R.adjudicate(s, {"england": _order(s, "england", card={"play": "move3-1"}, if_player1=attack),
+                         "scotland": _order(s, "scotland", card={"play": "move1-3"})}, Drbg(b"s" * 32)).state
+    out = R.adjudicate(s, {"scotland": _order(s, "scotland", moves={"moves": []}, plans={"ask": ["hit"]})},
+                       Drbg(b"a" * 32))
+    assert R.owes(out.state) == {"scotland": "decide"}
+    got = []
+    for salt in (salt_a, salt_b):
+        state = {**out.state}
+        r = random.Random(salt)
+        for key in ("game", "paused"):
+            g = GameState.from_dict(state[key])
+            hidden = sorted(g.hands["england"] + g.deck)
+            r.shuffle(hidden)
+            g.hands["england"], g.deck = hidden[:len(g.hands["england"])], hidden[len(g.hands["england"]):]
+            for n, b in sorted(g.blocks.items()):
+                if b.owner == "england" and b.location not in (POOL, DEAD, OFF_MAP, "Fife"):
+                    b.strength = r.randint(1, spec(n).steps)
+            state[key] = g.to_dict()
+            r = random.Random(salt)  # the same change in the game and in the paused game
+        state["pending"] = {**state["pending"], "england": {"plans": {"battle": {"retreat_from_round": r.randint(1, 3)}}}}
+        got.append(report_bytes(state, "scotland", out.log))
+    assert got[0] == got[1]

@@ -48,6 +48,9 @@ def flip(data: bytes, index: int) -> bytes:
     return data[:index] + bytes([data[index] ^ 0x01]) + data[index + 1 :]
 
 
+OUT = [HERE]  # where vectors are written; the test that checks them points it at a scratch folder
+
+
 def vector(name: str, description: str, section: str, expect: str, text: str, *, recipient: int = 0,
            payload: bytes | None = None) -> None:
     """One vector file; ``recipient`` is the seed byte pair base (0x21 the recipient, 0x31 another key)."""
@@ -58,7 +61,7 @@ def vector(name: str, description: str, section: str, expect: str, text: str, *,
         doc["recipient_encrypt_seed"] = (bytes([recipient + 1]) * 32).hex()
     if payload is not None:
         doc["payload"] = payload.decode("utf-8")
-    (HERE / f"{name}.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
+    (OUT[0] / f"{name}.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
 
 
 def sealed_base() -> bytes:
@@ -77,11 +80,12 @@ def drbg_vectors() -> None:
         cases.append({"key": key.hex(), "words": [words.word() for _ in range(8)],
                       "d6": [d6s.d6() for _ in range(20)], "shuffle_of": list("ABCDEFGHIJ"),
                       "shuffled": shuffle.shuffled(list("ABCDEFGHIJ")), "position_after_shuffle": shuffle.position})
-    (HERE / "drbg.toml").write_text(tomli_w.dumps({"description": "pbem-drbg-v1 stream vectors", "case": cases}),
+    (OUT[0] / "drbg.toml").write_text(tomli_w.dumps({"description": "pbem-drbg-v1 stream vectors", "case": cases}),
                                     encoding="utf-8")
 
 
-def main() -> None:
+def main(out: Path = HERE) -> None:
+    OUT[0] = out
     signed = envelope.sign_only(SENDER, b'{"hello":"public"}', kind="ledger", **FIELDS)
     text = armor.armor(signed)
     vector("signed-ok", "A valid sign-only envelope.", "4.2", "ok", text, payload=b'{"hello":"public"}')

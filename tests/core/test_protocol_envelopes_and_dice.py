@@ -1,0 +1,89 @@
+"""Envelope clauses not covered by the vectors (§4.4 several recipients, §5.1 key file mode), the
+step seed's inputs (§8) and the ledger's numbering (§7.2)."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from conftest import Keys, order
+from pbem.core import armor, beacon, envelope, game, identity, ledger, ruleset
+from pbem.core.errors import DecryptError, LedgerError
+
+
+def test_protocol_4_4_one_envelope_sealed_to_several_recipients(keys: Keys) -> None:
+    raw = envelope.seal(keys.referee, [keys.north.public, keys.south.public], b"both of you", game="g",
+                        kind="message", side="", step=1)
+    env = envelope.read(armor.armor(raw))
+    assert env.header.to == (keys.north.public.encrypt_key, keys.south.public.encrypt_key)
+    assert envelope.open_sealed(env, keys.north) == envelope.open_sealed(env, keys.south) == b"both of you"
+    with pytest.raises(DecryptError, match="not sealed to outsider"):
+        envelope.open_sealed(env, keys.outsider)
+
+
+def test_protocol_4_2_sign_only_payload_is_in_clear_and_bound_to_its_signer(keys: Keys) -> None:
+    env = envelope.read(envelope.sign_only(keys.referee, b"public board", game="g", kind="ledger", side="", step=2))
+    assert env.body == b"public board" and env.header.signer == keys.referee.public.sign_key
+    assert not env.header.sealed and env.header.kc == ""
+
+
+def test_protocol_5_1_private_key_file_is_written_owner_only(tmp_path: Path, keys: Keys) -> None:
+    identity.save_private(keys.north, tmp_path / "north.key")
+    assert stat.S_IMODE((tmp_path / "north.key").stat().st_mode) == 0o600
+
+
+def test_protocol_8_step_seed_mixes_each_orders_entropy_in_side_order(fresh: Path, keys: Keys,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = ruleset.load("rps")
+    keyed: list[bytes] = []
+    real = rules.adjudicate
+    monkeypatch.setattr(rules, "adjudicate", lambda st, o, rng, game_id="": keyed.append(rng._key)
+                        or real(st, o, rng, game_id))
+    north = game.write_order(fresh, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "rock"},
+                             entropy=bytes([7]) * 32)
+    south = game.write_order(fresh, keys.south, "south", 0, {"side": "south", "step": 0, "throw": "rock"},
+                             entropy=bytes([9]) * 32)
+    game.adjudicate(fresh, keys.referee, [south, north], rules=rules)  # given in any order
+    r1 = ledger.read_entry(fresh, 1, ledger.read_manifest(fresh)).dice
+    assert keyed == [beacon.step_seed(r1, "rps-fresh", 1, [("north", bytes([7]) * 32), ("south", bytes([9]) * 32)])]
+    assert keyed[0] != beacon.step_seed(r1, "rps-fresh", 1, [("south", bytes([9]) * 32), ("north", bytes([7]) * 32)])
+
+
+def test_protocol_8_a_defaulted_side_adds_empty_entropy(fresh: Path, keys: Keys,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = ruleset.load("rps")
+    keyed: list[bytes] = []
+    real = rules.adjudicate
+    monkeypatch.setattr(rules, "adjudicate", lambda st, o, rng, game_id="": keyed.append(rng._key)
+                        or real(st, o, rng, game_id))
+    north = game.write_order(fresh, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "rock"},
+                             entropy=bytes([7]) * 32)
+    game.adjudicate(fresh, keys.referee, [north], deadline_passed=True, rules=rules)
+    r1 = ledger.read_entry(fresh, 1, ledger.read_manifest(fresh)).dice
+    assert keyed == [beacon.step_seed(r1, "rps-fresh", 1, [("north", bytes([7]) * 32), ("south", b"")])]
+
+
+def test_protocol_7_2_a_gap_in_the_ledger_numbering_fails_verify(played: Path) -> None:
+    (played / "ledger" / "0002.toml").unlink()
+    with pytest.raises(LedgerError, match=r"ledger entry 2 is missing \(found 0003\.toml next\)"):
+        game.verify(played)
+
+
+def test_protocol_7_2_an_entry_under_another_number_fails_verify(played: Path) -> None:
+    (played / "ledger" / "0003.toml").rename(played / "ledger" / "0004.toml")
+    with pytest.raises(LedgerError, match="ledger entry 3 is missing"):
+        game.verify(played)
+    (played / "ledger" / "0004.toml").rename(played / "ledger" / "0003.toml")
+    (played / "ledger" / "0002.toml").write_bytes((played / "ledger" / "0003.toml").read_bytes())
+    with pytest.raises(LedgerError, match="field entry is 3, but the file is entry 2"):
+        game.verify(played)
+
+
+def test_protocol_7_3_order_for_a_side_that_owes_nothing_is_refused(played: Path, keys: Keys) -> None:
+    from pbem.core.errors import EnvelopeError, PbemError
+    with pytest.raises(PbemError, match="is over"):
+        game.adjudicate(played, keys.referee, [])
+    with pytest.raises(EnvelopeError, match="owes no orders"):
+        order(keys, played, "north")

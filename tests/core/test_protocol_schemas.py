@@ -1,0 +1,78 @@
+"""schemas/{manifest,ledger-entry,reveal-bundle}.schema.json describe the real files exactly
+(docs/protocol.md §7.1, §7.2, §9): files a game wrote validate; a tampered one does not."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from conftest import Keys
+from pbem.core import audit, game
+
+SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
+
+
+def validator(name: str) -> Draft202012Validator:
+    schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def errors(name: str, doc: dict) -> list[str]:
+    return [e.message for e in validator(name).iter_errors(doc)]
+
+
+def toml(path: Path) -> dict:
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def hammer_game(tmp_path: Path, keys: Keys) -> Path:
+    d = tmp_path / "hammer"
+    game.new_game(d, "hammer", "braveheart", {}, keys.referee,
+                  {"england": keys.north.public, "scotland": keys.south.public}, chain_length=5)
+    return d
+
+
+def test_protocol_7_1_real_manifests_validate(played: Path, hammer_game: Path) -> None:
+    for d in (played, hammer_game):
+        assert errors("manifest", toml(d / "game.toml")) == []
+
+
+def test_protocol_7_2_every_real_ledger_entry_validates(played: Path, hammer_game: Path) -> None:
+    paths = sorted((played / "ledger").glob("*.toml")) + sorted((hammer_game / "ledger").glob("*.toml"))
+    assert len(paths) == 5
+    for p in paths:
+        assert errors("ledger-entry", toml(p)) == [], p
+
+
+def test_protocol_9_a_real_reveal_bundle_validates(played: Path, keys: Keys) -> None:
+    bundle = json.loads(audit.dump_reveal(audit.make_reveal(played, keys.referee)))
+    assert bundle["orders"]["0000"]["north"]["order"]["throw"] == "paper"
+    assert errors("reveal-bundle", bundle) == []
+
+
+@pytest.mark.parametrize("name, change", [
+    ("manifest", lambda d: d.update(extra="field")),
+    ("manifest", lambda d: d.pop("dice")),
+    ("manifest", lambda d: d["dice"].update(anchor="AB" * 32)),
+    ("manifest", lambda d: d["identities"]["north"].update(fingerprint="not-a-fingerprint")),
+    ("ledger-entry", lambda d: d.pop("prev")),
+    ("ledger-entry", lambda d: d.update(kind="turn")),
+    ("ledger-entry", lambda d: d["orders"].update(north="1234")),
+    ("ledger-entry", lambda d: d.update(signature="c2ln")),
+    ("reveal-bundle", lambda d: d.update(salts={})),
+    ("reveal-bundle", lambda d: d["orders"]["0001"]["north"].pop("key")),
+    ("reveal-bundle", lambda d: d.update(dice_secret="11")),
+])
+def test_protocol_7_tampered_files_fail_their_schema(played: Path, keys: Keys, name: str, change: object) -> None:
+    doc = {"manifest": lambda: toml(played / "game.toml"),
+           "ledger-entry": lambda: toml(played / "ledger" / "0002.toml"),
+           "reveal-bundle": lambda: audit.make_reveal(played, keys.referee)}[name]()
+    assert errors(name, doc) == []
+    change(doc)  # type: ignore[operator]
+    assert errors(name, doc) != []
