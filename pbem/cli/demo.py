@@ -96,7 +96,11 @@ def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str
     rules = rs.load("hammer")
     priv = {name: identity.load_private(path) for name, path in keys.items()}
     pubs = {s: identity.load_public(folder / "keys" / f"{s}.pub.toml") for s in SIDES}
-    core_game.new_game(game_dir, rules, scenario, {}, priv["referee"], pubs, chain_length=DEMO_CHAIN)
+    # The unbiased set-up (protocol §8.1): the referee opens the game, each side joins with its
+    # own entropy, and only then are the levy and the first hands drawn.
+    core_game.open_game(game_dir, rules, scenario, {}, priv["referee"], pubs, chain_length=DEMO_CHAIN)
+    joins = [core_game.write_join(game_dir, priv[s], s) for s in SIDES]
+    core_game.start_game(game_dir, priv["referee"], joins)
     summary = GameSummary(folder=folder)
     drafts_dir = folder / "drafts"
     drafts_dir.mkdir(exist_ok=True)

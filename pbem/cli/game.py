@@ -78,14 +78,22 @@ def _game_args(ruleset: str, side: list[str], scenario: str, option: list[str] |
     return rules, sides, options
 
 
+def _game_inputs(ruleset: str, side: list[str], scenario: str, option: list[str] | None, referee: Path,
+                 passphrase_file: Path | None) -> tuple[Any, dict[str, str], identity.PrivateIdentity,
+                                                        dict[str, identity.PublicIdentity]]:
+    """What ``game new`` and ``game open`` read: ruleset, options, the referee's key, each side's identity."""
+    rules, sides, options = _game_args(ruleset, side, scenario, option)
+    ref = _referee(referee, passphrase_file)
+    pubs = {s: identity.load_public(Path(p)) for s, p in sorted(sides.items())}
+    return rules, options, ref, pubs
+
+
 @game_app.command("new")
 @fails_cleanly
 def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = "hammer",
         scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None) -> None:
     """Start a game at once: manifest, dice commitment, set-up and the first reports (set-up dice: referee's chain only)."""
-    rules, sides, options = _game_args(ruleset, side, scenario, option)
-    ref = _referee(referee, passphrase_file)
-    pubs = {s: identity.load_public(Path(p)) for s, p in sorted(sides.items())}
+    rules, options, ref, pubs = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
     core_game.new_game(game_dir, rules, scenario, options, ref, pubs)
     typer.echo(f"game started in {game_dir}; reports for {', '.join(sorted(pubs))} are in {game_dir / 'reports'}")
 
@@ -95,9 +103,7 @@ def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetO
 def open_(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = "hammer",
           scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None) -> None:
     """Open a game for joins: publish the manifest and dice anchor; set-up waits for every side's entropy."""
-    rules, sides, options = _game_args(ruleset, side, scenario, option)
-    ref = _referee(referee, passphrase_file)
-    pubs = {s: identity.load_public(Path(p)) for s, p in sorted(sides.items())}
+    rules, options, ref, pubs = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
     game_id = core_game.open_game(game_dir, rules, scenario, options, ref, pubs)
     typer.echo(f"game {game_id} opened in {game_dir}; send {game_dir / 'game.toml'} to "
                f"{', '.join(sorted(pubs))} and wait for their joins")

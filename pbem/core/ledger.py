@@ -342,16 +342,23 @@ def _verify_orders(game_dir: Path, man: Manifest, entry: Entry, owed: dict[str, 
         raise LedgerError(f"{where}: orders and defaults cover {', '.join(sorted(given)) or 'nobody'}, but "
                           f"{', '.join(sorted(owed)) or 'nobody'} owed orders (protocol §7.2).")
     for side, digest in sorted(entry.orders.items()):
-        path = order_path(game_dir, entry.step, side)
-        try:
-            raw = env_mod.decode(path.read_bytes(), str(path))
-        except FileNotFoundError:
-            raise LedgerError(f"{path}: the order consumed by entry {entry.number} is missing (protocol §7.3).") from None
-        if hashlib.sha256(raw).hexdigest() != digest:
-            raise LedgerError(f"{path}: its hash does not match field orders.{side} of {where} (protocol §7.3).")
-        env = env_mod.parse(raw, str(path))
-        env_mod.expect(env, str(path), signer=man.identities[side], game=man.game, kind="order", side=side,
-                       step=entry.step, answers=answered, to=man.referee)
+        _verify_consumed(order_path(game_dir, entry.step, side), digest, man, entry, side, kind="order",
+                         step=entry.step, answers=answered, rule="§7.3")
+
+
+def _verify_consumed(path: Path, digest: str, man: Manifest, entry: Entry, side: str, *, kind: str, step: int,
+                     answers: str, rule: str) -> None:
+    """An envelope an entry consumed (an order, or a join for entry 0): present, the hash the
+    entry names, signed by the side, bound to this game, step and answered file, sealed to the referee."""
+    try:
+        raw = env_mod.decode(path.read_bytes(), str(path))
+    except FileNotFoundError:
+        raise LedgerError(f"{path}: the {kind} consumed by entry {entry.number} is missing (protocol {rule}).") from None
+    if hashlib.sha256(raw).hexdigest() != digest:
+        raise LedgerError(f"{path}: its hash does not match field orders.{side} of {entry.path} (protocol {rule}).")
+    env = env_mod.parse(raw, str(path))
+    env_mod.expect(env, str(path), signer=man.identities[side], game=man.game, kind=kind, side=side,
+                   step=step, answers=answers, to=man.referee)
 
 
 def _verify_joins(game_dir: Path, man: Manifest, entry: Entry) -> None:
@@ -362,16 +369,8 @@ def _verify_joins(game_dir: Path, man: Manifest, entry: Entry) -> None:
         raise LedgerError(f"{where}: field orders of the setup entry must name "
                           f"{', '.join(sorted(wanted)) or 'nobody'}, every side's join (protocol §8.1).")
     for side, digest in sorted(entry.orders.items()):
-        path = join_path(game_dir, side)
-        try:
-            raw = env_mod.decode(path.read_bytes(), str(path))
-        except FileNotFoundError:
-            raise LedgerError(f"{path}: the join consumed by entry 0 is missing (protocol §8.1).") from None
-        if hashlib.sha256(raw).hexdigest() != digest:
-            raise LedgerError(f"{path}: its hash does not match field orders.{side} of {where} (protocol §8.1).")
-        env = env_mod.parse(raw, str(path))
-        env_mod.expect(env, str(path), signer=man.identities[side], game=man.game, kind="join", side=side,
-                       step=0, answers=man.hash, to=man.referee)
+        _verify_consumed(join_path(game_dir, side), digest, man, entry, side, kind="join", step=0,
+                         answers=man.hash, rule="§8.1")
 
 
 def _verify_reports(game_dir: Path, man: Manifest, entry: Entry) -> None:

@@ -64,7 +64,7 @@ def auto_draft(report: dict[str, Any], bot: str, seed: bytes) -> drafts.Draft:
         pick = opts[rng.randbelow(len(opts))] if bot == "random" and opts else (opts[0] if opts else "")
         d.sections["decide"] = {"answer": pick}
     elif asks == "winter":
-        d.sections["winter"] = {}
+        d.sections["winter"] = _winter_plan(options.get("winter_plan", {}), bot, rng)
     if asks in ("card", "moves"):
         d.sections["plans"] = _plans(bot, rng)
     return d
@@ -92,6 +92,29 @@ def _event_params(options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
     if not choices:
         return {}
     return dict(choices[rng.randbelow(len(choices))])
+
+
+SINGLE_CHOICES = ("moray", "king", "wallace", "edward", "edward_company")
+
+
+def _winter_plan(legal: dict[str, Any], bot: str, rng: Drbg) -> dict[str, Any]:
+    """The simple bot keeps the documented winter defaults; the random bot picks among the
+    listed legal choices (``winter.winter_plan_options``): one value per single-choice key, a
+    home for each two-home noble, and a draw or step for each area's builds."""
+    if bot != "random" or not legal:
+        return {}
+    plan: dict[str, Any] = {}
+    for key in SINGLE_CHOICES:
+        choices = legal.get(key, [])
+        if choices:
+            plan[key] = choices[rng.randbelow(len(choices))]
+    homes = {n: opts[rng.randbelow(len(opts))] for n, opts in sorted(legal.get("homes", {}).items()) if opts}
+    if homes:
+        plan["homes"] = homes
+    builds = {a: [opts[rng.randbelow(len(opts))]] for a, opts in sorted(legal.get("builds", {}).items()) if opts}
+    if builds:
+        plan["builds"] = builds
+    return plan
 
 
 def _choose_moves(legal: dict[str, Any], value: int, bot: str, rng: Drbg,

@@ -133,7 +133,7 @@ def template(report: dict[str, Any]) -> str:
                   "# without [if_player1], Player 1 gets a moves step of its own (one more exchange).",
                   "[if_player1]", "moves = []",
                   '# moves = [ { from = "AREA", to = "AREA", blocks = ["BLOCK"] } ]',
-                  '# battle_order = ["AREA"]   # Player 1 chooses the order of battles (5.2)']
+                  '# battle_order = ["AREA"]   # Player 1 chooses the order of battles (5.1)']
         lines += _reach_comments(options.get("moves", {})) + [""]
     elif asks == "moves":
         lines += [f"# your card: {options.get('card', '')}; at most its value in group moves (4.2)",
@@ -158,13 +158,27 @@ def template(report: dict[str, Any]) -> str:
         lines += ["[winter]", "# winter plans (docs/orders.md Winter); an empty table takes every default:",
                   '# homes = { Bruce = "Carrick" }  moray = "home"  king = "stay"  edward = "winter"',
                   '# wallace = "selkirk"  disband = ["BLOCK"]  builds = { AREA = ["draw", "step:BLOCK"] }',
-                  '# ask = ["winter_build"]   # be asked instead, in a decide step', ""]
+                  '# ask = ["winter_build"]   # be asked instead, in a decide step']
+        lines += _winter_comments(options.get("winter_plan", {})) + [""]
     if "plans" in SECTIONS[asks]:
         lines += ["# Standing battle plans (docs/plans.md); they stay in force until you send new ones.",
                   "# Without them: fire, never retreat by choice, spare leaders from hits, regroup: stay.",
                   '# [plans]', '# hits = ["BLOCK"]', "# [plans.battle]",
                   "# retreat_from_round = 2", "# retreat_if_outnumbered = true", '# retreat_to = ["AREA"]', ""]
     return "\n".join(lines)
+
+
+def _winter_comments(legal: dict[str, Any]) -> list[str]:
+    """The winter plan's legal choices from the report, one comment line per key."""
+    if not legal:
+        return []
+    out = ["# your choices now (nobles go home first, so a later choice may no longer apply):"]
+    for key, choices in sorted(legal.items()):
+        if isinstance(choices, dict):
+            out += [f"#   {key}.{name}: {', '.join(map(str, opts)) or '-'}" for name, opts in sorted(choices.items())]
+        else:
+            out.append(f"#   {key}: {', '.join(map(str, choices)) or '-'}")
+    return out
 
 
 def _reach_comments(legal: dict[str, dict[str, list[str]]]) -> list[str]:

@@ -39,7 +39,7 @@ from pbem.hammer.state import PLACES, GameState, Options, Turn
 from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
 from pbem.hammer.winter import plan_decider as winter_plan
-from pbem.hammer.winter import validate_winter_plan
+from pbem.hammer.winter import validate_winter_plan, winter_plan_options
 
 RULESET_ID = "hammer"
 RULESET_VERSION = "1"
@@ -241,6 +241,8 @@ def _options(g: GameState, state: dict[str, Any], side: str) -> dict[str, Any]:
         out["event_params"] = _plain(legal_events(g, side))
     elif asks == "decide" and state.get("question"):
         out["question"] = state["question"]
+    elif asks == "winter":
+        out["winter_plan"] = _plain(winter_plan_options(g, side))
     return out
 
 

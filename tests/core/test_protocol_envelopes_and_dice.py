@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,13 +35,19 @@ def test_protocol_5_1_private_key_file_is_written_owner_only(tmp_path: Path, key
     assert stat.S_IMODE((tmp_path / "north.key").stat().st_mode) == 0o600
 
 
-def test_protocol_8_step_seed_mixes_each_orders_entropy_in_side_order(fresh: Path, keys: Keys,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def _rules_recording_step_keys(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[bytes]]:
+    """The rps ruleset, with each step's random-stream key recorded as it adjudicates."""
     rules = ruleset.load("rps")
     keyed: list[bytes] = []
     real = rules.adjudicate
     monkeypatch.setattr(rules, "adjudicate", lambda st, o, rng, game_id="": keyed.append(rng._key)
                         or real(st, o, rng, game_id))
+    return rules, keyed
+
+
+def test_protocol_8_step_seed_mixes_each_orders_entropy_in_side_order(fresh: Path, keys: Keys,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    rules, keyed = _rules_recording_step_keys(monkeypatch)
     north = game.write_order(fresh, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "rock"},
                              entropy=bytes([7]) * 32)
     south = game.write_order(fresh, keys.south, "south", 0, {"side": "south", "step": 0, "throw": "rock"},
@@ -53,11 +60,7 @@ def test_protocol_8_step_seed_mixes_each_orders_entropy_in_side_order(fresh: Pat
 
 def test_protocol_8_a_defaulted_side_adds_empty_entropy(fresh: Path, keys: Keys,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    rules = ruleset.load("rps")
-    keyed: list[bytes] = []
-    real = rules.adjudicate
-    monkeypatch.setattr(rules, "adjudicate", lambda st, o, rng, game_id="": keyed.append(rng._key)
-                        or real(st, o, rng, game_id))
+    rules, keyed = _rules_recording_step_keys(monkeypatch)
     north = game.write_order(fresh, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "rock"},
                              entropy=bytes([7]) * 32)
     game.adjudicate(fresh, keys.referee, [north], deadline_passed=True, rules=rules)

@@ -123,13 +123,20 @@ def test_5_32_rulebook_example_fought_the_mar_group_stays_out_of_round_1() -> No
     assert [b["block"] for b in reserves["blocks"]] == ["Cumbria Infantry", "Lancaster Infantry"]
 
 
-def test_5_33_rulebook_example_fought_the_moray_blocks_arrive_in_round_2() -> None:
+def the_5_33_example_moved() -> GameState:
+    """5.33's example after both Move Phases: England attacks Buchan from Angus with 4 blocks,
+    the Scots reinforce their 2 defenders with 3 blocks from Moray."""
     state = place(turn("england", england=1, scotland=1), "scotland", "Buchan", "Douglas", "Campbell")
     place(state, "scotland", "Moray", "Graham", "MacDonald", "Lindsay")
     place(state, "england", "Angus", "York Knights", "Durham Knights", "York Infantry", "Durham Infantry")
     apply_moves(state, "england", moves(go("Angus", (["York Knights", "Durham Knights", "York Infantry",
                                                       "Durham Infantry"], ["Buchan"]))))
     apply_moves(state, "scotland", moves(go("Moray", (["Graham", "MacDonald", "Lindsay"], ["Strathspey", "Buchan"]))))
+    return state
+
+
+def test_5_33_rulebook_example_fought_the_moray_blocks_arrive_in_round_2() -> None:
+    state = the_5_33_example_moved()
     rec = Recorder(lambda q: "pass" if q.kind == "battle_action" else None)
     fight(state, "Buchan", ScriptedDice([]), rec)
     round_1 = [q.context["block"] for q in rec.asked if q.kind == "battle_action" and q.context["round"] == 1]
@@ -153,12 +160,7 @@ def test_5_32_one_origin_through_two_borders_is_two_groups() -> None:
 
 
 def test_5_33_player_2_blocks_moving_into_its_battle_are_reserves() -> None:
-    state = place(turn("england", england=1, scotland=1), "scotland", "Buchan", "Douglas", "Campbell")
-    place(state, "scotland", "Moray", "Graham", "MacDonald", "Lindsay")
-    place(state, "england", "Angus", "York Knights", "Durham Knights", "York Infantry", "Durham Infantry")
-    apply_moves(state, "england", moves(go("Angus", (["York Knights", "Durham Knights", "York Infantry",
-                                                      "Durham Infantry"], ["Buchan"]))))
-    apply_moves(state, "scotland", moves(go("Moray", (["Graham", "MacDonald", "Lindsay"], ["Strathspey", "Buchan"]))))
+    state = the_5_33_example_moved()
     battle = state.current.battles["Buchan"]
     assert battle.attacker == "england"
     assert battle.defender_reserves == ["Graham", "Lindsay", "MacDonald"]

@@ -84,6 +84,18 @@ HANDS = {"england": ["move3-1", "move2-1", "move2-2", "move1-1", "move1-2"],
          "scotland": ["move1-3", "move2-3", "move2-4", "move1-4", "move1-5"]}
 
 
+def paused_on_a_hit() -> tuple[dict[str, Any], Any]:
+    """England (Player 1) attacks Fife; Scotland's plan asks for hits: the battle pauses on the
+    first tied hit. Returns the state before Scotland's moves and the paused step's result."""
+    s = _new(HANDS)
+    attack = {"moves": [{"from": "Mentieth", "to": "Fife", "blocks": ["Mentieth", "Northumber Infantry"]}]}
+    s = R.adjudicate(s, {"england": _order(s, "england", card={"play": "move3-1"}, if_player1=attack),
+                         "scotland": _order(s, "scotland", card={"play": "move1-3"})}, Drbg(b"s" * 32)).state
+    out = R.adjudicate(s, {"scotland": _order(s, "scotland", moves={"moves": []}, plans={"ask": ["hit"]})},
+                       Drbg(b"a" * 32))
+    return s, out
+
+
 def test_7_card_step_is_owed_by_both_sides_at_the_start() -> None:
     assert R.owes(_new()) == {"england": "card", "scotland": "card"}
 
@@ -298,6 +310,30 @@ def test_7_winter_is_one_step_for_both_sides_and_the_winter_plan_is_followed() -
     assert asked.state["question"]["kind"] == "winter_build"
 
 
+def test_7_the_winter_report_lists_the_plan_choices_and_the_template_and_random_bot_use_them() -> None:
+    """A report asking for ``winter`` carries the winter plan's legal choices (the legal-move
+    generator for winter orders); the draft template lists them; a random bot's plan built from
+    them is accepted and adjudicated."""
+    from pbem.hammer import bots
+    from pbem.hammer.winter import winter_plan_options
+
+    s = _to_winter()
+    g = ruleset.game_of(s)
+    for side in ("england", "scotland"):
+        rep = R.report(s, side, [], "g", s["step"])
+        assert rep["options"]["winter_plan"] == winter_plan_options(g, side)
+        assert "builds" in rep["options"]["winter_plan"]
+        template = drafts.template(rep)
+        assert "# your choices now" in template
+    orders = {}
+    for side in ("england", "scotland"):
+        rep = R.report(s, side, [], "g", s["step"])
+        d = bots.auto_draft(rep, "random", side.encode())
+        R.validate(s, side, d.body())
+        orders[side] = d.body()
+    assert R.owes(R.adjudicate(s, orders, Drbg(b"w" * 32)).state) != {}
+
+
 def test_7_a_winter_build_plan_decides_where_the_steps_go() -> None:
     """7.62: the same winter with one damaged Scottish block: ``pass`` leaves it, ``step:`` builds it."""
     from pbem.hammer.blocks import spec
@@ -343,12 +379,7 @@ def test_7_a_decide_answer_goes_to_the_question_it_answers_not_to_one_the_plans_
     """Scotland's plans answer its battle actions but ask for hits. Resumed after the decide
     step, the battle replays: Wallace's fire (answered by the plan, before the pause) must not
     consume the answer given for the hit question."""
-    s = _new(HANDS)
-    attack = {"moves": [{"from": "Mentieth", "to": "Fife", "blocks": ["Mentieth", "Northumber Infantry"]}]}
-    s = R.adjudicate(s, {"england": _order(s, "england", card={"play": "move3-1"}, if_player1=attack),
-                         "scotland": _order(s, "scotland", card={"play": "move1-3"})}, Drbg(b"s" * 32)).state
-    out = R.adjudicate(s, {"scotland": _order(s, "scotland", moves={"moves": []}, plans={"ask": ["hit"]})},
-                       Drbg(b"a" * 32))
+    _, out = paused_on_a_hit()
     q = out.state["question"]
     assert R.owes(out.state) == {"scotland": "decide"} and q["kind"] == "hit"
     assert q["options"] == ["Barclay", "Douglas", "Wallace"]
@@ -435,12 +466,7 @@ def test_7_a_decide_report_shows_the_battle_so_far_to_both_sides() -> None:
     other side, as far as a battle is public; neither sees the other's hidden blocks."""
     from pbem.cli.report import render_report
 
-    s = _new(HANDS)
-    attack = {"moves": [{"from": "Mentieth", "to": "Fife", "blocks": ["Mentieth", "Northumber Infantry"]}]}
-    s = R.adjudicate(s, {"england": _order(s, "england", card={"play": "move3-1"}, if_player1=attack),
-                         "scotland": _order(s, "scotland", card={"play": "move1-3"})}, Drbg(b"s" * 32)).state
-    out = R.adjudicate(s, {"scotland": _order(s, "scotland", moves={"moves": []}, plans={"ask": ["hit"]})},
-                       Drbg(b"a" * 32))
+    _, out = paused_on_a_hit()
     scots, english = out.reports["scotland"]["view"]["fight"], out.reports["england"]["view"]["fight"]
     assert scots["area"] == english["area"] == "Fife" and scots["round"] == 1
     assert scots["line"] == ["Barclay", "Douglas", "Wallace"] and scots["enemy_line"] == 2

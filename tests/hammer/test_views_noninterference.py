@@ -263,13 +263,8 @@ def test_2_0_a_report_shows_everything_its_side_may_see() -> None:
 def test_2_0_a_decide_report_mid_battle_never_depends_on_hidden_facts(salt_a: int, salt_b: int) -> None:
     """Scotland asked mid-battle (a hit to take): the English hand, deck and the strengths of
     English blocks away from the battle do not reach its report."""
-    from test_7_steps import HANDS, _new, _order
-    s = _new(HANDS)
-    attack = {"moves": [{"from": "Mentieth", "to": "Fife", "blocks": ["Mentieth", "Northumber Infantry"]}]}
-    s = R.adjudicate(s, {"england": _order(s, "england", card={"play": "move3-1"}, if_player1=attack),
-                         "scotland": _order(s, "scotland", card={"play": "move1-3"})}, Drbg(b"s" * 32)).state
-    out = R.adjudicate(s, {"scotland": _order(s, "scotland", moves={"moves": []}, plans={"ask": ["hit"]})},
-                       Drbg(b"a" * 32))
+    from test_7_steps import paused_on_a_hit
+    _, out = paused_on_a_hit()
     assert R.owes(out.state) == {"scotland": "decide"}
     got = []
     for salt in (salt_a, salt_b):
