@@ -465,9 +465,11 @@ def winter_plan_options(state: GameState, side: str) -> dict[str, Any]:
     when its question comes is ignored there and the question's default applies.
     """
     out: dict[str, Any] = {}
-    two_homes = [n for n in sorted(state.blocks) if spec(n).is_noble and len(spec(n).homes) > 1 and state.on_map(n)]
-    if two_homes:  # the owner chooses, or the new owner if both homes are enemy-occupied (7.12)
-        out["homes"] = {n: sorted(spec(n).homes) for n in two_homes}
+    # The owner chooses, or the new owner if both homes are enemy-occupied (7.12). Listed for every
+    # two-home noble wherever he stands: whether the enemy's Bruce or Comyn is on the map is hidden
+    # (2.0), and a listing that depended on it would tell.
+    out["homes"] = {n: sorted(spec(n).homes) for n in sorted(state.blocks)
+                    if spec(n).is_noble and len(spec(n).homes) > 1}
     mine = lambda name: state.on_map(name) and state.blocks[name].owner == side  # noqa: E731
     if side == "scotland":
         if mine(MORAY):

@@ -56,7 +56,7 @@ def test_7_0_winter_plan_options_list_each_choice_the_position_allows() -> None:
     put(s, "scotland", "Carrick", "Bruce")
     put(s, "england", "Lothian", "Edward", "York Knights", "Cumbria Infantry", "Dunbar")
     scots, english = w.winter_plan_options(s, "scotland"), w.winter_plan_options(s, "england")
-    assert scots["homes"] == {"Bruce": ["Annan", "Carrick"]} == english["homes"]
+    assert scots["homes"] == {"Bruce": ["Annan", "Carrick"], "Comyn": ["Badenoch", "Lochaber"]} == english["homes"]
     assert scots["moray"] == ["home", "stay", "disband"] and scots["wallace"] == ["selkirk", "stay"]
     assert "king" not in scots and "edward" not in scots
     assert english["edward"] == ["disband", "winter"] and english["edward_company"] == ["stay", "disband"]
@@ -121,3 +121,16 @@ def test_7_0_any_plan_built_from_the_listing_is_valid_and_plays_the_winter(index
     assert s.winner or (s.year == year + 1 and s.check() == [])
     if not s.winner:
         castle_limits_hold(s, s.blocks["Edward"].location if s.edward_wintered == year else "")
+
+
+def test_2_0_the_winter_options_never_tell_where_the_enemy_nobles_stand() -> None:
+    """Fog of war: the listing is in the report, so it must not depend on whether the enemy's
+    Bruce is on the map or in the pool (both sides may come to place a converted Bruce, 7.12)."""
+    on_map, in_pool = bare_state(), bare_state()
+    put(on_map, "scotland", "Annan", "Bruce")
+    put(on_map, "england", "Lothian", "Cumbria Infantry")
+    put(in_pool, "scotland", "pool", "Bruce")
+    put(in_pool, "england", "Lothian", "Cumbria Infantry")
+    assert w.winter_plan_options(on_map, "england") == w.winter_plan_options(in_pool, "england")
+    assert w.winter_plan_options(on_map, "england")["homes"] == {"Bruce": ["Annan", "Carrick"],
+                                                                 "Comyn": ["Badenoch", "Lochaber"]}
