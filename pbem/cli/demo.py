@@ -18,6 +18,7 @@ import typer
 
 from pbem.cli.errors import fails_cleanly
 from pbem.core import ruleset as rs
+from pbem.core.errors import FormatError
 from pbem.hammer import bots, drafts
 
 SIDES = ("england", "scotland")
@@ -147,6 +148,19 @@ def _years(final: dict[str, Any], scenario: str) -> int:
     return max(0, year - first + 1) if year else 0
 
 
+def check_demo_args(folder: Path | None, scenario: str, bot_names: tuple[str, ...]) -> None:
+    """Refuse before anything is written: the demo makes new keys, so it never plays in a used folder."""
+    if folder is not None and folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise FormatError(f"--folder {folder} is not a new or empty folder; the demo writes new keys and a new game "
+                          "there, and never over other files.", hint="give a new folder name")
+    scenarios = rs.load("hammer").scenarios()
+    if scenario not in scenarios:
+        raise FormatError(f"unknown scenario {scenario!r}; choose one of {', '.join(scenarios)}.")
+    for name in bot_names:
+        if name not in bots.BOTS:
+            raise FormatError(f"unknown bot {name!r}; choose one of {', '.join(bots.BOTS)}.")
+
+
 @fails_cleanly
 def demo(
     folder: Annotated[Path | None, typer.Option("--folder", help="Where to play (default: a new "
@@ -157,7 +171,10 @@ def demo(
     seed: Annotated[str, typer.Option("--seed", help="Text that seeds the bots' choices.")] = "demo",
 ) -> None:
     """Play a whole game bot against bot through the full protocol, then verify and audit it."""
+    check_demo_args(folder, scenario, (england, scotland))
     where = folder or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    typer.echo(f"Hammer of the Scots, {scenario}: England ({england} bot) against Scotland ({scotland} bot), "
+               "every order sealed, every step adjudicated by a referee with committed dice ...")
     started = time.monotonic()
     s = play_bot_game(where, scenario, {"england": england, "scotland": scotland}, seed.encode())
     took = time.monotonic() - started

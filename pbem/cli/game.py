@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.errors import fails_cleanly
+from pbem.cli.files import write_output
 from pbem.cli.key import read_passphrase
 from pbem.cli.verify import reveal
 from pbem.core import game as core_game
@@ -121,7 +122,7 @@ def join(
 ) -> None:
     """Player: seal your set-up entropy to the referee, bound to this game's manifest."""
     text = core_game.write_join(game_dir, identity.load_private(key, read_passphrase(passphrase_file)), side)
-    identity.write_atomic(out, text)
+    write_output(out, text)
     typer.echo(f"join of {side} written to {out}; mail it to the referee")
 
 

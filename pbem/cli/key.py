@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from pbem.cli.errors import fails_cleanly
+from pbem.cli.files import read_text
 from pbem.core import identity
 from pbem.core.errors import FormatError
 
@@ -22,7 +23,7 @@ def read_passphrase(path: Path | None) -> bytes | None:
     """The first line of a passphrase file, without its line end."""
     if path is None:
         return None
-    text = Path(path).read_text(encoding="utf-8").splitlines()
+    text = read_text(Path(path), "a passphrase file").splitlines()
     if not text or not text[0]:
         raise FormatError(f"{path}: the passphrase file is empty.")
     return text[0].encode("utf-8")
@@ -38,8 +39,10 @@ def new(
                                                               "this file's first line.")] = None,
 ) -> None:
     """Make a new identity: a private key file and a public identity to send to the referee."""
-    if not name or "/" in name or name.startswith("."):
+    if not name or "/" in name or "\\" in name or name.startswith("."):
         raise FormatError(f"name {name!r} cannot be a file name.")
+    if dir.exists() and not dir.is_dir():
+        raise FormatError(f"--dir {dir} is a file, not a folder.")
     priv_path, pub_path = dir / f"{name}.key", dir / f"{name}.pub.toml"
     for p in (priv_path, pub_path):
         if p.exists():

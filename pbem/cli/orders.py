@@ -8,49 +8,106 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from pbem.cli.errors import fails_cleanly
+from pbem.cli.files import read_text, write_output
+from pbem.cli.key import read_passphrase
+from pbem.core.errors import EnvelopeError, FormatError
 from pbem.hammer import bots, drafts
-from pbem.hammer.errors import InvalidOrder
 
 orders_app = typer.Typer(no_args_is_help=True, help="Player: write, check and seal orders.")
 
 KeyOpt = Annotated[Path | None, typer.Option("--key", help="Your private key file (not needed for "
                                               "a report saved with report open --save).")]
+PassOpt = Annotated[Path | None, typer.Option("--passphrase-file", help="Your key's passphrase file "
+                                               "(for a key made with one).")]
 
 
-def open_report(path: Path, key: Path | None) -> dict[str, Any]:
-    """The report sealed to this key's side, decrypted and its referee signature checked.
-
-    A report already opened and saved as JSON (``pbem report open --save``) is read as it is.
-    """
-    text = path.read_text(encoding="utf-8")
-    if text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidOrder(f"{path}: not a valid opened report ({exc.msg}, line {exc.lineno})") from None
-        if not isinstance(data, dict) or "side" not in data or "step" not in data:
-            raise InvalidOrder(f"{path}: not an opened report (no side or step)")
-        return data
-    if key is None:
-        raise InvalidOrder(f"{path}: a sealed report needs --key")
-    from pbem.core import game as core_game
+def private_key(key: Path, passphrase_file: Path | None) -> Any:
+    """The player's private identity from ``--key`` (and ``--passphrase-file`` for a protected key)."""
     from pbem.core import identity
 
-    return dict(core_game.open_report(path, identity.load_private(key)))
+    return identity.load_private(key, read_passphrase(passphrase_file))
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write atomically: a temporary file in the same folder, then rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+# An opened report saved as JSON (``report open --save``): its fields and their types.
+SAVED_REPORT_FIELDS: dict[str, type] = {"game": str, "side": str, "step": int, "asks": str, "log": list,
+                                        "options": dict, "owes": dict, "public": dict, "result": dict, "view": dict}
+
+
+SHAPE_NAMES = {str: "a string", int: "a whole number >= 0", list: "a list [...]", dict: "an object {...}"}
+
+
+class SavedReport(dict):  # type: ignore[type-arg]
+    """An opened report read back from JSON: unsigned, so possibly edited by hand (see ``reading``)."""
+
+    path: Path
+
+
+def open_report(path: Path, key: Path | None, passphrase_file: Path | None = None) -> dict[str, Any]:
+    """The report sealed to this key's side, decrypted and its referee signature checked.
+
+    A report already opened and saved as JSON (``pbem report open --save``) is read as it is,
+    its fields checked for shape; use it inside ``reading`` so a deeper fault is one error line.
+    """
+    from pbem.core import game as core_game
+
+    raw = core_game.read_input(path)
+    if raw.lstrip().startswith(b"{"):
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise FormatError(f"{path} is not UTF-8 text, so it is not an opened report.") from None
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"{path} is not an opened report: its JSON breaks at line {exc.lineno} "
+                              f"({exc.msg}).") from None
+        if not (isinstance(data, dict) and isinstance(data.get("side"), str) and isinstance(data.get("step"), int)):
+            raise FormatError(f"{path} is not an opened report as pbem saves it: it names no side and step.",
+                              hint=SAVED_HINT)
+        for name, kind in SAVED_REPORT_FIELDS.items():
+            value = data.get(name, kind())
+            if not isinstance(value, kind) or isinstance(value, bool) or (kind is int and value < 0):
+                raise FormatError(f"{path} is not an opened report as pbem saves it: field {name} must be "
+                                  f"{SHAPE_NAMES[kind]}.",
+                                  hint=SAVED_HINT)
+        if data.get("asks", "") not in ("", *drafts.KINDS):
+            raise FormatError(f"{path} is not an opened report as pbem saves it: field asks must be one of "
+                              f"{', '.join(drafts.KINDS)} or empty.", hint=SAVED_HINT)
+        saved = SavedReport(data)
+        saved.path = Path(path)
+        return saved
+    if key is None:
+        raise FormatError(f"{path} is a sealed report; give your private key with --key to open it.")
+    return dict(core_game.open_report(path, private_key(key, passphrase_file)))
+
+
+SAVED_HINT = "open the sealed report again with: pbem report open REPORT --key KEY --save FILE"
+
+
+@contextmanager
+def reading(report: dict[str, Any]) -> Iterator[None]:
+    """Use a report: a saved JSON one edited out of shape fails in one line naming the file.
+
+    A sealed report is signed by the referee, so a fault while using it is a bug and goes on.
+    """
+    try:
+        yield
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+        if not isinstance(report, SavedReport):
+            raise
+        raise FormatError(f"{report.path} is not an opened report as pbem saves it: a field holds the wrong kind "
+                          f"of value ({type(exc).__name__}: {exc}).", hint=SAVED_HINT) from None
+
+
+def read_draft(path: Path) -> drafts.Draft:
+    """A draft file, parsed (pbem.hammer.drafts)."""
+    return drafts.parse_draft(read_text(path, "a draft of orders"), str(path))
 
 
 @orders_app.command("new")
@@ -59,13 +116,16 @@ def new(
     report: Annotated[Path, typer.Argument(help="Your latest report.")],
     key: KeyOpt = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write the draft here (default: print it).")] = None,
+    passphrase_file: PassOpt = None,
 ) -> None:
     """A draft to start from: what you owe, with the legal options as comments."""
-    text = drafts.template(open_report(report, key))
+    rep = open_report(report, key, passphrase_file)
+    with reading(rep):
+        text = drafts.template(rep)
     if out is None:
         typer.echo(text)
     else:
-        write_text(out, text)
+        write_output(out, text)
         typer.echo(f"draft written to {out}")
 
 
@@ -75,10 +135,13 @@ def check(
     draft: Annotated[Path, typer.Argument(help="Your draft (TOML).")],
     report: Annotated[Path, typer.Option("--report", help="The report the draft answers.")],
     key: KeyOpt = None,
+    passphrase_file: PassOpt = None,
 ) -> None:
     """Check a draft against your own view before sending it."""
-    d = drafts.parse_draft(draft.read_text(encoding="utf-8"), str(draft))
-    drafts.check_draft(d, open_report(report, key))
+    d = read_draft(draft)
+    rep = open_report(report, key, passphrase_file)
+    with reading(rep):
+        drafts.check_draft(d, rep)
     typer.echo(f"{draft}: ok ({d.kind} orders for {d.side}, step {d.step})")
 
 
@@ -89,16 +152,30 @@ def seal(
     game: Annotated[Path, typer.Option("--game", help="The game folder (for its manifest and ledger).")],
     out: Annotated[Path, typer.Option("--out", help="Where to write the armored envelope.")],
     key: KeyOpt = None,
+    passphrase_file: PassOpt = None,
 ) -> None:
-    """Sign the draft, bind it to this game, side and step, and seal it to the referee."""
-    from pbem.core import game as core_game
-    from pbem.core import identity
+    """Sign the draft, bind it to this game, side and step, and seal it to the referee.
 
-    d = drafts.parse_draft(draft.read_text(encoding="utf-8"), str(draft))
+    The draft must name this game (or none) and the kind of orders the side owes; the rules of
+    the game are judged by ``orders check`` and, for good, by the referee.
+    """
+    from pbem.core import game as core_game
+    from pbem.core import ledger
+
+    d = read_draft(draft)
     if key is None:
-        raise InvalidOrder("seal needs --key: orders are signed with your private key")
-    armored = core_game.write_order(game, identity.load_private(key), d.side, d.step, d.body())
-    write_text(out, armored if isinstance(armored, str) else armored.decode("ascii"))
+        raise FormatError("orders seal needs --key: orders are signed with your private key (protocol §7.3).")
+    game_id = ledger.read_manifest(game).game
+    if d.game and d.game != game_id:
+        raise EnvelopeError(f"{draft} is a draft for game {d.game}, but {game} holds game {game_id} (protocol §7.3).")
+    info = core_game.status(game)
+    me = private_key(key, passphrase_file)
+    armored = core_game.write_order(game, me, d.side, d.step, d.body())
+    owed = info["owes"].get(d.side)
+    if owed and d.kind != owed:
+        raise EnvelopeError(f"{draft} holds {d.kind} orders, but {d.side} owes {owed} orders at step {d.step} "
+                            "(protocol §7.3).")
+    write_output(out, armored if isinstance(armored, str) else armored.decode("ascii"))
     typer.echo(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out}")
 
 
@@ -110,9 +187,17 @@ def auto(
     key: KeyOpt = None,
     bot: Annotated[str, typer.Option("--bot", help="random or simple.")] = "simple",
     seed: Annotated[str, typer.Option("--seed", help="Hex seed for the bot's choices (default: fresh).")] = "",
+    passphrase_file: PassOpt = None,
 ) -> None:
     """Let a bot fill a draft with its choice (a real draft: check and seal it as usual)."""
-    rep = open_report(report, key)
-    d = bots.auto_draft(rep, bot, bytes.fromhex(seed) if seed else secrets.token_bytes(32))
-    write_text(out, drafts.dump_draft(d))
+    try:
+        seed_bytes = bytes.fromhex(seed) if seed else secrets.token_bytes(32)
+    except ValueError:
+        raise FormatError(f"--seed {seed!r} is not hexadecimal bytes: give an even number of digits 0-9 and a-f."
+                          ) from None
+    rep = open_report(report, key, passphrase_file)
+    with reading(rep):
+        d = bots.auto_draft(rep, bot, seed_bytes)
+        text = drafts.dump_draft(d)
+    write_output(out, text)
     typer.echo(f"{bot} bot wrote {d.kind} orders for {d.side}, step {d.step}, to {out}")

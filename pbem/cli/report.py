@@ -13,7 +13,8 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.errors import fails_cleanly
-from pbem.cli.orders import open_report, write_text
+from pbem.cli.files import write_output
+from pbem.cli.orders import PassOpt, open_report, reading
 from pbem.hammer import render
 from pbem.hammer.svg import render_svg
 
@@ -29,14 +30,17 @@ def open_(
                                               "(for orders new/check/auto without the key).")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Where to write the map (default: beside "
                                              "the report, .svg).")] = None,
+    passphrase_file: PassOpt = None,
 ) -> None:
     """Show your view: the board, the cards played, battle logs with dice, what is asked next."""
-    rep = open_report(file, key)
-    typer.echo(render_report(rep))
+    rep = open_report(file, key, passphrase_file)
+    with reading(rep):
+        text, picture = render_report(rep), svg_of(rep)
+    typer.echo(text)
     if save is not None:
-        write_text(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+        write_output(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "--save")
     out = svg or file.with_name(file.name + ".svg")
-    write_text(out, svg_of(rep))
+    write_output(out, picture, "--svg")
     typer.echo(f"map written to {out}")
 
 

@@ -14,7 +14,9 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.errors import fails_cleanly
+from pbem.cli.files import read_text, write_output
 from pbem.core.drbg import Drbg
+from pbem.core.errors import FormatError
 from pbem.hammer import engine
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.battle_log import format_entry
@@ -89,10 +91,9 @@ def stream_of(seed: str | None) -> Drbg:
 
 def read_orders(path: Path) -> dict[str, Any]:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_text(path, "an orders file"))
     except tomllib.TOMLDecodeError as exc:
         raise InvalidOrder(f"orders {path}: not valid TOML ({exc})") from None
-    return data
 
 
 class Recording:
@@ -129,7 +130,10 @@ def sandbox(
 @fails_cleanly
 def _run(position: Path, orders: Path | None, side: str | None, battle: str | None, dice: str | None,
          seed: str | None, out: Path | None) -> None:
-    state = load_position(position)
+    try:
+        state = load_position(position)
+    except UnicodeDecodeError:
+        raise FormatError(f"{position} is not UTF-8 text, so it is not a position file.") from None
     stream = stream_of(seed)
     rng: Any = ListedDice(parse_dice(dice), stream) if dice is not None else stream
     data = read_orders(orders) if orders is not None else {}
@@ -158,9 +162,7 @@ def _run(position: Path, orders: Path | None, side: str | None, battle: str | No
         log.append(f"{len(rng.dice)} of the {rng.given} dice given were not needed")
     text = "".join(f"# {line}\n" for line in log) + dump_position(state)
     if out is not None:
-        tmp = out.with_name(f".{out.name}.tmp")
-        tmp.write_text(dump_position(state), encoding="utf-8")
-        tmp.replace(out)
+        write_output(out, dump_position(state))
     typer.echo(text, nl=False)
 
 

@@ -12,10 +12,10 @@ from typing import Annotated
 import typer
 
 from pbem.cli.errors import fails_cleanly
+from pbem.cli.files import write_output
 from pbem.cli.key import read_passphrase
 from pbem.core import audit as audit_mod
 from pbem.core import identity, ledger
-from pbem.core.identity import write_atomic
 
 
 @fails_cleanly
@@ -45,5 +45,5 @@ def reveal(
 ) -> None:
     """Write the reveal bundle: dice secret, state secret, every order's key and contents."""
     bundle = audit_mod.make_reveal(game_dir, identity.load_private(key, read_passphrase(passphrase_file)))
-    write_atomic(out, audit_mod.dump_reveal(bundle))
+    write_output(out, audit_mod.dump_reveal(bundle))
     typer.echo(f"reveal bundle for game {bundle['game']} written to {out}")

@@ -29,9 +29,11 @@ STATE_LABEL = game_mod.STATE_LABEL
 
 
 def make_reveal(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
-    """The reveal bundle, built with the referee's key from the game folder."""
+    """The reveal bundle, built with the referee's key from the game folder, whose public record
+    must verify first (§7): a bundle of a damaged record would only fail its audit."""
     man = led.read_manifest(game_dir)
     game_mod._check_referee(man, referee)
+    led.verify_game(game_dir)
     numbers = led.entry_numbers(game_dir)
     last = led.read_entry(game_dir, numbers[-1], man)
     secret = game_mod._load_state(game_dir, man, last, referee)

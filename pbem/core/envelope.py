@@ -142,7 +142,8 @@ def parse(data: bytes, where: str = "envelope") -> Envelope:
     if len(data) > armor.MAX_INPUT:
         raise FormatError(f"{where} is {len(data)} bytes, over the {armor.MAX_INPUT}-byte limit (protocol §4).")
     if data[:8] != MAGIC:
-        raise FormatError(f"{where} does not start with the {MAGIC.decode()} magic (protocol §4.1).")
+        raise FormatError(f"{where} is not a pbem envelope: it holds neither an armored '{armor.BEGIN}' block "
+                          f"nor the binary {MAGIC.decode()} start (protocol §3, §4.1).")
     pos = 8
     if len(data) < pos + 4:
         raise FormatError(f"{where} is truncated in the header length (protocol §4.1).")
@@ -239,18 +240,23 @@ def payload_of(env: Envelope, me: PrivateIdentity | None = None, where: str = "e
     return open_sealed(env, me, where)
 
 
+def _a(kind: str) -> str:
+    """The envelope kind with its article: "an order", "a report"."""
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
+
+
 def expect(env: Envelope, where: str, *, signer: PublicIdentity | None = None, game: str | None = None,
            kind: str | None = None, side: str | None = None, step: int | None = None,
            answers: str | None = None, to: PublicIdentity | None = None) -> None:
     """Check an envelope is the one expected here; the first mismatch is the error (§4.5)."""
     h = env.header
+    if kind is not None and h.kind != kind:
+        raise EnvelopeError(f"{where} is {_a(h.kind)} envelope, not {_a(kind)} (protocol §4.5).")
+    if game is not None and h.game != game:
+        raise ReplayError(f"{where} is for game {h.game!r}, not {game!r} (protocol §4.5).")
     if signer is not None and h.signer != signer.sign_key:
         raise SignatureError(f"{where} is signed by a key that is not {signer.name}'s ({signer.fingerprint}) "
                              "(protocol §4.5).")
-    if game is not None and h.game != game:
-        raise ReplayError(f"{where} is for game {h.game!r}, not {game!r} (protocol §4.5).")
-    if kind is not None and h.kind != kind:
-        raise EnvelopeError(f"{where} is a {h.kind} envelope, not a {kind} (protocol §4.5).")
     if side is not None and h.side != side:
         raise EnvelopeError(f"{where} is for side {h.side!r}, not {side!r} (protocol §4.5).")
     if step is not None and h.step != step:

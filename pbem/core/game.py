@@ -46,10 +46,14 @@ def _rules(rules: rs.Ruleset | str) -> rs.Ruleset:
 def _write_temp(path: Path, data: bytes) -> Path:
     """``data`` under the temporary name ``.NAME.tmp`` beside ``path``, flushed to disk."""
     tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # not yet in the caller's list of temporaries to remove
+        raise
     return tmp
 
 
@@ -62,6 +66,7 @@ def _write_all(files: Sequence[tuple[Path, bytes]]) -> None:
     made: list[Path] = []
     temps: list[tuple[Path, Path]] = []
     done: list[tuple[Path, bytes | None]] = []
+    path = Path()
     try:
         for path, data in files:
             for folder in reversed([path.parent, *path.parent.parents]):
@@ -73,7 +78,8 @@ def _write_all(files: Sequence[tuple[Path, bytes]]) -> None:
             old = path.read_bytes() if path.exists() else None
             os.replace(tmp, path)
             done.append((path, old))
-    except BaseException:
+    except BaseException as exc:
+        failed = path
         for path, old in reversed(done):
             if old is None:
                 path.unlink(missing_ok=True)
@@ -84,6 +90,8 @@ def _write_all(files: Sequence[tuple[Path, bytes]]) -> None:
         for folder in reversed(made):
             if folder.exists() and not any(folder.iterdir()):
                 folder.rmdir()
+        if isinstance(exc, OSError):  # a full disk: name the file being written, not a temporary name
+            raise OSError(exc.errno, exc.strerror or str(exc), str(failed)) from None
         raise
 
 
@@ -97,6 +105,8 @@ def _manifest(game_dir: Path, rules: rs.Ruleset, scenario: str, options: Mapping
               referee: PrivateIdentity, sides: Mapping[str, PublicIdentity], game_id: str | None,
               chain_length: int, deadline: str, setup: str) -> tuple[str, bytes, bytes, bytes]:
     """(game id, manifest bytes, dice secret, state secret) of a new game; checks folder and sides."""
+    if game_dir.exists() and not game_dir.is_dir():
+        raise FormatError(f"{game_dir} is a file; a new game needs an empty or new folder (protocol §7).")
     if game_dir.exists() and any(game_dir.iterdir()):
         raise FormatError(f"{game_dir} is not empty; a new game needs an empty or new folder (protocol §7).")
     order = tuple(rules.sides)
@@ -190,10 +200,11 @@ def write_join(game_dir: Path, player: PrivateIdentity, side: str, *, entropy: b
 def _check_join(man: led.Manifest, referee: PrivateIdentity, raw: bytes | str, where: str
                 ) -> tuple[env_mod.Envelope, str, bytes]:
     env = env_mod.read(raw, where)
+    env_mod.expect(env, where, kind="join", game=man.game)
     side = env.header.side
     if side not in man.identities:
         raise EnvelopeError(f"{where} is for side {side!r}, which is not in game {man.game} (protocol §4.5).")
-    env_mod.expect(env, where, signer=man.identities[side], game=man.game, kind="join", step=0, answers=man.hash,
+    env_mod.expect(env, where, signer=man.identities[side], step=0, answers=man.hash,
                    to=referee.public)
     entropy, body = parse_order_payload(env_mod.open_sealed(env, referee, where), where)
     if body is not None:
@@ -291,6 +302,8 @@ def write_order(game_dir: Path, player: PrivateIdentity, side: str, step: int, b
         raise SignatureError(f"the key of {player.name} ({player.fingerprint}) is not {side}'s identity "
                              f"({man.identities[side].fingerprint}) (protocol §7.3).")
     entry = led.latest(game_dir, man)
+    if not entry.owes:
+        raise ReplayError(f"game {man.game} is over; it takes no more orders (protocol §7.2).")
     if step != entry.number:
         raise ReplayError(f"orders for step {step} are not wanted: the game is at step {entry.number} (protocol §7.3).")
     if side not in entry.owes:
@@ -322,10 +335,11 @@ def _check_order(man: led.Manifest, entry: led.Entry, referee: PrivateIdentity, 
                  where: str) -> tuple[env_mod.Envelope, str, bytes, Any]:
     """Verify one received order against the game and the latest entry; returns (envelope, side, entropy, body)."""
     env = env_mod.read(raw, where)
+    env_mod.expect(env, where, kind="order", game=man.game)
     side = env.header.side
     if side not in man.identities:
         raise EnvelopeError(f"{where} is for side {side!r}, which is not in game {man.game} (protocol §4.5).")
-    env_mod.expect(env, where, signer=man.identities[side], game=man.game, kind="order")
+    env_mod.expect(env, where, signer=man.identities[side])
     if env.header.step < entry.number:
         raise ReplayError(f"{where} is for step {env.header.step}, which was already adjudicated; the game is at "
                           f"step {entry.number} (protocol §4.5).")
@@ -333,7 +347,22 @@ def _check_order(man: led.Manifest, entry: led.Entry, referee: PrivateIdentity, 
     if side not in entry.owes:
         raise EnvelopeError(f"{where}: {side} owes no orders at step {entry.number} (protocol §7.3).")
     entropy, body = parse_order_payload(env_mod.open_sealed(env, referee, where), where)
+    _check_body_binding(body, env.header, where)
     return env, side, entropy, body
+
+
+def _check_body_binding(body: Any, header: env_mod.Header, where: str) -> None:
+    """An order whose own text names another game, side or step than its envelope is refused (§7.3).
+
+    The envelope's signed header is what binds an order; a body that says otherwise was sealed
+    from a draft meant for somewhere else. An empty game (a draft written offline) binds nothing.
+    """
+    if not isinstance(body, dict):
+        return
+    for name, value in (("game", header.game), ("side", header.side), ("step", header.step)):
+        if name in body and body[name] != value and not (name == "game" and body[name] == ""):
+            raise ReplayError(f"{where}: the order inside names {name} {body[name]!r}, but its envelope is for "
+                              f"{name} {value!r} (protocol §7.3).")
 
 
 def _load_state(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: PrivateIdentity) -> dict[str, Any]:

@@ -31,6 +31,7 @@ FORMAT = "pbem-identity-v1"
 FINGERPRINT_DOMAIN = b"pbem-fingerprint-v1"
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**15, 8, 1
 _B32 = "abcdefghijklmnopqrstuvwxyz234567"
+MAX_KEY_FILE = 1 << 16  # a key file is a few hundred bytes; anything this big is something else
 
 
 def b64(data: bytes) -> str:
@@ -162,11 +163,14 @@ def private_from_toml(text: str, where: str, passphrase: bytes | None = None) ->
     """Parse a ``.key`` file; a protected one needs the passphrase."""
     doc = _toml(text, where)
     if doc.get("format") != FORMAT:
-        raise FormatError(f"{where}: format must be {FORMAT!r} (protocol §5.1).")
+        raise FormatError(f"{where} is not a pbem private key: a key file has format {FORMAT!r} (protocol §5.1).")
     name = doc.get("name")
     if not isinstance(name, str) or not name:
         raise FormatError(f"{where}: name must be a non-empty string (protocol §5.1).")
     prot = doc.get("protected")
+    if prot is None and "sign_secret" not in doc and "encrypt_secret" not in doc:
+        raise FormatError(f"{where} is a public identity, not a private key; give your own .key file "
+                          "(protocol §5.1).")
     if prot is None:
         sign_seed = unb64(doc.get("sign_secret"), f"{where}: sign_secret", 32)
         enc_seed = unb64(doc.get("encrypt_secret"), f"{where}: encrypt_secret", 32)
@@ -198,8 +202,9 @@ def public_to_toml(ident: PublicIdentity) -> str:
 
 def public_from_toml(text: str, where: str) -> PublicIdentity:
     doc = _toml(text, where)
-    if doc.get("format", FORMAT) != FORMAT:
-        raise FormatError(f"{where}: format must be {FORMAT!r} (protocol §5.2).")
+    if doc.get("format", FORMAT) != FORMAT or not {"name", "sign", "encrypt"} <= set(doc):
+        raise FormatError(f"{where} is not a pbem identity: a key file has format {FORMAT!r} and a name, sign and "
+                          "encrypt key (protocol §5.2).")
     return PublicIdentity.from_dict(doc, where)
 
 
@@ -207,7 +212,7 @@ def _toml(text: str, where: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise FormatError(f"{where} is not valid TOML ({exc}).") from None
+        raise FormatError(f"{where} is not a pbem key file: it is not valid TOML ({exc}) (protocol §5).") from None
 
 
 def write_atomic(path: Path, data: bytes | str, mode: int | None = None) -> None:
@@ -215,13 +220,20 @@ def write_atomic(path: Path, data: bytes | str, mode: int | None = None) -> None
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    with open(tmp, "wb") as fh:
-        fh.write(raw)
-        fh.flush()
-        os.fsync(fh.fileno())
-    if mode is not None:
-        os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError as exc:  # a full disk: the old file stays, no temporary one, and the error names the file
+        tmp.unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def save_private(ident: PrivateIdentity, path: Path, passphrase: bytes | None = None) -> None:
@@ -236,11 +248,16 @@ def save_public(ident: PrivateIdentity | PublicIdentity, path: Path) -> None:
 def _read(path: Path) -> str:
     path = Path(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_KEY_FILE:
+            raise FormatError(f"{path} is {size} bytes, far too big to be a pbem key file (protocol §5).")
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file.") from None
+    except IsADirectoryError:
+        raise FormatError(f"{path} is a folder, not a key file.") from None
     except UnicodeDecodeError:
-        raise FormatError(f"{path} is not UTF-8 text.") from None
+        raise FormatError(f"{path} is not UTF-8 text, so it is not a pbem key file.") from None
 
 
 def load_private(path: Path, passphrase: bytes | None = None) -> PrivateIdentity:

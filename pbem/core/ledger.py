@@ -137,6 +137,8 @@ def manifest_body(game: str, ruleset: str, version: str, scenario: str, options:
 def read_manifest(game_dir: Path) -> Manifest:
     """Parse ``game.toml`` and check the referee's signature on it."""
     path = Path(game_dir) / "game.toml"
+    if Path(game_dir).exists() and not Path(game_dir).is_dir():
+        raise FormatError(f"{game_dir} is a file, not a game folder (protocol §7.1).")
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -264,7 +266,15 @@ def entry_numbers(game_dir: Path) -> list[int]:
     return numbers
 
 
+def check_started(game_dir: Path, manifest: Manifest) -> None:
+    """A game opened for joins has no ledger until ``game start``: say so, not that the ledger is missing."""
+    if manifest.setup == SETUP_PLAYERS and not (Path(game_dir) / "ledger").exists():
+        raise LedgerError(f"game {manifest.game} has not started yet: the referee starts it with every side's "
+                          "join (protocol §8.1).")
+
+
 def latest(game_dir: Path, manifest: Manifest) -> Entry:
+    check_started(game_dir, manifest)
     return read_entry(game_dir, entry_numbers(game_dir)[-1], manifest)
 
 
@@ -301,6 +311,7 @@ def verify_game(game_dir: Path) -> dict[str, Any]:
              f"referee {man.referee.name} ({man.referee.fingerprint})"]
     lines += [f"side {s}: {man.identities[s].name} ({man.identities[s].fingerprint})" for s in man.sides]
     prev_hash, prev_dice, prev_owes = man.hash, man.anchor, {}
+    check_started(game_dir, man)
     entries = entry_numbers(game_dir)
     if len(entries) > man.chain_length:
         raise LedgerError(f"{game_dir}: {len(entries)} entries exceed the dice chain of {man.chain_length} (protocol §8).")
@@ -327,10 +338,23 @@ def verify_game(game_dir: Path) -> dict[str, Any]:
                      + (f", defaults for {', '.join(entry.defaulted)}" if entry.defaulted else "")
                      + f"; next: {', '.join(f'{s} owes {k}' for s, k in sorted(entry.owes.items())) or 'nobody owes'}")
     assert entry is not None
+    _verify_nothing_after(game_dir, entry.number)
     _verify_state_file(game_dir, man, entry)
     lines.append(f"ok: {len(entries)} entries, signatures, chain links, dice reveals, orders and reports check out")
     return {"game": man.game, "entries": len(entries), "step": entry.number, "owes": entry.owes,
             "result": entry.result, "board": entry.board, "lines": lines}
+
+
+def _verify_nothing_after(game_dir: Path, last: int) -> None:
+    """No report, state or order belongs to an entry past the last one: the ledger was cut short (§7.2).
+
+    Orders for the step the game is at (``orders/LAST-SIDE``) are kept orders awaiting adjudication.
+    """
+    for folder in ("reports", "state", "orders"):
+        for p in sorted((game_dir / folder).glob("[0-9][0-9][0-9][0-9]*")):
+            if int(p.name[:4]) > last:
+                raise LedgerError(f"{p} belongs to entry {int(p.name[:4])}, but the ledger ends at entry {last}: "
+                                  "an entry was removed (protocol §7.2).")
 
 
 def _verify_orders(game_dir: Path, man: Manifest, entry: Entry, owed: dict[str, str], answered: str) -> None:

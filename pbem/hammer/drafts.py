@@ -24,6 +24,7 @@ import tomli_w
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.plans import parse_plans
+from pbem.hammer.orders import parse_moves
 from pbem.hammer.winter import validate_winter_plan
 
 KINDS = ("card", "event", "moves", "decide", "winter")
@@ -232,9 +233,8 @@ def check_draft(draft: Draft, report: dict[str, Any]) -> None:
 
 def check_moves_against(section: dict[str, Any], legal: dict[str, dict[str, list[str]]], src: str) -> None:
     """Each listed move's blocks stand in its origin and can reach its destination (4.0, 4.2)."""
+    parse_moves({k: v for k, v in section.items() if k != "battle_order"}, src)  # the shape, once (orders.py)
     moves = section.get("moves", [])
-    if not isinstance(moves, list):
-        raise InvalidOrder(f"{src}: moves must be a list of {{ from, to, blocks }} tables")
     for i, m in enumerate(moves, 1):
         if not isinstance(m, dict) or not {"from", "to", "blocks"} <= set(m):
             raise InvalidOrder(f"{src}: move {i} needs from, to and blocks")

@@ -25,6 +25,7 @@ from pbem.hammer.board import board
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.movement import truce_bars
 from pbem.hammer.state import POOL, GameState
 
 Log = list[dict[str, Any]]
@@ -169,6 +170,8 @@ def _check_sea_move(state: GameState, side: str, params: dict[str, Any]) -> None
             raise _illegal(what, "the Norse never use the Sea Move card", "4.7")
     if not state.is_friendly(dst, side):
         raise _illegal(what, f"{dst} is not a friendly area (vacant, enemy or contested)")
+    if truce_bars(state, side, dst):
+        raise _illegal(what, "the Scots may not enter England during a Truce", "5.9")
 
 
 def _check_victuals(state: GameState, side: str, params: dict[str, Any]) -> None:
@@ -342,7 +345,7 @@ def _legal_pillage(state: GameState, side: str) -> list[dict[str, Any]]:
 
 def _legal_sea_move(state: GameState, side: str) -> list[dict[str, Any]]:
     coast = [a for a in _areas_of(state, side) if board().area(a).coastal]
-    dests = [a for a in coast if state.is_friendly(a, side)]
+    dests = [a for a in coast if state.is_friendly(a, side) and not truce_bars(state, side, a)]
     out = []
     for src in coast:
         movable = [n for n in state.blocks_in(src, side) if n != NORSE]

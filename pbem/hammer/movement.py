@@ -64,6 +64,11 @@ def crosses_anglo_scottish(origin: str, path: tuple[str, ...]) -> bool:
     return any(ENGLAND in (a, b) for a, b in zip(areas, areas[1:]))
 
 
+def truce_bars(state: GameState, side: str, dest: str) -> bool:
+    """A Truce, whoever played it, keeps the Scots out of England: by land or by Sea Move (5.9, 3.12)."""
+    return dest == ENGLAND and side == "scotland" and bool(state.current.truce)
+
+
 def group_cost(crossers: int) -> int:
     """A group move costs one point, or one per block crossing the Anglo-Scottish border (4.4)."""
     return max(1, crossers)
@@ -170,7 +175,7 @@ class _Phase:
             return _illegal(f"{cur}→{nxt}: {border.limit} of your blocks have already crossed the "
                             f"{border.kind} border {border.key} this Move Phase", "4.3")
         truce = self.state.current.truce
-        if nxt == ENGLAND and self.side == "scotland" and truce:
+        if truce_bars(self.state, self.side, nxt):
             return _illegal(f"{cur}→{nxt}: the Scots may not enter England during a Truce", "5.9")
         if truce and truce != self.side and self.state.is_enemy_occupied(nxt, self.side):
             return _illegal(f"{cur}→{nxt}: {nxt} holds enemy blocks and the Truce forbids attacking", "3.12")

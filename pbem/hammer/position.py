@@ -24,6 +24,7 @@ from pbem.hammer.errors import DataError
 from pbem.hammer.scenario import HAND_SIZE, scenarios
 from pbem.hammer.state import OFF_MAP, PLACES, Battle, BlockState, GameState, Options, Turn
 
+FIRST_YEAR, LAST_YEAR = 1297, 9999  # a position's year: from Braveheart's first to far past 1314
 _KNOWN = ("scenario", "year", "turn", "phase", "edward", "edward_wintered", "king", "winner",
           "win_reason", "options", "hands", "played", "deck", "current", "battles", *SIDES)
 # State fields added later by other modules ride along as plain data under their own names.
@@ -84,6 +85,9 @@ def parse_position(text: str, source: str = "<text>") -> GameState:
     if sid not in scenarios():
         raise r.fail("scenario", f"unknown scenario {sid!r}; choose one of {', '.join(sorted(scenarios()))}")
     year = r.typed(data.get("year", scenarios()[sid].first_year), int, "year", "a year")
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        raise r.fail("year", f"year {year} is not {FIRST_YEAR}-{LAST_YEAR} (8.0: the war starts in 1297; "
+                     "the Campaign plays on, 8.3)")
     turn = r.typed(data.get("turn", 0), int, "turn", "a Game Turn 0-5")
     if not 0 <= turn <= HAND_SIZE:
         raise r.fail("turn", f"Game Turn {turn} is not 0-{HAND_SIZE} (3.0)")

@@ -207,7 +207,10 @@ def parse_options(options: dict[str, Any]) -> Options:
             raise InvalidOrder(f"unknown option {key!r}; known: {', '.join(sorted(known))}")
     schiltroms = options.get("schiltroms", False)
     if isinstance(schiltroms, str):
-        schiltroms = schiltroms.lower() in ("1", "true", "yes", "on")
+        word = schiltroms.lower()
+        if word not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+            raise InvalidOrder(f"option schiltroms={schiltroms!r}: say true or false (the optional Schiltroms rule)")
+        schiltroms = word in ("1", "true", "yes", "on")
     return Options(schiltroms=bool(schiltroms), bid=str(options.get("bid", "")))
 
 

@@ -88,5 +88,5 @@ def test_protocol_7_3_order_for_a_side_that_owes_nothing_is_refused(played: Path
     from pbem.core.errors import EnvelopeError, PbemError
     with pytest.raises(PbemError, match="is over"):
         game.adjudicate(played, keys.referee, [])
-    with pytest.raises(EnvelopeError, match="owes no orders"):
+    with pytest.raises(EnvelopeError, match="is over; it takes no more orders"):  # nobody owes in a finished game
         order(keys, played, "north")

@@ -132,7 +132,7 @@ def test_protocol_8_1_joins_close_when_the_game_starts(opened: Path, keys: Keys,
         game.start_game(opened, keys.referee, files)
     with pytest.raises(ReplayError, match="already started"):
         game.write_join(opened, keys.north, "north")
-    with pytest.raises(EnvelopeError, match="is a join envelope, not a order"):
+    with pytest.raises(EnvelopeError, match="is a join envelope, not an order"):
         game.adjudicate(opened, keys.referee, [files[0], order(keys, opened, "south")])
     assert snapshot(opened) == before
 

@@ -83,6 +83,20 @@ def test_4_2_check_refuses_a_move_out_of_reach() -> None:
         drafts.check_draft(d, REPORT)
 
 
+def test_4_2_check_refuses_blocks_given_as_a_string_not_a_list() -> None:
+    """A move's blocks are a list; a bare string is refused as such, not read letter by letter."""
+    d = drafts.parse_draft(CARD.replace('blocks = ["Cumbria Infantry"]', 'blocks = "Cumbria Infantry"'))
+    with pytest.raises(InvalidOrder, match="blocks: give a non-empty list of block names"):
+        drafts.check_draft(d, REPORT)
+
+
+def test_8_0_the_schiltroms_option_is_true_or_false_never_a_guess() -> None:
+    from pbem.hammer.ruleset import parse_options
+    assert parse_options({"schiltroms": "true"}).schiltroms and not parse_options({"schiltroms": "off"}).schiltroms
+    with pytest.raises(InvalidOrder, match="schiltroms='ture': say true or false"):
+        parse_options({"schiltroms": "ture"})
+
+
 def test_draft_check_refuses_the_wrong_step_or_side() -> None:
     d = drafts.parse_draft(CARD.replace("step = 0", "step = 3"))
     with pytest.raises(InvalidOrder, match="step 0"):

@@ -84,6 +84,8 @@ def test_position_blocks_strengths_places_and_unlisted_blocks() -> None:
     (('year = 1299', 'year = 1299\ncolour = "red"'), r"colour: unknown key"),
     (('scenario = "braveheart"', 'scenario = "falkirk"'), r"scenario: unknown scenario 'falkirk'"),
     (('turn = 1', 'turn = 7'), r"turn: Game Turn 7 is not 0-5"),
+    (('year = 1299', 'year = 99999999999999999999'), r"year: year 99999999999999999999 is not 1297-9999 \(8\.0"),
+    (('year = 1299', 'year = 1200'), r"year: year 1200 is not 1297-9999"),
     (('phase = "move"', 'phase = "lunch"'), r"phase: unknown phase 'lunch'"),
     (('player1 = "scotland"', 'player1 = "france"'), r"current\.player1: unknown side 'france'"),
     (('cards = { england = "move1-1", scotland = "move1-2" }', 'cards = { england = "move3-1" }'),

@@ -1,0 +1,64 @@
+"""Reading the text files a player hands to ``pbem``, and writing ``--out`` files safely.
+
+Each read names the file and what it should have been when it is missing, a folder, too big or
+not UTF-8 text; each write is atomic (pbem.core.identity.write_atomic) and never lands on a
+folder or on the signed record of a game (protocol §7), which would lose the game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.core import armor
+from pbem.core.errors import FormatError
+from pbem.core.identity import write_atomic
+
+# The files of a game folder (docs/protocol.md §7) that no --out may replace.
+RECORD_FOLDERS = ("ledger", "orders", "reports", "state", "joins")
+RECORD_SUFFIXES = (".toml", ".pbem")
+
+
+def read_text(path: Path, what: str) -> str:
+    """The UTF-8 text of ``path``, which should be ``what`` (a draft, a position ...)."""
+    path = Path(path)
+    if path.is_dir():
+        raise FormatError(f"{path} is a folder, not {what}.")
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise FormatError(f"{path}: no such file.") from None
+    if size > armor.MAX_INPUT:
+        raise FormatError(f"{path} is {size} bytes, too big to be {what} (the limit is {armor.MAX_INPUT} bytes, "
+                          "protocol §3).")
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError(f"{path} is not UTF-8 text, so it is not {what}.") from None
+
+
+def record_file_of_a_game(path: Path) -> Path | None:
+    """The game folder whose signed record ``path`` is part of, if it is."""
+    path = Path(path).absolute()
+    if path.name == "game.toml" and path.exists():
+        return path.parent
+    in_record = path.parent.name in RECORD_FOLDERS and path.suffix in RECORD_SUFFIXES
+    if in_record and (path.parent.parent / "game.toml").exists():
+        return path.parent.parent
+    return None
+
+
+def write_output(path: Path, text: str, option: str = "--out") -> None:
+    """Write ``text`` to ``path`` atomically (creating its folder), refusing a folder or a game's record."""
+    path = Path(path)
+    if path.is_dir():
+        raise FormatError(f"{option} {path} is a folder; give the name of a file to write.")
+    game = record_file_of_a_game(path)
+    if game is not None:
+        raise FormatError(f"{option} {path} is part of the record of the game in {game}; pbem never writes over "
+                          "it (protocol §7).", hint="choose another file name")
+    for folder in (path.parent, *path.parent.parents):  # the nearest one that exists must be a folder
+        if folder.exists():
+            if not folder.is_dir():
+                raise FormatError(f"{option} {path}: {folder} is a file, not a folder.")
+            break
+    write_atomic(path, text)
