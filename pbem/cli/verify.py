@@ -15,7 +15,9 @@ from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import write_output
 from pbem.cli.key import read_passphrase
 from pbem.core import audit as audit_mod
+from pbem.core import game as core_game
 from pbem.core import identity, ledger
+from pbem.core.errors import PbemError
 
 
 @fails_cleanly
@@ -42,8 +44,16 @@ def reveal(
     out: Annotated[Path, typer.Option("--out", help="Where to write the reveal bundle (JSON).")],
     passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file",
                                                          help="The key's passphrase file.")] = None,
+    mid_game: Annotated[bool, typer.Option("--mid-game", help="Reveal a game that is not over (a dispute, "
+                                           "an abandoned game): every hidden fact and all future dice.")] = False,
 ) -> None:
     """Write the reveal bundle: dice secret, state secret, every order's key and contents."""
     bundle = audit_mod.make_reveal(game_dir, identity.load_private(key, read_passphrase(passphrase_file)))
+    owes = core_game.status(game_dir)["owes"]
+    if owes and not mid_game:
+        raise PbemError(f"game {bundle['game']} is not over ({', '.join(f'{s} owes {k}' for s, k in sorted(owes.items()))}):"
+                        " a reveal now would give away every hidden block, card and future die (protocol §9).",
+                        hint="reveal when the game has ended, or add --mid-game to settle a dispute or close an "
+                             "abandoned game")
     write_output(out, audit_mod.dump_reveal(bundle))
     typer.echo(f"reveal bundle for game {bundle['game']} written to {out}")

@@ -197,13 +197,13 @@ def _build(root: Path) -> dict[str, str]:
     g = root / "g"
     cli("report", "open", root / "m-report.pbem", "--key", k / f"{mover}.key", "--save", root / "m-report.json",
         "--svg", root / "m-report.svg")
-    cli("game", "reveal", g, "--key", k / "referee.key", "--out", root / "g-reveal.json")
+    cli("game", "reveal", g, "--key", k / "referee.key", "--out", root / "g-reveal.json", "--mid-game")
     _open_and_start(root, "g2")
     cli("orders", "auto", root / "g2" / "reports" / "0000-england.pbem", "--key", k / "england.key", "--seed", "02",
         "--out", root / "g2-england0.toml")
     cli("orders", "seal", root / "g2-england0.toml", "--game", root / "g2", "--key", k / "england.key",
         "--out", root / "g2-england0.asc")
-    cli("game", "reveal", root / "g2", "--key", k / "referee.key", "--out", root / "g2-reveal.json")
+    cli("game", "reveal", root / "g2", "--key", k / "referee.key", "--out", root / "g2-reveal.json", "--mid-game")
     cli("game", "open", root / "g3", "--referee", k / "referee.key", "--side", f"england={k / 'england.pub.toml'}",
         "--side", f"scotland={k / 'scotland.pub.toml'}")
     for side in ("england", "scotland"):
@@ -490,11 +490,15 @@ for game, frag in {"g_cut": "an entry was removed (protocol §7.2)", "g_gap": "l
         case(f"adjudicate-{game}", "", "adjudicate", f"{{R}}/{game}", "{R}/m.asc", *REF)
         case(f"receive-{game}", "", "game", "receive", f"{{R}}/{game}", "{R}/m.asc", *REF)
 
+# A reveal before the game's end gives away every hidden fact and the dice to come (protocol §9).
+case("reveal-a-running-game-without-mid-game", "is not over (", "game", "reveal", "{R}/g", *REF,
+     "--out", "{R}/out/r.json")
+
 # --out into a folder, a game's signed record, or below a file.
 for verb, argv in [("seal", ("orders", "seal", "{R}/m.toml", "--game", "{R}/g", *MINE)),
                    ("new", ("orders", "new", "{R}/m-report.pbem", *MINE)),
                    ("auto", ("orders", "auto", "{R}/m-report.pbem", *MINE)),
-                   ("reveal", ("game", "reveal", "{R}/g", *REF)),
+                   ("reveal", ("game", "reveal", "{R}/g", "--mid-game", *REF)),
                    ("join", ("game", "join", "{R}/g3", "--side", "england", "--key", "{R}/keys/england.key")),
                    ("sandbox", ("sandbox", str(EXAMPLE_POSITION)))]:
     case(f"{verb}-out-a-folder", "is a folder", *argv, "--out", "{R}/junk/folder")
