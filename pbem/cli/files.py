@@ -1,7 +1,7 @@
 """Reading the text files a player hands to ``pbem``, and writing ``--out`` files safely.
 
 Each read names the file and what it should have been when it is missing, a folder, too big or
-not UTF-8 text; each write is atomic (pbem.core.identity.write_atomic) and never lands on a
+not UTF-8 text; each write is atomic (pbem.core.atomic.write_atomic) and never lands on a
 folder or on the signed record of a game (protocol §7), which would lose the game.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pbem.core import armor
 from pbem.core.errors import FormatError
-from pbem.core.identity import write_atomic
+from pbem.core.atomic import write_atomic
 
 # The files of a game folder (docs/protocol.md §7) that no --out may replace.
 RECORD_FOLDERS = ("ledger", "orders", "reports", "state", "joins")

@@ -14,7 +14,7 @@ import typer
 
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import write_output
-from pbem.cli.key import read_passphrase
+from pbem.cli.key import load_key
 from pbem.cli.verify import reveal
 from pbem.core import game as core_game
 from pbem.core import identity
@@ -49,10 +49,6 @@ def ruleset_named(name: str) -> Any:
     return rs.load(name)
 
 
-def _referee(key: Path, passphrase_file: Path | None) -> identity.PrivateIdentity:
-    return identity.load_private(key, read_passphrase(passphrase_file))
-
-
 GameOpt = Annotated[Path, typer.Argument(help="Folder for the new game (created; must be empty).")]
 RefereeOpt = Annotated[Path, typer.Option("--referee", help="The referee's private key file.")]
 SideOpt = Annotated[list[str], typer.Option("--side", help="SIDE=PUBLIC_ID.pub.toml, once per side.")]
@@ -84,7 +80,7 @@ def _game_inputs(ruleset: str, side: list[str], scenario: str, option: list[str]
                                                         dict[str, identity.PublicIdentity]]:
     """What ``game new`` and ``game open`` read: ruleset, options, the referee's key, each side's identity."""
     rules, sides, options = _game_args(ruleset, side, scenario, option)
-    ref = _referee(referee, passphrase_file)
+    ref = load_key(referee, passphrase_file)
     pubs = {s: identity.load_public(Path(p)) for s, p in sorted(sides.items())}
     return rules, options, ref, pubs
 
@@ -121,7 +117,7 @@ def join(
     = None,
 ) -> None:
     """Player: seal your set-up entropy to the referee, bound to this game's manifest."""
-    text = core_game.write_join(game_dir, identity.load_private(key, read_passphrase(passphrase_file)), side)
+    text = core_game.write_join(game_dir, load_key(key, passphrase_file), side)
     write_output(out, text)
     typer.echo(f"join of {side} written to {out}; mail it to the referee")
 
@@ -135,7 +131,7 @@ def start(
     passphrase_file: PassOpt = None,
 ) -> None:
     """Run the set-up with every side's entropy and write entry 0 and the first reports."""
-    info = core_game.start_game(game_dir, _referee(key, passphrase_file), list(joins))
+    info = core_game.start_game(game_dir, load_key(key, passphrase_file), list(joins))
     typer.echo(f"game started in {game_dir}; {describe(info)}")
 
 
@@ -148,7 +144,7 @@ def receive(
     passphrase_file: PassOpt = None,
 ) -> None:
     """Check an order as it arrives and keep it until adjudication; a later one from the same side replaces it."""
-    ref = _referee(key, passphrase_file)
+    ref = load_key(key, passphrase_file)
     side, step = core_game.receive_order(game_dir, ref, core_game.read_input(order), str(order))
     typer.echo(f"order of {side} for step {step} kept in {core_game.order_path(game_dir, step, side)}")
 
@@ -163,7 +159,7 @@ def adjudicate(
     passphrase_file: PassOpt = None,
 ) -> None:
     """Verify the orders, adjudicate the step, write ledger entry, reports and state atomically."""
-    ref = _referee(key, passphrase_file)
+    ref = load_key(key, passphrase_file)
     result = core_game.adjudicate(game_dir, ref, list(orders or []), deadline_passed=deadline_passed)
     typer.echo(describe(result))
 

@@ -29,6 +29,11 @@ def read_passphrase(path: Path | None) -> bytes | None:
     return text[0].encode("utf-8")
 
 
+def load_key(key: Path, passphrase_file: Path | None) -> identity.PrivateIdentity:
+    """A private identity from ``--key``, unlocked with ``--passphrase-file`` when it is protected."""
+    return identity.load_private(key, read_passphrase(passphrase_file))
+
+
 @key_app.command("new")
 @fails_cleanly
 def new(

@@ -17,7 +17,7 @@ import typer
 
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import read_text, write_output
-from pbem.cli.key import read_passphrase
+from pbem.cli.key import load_key
 from pbem.core.errors import EnvelopeError, FormatError
 from pbem.hammer import bots, drafts
 
@@ -27,13 +27,6 @@ KeyOpt = Annotated[Path | None, typer.Option("--key", help="Your private key fil
                                               "a report saved with report open --save).")]
 PassOpt = Annotated[Path | None, typer.Option("--passphrase-file", help="Your key's passphrase file "
                                                "(for a key made with one).")]
-
-
-def private_key(key: Path, passphrase_file: Path | None) -> Any:
-    """The player's private identity from ``--key`` (and ``--passphrase-file`` for a protected key)."""
-    from pbem.core import identity
-
-    return identity.load_private(key, read_passphrase(passphrase_file))
 
 
 # An opened report saved as JSON (``report open --save``): its fields and their types.
@@ -84,7 +77,7 @@ def open_report(path: Path, key: Path | None, passphrase_file: Path | None = Non
         return saved
     if key is None:
         raise FormatError(f"{path} is a sealed report; give your private key with --key to open it.")
-    return dict(core_game.open_report(path, private_key(key, passphrase_file)))
+    return dict(core_game.open_report(path, load_key(key, passphrase_file)))
 
 
 SAVED_HINT = "open the sealed report again with: pbem report open REPORT --key KEY --save FILE"
@@ -169,7 +162,7 @@ def seal(
     if d.game and d.game != game_id:
         raise EnvelopeError(f"{draft} is a draft for game {d.game}, but {game} holds game {game_id} (protocol §7.3).")
     info = core_game.status(game)
-    me = private_key(key, passphrase_file)
+    me = load_key(key, passphrase_file)
     armored = core_game.write_order(game, me, d.side, d.step, d.body())
     owed = info["owes"].get(d.side)
     if owed and d.kind != owed:

@@ -13,10 +13,10 @@ import typer
 
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import write_output
-from pbem.cli.key import read_passphrase
+from pbem.cli.key import load_key
 from pbem.core import audit as audit_mod
 from pbem.core import game as core_game
-from pbem.core import identity, ledger
+from pbem.core import ledger
 from pbem.core.errors import PbemError
 
 
@@ -48,7 +48,7 @@ def reveal(
                                            "an abandoned game): every hidden fact and all future dice.")] = False,
 ) -> None:
     """Write the reveal bundle: dice secret, state secret, every order's key and contents."""
-    bundle = audit_mod.make_reveal(game_dir, identity.load_private(key, read_passphrase(passphrase_file)))
+    bundle = audit_mod.make_reveal(game_dir, load_key(key, passphrase_file))
     owes = core_game.status(game_dir)["owes"]
     if owes and not mid_game:
         raise PbemError(f"game {bundle['game']} is not over ({', '.join(f'{s} owes {k}' for s, k in sorted(owes.items()))}):"

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core import armor, beacon, commitments
+from pbem.core.atomic import write_temp as _write_temp
 from pbem.core import envelope as env_mod
 from pbem.core import ledger as led
 from pbem.core import ruleset as rs
@@ -41,20 +42,6 @@ DEADLINE_POLICY = "default-orders"
 
 def _rules(rules: rs.Ruleset | str) -> rs.Ruleset:
     return rs.load(rules) if isinstance(rules, str) else rules
-
-
-def _write_temp(path: Path, data: bytes) -> Path:
-    """``data`` under the temporary name ``.NAME.tmp`` beside ``path``, flushed to disk."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-    except BaseException:
-        tmp.unlink(missing_ok=True)  # not yet in the caller's list of temporaries to remove
-        raise
-    return tmp
 
 
 def _write_all(files: Sequence[tuple[Path, bytes]]) -> None:

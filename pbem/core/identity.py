@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
+from pbem.core.atomic import write_atomic
 from pbem.core.errors import DecryptError, FormatError
 
 FORMAT = "pbem-identity-v1"
@@ -213,27 +214,6 @@ def _toml(text: str, where: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise FormatError(f"{where} is not a pbem key file: it is not valid TOML ({exc}) (protocol §5).") from None
-
-
-def write_atomic(path: Path, data: bytes | str, mode: int | None = None) -> None:
-    """Write to a temporary name in the same folder, then rename: never a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(raw)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as exc:  # a full disk: the old file stays, no temporary one, and the error names the file
-        tmp.unlink(missing_ok=True)
-        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def save_private(ident: PrivateIdentity, path: Path, passphrase: bytes | None = None) -> None:

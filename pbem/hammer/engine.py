@@ -326,8 +326,8 @@ def fight_battle(state: GameState, area: str, rng: Rng, decider: Decider) -> Log
 
 # --- seams into the rules modules (each imported where it is used) -------------------------------
 
-def _entries(out: Log, what: str) -> Log:
-    """A rules module's log, copied, each entry saying what it records."""
+def tagged(out: Log, what: str) -> Log:
+    """A rules module's (or an engine step's) log, copied, each entry saying what it records."""
     result: Log = []
     for item in out or []:
         entry = dict(item)
@@ -341,13 +341,13 @@ def _apply_moves(state: GameState, side: str, order: Any) -> Log:
     if isinstance(order, dict):
         from pbem.hammer.orders import parse_moves
         order = parse_moves({k: v for k, v in order.items() if k != "battle_order"})
-    return _entries(apply_moves(state, side, order), "moves")
+    return tagged(apply_moves(state, side, order), "moves")
 
 
 def _resolve_event(state: GameState, side: str, card_id: str, params: dict[str, Any], rng: Rng,
                    decider: Decider) -> Log:
     from pbem.hammer.events import resolve_event
-    return _entries(resolve_event(state, side, card_id, params, rng, decider), "event")
+    return tagged(resolve_event(state, side, card_id, params, rng, decider), "event")
 
 
 def _check_battle_order(state: GameState, requested: list[str]) -> None:
@@ -358,17 +358,17 @@ def _check_battle_order(state: GameState, requested: list[str]) -> None:
 
 def _fight(state: GameState, area: str, rng: Rng, decider: Decider) -> Log:
     from pbem.hammer.battle import fight
-    return _entries(fight(state, area, rng, decider), "battle")
+    return tagged(fight(state, area, rng, decider), "battle")
 
 
 def _border_raid(state: GameState, decider: Decider) -> Log:
     from pbem.hammer.battle import border_raid
-    return _entries(border_raid(state, decider), "border_raid")
+    return tagged(border_raid(state, decider), "border_raid")
 
 
 def _winter(state: GameState, rng: Rng, decider: Decider) -> Log:
     from pbem.hammer.winter import winter
-    return _entries(winter(state, rng, decider), "winter")
+    return tagged(winter(state, rng, decider), "winter")
 
 
 def _sudden_death(state: GameState) -> None:

@@ -396,7 +396,9 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg, log: lis
         state["owes"] = {need.question.side: "decide"}
         state["paused"] = g.to_dict()  # shown in the reports; the call itself replays from resume
         return False
-    log.extend(_entries(out, name))
+    # Who sees a line is views.entry_for's rule alone: a line naming neither ``side`` nor
+    # ``public`` is the referee's (fail closed).
+    log.extend(engine.tagged(out, name))
     state["game"] = g.to_dict()
     state["resume"] = None
     state["question"] = None
@@ -443,23 +445,6 @@ def _eng_apply_moves(g: GameState, side: str, section: dict[str, Any]) -> None:
 def filter_log(log: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
     """Only what ``side`` saw happen (views.py holds the one visibility rule)."""
     return list(views_filter_log(log, side))
-
-
-def _entries(out: Any, what: str) -> list[dict[str, Any]]:
-    """Engine logs as plain dicts, each tagged with the engine step that wrote it. Who sees a
-    line is views.entry_for's rule alone: one that says neither ``side`` nor ``public`` is the
-    referee's (fail closed)."""
-    if not out:
-        return []
-    items = out if isinstance(out, list) else [out]
-    result = []
-    for item in items:
-        entry = _plain(item)
-        if not isinstance(entry, dict):
-            entry = {"text": str(entry)}
-        entry.setdefault("what", what)
-        result.append(entry)
-    return result
 
 
 __all__ = ["HammerRuleset", "NeedDecision", "Question", "parse_options", "game_of"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -102,7 +101,7 @@ class GameState:
         )
 
     def canonical_bytes(self) -> bytes:
-        return canonical_json(self.to_dict())
+        return canonical_bytes(self.to_dict())
 
     def hash(self) -> str:
         return hashlib.sha256(self.canonical_bytes()).hexdigest()
@@ -170,8 +169,3 @@ class GameState:
             if len(self.hands.get(side, [])) > 5:
                 problems.append(f"{side} holds more than 5 cards")
         return problems
-
-
-def canonical_json(data: Any) -> bytes:
-    """The protocol's one canonical form (pbem.core.canonical): the state hash the ledger commits to."""
-    return canonical_bytes(data)

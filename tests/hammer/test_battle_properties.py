@@ -14,7 +14,8 @@ from pbem.hammer.battle_log import format_log
 from pbem.hammer.blocks import blocks, spec
 from pbem.hammer.board import board
 from pbem.hammer.decisions import NeedDecision, Question
-from pbem.hammer.state import PLACES, GameState, canonical_json
+from pbem.core.canonical import canonical_bytes
+from pbem.hammer.state import PLACES, GameState
 
 E, S = "england", "scotland"
 AREAS = ["Fife", "Buchan", "Lanark", "Atholl", "Annan", "Moray", "Lothian", "England"]
@@ -35,7 +36,7 @@ class Whim:
             ctx = q.context
             assert ctx["own_steps"] >= ctx["strength"] >= 1 and ctx["enemy_steps"] >= 0 and ctx["steps_lost"] >= 0
             assert ("fire" in q.options) == (ctx["enemy_steps"] > 0)
-        digest = hashlib.sha256(self.seed + canonical_json(q.to_dict())).digest()
+        digest = hashlib.sha256(self.seed + canonical_bytes(q.to_dict())).digest()
         return q.options[int.from_bytes(digest[:4], "big") % len(q.options)]
 
 
