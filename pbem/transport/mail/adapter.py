@@ -1,0 +1,287 @@
+"""Every call the mail judge makes into pbem.core, in one place.
+
+The judge never touches a game folder except through these functions, so moving to protocol
+v2 (receipts returned by ``receive_order``, deadlines in the ledger, the game lock, pending
+orders in ``GAME/.pbem/pending``) changes this module only. Parts marked ``INTERIM (v1)``
+stand in for what v2 gives; each says what replaces it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.core import armor
+from pbem.core import envelope as env_mod
+from pbem.core import game as core_game
+from pbem.core import ledger as led
+from pbem.core.atomic import write_atomic
+from pbem.core.errors import EnvelopeError, PbemError, ReplayError
+from pbem.core.identity import PrivateIdentity, PublicIdentity
+
+PRIVATE = ".pbem"  # the referee-private area of a game folder (never published)
+
+
+class GameBusy(PbemError):
+    """INTERIM (v1): stands for pbem.core.lock.GameBusy until Step 6 lands."""
+
+    kind = "busy"
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What the referee tells a side whose order (or join) it kept (contract: protocol v2 receipts)."""
+
+    game: str
+    step: int
+    side: str
+    seq: int
+    order: str  # hex H of the binary envelope
+    received: int
+    deadline: int
+    replaces: str
+    identical: bool
+    armored: str  # the signed receipt envelope, to mail back
+
+
+@dataclass(frozen=True)
+class Peek:
+    """The clear header of an envelope whose signature checks against its own signer."""
+
+    game: str
+    kind: str
+    side: str
+    step: int
+    signer: bytes
+    hash: str
+    raw: bytes
+
+
+@dataclass(frozen=True)
+class View:
+    """Where a game stands, from its public record (or the manifest alone before it starts)."""
+
+    game: str
+    started: bool
+    step: int
+    owes: dict[str, str]
+    result: dict[str, Any]
+    sides: tuple[str, ...]
+    defaulted: tuple[str, ...]
+    ordered: tuple[str, ...]
+    entry_hash: str
+
+    @property
+    def over(self) -> bool:
+        return self.started and not self.owes
+
+
+def peek(raw: bytes, where: str) -> Peek:
+    """Parse one envelope and check its signature against the key it names (nothing else yet)."""
+    env = env_mod.read(raw, where)
+    h = env.header
+    return Peek(h.game, h.kind, h.side, h.step, h.signer, env.hash, env.raw)
+
+
+def manifest(game_dir: Path) -> led.Manifest:
+    return led.read_manifest(game_dir)
+
+
+def signer_side(game_dir: Path, signer: bytes) -> str:
+    """The side whose identity signs with ``signer``, or "" when none does."""
+    man = led.read_manifest(game_dir)
+    return next((s for s in man.sides if man.identities[s].sign_key == signer), "")
+
+
+def view(game_dir: Path) -> View:
+    man = led.read_manifest(game_dir)
+    if man.setup == led.SETUP_PLAYERS and not (game_dir / "ledger").exists():
+        return View(man.game, False, -1, {s: "join" for s in man.sides}, {}, man.sides, (), (), man.hash)
+    entry = led.latest(game_dir, man)
+    result = entry.result if isinstance(entry.result, dict) else {"result": entry.result}
+    return View(man.game, True, entry.number, dict(entry.owes), result, man.sides, tuple(entry.defaulted),
+                tuple(sorted(entry.orders)), entry.hash)
+
+
+@contextlib.contextmanager
+def game_lock(game_dir: Path) -> Iterator[None]:
+    """INTERIM (v1): a flock on ``GAME/.pbem/lock``; v2: ``with pbem.core.lock.game_lock(game_dir)``."""
+    path = Path(game_dir) / PRIVATE / "lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise GameBusy(f"game in {game_dir} is busy: another pbem command is writing it; "
+                           "try again in a moment") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def open_game(game_dir: Path, rules: str, scenario: str, options: Mapping[str, Any], referee: PrivateIdentity,
+              sides: Mapping[str, PublicIdentity], game_id: str | None = None, chain_length: int = 1000) -> str:
+    """Open a game for joins (protocol §8.1); the deadline hours live in the judge's journal (INTERIM v1)."""
+    gid = core_game.open_game(game_dir, rules, scenario, options, referee, sides, game_id=game_id,
+                              chain_length=chain_length)
+    (Path(game_dir) / ".gitignore").write_text(f"{PRIVATE}/\n", encoding="utf-8")
+    return gid
+
+
+def _pending_join(game_dir: Path, side: str) -> Path:
+    return Path(game_dir) / PRIVATE / "joins" / f"{side}.pbem"
+
+
+def accept_join(game_dir: Path, referee: PrivateIdentity, raw: bytes, where: str, now: int) -> Receipt:
+    """Check a join and keep it; when every side has joined, start the game (protocol §8.1).
+
+    INTERIM (v1): core's start_game wants every join at once, so kept joins wait in the private
+    area; the receipt is made here (v2: the join path issues it).
+    """
+    man = led.read_manifest(game_dir)
+    env, side, _ = core_game._check_join(man, referee, raw, where)  # noqa: SLF001 (v1 has no public check)
+    path = _pending_join(game_dir, side)
+    old = path.read_bytes() if path.exists() else b""
+    armored = armor.armor(env.raw).encode("ascii")
+    identical = old == armored
+    if not identical:
+        write_atomic(path, armored)
+    joins = [_pending_join(game_dir, s) for s in man.sides]
+    if all(p.exists() for p in joins):
+        core_game.start_game(game_dir, referee, [p.read_bytes() for p in joins])
+    return _receipt(game_dir, referee, man.game, 0, side, env.hash, old, armored, now, 0)
+
+
+def receive(game_dir: Path, referee: PrivateIdentity, raw: bytes, where: str, now: int, deadline: int) -> Receipt:
+    """Check an order as it arrives and keep it until its step closes (protocol §7.3).
+
+    v2: ``core_game.receive_order(game_dir, referee, raw, where, now=now)`` returns the Receipt.
+    """
+    man = led.read_manifest(game_dir)
+    pv = peek(raw, where)
+    kept = led.order_path(game_dir, pv.step, pv.side) if pv.side in man.sides else None
+    old = kept.read_bytes() if kept is not None and kept.exists() else b""
+    side, step = core_game.receive_order(game_dir, referee, raw, where)
+    new = led.order_path(game_dir, step, side).read_bytes()
+    return _receipt(game_dir, referee, man.game, step, side, pv.hash, old, new, now, deadline)
+
+
+def _receipt(game_dir: Path, referee: PrivateIdentity, game: str, step: int, side: str, digest: str, old: bytes,
+             new: bytes, now: int, deadline: int) -> Receipt:
+    """INTERIM (v1): a referee-signed ``message`` envelope standing for the v2 ``receipt`` kind.
+
+    seq counts accepted orders per (step, side); an identical resend keeps its seq.
+    """
+    folder = Path(game_dir) / PRIVATE / "receipts"
+    stem = f"{step:04d}-{side}-"
+    held = sorted(folder.glob(f"{stem}*.json")) if folder.exists() else []
+    last = json.loads(held[-1].read_text(encoding="utf-8")) if held else None
+    identical = last is not None and last["order"] == digest
+    replaces = "" if not old or identical else hashlib.sha256(env_mod.decode(old)).hexdigest()
+    if identical:
+        assert last is not None
+        seq, received = int(last["seq"]), int(last["received"])
+    else:
+        seq, received = len(held) + 1, now
+    payload = {"order": digest, "seq": seq, "received": received, "deadline": deadline, "replaces": replaces}
+    if not identical:
+        write_atomic(folder / f"{stem}{seq:04d}.json", json.dumps(payload, sort_keys=True))
+    man = led.read_manifest(game_dir)
+    answers = man.hash if step == 0 and not (Path(game_dir) / "ledger").exists() else view(game_dir).entry_hash
+    from pbem.core.canonical import canonical_bytes
+
+    signed = env_mod.sign_only(referee, canonical_bytes({"receipt": payload, "side": side}), game=game,
+                               kind="message", side=side, step=step, answers=answers)
+    return Receipt(game, step, side, seq, digest, received, deadline, replaces, identical,
+                   armor.armor(signed))
+
+
+def consumed(game_dir: Path, pv: Peek) -> bool:
+    """Whether this exact envelope was already used by a ledger entry (a resend after its step closed)."""
+    try:
+        man = led.read_manifest(game_dir)
+        number = pv.step + 1 if pv.kind == "order" else 0
+        if not led.entry_path(game_dir, number).exists():
+            return False
+        return led.read_entry(game_dir, number, man).orders.get(pv.side) == pv.hash
+    except PbemError:
+        return False
+
+
+def adjudicate(game_dir: Path, referee: PrivateIdentity, deadline_passed: bool, now: int) -> View:
+    """Adjudicate the step with the kept orders (default orders for the rest when the deadline passed).
+
+    v2: pass ``now=now`` so core checks the ledger's deadline itself.
+    """
+    del now
+    core_game.adjudicate(game_dir, referee, [], deadline_passed=deadline_passed)
+    return view(game_dir)
+
+
+def pending_sides(game_dir: Path, v: View) -> tuple[str, ...]:
+    """Sides whose order for the current step is kept (or whose join is kept before the start)."""
+    if not v.started:
+        return tuple(s for s in v.sides if _pending_join(game_dir, s).exists())
+    return tuple(s for s in v.sides if led.order_path(game_dir, v.step, s).exists())
+
+
+def entry_deadline(game_dir: Path, number: int) -> int | None:
+    """INTERIM (v1): entries carry no deadline yet, so the judge keeps it; v2: the entry's ``deadline``."""
+    del game_dir, number
+    return None
+
+
+_PUBLIC = re.compile(r"^(game\.toml|ledger/\d{4,}\.toml|orders/\d{4,}-[a-z0-9_]+\.pbem|reports/\d{4,}-[a-z0-9_]+\.pbem"
+                     r"|state/\d{4,}\.pbem|joins/[a-z0-9_]+\.pbem)$")
+
+
+def is_public_name(name: str) -> bool:
+    """Whether ``name`` is a file of the public record (the only names a mailed bundle may hold)."""
+    return bool(_PUBLIC.match(name))
+
+
+def entry_files(game_dir: Path, number: int) -> dict[str, bytes]:
+    """The public files entry ``number`` adds to the record (with the manifest), by relative name."""
+    game_dir = Path(game_dir)
+    man = led.read_manifest(game_dir)
+    entry = led.read_entry(game_dir, number, man)
+    names = ["game.toml", f"ledger/{number:04d}.toml", f"state/{number:04d}.pbem"]
+    names += [f"reports/{number:04d}-{s}.pbem" for s in man.sides]
+    if number == 0:
+        names += [f"joins/{s}.pbem" for s in sorted(entry.orders)]
+    else:
+        names += [f"orders/{number - 1:04d}-{s}.pbem" for s in sorted(entry.orders)]
+    return {n: (game_dir / n).read_bytes() for n in names if (game_dir / n).exists()}
+
+
+def all_files(game_dir: Path) -> dict[str, bytes]:
+    """The whole public record so far."""
+    game_dir = Path(game_dir)
+    v = view(game_dir)
+    out = {"game.toml": (game_dir / "game.toml").read_bytes()}
+    if v.started:
+        for n in range(v.step + 1):
+            out.update(entry_files(game_dir, n))
+    # older state files are public too (every entry's sealed state)
+    return dict(sorted(out.items()))
+
+
+def verify(game_dir: Path) -> dict[str, Any]:
+    return led.verify_game(Path(game_dir))
+
+
+def audit(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
+    return core_game.audit(Path(game_dir), referee)
+
+
+def not_for_this_step(exc: PbemError) -> bool:
+    """A refusal that means 'this envelope belongs to another step' (possibly one already closed)."""
+    return isinstance(exc, (ReplayError, EnvelopeError))

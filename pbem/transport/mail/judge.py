@@ -1,0 +1,353 @@
+"""The mail judge: a robot referee that runs many games from one mailbox (docs/judge.md).
+
+One incoming mail is handled in three parts: read it (``inbound``), act on each envelope or
+command through the protocol (``adapter``), then record its Message-ID and queue every answer
+in one journal transaction. After that, the games it touched are *ticked*: a complete step (or
+one past its deadline) is adjudicated, and every ledger entry not yet announced is mailed to
+the players, again in one transaction. Both halves are safe to repeat, so a crash at any point
+followed by a restart ends in the same place, with every mail queued once.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.core.errors import PbemError
+from pbem.core.identity import PrivateIdentity, PublicIdentity
+from pbem.transport.mail import adapter, bundle, compose, inbound
+from pbem.transport.mail.journal import Journal, Outgoing
+
+log = logging.getLogger("pbem.judge")
+HANDLED_KINDS = ("order", "join", "message")
+
+
+@dataclass
+class _Answer:
+    """What one incoming mail earns: lines of plain words, attachments, who may read them."""
+
+    lines: list[str] = field(default_factory=list)
+    files: list[tuple[str, bytes, str]] = field(default_factory=list)
+    to: set[str] = field(default_factory=set)
+    register: list[tuple[str, str, str]] = field(default_factory=list)
+    touched: set[str] = field(default_factory=set)
+    extra: list[Outgoing] = field(default_factory=list)
+
+
+class Judge:
+    """The judge's state: its key, its journal and its clock."""
+
+    def __init__(self, journal: Journal, referee: PrivateIdentity, address: str, games_dir: Path, *,
+                 name: str = "pbem judge", max_bytes: int = 2_000_000, reminder_hours: int = 24,
+                 clock: Callable[[], int] | None = None) -> None:
+        self.journal = journal
+        self.referee = referee
+        self.address = address.lower()
+        self.games_dir = Path(games_dir)
+        self.name = name
+        self.max_bytes = max_bytes
+        self.remind_before = reminder_hours * 3600
+        self.clock = clock or (lambda: int(time.time()))
+        self.domain = compose.domain_of(self.address)
+
+    # opening
+    def open_game(self, ruleset: str, scenario: str, sides: dict[str, PublicIdentity], *, host: str = "",
+                  host_key: PublicIdentity | None = None, hours: int = 72, addresses: dict[str, str] | None = None,
+                  options: dict[str, str] | None = None, game_id: str | None = None) -> str:
+        """Open a game with this judge as referee; players join by mail (protocol §8.1)."""
+        self.games_dir.mkdir(parents=True, exist_ok=True)
+        tmp = self.games_dir / f".opening-{time.monotonic_ns()}"
+        gid = adapter.open_game(tmp, ruleset, scenario, options or {}, self.referee, sides, game_id=game_id)
+        folder = self.games_dir / gid
+        tmp.rename(folder)
+        key = base64.b64encode(host_key.sign_key).decode("ascii") if host_key is not None else ""
+        self.journal.add_game(gid, folder, host, key, hours, dict(addresses or {}))
+        return gid
+
+    # one incoming mail
+    def handle(self, raw: bytes) -> str:
+        """Process one mail exactly once; returns a one-line outcome for the log."""
+        inb = inbound.parse(raw, self.address, self.max_bytes)
+        if self.journal.seen(inb.message_id):
+            return f"{inb.message_id}: already processed"
+        now = self.clock()
+        if inb.automatic:
+            self.journal.finish(inb.message_id, f"ignored ({inb.automatic})", [], now)
+            return f"{inb.message_id}: not answered: {inb.automatic}"
+        ans = _Answer()
+        if inb.problem:
+            ans.lines.append(f"Refused: {inb.problem}.")
+        for n, block in enumerate(inb.blocks, 1):
+            where = f"envelope {n}" if len(inb.blocks) > 1 else "your envelope"
+            self._envelope(block, where, inb, ans, now)
+        for cmd, args in inb.commands:
+            self._command(cmd, args, inb, ans, now)
+        if not ans.to and self.journal.is_registered(inb.sender):
+            ans.to.add(inb.sender)
+        mails = []
+        if ans.to and ans.lines:
+            body = "\n\n".join(ans.lines) + "\n\n" + "Mail 'help' to the judge for the commands it knows.\n"
+            subject = "Re: " + (inb.subject or "your mail to the judge")
+            mails.append(compose.build(self.address, self.name, sorted(ans.to), subject[:150], body,
+                                       compose.msgid(self.domain, "reply", inb.message_id),
+                                       in_reply_to=inb.message_id if inb.message_id.startswith("<") else "",
+                                       attachments=ans.files, now=now, auto="auto-replied"))
+        outcome = "; ".join(line.splitlines()[0] for line in ans.lines)[:300] or "nothing to do"
+        self.journal.finish(inb.message_id, outcome, mails + ans.extra, now, register=ans.register)
+        for game in sorted(ans.touched):
+            self.tick(game)
+        return f"{inb.message_id}: {outcome}" + ("" if mails else " (no reply: sender not registered)")
+
+    def _envelope(self, block: bytes, where: str, inb: inbound.Inbound, ans: _Answer, now: int) -> None:
+        try:
+            pv = adapter.peek(block, where)
+        except PbemError as exc:
+            ans.lines.append(f"Refused {where}: {exc}")
+            return
+        row = self.journal.game(pv.game)
+        if row is None:
+            ans.lines.append(f"Refused {where}: it is for game {pv.game!r}, which this judge does not run.")
+            return
+        if pv.kind not in HANDLED_KINDS:
+            ans.lines.append(f"Ignored {where}: it is a {pv.kind} envelope; the judge takes orders, joins and "
+                             "host commands.")
+            return
+        if pv.kind == "message":
+            self._host_command(pv, row, where, inb, ans, now)
+            return
+        side = adapter.signer_side(row.dir, pv.signer)
+        if side != pv.side:
+            ans.lines.append(f"Refused {where}: it names side {pv.side!r} of game {pv.game} but is not signed by "
+                             f"that side's key (protocol §4.5); nothing changed.")
+            return
+        players = self.journal.players(pv.game)
+        if side in players:
+            ans.to.add(players[side])
+        elif pv.kind == "join" and inb.sender:
+            ans.to.add(inb.sender)
+            ans.register.append((pv.game, side, inb.sender))
+        try:
+            with adapter.game_lock(row.dir):
+                if pv.kind == "join":
+                    receipt = adapter.accept_join(row.dir, self.referee, pv.raw, where, now)
+                else:
+                    dl = self._deadline(row.game, row.dir, pv.step)
+                    receipt = adapter.receive(row.dir, self.referee, pv.raw, where, now, dl)
+        except PbemError as exc:
+            if adapter.consumed(row.dir, pv):
+                ans.lines.append(f"Already used: {where} ({pv.kind} of {side} for step {pv.step} of game "
+                                 f"{pv.game}) was received before and its step is closed.")
+            else:
+                ans.lines.append(f"Refused {where}: {exc}" + (f" (hint: {exc.hint})" if exc.hint else "")
+                                 + " Nothing changed.")
+            return
+        ans.touched.add(row.game)
+        what = "join" if pv.kind == "join" else f"order for step {receipt.step}"
+        line = (f"Received: the {what} of {side} in game {pv.game}; receipt number {receipt.seq}"
+                + (" (the same order as before)" if receipt.identical else "")
+                + (" (it replaces your earlier order)" if receipt.replaces else "")
+                + f". Keep the attached signed receipt. Order hash {receipt.order[:16]}….")
+        if receipt.deadline:
+            line += f" Deadline {compose.when(receipt.deadline)}."
+        ans.lines.append(line)
+        ans.files.append((f"receipt-{pv.game}-{receipt.step:04d}-{side}-{receipt.seq}.asc",
+                          receipt.armored.encode("ascii"), "text/plain"))
+
+    def _host_command(self, pv: adapter.Peek, row: object, where: str, inb: inbound.Inbound, ans: _Answer,
+                      now: int) -> None:
+        """A host-signed command: ``{"command": "extend", "hours": N}`` for the current step."""
+        from pbem.core import envelope as env_mod
+
+        assert hasattr(row, "host_key")
+        if not row.host_key or base64.b64decode(row.host_key) != pv.signer:  # type: ignore[attr-defined]
+            ans.lines.append(f"Refused {where}: it is not signed by the host of game {pv.game}; nothing changed.")
+            return
+        if row.host:  # type: ignore[attr-defined]
+            ans.to.add(row.host)  # type: ignore[attr-defined]
+        try:
+            cmd = json.loads(env_mod.parse(env_mod.decode(pv.raw)).body)
+            hours = int(cmd["hours"])
+            if cmd.get("command") != "extend" or not 0 < hours <= 24 * 60:
+                raise ValueError
+        except (ValueError, KeyError, TypeError, PbemError):
+            ans.lines.append(f"Refused {where}: a host command is {{\"command\": \"extend\", \"hours\": N}} with "
+                             "N from 1 to 1440; nothing changed.")
+            return
+        game = pv.game
+        v = adapter.view(row.dir)  # type: ignore[attr-defined]
+        if not v.started or v.over or pv.step != v.step:
+            ans.lines.append(f"Refused {where}: it extends step {pv.step}, but game {game} is at step {v.step}; "
+                             "nothing changed.")
+            return
+        dl = self.journal.deadline(game, v.step)
+        if dl is None or dl[0] == 0:
+            ans.lines.append(f"Refused {where}: step {v.step} of game {game} has no deadline to extend.")
+            return
+        new = dl[0] + hours * 3600
+        text = f"The host extended the deadline of step {v.step} of game {game} by {hours} hours, to {compose.when(new)}."
+        players = sorted(set(self.journal.players(game).values()))
+        mail = compose.build(self.address, self.name, players, f"{game}: deadline extended", text + "\n",
+                             compose.msgid(self.domain, "extend", inb.message_id), now=now)
+        ans.lines.append(f"Done: {text}")
+        self.journal.extend(game, v.step, hours, inb.message_id + "#extend", [mail], now)
+
+    def _deadline(self, game: str, game_dir: Path, step: int) -> int:
+        ledger = adapter.entry_deadline(game_dir, step)
+        if ledger is not None:
+            return ledger
+        dl = self.journal.deadline(game, step)
+        return dl[0] if dl else 0
+
+    # commands
+    def _command(self, cmd: str, args: list[str], inb: inbound.Inbound, ans: _Answer, now: int) -> None:
+        mine = self.journal.games_of(inb.sender)
+        if not mine:
+            return  # only registered addresses get answers (no backscatter)
+        if cmd == "help":
+            ans.lines.append(compose.HELP)
+            return
+        games = [a for a in args[:1] if a != "all"] or mine
+        unknown = [g for g in games if g not in mine]
+        if unknown:
+            ans.lines.append(f"Refused: you play in no game {unknown[0]!r} here (your games: {', '.join(mine)}).")
+            return
+        if cmd == "status":
+            for g in games:
+                ans.lines.append(self._status_text(g))
+            return
+        if cmd == "resend":
+            whole = "all" in args
+            for g in games:
+                row = self.journal.game(g)
+                sides = [s for s, a in self.journal.players(g).items() if a == inb.sender]
+                if row is None or not sides:
+                    continue
+                v = adapter.view(row.dir)
+                if not v.started:
+                    ans.lines.append(f"Game {g} has not started yet; nothing to resend.")
+                    continue
+                files = adapter.all_files(row.dir) if whole else adapter.entry_files(row.dir, v.step)
+                attach = [(bundle.filename(g, "all" if whole else v.step), bundle.dump(g, files), "application/json")]
+                for side in sides:
+                    rep = row.dir / "reports" / f"{v.step:04d}-{side}.pbem"
+                    attach.append((rep.name, rep.read_bytes(), "text/plain"))
+                body = compose.report_body(g, sides[0], v.step, v.owes, v.ordered, v.defaulted, v.result,
+                                           self._deadline(g, row.dir, v.step))
+                ans.extra.append(compose.build(self.address, self.name, [inb.sender],
+                                               f"{g}: step {v.step} (resent)", body,
+                                               compose.msgid(self.domain, "resend", inb.message_id, g),
+                                               attachments=attach, now=now))
+                ans.lines.append(f"Resent: game {g}, step {v.step}" + (" with every public file" if whole else "")
+                                 + " (in a separate mail).")
+
+    def _status_text(self, game: str) -> str:
+        row = self.journal.game(game)
+        if row is None:
+            return f"Game {game}: unknown."
+        v = adapter.view(row.dir)
+        if not v.started:
+            joined = adapter.pending_sides(row.dir, v)
+            return (f"Game {game}: waiting for joins; joined: {', '.join(joined) or 'nobody'}; "
+                    f"sides: {', '.join(v.sides)}.")
+        if v.over:
+            return f"Game {game}: over after step {v.step - 1}; result {json.dumps(v.result, sort_keys=True)}."
+        sent = adapter.pending_sides(row.dir, v)
+        owes = ", ".join(f"{s} owes {k}" + (" (received)" if s in sent else "") for s, k in sorted(v.owes.items()))
+        return f"Game {game}: step {v.step}; {owes}; deadline {compose.when(self._deadline(game, row.dir, v.step))}."
+
+    # ticking games
+    def tick(self, game: str) -> None:
+        """Adjudicate a complete (or overdue) step, then announce every entry not yet mailed."""
+        row = self.journal.game(game)
+        if row is None:
+            return
+        now = self.clock()
+        try:
+            with adapter.game_lock(row.dir):
+                v = adapter.view(row.dir)
+                if v.started and v.owes and row.announced >= v.step:
+                    pending = adapter.pending_sides(row.dir, v)
+                    complete = all(s in pending for s in v.owes)
+                    dl = self._deadline(game, row.dir, v.step)
+                    if complete or (dl > 0 and now >= dl):
+                        try:
+                            v = adapter.adjudicate(row.dir, self.referee, not complete, now)
+                        except PbemError as exc:
+                            log.error("game %s: adjudication of step %s refused: %s", game, v.step, exc)
+                            return
+                while v.started and row.announced < v.step:
+                    self._announce(row.game, row.dir, row.announced + 1, row.hours, now)
+                    row = self.journal.game(game)
+                    assert row is not None
+        except adapter.GameBusy:
+            log.warning("game %s busy; will try again", game)
+
+    def _announce(self, game: str, game_dir: Path, entry: int, hours: int, now: int) -> None:
+        man = adapter.manifest(game_dir)
+        v = adapter.view(game_dir)
+        from pbem.core import ledger as led  # the entry being announced may be older than the latest
+
+        e = led.read_entry(game_dir, entry, man)
+        result = e.result if isinstance(e.result, dict) else {}
+        ledger_dl = adapter.entry_deadline(game_dir, entry)
+        deadline = ledger_dl if ledger_dl is not None else (now + hours * 3600 if e.owes and hours > 0 else 0)
+        files = adapter.entry_files(game_dir, entry)
+        attach_bundle = (bundle.filename(game, entry), bundle.dump(game, files), "application/json")
+        players = self.journal.players(game)
+        mails = []
+        for side in man.sides:
+            to = players.get(side)
+            if not to:
+                continue
+            body = compose.report_body(game, side, entry, e.owes, sorted(e.orders) if entry else [],
+                                       e.defaulted, result, deadline)
+            rep = f"reports/{entry:04d}-{side}.pbem"
+            subject = f"{game}: step {entry}" + (", game over" if not e.owes else
+                                                   f", you owe {e.owes[side]}" if side in e.owes else "")
+            mails.append(compose.build(self.address, self.name, [to], subject, body,
+                                       compose.msgid(self.domain, "report", game, entry, side),
+                                       attachments=[(f"{entry:04d}-{side}.pbem", files[rep], "text/plain"),
+                                                    attach_bundle], now=now))
+        del v
+        self.journal.announce(game, entry, mails, now, deadline)
+
+    def tick_due(self) -> None:
+        """Deadlines: adjudicate overdue steps with default orders; remind those who still owe."""
+        now = self.clock()
+        for game, step, deadline, reminded in self.journal.due(now, self.remind_before):
+            row = self.journal.game(game)
+            if row is None:
+                continue
+            v = adapter.view(row.dir)
+            if not v.started or v.over or v.step != step:
+                self.journal.close_deadline(game, step)
+                continue
+            if now >= deadline:
+                self.tick(game)
+                continue
+            if reminded:
+                continue
+            sent = adapter.pending_sides(row.dir, v)
+            players = self.journal.players(game)
+            mails = []
+            for side in sorted(v.owes):
+                if side in sent or side not in players:
+                    continue
+                body = (f"Game {game}, you play {side}: your {v.owes[side]} orders for step {step} are due by "
+                        f"{compose.when(deadline)}. If none arrive by then, your side gets the default orders.\n\n"
+                        + compose.commands_for(game, side, step))
+                mails.append(compose.build(self.address, self.name, [players[side]],
+                                           f"{game}: reminder, step {step} due {compose.when(deadline)}", body,
+                                           compose.msgid(self.domain, "remind", game, step, side, deadline),
+                                           now=now))
+            self.journal.reminded(game, step, mails, now)
+
+    def tick_all(self) -> None:
+        """On start: finish whatever a crash left (an adjudication not yet announced)."""
+        for row in self.journal.games():
+            self.tick(row.game)
