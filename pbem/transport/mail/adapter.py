@@ -282,6 +282,13 @@ def audit(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
     return core_game.audit(Path(game_dir), referee)
 
 
+def reveal(game_dir: Path, referee: PrivateIdentity) -> bytes:
+    """The reveal bundle of a finished game (protocol §9), for the players' own audit."""
+    from pbem.core import audit as audit_mod
+
+    return audit_mod.dump_reveal(audit_mod.make_reveal(Path(game_dir), referee)).encode("utf-8")
+
+
 def not_for_this_step(exc: PbemError) -> bool:
     """A refusal that means 'this envelope belongs to another step' (possibly one already closed)."""
     return isinstance(exc, (ReplayError, EnvelopeError))

@@ -97,7 +97,8 @@ def report_body(game: str, side: str, entry: int, owes: Mapping[str, str], order
         reason = str(result.get("reason", "") or "")
         lines.append("The game is over" + (f": {winner} wins" if winner else "") + (f" ({reason})" if reason else "")
                      + ".")
-        lines.append(f"Verify your copy: pbem mail import THIS-MAIL.eml --game {game}, then pbem verify {game}.")
+        lines.append(f"Check it all: pbem mail import THIS-MAIL.eml --game {game}, then pbem verify {game}, "
+                     f"then pbem audit {game} --reveal {game}-reveal.json (the attached reveal bundle).")
     elif side in owes:
         lines.append(f"You owe: {owes[side]} orders for step {entry}, by {when(deadline)}.")
         lines.append("")

@@ -32,6 +32,8 @@ CREATE TABLE IF NOT EXISTS deadlines (
     game TEXT NOT NULL, step INTEGER NOT NULL, deadline INTEGER NOT NULL, reminded INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game, step));
 CREATE INDEX IF NOT EXISTS deadlines_due ON deadlines (deadline);
+CREATE TABLE IF NOT EXISTS refusals (
+    address TEXT NOT NULL, hour INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (address, hour));
 """
 
 
@@ -120,12 +122,15 @@ class Journal:
         return self.db.execute("SELECT 1 FROM processed WHERE message_id = ?", (message_id,)).fetchone() is not None
 
     def finish(self, message_id: str, outcome: str, mails: Sequence[Outgoing], now: int,
-               register: Sequence[tuple[str, str, str]] = ()) -> None:
+               register: Sequence[tuple[str, str, str]] = (), refused_to: Sequence[str] = ()) -> None:
         """Mark a mail processed, register the addresses of its joins and queue the mails it caused, at once."""
         with self.transaction() as db:
             db.execute("INSERT OR IGNORE INTO processed VALUES (?, ?, ?)", (message_id, now, outcome[:500]))
             for reg in register:
                 db.execute("INSERT OR IGNORE INTO players VALUES (?, ?, ?)", reg)
+            for address in refused_to:
+                db.execute("INSERT INTO refusals VALUES (?, ?, 1) ON CONFLICT (address, hour) DO UPDATE "
+                           "SET n = n + 1", (address, now // 3600))
             self._queue(db, mails, now)
 
     def announce(self, game: str, entry: int, mails: Sequence[Outgoing], now: int, deadline: int) -> None:
@@ -146,6 +151,12 @@ class Journal:
             if m.recipients:
                 db.execute("INSERT OR IGNORE INTO outbox (message_id, recipients, data, next_try) "
                            "VALUES (?, ?, ?, ?)", (m.message_id, "\n".join(m.recipients), m.data, now))
+
+    def refusals(self, address: str, now: int) -> int:
+        """How many refusals went to ``address`` this hour (a cap stops loops with broken auto-responders)."""
+        row = self.db.execute("SELECT n FROM refusals WHERE address = ? AND hour = ?",
+                              (address, now // 3600)).fetchone()
+        return int(row[0]) if row else 0
 
     # deadlines
     def deadline(self, game: str, step: int) -> tuple[int, bool] | None:

@@ -25,6 +25,7 @@ from pbem.transport.mail.journal import Journal, Outgoing
 
 log = logging.getLogger("pbem.judge")
 HANDLED_KINDS = ("order", "join", "message")
+REFUSALS_PER_HOUR = 10  # answers that accept nothing, per address and hour: a broken auto-responder cannot loop
 
 
 @dataclass
@@ -35,6 +36,7 @@ class _Answer:
     files: list[tuple[str, bytes, str]] = field(default_factory=list)
     to: set[str] = field(default_factory=set)
     register: list[tuple[str, str, str]] = field(default_factory=list)
+    accepted: bool = False
     touched: set[str] = field(default_factory=set)
     extra: list[Outgoing] = field(default_factory=list)
 
@@ -89,6 +91,11 @@ class Judge:
             self._command(cmd, args, inb, ans, now)
         if not ans.to and self.journal.is_registered(inb.sender):
             ans.to.add(inb.sender)
+        refused_to: list[str] = []
+        if not ans.accepted and ans.to:
+            capped = {a for a in ans.to if self.journal.refusals(a, now) >= REFUSALS_PER_HOUR}
+            ans.to -= capped
+            refused_to = sorted(ans.to)
         mails = []
         if ans.to and ans.lines:
             body = "\n\n".join(ans.lines) + "\n\n" + "Mail 'help' to the judge for the commands it knows.\n"
@@ -98,7 +105,8 @@ class Judge:
                                        in_reply_to=inb.message_id if inb.message_id.startswith("<") else "",
                                        attachments=ans.files, now=now, auto="auto-replied"))
         outcome = "; ".join(line.splitlines()[0] for line in ans.lines)[:300] or "nothing to do"
-        self.journal.finish(inb.message_id, outcome, mails + ans.extra, now, register=ans.register)
+        self.journal.finish(inb.message_id, outcome, mails + ans.extra, now, register=ans.register,
+                            refused_to=refused_to if mails else [])
         for game in sorted(ans.touched):
             self.tick(game)
         return f"{inb.message_id}: {outcome}" + ("" if mails else " (no reply: sender not registered)")
@@ -147,6 +155,7 @@ class Judge:
                                  + " Nothing changed.")
             return
         ans.touched.add(row.game)
+        ans.accepted = True
         what = "join" if pv.kind == "join" else f"order for step {receipt.step}"
         line = (f"Received: the {what} of {side} in game {pv.game}; receipt number {receipt.seq}"
                 + (" (the same order as before)" if receipt.identical else "")
@@ -194,6 +203,7 @@ class Judge:
         mail = compose.build(self.address, self.name, players, f"{game}: deadline extended", text + "\n",
                              compose.msgid(self.domain, "extend", inb.message_id), now=now)
         ans.lines.append(f"Done: {text}")
+        ans.accepted = True
         self.journal.extend(game, v.step, hours, inb.message_id + "#extend", [mail], now)
 
     def _deadline(self, game: str, game_dir: Path, step: int) -> int:
@@ -208,6 +218,7 @@ class Judge:
         mine = self.journal.games_of(inb.sender)
         if not mine:
             return  # only registered addresses get answers (no backscatter)
+        ans.accepted = True
         if cmd == "help":
             ans.lines.append(compose.HELP)
             return
@@ -298,6 +309,9 @@ class Judge:
         deadline = ledger_dl if ledger_dl is not None else (now + hours * 3600 if e.owes and hours > 0 else 0)
         files = adapter.entry_files(game_dir, entry)
         attach_bundle = (bundle.filename(game, entry), bundle.dump(game, files), "application/json")
+        extra = []
+        if not e.owes and entry == v.step:  # the game is over: the reveal bundle lets every player audit it
+            extra.append((f"{game}-reveal.json", adapter.reveal(game_dir, self.referee), "application/json"))
         players = self.journal.players(game)
         mails = []
         for side in man.sides:
@@ -312,7 +326,7 @@ class Judge:
             mails.append(compose.build(self.address, self.name, [to], subject, body,
                                        compose.msgid(self.domain, "report", game, entry, side),
                                        attachments=[(f"{entry:04d}-{side}.pbem", files[rep], "text/plain"),
-                                                    attach_bundle], now=now))
+                                                    attach_bundle, *extra], now=now))
         del v
         self.journal.announce(game, entry, mails, now, deadline)
 

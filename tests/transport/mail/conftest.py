@@ -6,6 +6,7 @@ Maildir (the one pymap serves over IMAP), a mail to anyone else lands in that ad
 
 from __future__ import annotations
 
+import contextlib
 import mailbox
 import os
 import socket
@@ -149,12 +150,12 @@ def write_config(path: Path, *, smtp_port: int, imap_port: int | None, maildir: 
         'password_env = "PBEM_TEST_SMTP_PASSWORD"\n', encoding="utf-8")
 
 
-@pytest.fixture
-def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MailWorld]:
-    """SMTP + IMAP servers and a judge config pointing at them."""
-    monkeypatch.setenv("PBEM_TEST_SMTP_PASSWORD", SMTP_PASSWORD)
-    monkeypatch.setenv("PBEM_TEST_IMAP_PASSWORD", IMAP_PASSWORD)
-    base = tmp_path / "imap"
+@contextlib.contextmanager
+def make_world(root: Path) -> Iterator[MailWorld]:
+    """SMTP + IMAP servers and a judge config pointing at them (passwords in the environment)."""
+    os.environ["PBEM_TEST_SMTP_PASSWORD"] = SMTP_PASSWORD
+    os.environ["PBEM_TEST_IMAP_PASSWORD"] = IMAP_PASSWORD
+    base = root / "imap"
     _pymap_base(base)
     judge_maildir = base / IMAP_USER
     for sub in ("new", "cur", "tmp"):
@@ -163,12 +164,12 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MailWorld
     smtp.start()
     imap = Imap(free_port(), base)
     imap.proc = start_pymap(base, imap.port)
-    judge_dir = tmp_path / "judge"
+    judge_dir = root / "judge"
     judge_dir.mkdir()
     identity.save_private(identity.generate("judge"), judge_dir / "judge.key")
     config = judge_dir / "judge.toml"
     write_config(config, smtp_port=smtp.port, imap_port=imap.port, maildir=None)
-    w = MailWorld(tmp_path, smtp, imap, judge_maildir, config,
+    w = MailWorld(root, smtp, imap, judge_maildir, config,
                   {"PBEM_TEST_SMTP_PASSWORD": SMTP_PASSWORD, "PBEM_TEST_IMAP_PASSWORD": IMAP_PASSWORD})
     try:
         yield w
@@ -179,8 +180,13 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MailWorld
             imap.proc.wait()
 
 
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[MailWorld]:
+    with make_world(tmp_path) as w:
+        yield w
+
+
 def parse_mail(data: bytes) -> Any:
     return message_from_bytes(data, policy=default_policy)
 
 
-os.environ.setdefault("PYTHONHASHSEED", "0")
