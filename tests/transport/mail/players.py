@@ -18,6 +18,11 @@ from pbem.core.identity import PrivateIdentity
 from pbem.transport.mail import bundle
 
 
+def has_bundle(data: bytes) -> bool:
+    """Whether a mail has a files bundle attached (not merely named in its text)."""
+    return any((p.get_filename() or "").endswith(bundle.SUFFIX) for p in parse_mail(data).walk())
+
+
 @dataclass
 class Player:
     side: str

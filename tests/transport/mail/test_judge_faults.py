@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import JUDGE, MailWorld, deliver, parse_mail, write_config
-from players import Player
+from players import Player, has_bundle
 
 from pbem.core import game as core_game
 from pbem.core import identity
@@ -126,7 +126,7 @@ def _play(world: MailWorld, root: Path, config: Path, recorded: dict[str, list[b
             for data in p.new_mail(world):
                 eml = p.home / f"m{len(list(p.home.glob('m*.eml')))}.eml"
                 eml.write_bytes(data)
-                if b".pbem-files.json" not in data:
+                if not has_bundle(data):
                     continue
                 from pbem.transport.mail import bundle
 

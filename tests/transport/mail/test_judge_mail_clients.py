@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import JUDGE, MailWorld, deliver, make_world, parse_mail
-from players import Player
+from players import Player, has_bundle
 
 from pbem.core import armor
 from pbem.core import game as core_game
@@ -46,7 +46,7 @@ class Table:
             for data in p.new_mail(world):
                 eml = p.home / "m.eml"
                 eml.write_bytes(data)
-                if b".pbem-files.json" in data:
+                if has_bundle(data):
                     from pbem.transport.mail import bundle
 
                     bundle.apply(eml, p.copy)
