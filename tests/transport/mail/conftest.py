@@ -7,6 +7,7 @@ Maildir (the one pymap serves over IMAP), a mail to anyone else lands in that ad
 from __future__ import annotations
 
 import contextlib
+import imaplib
 import mailbox
 import os
 import socket
@@ -44,8 +45,9 @@ def free_port() -> int:
 class Mailer:
     """aiosmtpd handler: the judge's mail goes to its Maildir, everyone else's to a list."""
 
-    def __init__(self, judge_maildir: Path) -> None:
+    def __init__(self, judge_maildir: Path, imap_port: int | None = None) -> None:
         self.judge_maildir = judge_maildir
+        self.imap_port = imap_port
         self.delivered: dict[str, list[bytes]] = defaultdict(list)
         self.lock = threading.Lock()
         self.count = 0
@@ -55,7 +57,10 @@ class Mailer:
         with self.lock:
             for rcpt in envelope.rcpt_tos:
                 if rcpt.lower() == JUDGE:
-                    deliver(self.judge_maildir, data)
+                    if self.imap_port:
+                        append(self.imap_port, data)
+                    else:
+                        deliver(self.judge_maildir, data)
                 else:
                     self.delivered[rcpt.lower()].append(data)
             self.count += 1
@@ -66,6 +71,17 @@ def deliver(maildir: Path, data: bytes) -> None:
     """Deliver a mail the way a mail system does: write in tmp/, rename into new/."""
     md = mailbox.Maildir(str(maildir), factory=None, create=True)
     md.add(data)
+
+
+def append(port: int, data: bytes) -> None:
+    """Deliver into the judge's IMAP mailbox (IMAP APPEND: the server sees it at once)."""
+    conn = imaplib.IMAP4("127.0.0.1", port, timeout=10)
+    try:
+        conn.login(IMAP_USER, IMAP_PASSWORD)
+        typ, detail = conn.append("INBOX", None, None, data)
+        assert typ == "OK", detail
+    finally:
+        conn.logout()
 
 
 def _auth(server: Any, session: Any, envelope: Any, mechanism: str, auth_data: Any) -> AuthResult:
@@ -108,6 +124,13 @@ class MailWorld:
     judge_maildir: Path
     config: Path
     env: dict[str, str] = field(default_factory=dict)
+
+    def to_judge(self, data: bytes) -> None:
+        """Deliver one mail to the judge's mailbox, as the mail system would."""
+        if self.smtp.mailer.imap_port:
+            append(self.imap.port, data)
+        else:
+            deliver(self.judge_maildir, data)
 
     def mails_to(self, address: str) -> list[bytes]:
         return list(self.smtp.mailer.delivered.get(address.lower(), []))
@@ -160,9 +183,9 @@ def make_world(root: Path) -> Iterator[MailWorld]:
     judge_maildir = base / IMAP_USER
     for sub in ("new", "cur", "tmp"):
         (judge_maildir / sub).mkdir(parents=True, exist_ok=True)
-    smtp = Smtp(free_port(), Mailer(judge_maildir))
-    smtp.start()
     imap = Imap(free_port(), base)
+    smtp = Smtp(free_port(), Mailer(judge_maildir, imap.port))
+    smtp.start()
     imap.proc = start_pymap(base, imap.port)
     judge_dir = root / "judge"
     judge_dir.mkdir()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from conftest import JUDGE, MailWorld, deliver, parse_mail
+from conftest import JUDGE, MailWorld, parse_mail
 from players import Player, has_bundle
 
 from pbem.core import armor
@@ -50,14 +50,14 @@ def test_reminder_then_default_orders_at_the_deadline_and_a_host_extension(world
         p.game = gid
         p.copy.mkdir(parents=True)
         (p.copy / "game.toml").write_bytes((game_dir / "game.toml").read_bytes())
-        deliver(world.judge_maildir, _mail(p, core_game.write_join(p.copy, p.key, p.side), "join"))
+        world.to_judge(_mail(p, core_game.write_join(p.copy, p.key, p.side), "join"))
     _settle(parts, 2)
     first = [m for m in bodies(world, "south@player.test") if m.startswith("Game")][-1]
     assert "You owe: throw orders for step 0, by 2027-01-16" in first  # NOW + 30 hours, in plain words
 
     north = players["north"]
     order = core_game.write_order(game_dir, north.key, "north", 0, {"side": "north", "step": 0, "throw": "paper"})
-    deliver(world.judge_maildir, _mail(north, order, "o0"))
+    world.to_judge(_mail(north, order, "o0"))
     _settle(parts, 1)
 
     clock[0] += 7 * 3600  # 23 hours left: inside the 24-hour reminder window
@@ -70,14 +70,14 @@ def test_reminder_then_default_orders_at_the_deadline_and_a_host_extension(world
     # the host extends step 0 by 10 hours with a signed command
     ext = env_mod.sign_only(host, canonical_bytes({"command": "extend", "hours": 10}), game=gid, kind="message",
                             side="", step=0, answers=core_game.status(game_dir)["entry_hash"])
-    deliver(world.judge_maildir, (f"From: host@player.test\nTo: {JUDGE}\nSubject: extend\n"
+    world.to_judge((f"From: host@player.test\nTo: {JUDGE}\nSubject: extend\n"
                                   f"Message-ID: <ext@player.test>\n\n{armor.armor(ext)}").encode())
     _settle(parts, 1)
     assert any("extended the deadline of step 0" in b for b in bodies(world, "host@player.test"))
     # a forged extension (signed by a player) changes nothing
     forged = env_mod.sign_only(north.key, canonical_bytes({"command": "extend", "hours": 100}), game=gid,
                                kind="message", side="", step=0, answers=core_game.status(game_dir)["entry_hash"])
-    deliver(world.judge_maildir, _mail(north, armor.armor(forged), "forged"))
+    world.to_judge(_mail(north, armor.armor(forged), "forged"))
     _settle(parts, 1)
     assert any("not signed by the host" in b for b in bodies(world, "north@player.test"))
 

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from conftest import JUDGE, MailWorld, deliver, parse_mail, write_config
+from conftest import JUDGE, MailWorld, parse_mail, write_config
 from players import Player, has_bundle
 
 from pbem.core import game as core_game
@@ -43,7 +43,7 @@ def test_smtp_down_then_up_sends_every_queued_mail_once(world: MailWorld) -> Non
         (p.copy / "game.toml").write_bytes((game_dir / "game.toml").read_bytes())
         raw = (f"From: {p.address}\nTo: {JUDGE}\nSubject: join\nMessage-ID: <join.{p.side}@player.test>\n\n"
                + core_game.write_join(p.copy, p.key, p.side)).encode()
-        deliver(world.judge_maildir, raw)
+        world.to_judge(raw)
     deadline = time.monotonic() + 15
     while parts.judge.journal.pending_mail() < 4 and time.monotonic() < deadline:
         runner.step(parts)
@@ -105,7 +105,7 @@ def _play(world: MailWorld, root: Path, config: Path, recorded: dict[str, list[b
             raw = (f"From: {p.address}\nTo: {JUDGE}\nSubject: orders\nMessage-ID: <{p.side}.{n}@player.test>\n\n"
                    + text).encode()
         outgoing[p.side].append(raw)
-        deliver(world.judge_maildir, raw)
+        world.to_judge(raw)
 
     keys = {s: identity.load_private(root.parent / "keys" / f"{s}.key") for s in players}
     for s, p in players.items():
@@ -153,6 +153,7 @@ def test_sigkill_at_random_points_ends_the_game_exactly_as_an_uninterrupted_run(
         identity.save_public(identity.load_private(keys / f"{s}.key"), keys / f"{s}.pub.toml")
     config = world.config
     write_config(config, smtp_port=world.smtp.port, imap_port=None, maildir=world.judge_maildir)
+    world.smtp.mailer.imap_port = None  # this judge reads the Maildir its mail system delivers to
     parts = runner.build(cfg_mod.load(config), clock=lambda: NOW)
     parts.judge.open_game("rps", "standard", {s: identity.load_public(keys / f"{s}.pub.toml") for s in ("north", "south")},
                           game_id="rps-crash")

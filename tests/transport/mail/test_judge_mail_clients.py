@@ -16,7 +16,7 @@ from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
-from conftest import JUDGE, MailWorld, deliver, make_world, parse_mail
+from conftest import JUDGE, MailWorld, make_world, parse_mail
 from players import Player, has_bundle
 
 from pbem.core import armor
@@ -65,7 +65,7 @@ class Table:
     def exchange(self, raw: bytes) -> dict[str, list[bytes]]:
         """Deliver one raw mail to the judge; every mail anyone got because of it, by address."""
         before = {a: len(v) for a, v in self.world.smtp.mailer.delivered.items()}
-        deliver(self.world.judge_maildir, raw)
+        self.world.to_judge(raw)
         deadline = time.monotonic() + 10
         while not runner.step(self.parts) and time.monotonic() < deadline:
             time.sleep(0.05)  # until the IMAP server has seen the delivery
