@@ -61,6 +61,7 @@ class Server:
     cafile: str = ""
     mailbox: str = "INBOX"
     idle: bool = True
+    done_mailbox: str = "pbem-done"  # handled mail is moved here, so the inbox stays small ("" = flag it only)
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,8 @@ class JudgeConfig:
         return self.data / "journal.sqlite"
 
 
-_SERVER_KEYS = {"host", "port", "security", "user", "password_env", "password_file", "cafile", "mailbox", "idle"}
+_SERVER_KEYS = {"host", "port", "security", "user", "password_env", "password_file", "cafile", "mailbox", "idle",
+                "done_mailbox"}
 _JUDGE_KEYS = {"address", "name", "key", "passphrase_file", "data", "poll_seconds", "max_message_bytes",
                "reminder_hours", "retry_seconds"}
 
@@ -112,7 +114,8 @@ def _server(doc: Any, section: str, default_port: int) -> Server:
         raise FormatError(f"judge config: {where} port must be a number from 1 to 65535.")
     return Server(host, port, security, str(doc.get("user", "")),
                   Secret(str(doc.get("password_env", "")), str(doc.get("password_file", ""))),
-                  str(doc.get("cafile", "")), str(doc.get("mailbox", "INBOX")), bool(doc.get("idle", True)))
+                  str(doc.get("cafile", "")), str(doc.get("mailbox", "INBOX")), bool(doc.get("idle", True)),
+                  str(doc.get("done_mailbox", "pbem-done")))
 
 
 def load(path: Path) -> JudgeConfig:

@@ -84,6 +84,7 @@ class ImapInbox:
         self.timeout = timeout
         self.conn: imaplib.IMAP4 | None = None
         self.has_idle = False
+        self.has_move = False
 
     def connect(self) -> imaplib.IMAP4:
         if self.conn is not None:
@@ -99,6 +100,9 @@ class ImapInbox:
         typ, data = conn.capability()
         caps = b" ".join(d for d in data if isinstance(d, bytes)).upper().split()
         self.has_idle = s.idle and b"IDLE" in caps
+        self.has_move = b"MOVE" in caps
+        if s.done_mailbox:
+            conn.create(_quote(s.done_mailbox))  # "already exists" is fine
         typ, data = conn.select(_quote(s.mailbox))
         if typ != "OK":
             raise OSError(f"IMAP mailbox {s.mailbox!r} cannot be selected: {data!r}")
@@ -131,8 +135,18 @@ class ImapInbox:
             return []
 
     def done(self, key: str) -> None:
+        """Flag the mail seen and move it to the done mailbox, so the inbox never grows with history."""
         try:
-            self.connect().uid("STORE", key, "+FLAGS", "(\\Seen)")
+            conn = self.connect()
+            conn.uid("STORE", key, "+FLAGS", "(\\Seen)")
+            done = self.server.done_mailbox
+            if done and self.has_move:
+                conn.uid("MOVE", key, _quote(done))
+            elif done:
+                typ, _ = conn.uid("COPY", key, _quote(done))
+                if typ == "OK":
+                    conn.uid("STORE", key, "+FLAGS", "(\\Deleted)")
+                    conn.expunge()
         except (OSError, imaplib.IMAP4.error) as exc:
             log.warning("imap: %s", exc)
             self._drop()

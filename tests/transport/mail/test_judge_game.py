@@ -64,6 +64,16 @@ def test_judge_plays_a_whole_rps_game_by_mail(world: MailWorld) -> None:
     for name in (game_dir / "ledger").iterdir():
         assert (copy / "ledger" / name.name).read_bytes() == name.read_bytes()
     assert parts.judge.journal.pending_mail() == 0
+    # handled mail was moved out of the inbox (so the inbox never grows with history)
+    import imaplib
+
+    from conftest import IMAP_PASSWORD, IMAP_USER
+
+    conn = imaplib.IMAP4("127.0.0.1", world.imap.port)
+    conn.login(IMAP_USER, IMAP_PASSWORD)
+    assert conn.select("INBOX")[1] == [b"0"]
+    assert int(conn.select("pbem-done")[1][0]) == sum(len(p.sent) for p in players.values())
+    conn.logout()
 
 
 def hammer_bot(p: Player, report: dict[str, Any], step: int) -> Any:
