@@ -94,6 +94,16 @@ def manifest(game_dir: Path) -> led.Manifest:
     return led.read_manifest(game_dir)
 
 
+def entry(game_dir: Path, number: int) -> led.Entry:
+    """Ledger entry ``number`` (possibly older than the latest)."""
+    return led.read_entry(game_dir, number, led.read_manifest(game_dir))
+
+
+def clear_payload(pv: Peek) -> bytes:
+    """The payload of a sign-only envelope (a host command)."""
+    return env_mod.parse(pv.raw).body
+
+
 def signer_side(game_dir: Path, signer: bytes) -> str:
     """The side whose identity signs with ``signer``, or "" when none does."""
     man = led.read_manifest(game_dir)

@@ -74,8 +74,12 @@ def bundles_in(path: Path) -> list[tuple[str, bytes]]:
     return found
 
 
-def apply(source: Path, game_dir: Path) -> dict[str, object]:
-    """Apply every bundle in ``source`` to the copy in ``game_dir`` and verify it; all or nothing."""
+def apply(source: Path, game_dir: Path, *, verify: bool = True) -> dict[str, object]:
+    """Apply every bundle in ``source`` to the copy in ``game_dir`` and verify it; all or nothing.
+
+    ``verify=False`` (never from the command line) only checks the manifest: for a caller that
+    verifies the copy itself later.
+    """
     game_dir = Path(game_dir)
     wanted: dict[str, bytes] = {}
     game = ""
@@ -114,7 +118,7 @@ def apply(source: Path, game_dir: Path) -> dict[str, object]:
                     made_dirs.append(folder)
             os.replace(write_temp(target, wanted[name]), target)
             written.append(target)
-        if (game_dir / "ledger").exists():
+        if verify and (game_dir / "ledger").exists():
             summary = adapter.verify(game_dir)
         else:
             adapter.manifest(game_dir)

@@ -98,11 +98,12 @@ def _server(doc: Any, section: str, default_port: int) -> Server:
     where = f"[{section}]"
     if not isinstance(doc, dict):
         raise FormatError(f"judge config: {where} must be a table (docs/judge.md).")
+    if "password" in doc:
+        raise FormatError(f"judge config: {where} may not hold a password; use password_env or password_file "
+                          "(docs/judge.md, passwords).")
     extra = sorted(set(doc) - _SERVER_KEYS)
     if extra:
         raise FormatError(f"judge config: {where} has unknown key {extra[0]!r} (docs/judge.md).")
-    if "password" in doc:
-        raise FormatError(f"judge config: {where} may not hold a password; use password_env or password_file.")
     security = doc.get("security", "tls")
     if security not in SECURITY:
         raise FormatError(f"judge config: {where} security must be one of {', '.join(SECURITY)} (docs/judge.md).")

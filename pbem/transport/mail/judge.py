@@ -21,7 +21,7 @@ from pathlib import Path
 from pbem.core.errors import PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.transport.mail import adapter, bundle, compose, inbound
-from pbem.transport.mail.journal import Journal, Outgoing
+from pbem.transport.mail.journal import GameRow, Journal, Outgoing
 
 log = logging.getLogger("pbem.judge")
 HANDLED_KINDS = ("order", "join", "message")
@@ -167,19 +167,16 @@ class Judge:
         ans.files.append((f"receipt-{pv.game}-{receipt.step:04d}-{side}-{receipt.seq}.asc",
                           receipt.armored.encode("ascii"), "text/plain"))
 
-    def _host_command(self, pv: adapter.Peek, row: object, where: str, inb: inbound.Inbound, ans: _Answer,
+    def _host_command(self, pv: adapter.Peek, row: GameRow, where: str, inb: inbound.Inbound, ans: _Answer,
                       now: int) -> None:
         """A host-signed command: ``{"command": "extend", "hours": N}`` for the current step."""
-        from pbem.core import envelope as env_mod
-
-        assert hasattr(row, "host_key")
-        if not row.host_key or base64.b64decode(row.host_key) != pv.signer:  # type: ignore[attr-defined]
+        if not row.host_key or base64.b64decode(row.host_key) != pv.signer:
             ans.lines.append(f"Refused {where}: it is not signed by the host of game {pv.game}; nothing changed.")
             return
-        if row.host:  # type: ignore[attr-defined]
-            ans.to.add(row.host)  # type: ignore[attr-defined]
+        if row.host:
+            ans.to.add(row.host)
         try:
-            cmd = json.loads(env_mod.parse(env_mod.decode(pv.raw)).body)
+            cmd = json.loads(adapter.clear_payload(pv))
             hours = int(cmd["hours"])
             if cmd.get("command") != "extend" or not 0 < hours <= 24 * 60:
                 raise ValueError
@@ -188,7 +185,7 @@ class Judge:
                              "N from 1 to 1440; nothing changed.")
             return
         game = pv.game
-        v = adapter.view(row.dir)  # type: ignore[attr-defined]
+        v = adapter.view(row.dir)
         if not v.started or v.over or pv.step != v.step:
             ans.lines.append(f"Refused {where}: it extends step {pv.step}, but game {game} is at step {v.step}; "
                              "nothing changed.")
@@ -301,9 +298,7 @@ class Judge:
     def _announce(self, game: str, game_dir: Path, entry: int, hours: int, now: int) -> None:
         man = adapter.manifest(game_dir)
         v = adapter.view(game_dir)
-        from pbem.core import ledger as led  # the entry being announced may be older than the latest
-
-        e = led.read_entry(game_dir, entry, man)
+        e = adapter.entry(game_dir, entry)
         result = e.result if isinstance(e.result, dict) else {}
         ledger_dl = adapter.entry_deadline(game_dir, entry)
         deadline = ledger_dl if ledger_dl is not None else (now + hours * 3600 if e.owes and hours > 0 else 0)
@@ -327,7 +322,6 @@ class Judge:
                                        compose.msgid(self.domain, "report", game, entry, side),
                                        attachments=[(f"{entry:04d}-{side}.pbem", files[rep], "text/plain"),
                                                     attach_bundle, *extra], now=now))
-        del v
         self.journal.announce(game, entry, mails, now, deadline)
 
     def tick_due(self) -> None:

@@ -51,6 +51,23 @@ class Mailer:
         self.delivered: dict[str, list[bytes]] = defaultdict(list)
         self.lock = threading.Lock()
         self.count = 0
+        self.conn: imaplib.IMAP4 | None = None
+
+    def append(self, data: bytes) -> None:
+        """IMAP APPEND over one kept connection (a mail system delivering to the judge's mailbox)."""
+        assert self.imap_port
+        for attempt in (1, 2):
+            try:
+                if self.conn is None:
+                    self.conn = imaplib.IMAP4("127.0.0.1", self.imap_port, timeout=10)
+                    self.conn.login(IMAP_USER, IMAP_PASSWORD)
+                typ, detail = self.conn.append("INBOX", None, None, data)
+                assert typ == "OK", detail
+                return
+            except (OSError, imaplib.IMAP4.error):
+                self.conn = None
+                if attempt == 2:
+                    raise
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         data = envelope.original_content or envelope.content
@@ -58,7 +75,7 @@ class Mailer:
             for rcpt in envelope.rcpt_tos:
                 if rcpt.lower() == JUDGE:
                     if self.imap_port:
-                        append(self.imap_port, data)
+                        self.append(data)
                     else:
                         deliver(self.judge_maildir, data)
                 else:
@@ -128,7 +145,8 @@ class MailWorld:
     def to_judge(self, data: bytes) -> None:
         """Deliver one mail to the judge's mailbox, as the mail system would."""
         if self.smtp.mailer.imap_port:
-            append(self.imap.port, data)
+            with self.smtp.mailer.lock:
+                self.smtp.mailer.append(data)
         else:
             deliver(self.judge_maildir, data)
 

@@ -37,6 +37,7 @@ class Player:
     read: int = 0
     sent: list[bytes] = field(default_factory=list)
     answered: set[int] = field(default_factory=set)
+    verify_each: bool = True  # verify the whole copy after every mail, as `pbem mail import` does
 
     @property
     def copy(self) -> Path:
@@ -88,7 +89,7 @@ class Player:
             names = [p.get_filename() or "" for p in msg.walk()]
             if any(x.endswith(bundle.SUFFIX) for x in names):
                 t0 = time.perf_counter()
-                bundle.apply(eml, self.copy)
+                bundle.apply(eml, self.copy, verify=self.verify_each)
                 TIMES["import"] = TIMES.get("import", 0.0) + time.perf_counter() - t0
                 info = core_game.status(self.copy)
                 step = int(info["step"])

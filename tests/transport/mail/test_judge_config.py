@@ -1,0 +1,53 @@
+"""`pbem judge check` and the config's password rules (docs/judge.md §1)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import MailWorld
+from typer.testing import CliRunner
+
+from pbem.cli.main import app
+from pbem.core.errors import FormatError
+from pbem.transport.mail import config as cfg_mod
+
+run = CliRunner().invoke
+
+
+def test_check_says_both_connections_work(world: MailWorld) -> None:
+    res = run(app, ["judge", "check", "--config", str(world.config)])
+    assert res.exit_code == 0, res.output
+    assert "imap: logged in" in res.output and "IDLE available" in res.output
+    assert "smtp: connected" in res.output and "logged in as judge" in res.output
+
+
+def test_check_names_what_is_wrong_and_never_prints_the_password(world: MailWorld,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PBEM_TEST_SMTP_PASSWORD", "wrong-password-xyz")
+    res = run(app, ["judge", "check", "--config", str(world.config)])
+    assert res.exit_code == 1
+    assert "smtp: cannot use 127.0.0.1" in res.output and "imap: logged in" in res.output
+    assert "wrong-password-xyz" not in res.output
+
+
+def test_password_file_readable_by_others_is_refused(tmp_path: Path) -> None:
+    secret = tmp_path / "pw"
+    secret.write_text("s3cret\n")
+    os.chmod(secret, 0o644)
+    with pytest.raises(FormatError, match="readable by others"):
+        cfg_mod.Secret(file=str(secret)).read("[smtp]")
+    os.chmod(secret, 0o600)
+    assert cfg_mod.Secret(file=str(secret)).read("[smtp]") == "s3cret"
+    assert "s3cret" not in repr(cfg_mod.Secret(file=str(secret)))
+
+
+def test_a_password_in_the_config_file_is_refused(tmp_path: Path) -> None:
+    cfg = tmp_path / "judge.toml"
+    cfg.write_text('[judge]\naddress = "j@x"\nkey = "k"\ndata = "d"\n[maildir]\npath = "m"\n'
+                   '[smtp]\nhost = "h"\npassword = "oops"\n')
+    with pytest.raises(FormatError, match="may not hold a password"):
+        cfg_mod.load(cfg)
+    res = run(app, ["judge", "check", "--config", str(cfg)])
+    assert res.exit_code == 1 and res.output.startswith("error: ")
