@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import smtplib
-import time
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
@@ -22,9 +21,6 @@ from pbem.transport.mail import bundle
 def has_bundle(data: bytes) -> bool:
     """Whether a mail has a files bundle attached (not merely named in its text)."""
     return any((p.get_filename() or "").endswith(bundle.SUFFIX) for p in parse_mail(data).walk())
-
-
-TIMES: dict[str, float] = {}
 
 
 @dataclass
@@ -88,9 +84,7 @@ class Player:
             eml.write_bytes(data)
             names = [p.get_filename() or "" for p in msg.walk()]
             if any(x.endswith(bundle.SUFFIX) for x in names):
-                t0 = time.perf_counter()
                 bundle.apply(eml, self.copy, verify=self.verify_each)
-                TIMES["import"] = TIMES.get("import", 0.0) + time.perf_counter() - t0
                 info = core_game.status(self.copy)
                 step = int(info["step"])
                 if self.side in info["owes"] and step not in self.answered:
@@ -98,9 +92,7 @@ class Player:
                                                    self.copy)
                     body = order_for(self, report, step)
                     armored = core_game.write_order(self.copy, self.key, self.side, step, body)
-                    t0 = time.perf_counter()
                     self.send(world, armored, subject=f"orders step {step}")
-                    TIMES["send"] = TIMES.get("send", 0.0) + time.perf_counter() - t0
                     self.answered.add(step)
                     acted += 1
         return acted

@@ -51,3 +51,29 @@ def test_a_password_in_the_config_file_is_refused(tmp_path: Path) -> None:
         cfg_mod.load(cfg)
     res = run(app, ["judge", "check", "--config", str(cfg)])
     assert res.exit_code == 1 and res.output.startswith("error: ")
+
+
+def test_imap_idle_wakes_the_judge_when_mail_arrives(world: MailWorld) -> None:
+    """docs/judge.md §1: with IDLE the judge waits on the server and wakes at once for new mail."""
+    import threading
+    import time
+
+    from pbem.transport.mail.servers import ImapInbox
+
+    cfg = cfg_mod.load(world.config)
+    assert cfg.imap is not None
+    inbox = ImapInbox(cfg.imap)
+    try:
+        assert inbox.fetch(10) == [] and inbox.has_idle
+        timer = threading.Timer(0.5, world.to_judge, [b"From: a@b.test\nSubject: hi\nMessage-ID: <idle@b.test>\n\nhi\n"])
+        timer.start()
+        started = time.monotonic()
+        inbox.wait(30)
+        assert time.monotonic() - started < 10
+        timer.join()
+        got = inbox.fetch(10)
+        assert len(got) == 1 and b"<idle@b.test>" in got[0][1]
+        inbox.done(got[0][0])
+        assert inbox.fetch(10) == []
+    finally:
+        inbox.close()

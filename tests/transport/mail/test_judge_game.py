@@ -15,9 +15,6 @@ from pbem.transport.mail import config as cfg_mod
 from pbem.transport.mail import runner
 
 
-TIMES = {"judge": 0.0, "players": 0.0}
-
-
 def rps_throw(p: Player, report: dict[str, Any], step: int) -> dict[str, Any]:
     return {"side": p.side, "step": step, "throw": ("rock", "paper")[step % 2] if p.side == "north" else "rock"}
 
@@ -41,12 +38,8 @@ def drive(world: MailWorld, parts: runner.Parts, players: dict[str, Player], ord
     """Judge pass, then every player reads and answers, until nothing moves."""
     quiet = 0
     for _ in range(rounds):
-        t0 = time.perf_counter()
         handled = runner.step(parts)
-        t1 = time.perf_counter()
         acted = sum(p.play(world, order_for) for p in players.values())
-        TIMES["judge"] += t1 - t0
-        TIMES["players"] += time.perf_counter() - t1
         if handled or acted:
             quiet = 0
             continue
@@ -127,6 +120,4 @@ def test_judge_plays_a_whole_braveheart_game_by_mail_then_the_players_copy_verif
     assert res.exit_code == 0, res.output
     for name in (game_dir / "ledger").iterdir():
         assert (scot.copy / "ledger" / name.name).read_bytes() == name.read_bytes()
-    import players as players_mod
-
-    print(f"braveheart by mail: {info['step']} steps in {took:.1f}s", TIMES, players_mod.TIMES)
+    print(f"braveheart by mail: {info['step']} steps in {took:.1f}s")
