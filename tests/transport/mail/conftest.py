@@ -163,9 +163,11 @@ def _pymap_base(base: Path) -> None:
                                            ":::::::\n")
 
 
-def start_pymap(base: Path, port: int) -> subprocess.Popen[bytes]:
+def start_pymap(base: Path, port: int, tls: tuple[Path, Path] | None = None) -> subprocess.Popen[bytes]:
+    """pymap serving ``base`` (maildir backend); with ``tls`` (cert, key) it offers STARTTLS."""
     exe = Path(sys.executable).parent / "pymap"
-    proc = subprocess.Popen([str(exe), "--host", "127.0.0.1", "--port", str(port), "--no-tls",
+    security = ["--cert", str(tls[0]), "--key", str(tls[1])] if tls else ["--no-tls"]
+    proc = subprocess.Popen([str(exe), "--host", "127.0.0.1", "--port", str(port), *security,
                              "--no-service", "admin", "maildir", str(base)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
