@@ -78,6 +78,7 @@ class JudgeConfig:
     max_message_bytes: int = 2_000_000
     reminder_hours: int = 24
     retry_seconds: tuple[int, ...] = (30, 60, 300, 900, 3600)
+    hosts: tuple[Path, ...] = ()  # public identities that may open games by mail
 
     @property
     def games_dir(self) -> Path:
@@ -91,7 +92,7 @@ class JudgeConfig:
 _SERVER_KEYS = {"host", "port", "security", "user", "password_env", "password_file", "cafile", "mailbox", "idle",
                 "done_mailbox"}
 _JUDGE_KEYS = {"address", "name", "key", "passphrase_file", "data", "poll_seconds", "max_message_bytes",
-               "reminder_hours", "retry_seconds"}
+               "reminder_hours", "retry_seconds", "hosts"}
 
 
 def _server(doc: Any, section: str, default_port: int) -> Server:
@@ -157,4 +158,5 @@ def load(path: Path) -> JudgeConfig:
                        passphrase_file=base / pf if pf else None,
                        poll_seconds=int(judge.get("poll_seconds", 60)),
                        max_message_bytes=int(judge.get("max_message_bytes", 2_000_000)),
-                       reminder_hours=int(judge.get("reminder_hours", 24)), retry_seconds=retry or (60,))
+                       reminder_hours=int(judge.get("reminder_hours", 24)), retry_seconds=retry or (60,),
+                       hosts=tuple(base / str(h) for h in judge.get("hosts", [])))

@@ -92,8 +92,9 @@ class Journal:
 
     # games and addresses
     def add_game(self, game: str, folder: Path, host: str, host_key: str, hours: int,
-                 players: dict[str, str]) -> None:
+                 players: dict[str, str], mails: Sequence[Outgoing] = (), now: int = 0) -> None:
         with self.transaction() as db:
+            self._queue(db, mails, now)
             db.execute("INSERT INTO games (game, dir, host, host_key, hours) VALUES (?, ?, ?, ?, ?)",
                        (game, str(folder), host.lower(), host_key, hours))
             for side, addr in players.items():

@@ -13,8 +13,9 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,13 +42,18 @@ class _Answer:
     extra: list[Outgoing] = field(default_factory=list)
 
 
+def _b64(key: bytes) -> str:
+    return base64.b64encode(key).decode("ascii")
+
+
 class Judge:
     """The judge's state: its key, its journal and its clock."""
 
     def __init__(self, journal: Journal, referee: PrivateIdentity, address: str, games_dir: Path, *,
                  name: str = "pbem judge", max_bytes: int = 2_000_000, reminder_hours: int = 24,
-                 clock: Callable[[], int] | None = None) -> None:
+                 clock: Callable[[], int] | None = None, hosts: Sequence[PublicIdentity] = ()) -> None:
         self.journal = journal
+        self.hosts = {h.sign_key: h for h in hosts}  # identities that may open games by mail
         self.referee = referee
         self.address = address.lower()
         self.games_dir = Path(games_dir)
@@ -60,15 +66,22 @@ class Judge:
     # opening
     def open_game(self, ruleset: str, scenario: str, sides: dict[str, PublicIdentity], *, host: str = "",
                   host_key: PublicIdentity | None = None, hours: int = 72, addresses: dict[str, str] | None = None,
-                  options: dict[str, str] | None = None, game_id: str | None = None) -> str:
-        """Open a game with this judge as referee; players join by mail (protocol §8.1)."""
+                  options: dict[str, str] | None = None, game_id: str | None = None,
+                  invites: Callable[[str, bytes], list[Outgoing]] | None = None) -> str:
+        """Open a game with this judge as referee; players join by mail (protocol §8.1).
+
+        ``invites(game id, manifest)`` gives mails queued in the same transaction as the game's row.
+        """
         self.games_dir.mkdir(parents=True, exist_ok=True)
         tmp = self.games_dir / f".opening-{time.monotonic_ns()}"
         gid = adapter.open_game(tmp, ruleset, scenario, options or {}, self.referee, sides, game_id=game_id)
         folder = self.games_dir / gid
+        if folder.exists() and self.journal.game(gid) is None:
+            shutil.rmtree(folder)  # a crash between the rename and the journal: nothing referenced it yet
         tmp.rename(folder)
-        key = base64.b64encode(host_key.sign_key).decode("ascii") if host_key is not None else ""
-        self.journal.add_game(gid, folder, host, key, hours, dict(addresses or {}))
+        key = _b64(host_key.sign_key) if host_key is not None else ""
+        mails = invites(gid, (folder / "game.toml").read_bytes()) if invites is not None else []
+        self.journal.add_game(gid, folder, host, key, hours, dict(addresses or {}), mails, self.clock())
         return gid
 
     # one incoming mail
@@ -118,6 +131,9 @@ class Judge:
             ans.lines.append(f"Refused {where}: {exc}")
             return
         row = self.journal.game(pv.game)
+        if pv.kind == "message" and pv.signer in self.hosts and (row is None or row.host_key == _b64(pv.signer)):
+            self._open_by_mail(pv, row, where, inb, ans, now)
+            return
         if row is None:
             ans.lines.append(f"Refused {where}: it is for game {pv.game!r}, which this judge does not run.")
             return
@@ -202,6 +218,52 @@ class Judge:
         ans.lines.append(f"Done: {text}")
         ans.accepted = True
         self.journal.extend(game, v.step, hours, inb.message_id + "#extend", [mail], now)
+
+    def _open_by_mail(self, pv: adapter.Peek, row: GameRow | None, where: str, inb: inbound.Inbound,
+                      ans: _Answer, now: int) -> None:
+        """A host's signed request ``{"command": "open", ...}`` (``pbem mail open-request``) opens a game."""
+        host = self.hosts[pv.signer]
+        try:
+            req = json.loads(adapter.clear_payload(pv))
+            if req.get("command") != "open":
+                raise ValueError("not an open request")
+            sides = {s: PublicIdentity.from_dict(d, f"{where}: sides.{s}") for s, d in dict(req["sides"]).items()}
+            addresses = {str(s): str(a).lower() for s, a in dict(req.get("addresses", {})).items()}
+            reply_to = str(req["host_address"]).lower()
+            hours = int(req.get("hours", 72))
+        except (ValueError, KeyError, TypeError, AttributeError, PbemError) as exc:
+            ans.lines.append(f"Refused {where}: not a valid open request ({exc}); see docs/judge.md §2.")
+            return
+        ans.to.add(reply_to)
+
+        def invitations(gid: str, manifest: bytes) -> list[Outgoing]:
+            out = []
+            for side, address in sorted(addresses.items()):
+                body = (f"You are invited to game {gid} as {side}, refereed by this judge.\n\n"
+                        f"1. Save the attached game.toml as {gid}/game.toml\n"
+                        f"2. pbem game join {gid} --side {side} --key YOUR.key --out join.asc\n"
+                        "3. Reply to this mail with join.asc attached or pasted.\n")
+                out.append(compose.build(self.address, self.name, [address], f"{gid}: you are invited", body,
+                                         compose.msgid(self.domain, "invite", gid, side),
+                                         attachments=[("game.toml", manifest, "text/plain")], now=now))
+            return out
+
+        if row is not None:
+            ans.lines.append(f"Already open: game {pv.game} was opened by this request before; nothing changed.")
+            return
+        try:
+            self.open_game(str(req["ruleset"]), str(req["scenario"]), sides, host=reply_to, host_key=host,
+                           hours=hours, addresses=addresses, options=dict(req.get("options", {})),
+                           game_id=pv.game, invites=invitations)
+        except (PbemError, KeyError, TypeError, ValueError) as exc:
+            ans.lines.append(f"Refused {where}: the game cannot be opened: {exc}")
+            return
+        ans.accepted = True
+        ans.lines.append(f"Opened: game {pv.game} ({req['ruleset']}, {req['scenario']}), {hours} hours a step. "
+                         "The manifest is attached; the judge has invited the players it has addresses for; "
+                         "each player joins by mailing the join envelope to the judge.")
+        ans.files.append((f"{pv.game}-game.toml", (self.games_dir / pv.game / "game.toml").read_bytes(),
+                          "text/plain"))
 
     def _deadline(self, game: str, game_dir: Path, step: int) -> int:
         ledger = adapter.entry_deadline(game_dir, step)

@@ -39,7 +39,8 @@ def build(cfg: JudgeConfig, clock: Callable[[], int] | None = None) -> Parts:
     referee = identity.load_private(cfg.key, passphrase)
     journal = Journal(cfg.journal)
     judge = Judge(journal, referee, cfg.address, cfg.games_dir, name=cfg.name, max_bytes=cfg.max_message_bytes,
-                  reminder_hours=cfg.reminder_hours, clock=clock)
+                  reminder_hours=cfg.reminder_hours, clock=clock,
+                  hosts=[identity.load_public(h) for h in cfg.hosts])
     inbox: Inbox = MaildirInbox(cfg.maildir) if cfg.maildir is not None else ImapInbox(cfg.imap)  # type: ignore[arg-type]
     return Parts(judge, inbox, SmtpSender(cfg.smtp, cfg.address), cfg.retry_seconds)
 
