@@ -45,6 +45,15 @@ def message_key(raw: bytes, msg: EmailMessage | None) -> str:
     return mid[:500] if mid else "sha256:" + hashlib.sha256(raw).hexdigest()
 
 
+def key_of(raw: bytes) -> str:
+    """The journal key of raw mail bytes, from its headers alone."""
+    try:
+        msg = email.message_from_bytes(raw[:64_000], policy=email.policy.default)
+    except Exception:  # noqa: BLE001
+        msg = None
+    return message_key(raw, msg)
+
+
 def automatic_reason(msg: EmailMessage, own_address: str) -> str:
     """Why a mail must never be answered (a bounce, an auto-reply, a list, our own mail), or ""."""
     auto = str(msg.get("Auto-Submitted", "") or "").strip().lower()

@@ -19,6 +19,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     game TEXT PRIMARY KEY, dir TEXT NOT NULL, host TEXT NOT NULL DEFAULT '', host_key TEXT NOT NULL DEFAULT '',
     hours INTEGER NOT NULL DEFAULT 72, announced INTEGER NOT NULL DEFAULT -1);
+CREATE INDEX IF NOT EXISTS games_by_host ON games (host);
 CREATE TABLE IF NOT EXISTS players (
     game TEXT NOT NULL, side TEXT NOT NULL, address TEXT NOT NULL, PRIMARY KEY (game, side));
 CREATE INDEX IF NOT EXISTS players_by_address ON players (address);
@@ -121,6 +122,10 @@ class Journal:
         return bool(address) and bool(self.games_of(address))
 
     # exactly once
+    def give_up(self, message_id: str, why: str, now: int) -> None:
+        """A mail that crashed the judge again and again is set aside (logged), so it cannot block the rest."""
+        self.db.execute("INSERT OR IGNORE INTO processed VALUES (?, ?, ?)", (message_id, now, f"gave up: {why}"[:500]))
+
     def seen(self, message_id: str) -> bool:
         return self.db.execute("SELECT 1 FROM processed WHERE message_id = ?", (message_id,)).fetchone() is not None
 

@@ -13,19 +13,22 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import re
 import shutil
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.core.errors import PbemError
+from pbem.core.errors import FormatError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.transport.mail import adapter, bundle, compose, inbound
 from pbem.transport.mail.journal import GameRow, Journal, Outgoing
 
 log = logging.getLogger("pbem.judge")
 HANDLED_KINDS = ("order", "join", "message")
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable, no spaces or angle brackets inside
 REFUSALS_PER_HOUR = 10  # answers that accept nothing, per address and hour: a broken auto-responder cannot loop
 
 
@@ -72,6 +75,8 @@ class Judge:
 
         ``invites(game id, manifest)`` gives mails queued in the same transaction as the game's row.
         """
+        if game_id is not None and not GAME_ID.fullmatch(game_id):
+            raise FormatError(f"game id {game_id!r} must be 1 to 64 letters, digits, '_' or '-' (docs/judge.md §2).")
         self.games_dir.mkdir(parents=True, exist_ok=True)
         tmp = self.games_dir / f".opening-{time.monotonic_ns()}"
         gid = adapter.open_game(tmp, ruleset, scenario, options or {}, self.referee, sides, game_id=game_id)
@@ -112,10 +117,10 @@ class Judge:
         mails = []
         if ans.to and ans.lines:
             body = "\n\n".join(ans.lines) + "\n\n" + "Mail 'help' to the judge for the commands it knows.\n"
-            subject = "Re: " + (inb.subject or "your mail to the judge")
+            subject = "Re: " + (" ".join(inb.subject.split()) or "your mail to the judge")
             mails.append(compose.build(self.address, self.name, sorted(ans.to), subject[:150], body,
                                        compose.msgid(self.domain, "reply", inb.message_id),
-                                       in_reply_to=inb.message_id if inb.message_id.startswith("<") else "",
+                                       in_reply_to=inb.message_id if MESSAGE_ID.fullmatch(inb.message_id) else "",
                                        attachments=ans.files, now=now, auto="auto-replied"))
         outcome = "; ".join(line.splitlines()[0] for line in ans.lines)[:300] or "nothing to do"
         self.journal.finish(inb.message_id, outcome, mails + ans.extra, now, register=ans.register,

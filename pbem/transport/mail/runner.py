@@ -11,9 +11,10 @@ import logging
 import smtplib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pbem.core import identity
+from pbem.transport.mail import inbound
 from pbem.transport.mail.config import JudgeConfig
 from pbem.transport.mail.journal import Journal
 from pbem.transport.mail.judge import Judge
@@ -21,6 +22,7 @@ from pbem.transport.mail.servers import ImapInbox, Inbox, MaildirInbox, SmtpSend
 
 log = logging.getLogger("pbem.judge")
 BATCH = 50
+GIVE_UP_AFTER = 3  # passes a mail may crash the judge before it is set aside
 
 
 @dataclass
@@ -29,6 +31,7 @@ class Parts:
     inbox: Inbox
     sender: SmtpSender
     retry: tuple[int, ...]
+    failures: dict[str, int] = field(default_factory=dict)
 
 
 def build(cfg: JudgeConfig, clock: Callable[[], int] | None = None) -> Parts:
@@ -85,9 +88,12 @@ def step(parts: Parts) -> int:
     for key, raw in parts.inbox.fetch(BATCH):
         try:
             log.info("%s", judge.handle(raw))
-        except Exception:  # noqa: BLE001 (one bad mail must not stop the judge; it is retried next pass)
+        except Exception as exc:  # noqa: BLE001 (one bad mail must not stop the judge; it is retried next pass)
             log.exception("mail %s could not be handled", key)
-            continue
+            parts.failures[key] = parts.failures.get(key, 0) + 1
+            if parts.failures[key] < GIVE_UP_AFTER:
+                continue
+            judge.journal.give_up(inbound.key_of(raw), repr(exc), judge.clock())
         parts.inbox.done(key)
         handled += 1
     judge.tick_due()

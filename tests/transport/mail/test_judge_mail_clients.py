@@ -306,3 +306,32 @@ def test_help_status_and_resend_commands(table: Table) -> None:
     assert len(got["north@player.test"]) == 2  # the answer, and the resent report with every public file
     names = [p.get_filename() for m in got["north@player.test"] for p in parse_mail(m).walk() if p.get_filename()]
     assert f"{table.gid}-all.pbem-files.json" in names
+
+
+def test_a_mail_that_crashes_the_judge_is_set_aside_after_three_tries(table: Table,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.transport.mail import inbound
+
+    real = inbound.parse
+
+    def boom(raw: bytes, own: str, max_bytes: int) -> inbound.Inbound:
+        if b"make-me-crash" in raw:
+            raise RuntimeError("a bug")
+        return real(raw, own, max_bytes)
+
+    monkeypatch.setattr(inbound, "parse", boom)
+    raw, mid = mail("north@player.test", "make-me-crash\n")
+    table.world.to_judge(raw)
+    for _ in range(runner.GIVE_UP_AFTER + 2):
+        time.sleep(0.1)
+        runner.step(table.parts)
+    assert table.parts.judge.journal.seen(mid)
+    received(table, mail("north@player.test", table.order())[0])  # the judge goes on
+
+
+def test_subject_with_line_breaks_cannot_inject_headers(table: Table) -> None:
+    raw, _ = mail("north@player.test", table.order(), subject="=?utf-8?q?orders=0D=0ABcc=3A_x=40evil=2Etest?=")
+    got = table.exchange(raw)
+    assert list(got) == ["north@player.test"]
+    head = got["north@player.test"][0].split(b"\r\n\r\n")[0]
+    assert b"\r\nBcc:" not in head and b"Subject: Re: orders Bcc: x@evil.test" in head
