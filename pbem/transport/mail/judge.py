@@ -45,6 +45,15 @@ class _Answer:
     extra: list[Outgoing] = field(default_factory=list)
 
 
+def _command_of(pv: adapter.Peek) -> str:
+    """The ``command`` of a sign-only message envelope's JSON payload, or ""."""
+    try:
+        doc = json.loads(adapter.clear_payload(pv))
+    except (ValueError, PbemError):
+        return ""
+    return str(doc.get("command", "")) if isinstance(doc, dict) else ""
+
+
 def _b64(key: bytes) -> str:
     return base64.b64encode(key).decode("ascii")
 
@@ -136,7 +145,7 @@ class Judge:
             ans.lines.append(f"Refused {where}: {exc}")
             return
         row = self.journal.game(pv.game)
-        if pv.kind == "message" and pv.signer in self.hosts and (row is None or row.host_key == _b64(pv.signer)):
+        if pv.kind == "message" and pv.signer in self.hosts and _command_of(pv) == "open":
             self._open_by_mail(pv, row, where, inb, ans, now)
             return
         if row is None:
@@ -254,7 +263,9 @@ class Judge:
             return out
 
         if row is not None:
-            ans.lines.append(f"Already open: game {pv.game} was opened by this request before; nothing changed.")
+            same = row.host_key == _b64(pv.signer)
+            ans.lines.append(f"Already open: game {pv.game} " + ("was opened by this request before" if same else
+                                                                 "exists; choose another game id") + "; nothing changed.")
             return
         try:
             self.open_game(str(req["ruleset"]), str(req["scenario"]), sides, host=reply_to, host_key=host,
