@@ -144,6 +144,8 @@ class Judge:
         except PbemError as exc:
             ans.lines.append(f"Refused {where}: {exc}")
             return
+        if pv.signer == self.referee.public.sign_key:
+            return  # the judge's own receipt or report, quoted back in a reply: nothing to answer
         row = self.journal.game(pv.game)
         if pv.kind == "message" and pv.signer in self.hosts and _command_of(pv) == "open":
             self._open_by_mail(pv, row, where, inb, ans, now)

@@ -335,3 +335,13 @@ def test_subject_with_line_breaks_cannot_inject_headers(table: Table) -> None:
     assert list(got) == ["north@player.test"]
     head = got["north@player.test"][0].split(b"\r\n\r\n")[0]
     assert b"\r\nBcc:" not in head and b"Subject: Re: orders Bcc: x@evil.test" in head
+
+
+def test_a_reply_quoting_the_judges_receipt_with_a_new_order_gets_one_receipt(table: Table) -> None:
+    raw, _ = mail("north@player.test", table.order())
+    first = parse_mail(table.exchange(raw)["north@player.test"][0])
+    receipt = next(p for p in first.walk() if (p.get_filename() or "").startswith("receipt-"))
+    quoted = "\n".join("> " + line for line in receipt.get_content().splitlines())
+    raw, _ = mail("north@player.test", table.order(throw="scissors") + "\nOn Monday the judge wrote:\n" + quoted + "\n")
+    text = received(table, raw)
+    assert text.count("Received") == 1 and "Refused" not in text and "Ignored" not in text
