@@ -3,13 +3,13 @@
     python bench/judge_mail.py                      # 1,000 games; orders measured at 10 and at 1,000 games
     python bench/judge_mail.py --games 200 --orders 400
 
-It opens the games (the tests' rock-paper-scissors ruleset, so the game's own cost stays small),
-joins both sides of each by mail, then times the judge over a batch of order mails spread over
-the first 10 games, and over a batch spread over all of them (each an order of north, checked,
-kept and answered with a signed receipt). Mail comes from a Maildir the
-judge reads as it would in production; mail out goes to a sink (sending is the SMTP server's
-cost, not the judge's). The cost of one message must not grow with the number of games: the
-two rates printed should be about the same.
+It sets up two judges, one with 10 started games and one with 1,000 (the tests'
+rock-paper-scissors ruleset, so the game's own cost stays small; each game joined by mail), then
+times each over the same order mails for 10 games (each checked, kept, and answered with a
+signed receipt), and the large one over mails spread over all its games. Mail comes from a
+Maildir the judge reads as it would in production; mail out stays queued (sending is the SMTP
+server's cost, not the judge's). The cost of one mail must not grow with the number of games:
+the first two rates should be about the same (the machine's disk and load make them noisy).
 """
 
 from __future__ import annotations
@@ -52,47 +52,57 @@ def drain(judge: Judge, inbox: MaildirInbox) -> int:
             n += 1
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--orders", type=int, default=500, help="order mails timed in each batch")
-    args = ap.parse_args()
-    root = Path(tempfile.mkdtemp(prefix="pbem-judge-bench-"))
-    keys = {s: identity.generate(s) for s in ("north", "south")}
+def setup(root: Path, n_games: int, keys: dict[str, identity.PrivateIdentity]) -> tuple[Judge, MaildirInbox, list[str]]:
+    """A judge with ``n_games`` started games on one mailbox."""
     judge = Judge(Journal(root / "journal.sqlite"), identity.generate("judge"), JUDGE, root / "games",
                   clock=lambda: 1_800_000_000)
     inbox = MaildirInbox(root / "Maildir")
-    md_new = root / "Maildir" / "new"
-    started = time.perf_counter()
     games = []
-    for i in range(args.games):
+    for i in range(n_games):
         gid = judge.open_game("rps", "standard", {s: k.public for s, k in keys.items()}, game_id=f"rps-{i:05d}",
                               hours=0)
         games.append(gid)
         for s, k in keys.items():
-            (md_new / f"{i}-{s}.join").write_bytes(mail(f"{s}@bench.test", core_game.write_join(
-                judge.games_dir / gid, k, s)))
-    joined = drain(judge, inbox)
-    print(f"{args.games} games opened and {joined} joins handled in {time.perf_counter() - started:.1f}s "
-          f"({root})")
+            (root / "Maildir" / "new" / f"{i}-{s}.join").write_bytes(
+                mail(f"{s}@bench.test", core_game.write_join(judge.games_dir / gid, k, s)))
+    drain(judge, inbox)
+    return judge, inbox, games
 
-    def batch(spread: int) -> float:
-        for n in range(args.orders):
-            gid = games[n % spread]
-            d = judge.games_dir / gid
-            step = core_game.status(d)["step"]
-            side = "north"  # kept until its step closes; a later one replaces it (the receive path)
-            text = core_game.write_order(d, keys[side], side, step, {"side": side, "step": step, "throw": "rock"})
-            (md_new / f"o-{spread}-{n}").write_bytes(mail(f"{side}@bench.test", text))
-        t = time.perf_counter()
-        handled = drain(judge, inbox)
-        return handled / (time.perf_counter() - t)
 
-    small = batch(min(10, args.games))
-    large = batch(args.games)
-    print(f"order mails per second, spread over {min(10, args.games)} games: {small:.1f}")
-    print(f"order mails per second, spread over {args.games} games: {large:.1f}")
-    print(f"ratio (1.0 = the cost of a message does not grow with the number of games): {small / large:.2f}")
+def batch(judge: Judge, inbox: MaildirInbox, games: list[str], orders: int,
+          keys: dict[str, identity.PrivateIdentity]) -> float:
+    """Order mails per second for ``orders`` mails of north spread evenly over ``games``."""
+    for n in range(orders):
+        d = judge.games_dir / games[n % len(games)]
+        step = core_game.status(d)["step"]
+        text = core_game.write_order(d, keys["north"], "north", step, {"side": "north", "step": step, "throw": "rock"})
+        (inbox.path / "new" / f"o-{len(games)}-{n}").write_bytes(mail("north@bench.test", text))
+    t = time.perf_counter()
+    handled = drain(judge, inbox)
+    return handled / (time.perf_counter() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--orders", type=int, default=300, help="order mails timed in each batch")
+    args = ap.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="pbem-judge-bench-"))
+    keys = {s: identity.generate(s) for s in ("north", "south")}
+    few = min(10, args.games)
+    started = time.perf_counter()
+    small = setup(root / "small", few, keys)
+    large = setup(root / "large", args.games, keys)
+    print(f"judges with {few} and {args.games} started games set up in {time.perf_counter() - started:.1f}s ({root})")
+    rate_small = batch(*small, args.orders, keys)
+    rate_large = batch(large[0], large[1], large[2][:few], args.orders, keys)
+    rate_spread = batch(*large, args.orders, keys)
+    print(f"order mails per second, {few} games on the mailbox, mails for {few} games: {rate_small:.1f}")
+    print(f"order mails per second, {args.games} games on the mailbox, mails for the same {few} games: {rate_large:.1f}")
+    print(f"order mails per second, {args.games} games on the mailbox, mails spread over all of them: "
+          f"{rate_spread:.1f}")
+    print(f"ratio ({few} games / {args.games} games, same mails; about 1.0 = the cost of a mail does not grow "
+          f"with the number of games): {rate_small / rate_large:.2f}")
 
 
 if __name__ == "__main__":
