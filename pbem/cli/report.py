@@ -34,14 +34,36 @@ def open_(
 ) -> None:
     """Show your view: the board, the cards played, battle logs with dice, what is asked next."""
     rep = open_report(file, key, passphrase_file)
+    shown = {**rep, "defaults": defaults_told(rep, file.parent.parent)}
     with reading(rep):
-        text, picture = render_report(rep), svg_of(rep)
+        text, picture = render_report(shown), svg_of(shown)
     typer.echo(text)
     if save is not None:
         write_output(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "--save")
     out = svg or file.with_name(file.name + ".svg")
     write_output(out, picture, "--svg")
     typer.echo(f"map written to {out}")
+
+
+def defaults_told(rep: dict[str, Any], game_dir: Path) -> list[str]:
+    """Whether this side's last order was given by default (the public ledger's ``defaulted``),
+    told in a sentence; nothing when the game folder is not at hand."""
+    from pbem.core import ledger as led
+    from pbem.core.errors import PbemError
+    from pbem.hammer.sentences import default_note
+
+    step, side = rep.get("step"), rep.get("side")
+    if not isinstance(step, int) or step < 1 or not (game_dir / "game.toml").exists():
+        return []
+    try:
+        man = led.read_manifest(game_dir)
+        entry = led.read_entry(game_dir, step, man)
+        if side not in entry.defaulted:
+            return []
+        owed = led.read_entry(game_dir, step - 1, man).owes.get(str(side), "")
+    except (PbemError, OSError):
+        return []
+    return [default_note(entry.step, owed)]
 
 
 def render_report(rep: dict[str, Any]) -> str:
