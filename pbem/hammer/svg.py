@@ -86,22 +86,23 @@ def _battle_mark(x: int, y: int, live: bool) -> str:
 # --- the map ------------------------------------------------------------------------------------
 
 def _land(c: Canvas, g: Geometry, control: dict[str, str]) -> None:
+    """Areas filled by control, their borders, then the sea over everything off the coast."""
     land = " ".join([_poly(g.coast)] + [_poly(pts) for _, pts in g.islands])
-    c.out.append(f'<defs><clipPath id="land"><path d="{land}"/></clipPath>'
-                 '<pattern id="contested" width="10" height="10" patternUnits="userSpaceOnUse" '
+    c.out.append('<defs><pattern id="contested" width="10" height="10" patternUnits="userSpaceOnUse" '
                  'patternTransform="rotate(45)"><rect width="5" height="10" fill="#f1cbc3"/>'
                  '<rect x="5" width="5" height="10" fill="#c6d9f1"/></pattern></defs>')
-    c.out.append(f'<rect x="0" y="0" width="{g.width}" height="{g.height}" fill="{SEA}"/>')
-    c.out.append('<g id="areas" clip-path="url(#land)">')
+    c.out.append('<g id="areas">')
     for cell in g.cells:
         fill = LAND.get(control.get(cell.area, "neutral"), LAND["neutral"])
-        c.out.append(f'<path d="{_poly(cell.points)}" fill="{fill}" stroke="{fill if fill[0] == "#" else "none"}" '
-                     f'stroke-width="1"><title>{escape(cell.area)}</title></path>')
+        seam = f'stroke="{fill}" stroke-width="1"' if fill.startswith("#") else 'stroke="none"'
+        c.out.append(f'<path d="{_poly(cell.points)}" fill="{fill}" {seam}><title>{escape(cell.area)}</title></path>')
     for b in g.borders:
         (x1, y1), (x2, y2) = b.start, b.end
         c.out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {BORDER_STYLE[b.kind]}/>')
     c.out.append("</g>")
-    c.out.append(f'<path d="{land}" fill="none" stroke="{COAST}" stroke-width="2" stroke-linejoin="round"/>')
+    frame = f"M0 0 L{g.width} 0 L{g.width} {g.height} L0 {g.height} Z"
+    c.out.append(f'<path id="sea" d="{frame} {land}" fill="{SEA}" fill-rule="evenodd" stroke="{COAST}" '
+                 'stroke-width="2" stroke-linejoin="round"/>')
 
 
 def _area_labels(c: Canvas, g: Geometry, v: dict[str, Any], battles: dict[str, bool]) -> dict[str, Box]:
@@ -153,17 +154,19 @@ def _stack_size(own: list[str], enemies: int) -> tuple[int, int, list[int]]:
     return w + 6, h + 6, widths
 
 
-def _place(c: Canvas, anchor: Box, w: int, h: int, bounds: Box) -> Box | None:
-    """The first free box of size w x h near ``anchor``: just below it, then further around it."""
-    cx = (anchor.x0 + anchor.x1) // 2
-    first = Box(cx - w // 2, anchor.y1 + 2, cx - w // 2 + w, anchor.y1 + 2 + h)
-    candidates = [first]
-    cy = (anchor.y0 + anchor.y1) // 2
+def _candidates(anchor: Box, w: int, h: int) -> Any:
+    """Where an area's blocks may go, nearest first: just below its name, then further around it."""
+    cx, cy = (anchor.x0 + anchor.x1) // 2, (anchor.y0 + anchor.y1) // 2
+    yield Box(cx - w // 2, anchor.y1 + 2, cx - w // 2 + w, anchor.y1 + 2 + h)
     for r in range(16, 700, 8):
         for dx, dy in DIRECTIONS:
             x, y = cx + r * dx // 1000, cy + r * dy // 1000
-            candidates.append(Box(x - w // 2, y - h // 2, x - w // 2 + w, y - h // 2 + h))
-    for box in candidates:
+            yield Box(x - w // 2, y - h // 2, x - w // 2 + w, y - h // 2 + h)
+
+
+def _place(c: Canvas, anchor: Box, w: int, h: int, bounds: Box) -> Box | None:
+    """The first free box of size w x h near ``anchor``, or None."""
+    for box in _candidates(anchor, w, h):
         if box.inside(bounds) and not any(box.overlaps(t, 3) for t in c.taken):
             return box
     return None
@@ -268,7 +271,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("land-england", "English control"), ("land-scotland", "Scottish control"), ("land-neutral", "neutral"),
     ("land-contested", "contested: blocks of both sides"),
     ("border-green", "green border: 6 blocks a side cross"), ("border-red", "red border: 2 cross, then stop"),
-    ("border-none", "no border: not adjacent"), ("coast", "coast: Sea Move and the Norse"),
+    ("border-none", "no border: not adjacent"), ("coast", "coast: Sea Move and raids by sea (4.7)"),
     ("castle", "castle limit (yours, 1.2)"), ("cathedral", "cathedral (1.3)"),
     ("own", "your block: name strength/maximum"), ("enemy", "enemy block, face down"),
     ("battle", "battle to fight (thick: being fought)"),

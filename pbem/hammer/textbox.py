@@ -46,7 +46,7 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
     """The advance width of ``text`` at ``size`` pixels, rounded up."""
     table = _widths()["bold" if bold else "regular"]
     total = sum(table.get(c, table["default"]) for c in text)
-    return -(-total * size // 1000)
+    return -(-total * size // 1000) + (len(text) + 1) // 2  # hinting may round each glyph up by half a pixel
 
 
 def text_box(x: int, y: int, text: str, size: int, bold: bool = False, anchor: str = "start") -> Box:
