@@ -30,6 +30,9 @@ def open_(
                                               "(for orders new/check/auto without the key).")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Where to write the map (default: beside "
                                              "the report, .svg).")] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Also write the whole report as one "
+                                              "self-contained HTML page (map, summary, board, hand, "
+                                              "what you owe and your options; no scripts, no network).")] = None,
     passphrase_file: PassOpt = None,
 ) -> None:
     """Show your view: the board, the cards played, battle logs with dice, what is asked next."""
@@ -37,12 +40,16 @@ def open_(
     shown = {**rep, "defaults": defaults_told(rep, file.parent.parent)}
     with reading(rep):
         text, picture = render_report(shown), svg_of(shown)
+        page = html_of(shown, file) if html is not None else ""
     typer.echo(text)
     if save is not None:
         write_output(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "--save")
     out = svg or file.with_name(file.name + ".svg")
     write_output(out, picture, "--svg")
     typer.echo(f"map written to {out}")
+    if html is not None:
+        write_output(html, page, "--html")
+        typer.echo(f"page written to {html}")
 
 
 def defaults_told(rep: dict[str, Any], game_dir: Path) -> list[str]:
@@ -66,6 +73,29 @@ def defaults_told(rep: dict[str, Any], game_dir: Path) -> list[str]:
     return [default_note(entry.step, owed)]
 
 
+def _title(rep: dict[str, Any]) -> str:
+    return f"game {rep.get('game', '')} - {rep.get('side', '')} - step {rep.get('step', '')}"
+
+
+def _next(rep: dict[str, Any], path: Path | None = None) -> str:
+    """What to do next, naming the report just opened when known."""
+    result = rep.get("result", {})
+    if result.get("winner"):
+        return f"GAME OVER: {result['winner']} wins ({result.get('reason', '')})"
+    if rep.get("asks"):
+        where = str(path) if path is not None else "THIS_REPORT"
+        return (f"next: pbem orders new {where} --key KEY --out DRAFT  ({rep['asks']} orders "
+                f"for step {rep.get('step')})")
+    owes = rep.get("owes", {})
+    return "you owe nothing now; waiting for " + (", ".join(sorted(owes)) or "nobody")
+
+
+def html_of(rep: dict[str, Any], path: Path | None = None) -> str:
+    """The report as one self-contained HTML page (pbem/hammer/html.py)."""
+    from pbem.hammer.html import render_html
+    return render_html(rep, _title(rep), _next(rep, path))
+
+
 def render_report(rep: dict[str, Any]) -> str:
     """The report as text (render.py), under a line naming game, side and step, over a line
     saying what to do next."""
@@ -84,5 +114,5 @@ def render_report(rep: dict[str, Any]) -> str:
 
 
 def svg_of(rep: dict[str, Any]) -> str:
-    """The SVG schematic map of this side's view."""
+    """The SVG map of this side's view."""
     return str(render_svg(render.report_view(rep)))
