@@ -42,7 +42,7 @@ def _board(v: dict[str, Any]) -> str:
     for name in board().area_names():
         area = board().area(name)
         control = v["control"].get(name, "")
-        limit = f"{area.castle_limit(side)}{' + cathedral' if area.cathedral else ''}"
+        limit = f"{area.castle_limit(side)}{' (cathedral)' if area.cathedral else ''}"
         count = v["enemy_blocks"].get(name, 0)
         rows.append(f'<tr><td>{escape(name)}</td><td>{escape(limit)}</td><td class="{escape(control)}">'
                     f"{escape(control)}</td><td>{count or ''}</td><td>{escape(', '.join(own.get(name, [])))}</td></tr>")

@@ -9,6 +9,7 @@ renders whole games to check it). Text sizes come from textbox.py.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -220,9 +221,13 @@ def _blocks(c: Canvas, g: Geometry, v: dict[str, Any], labels: dict[str, Box]) -
 # --- the side panel -----------------------------------------------------------------------------
 
 def _wrap(text: str, size: int, width: int, bold: bool = False) -> list[str]:
+    """Lines no wider than ``width``: broken after commas first (a card name stays whole),
+    inside an item only when the item alone is too wide; follow-on lines indented."""
     lines: list[str] = []
     line = ""
-    for word in text.split(" "):
+    tokens = re.split(r"(?<=[,;]) ", text)
+    words = [w for t in tokens for w in ([t] if text_width(t, size, bold) <= width - 12 else t.split(" "))]
+    for word in words:
         trial = f"{line} {word}" if line else word
         if line and text_width(trial, size, bold) > width:
             lines.append(line)
