@@ -8,6 +8,7 @@ never breaks a report. Deterministic: no floats, sorted keys.
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass
 from functools import lru_cache
@@ -86,6 +87,14 @@ def _plain(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k} {_plain(v)}" for k, v in sorted(value.items()))
     return str(value)
+
+
+_PLURAL = re.compile(r"\b(\d+) ((?:[a-z]+ )?)([a-z]+)\(s\)")
+
+
+def plural(text: str) -> str:
+    """"1 block(s)" -> "1 block", "2 round(s)" -> "2 rounds" (the table writes "(s)")."""
+    return _PLURAL.sub(lambda m: f"{m[1]} {m[2]}{m[3]}{'' if m[1] == '1' else 's'}", text)
 
 
 def _cap(text: str) -> str:
@@ -177,7 +186,7 @@ def sentence(e: Entry, reader: str = "") -> str:
         if _matches(e, alt.when, reader) and all(p in values for p in _placeholders(alt.text)):
             if not alt.text:
                 return ""  # said elsewhere (the reader's own detailed line)
-            rule, text = rule_of(e, kind), _cap(alt.text.format_map(values))
+            rule, text = rule_of(e, kind), plural(_cap(alt.text.format_map(values)))
             return text + (f" ({rule})" if rule and f"({rule})" not in text else "")
     return generic(e, reader)
 

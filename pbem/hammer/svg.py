@@ -192,7 +192,8 @@ def _blocks(c: Canvas, g: Geometry, v: dict[str, Any], labels: dict[str, Box]) -
         c.taken.append(box)
         c.out.append(f'<g id={quoteattr("blocks-" + name)}>')
         if box.y0 != labels[name].y1 + 2:
-            lx, ly = (labels[name].x0 + labels[name].x1) // 2, labels[name].y1
+            lx = (labels[name].x0 + labels[name].x1) // 2
+            ly = labels[name].y0 if box.y1 <= labels[name].y0 else labels[name].y1
             tx = min(max(lx, box.x0), box.x1)
             ty = box.y0 if ly < box.y0 else (box.y1 if ly > box.y1 else (box.y0 + box.y1) // 2)
             c.out.append(f'<line x1="{lx}" y1="{ly}" x2="{tx}" y2="{ty}" stroke="{INK}" stroke-width="1" '

@@ -96,11 +96,11 @@ def test_5_5_the_english_read_where_the_scots_retreated_from_but_not_where_to() 
 def test_4_0_the_enemy_reads_how_many_blocks_moved_where_not_which() -> None:
     s, log = position()
     sco = render_text(view(s, "scotland", log))
-    assert "The English moved 1 block(s) from Lothian: 1 to Fife (4.0)" in sco
+    assert "The English moved 1 block from Lothian: 1 to Fife (4.0)" in sco
     assert "Hobelars" not in sco
     eng = render_text(view(s, "england", log))
-    assert "You moved from Lothian (1 move point(s)): Hobelars via Lothian-Fife (4.0)" in eng
-    assert "You moved 1 block(s)" not in eng  # its own public line is said by its detailed one
+    assert "You moved from Lothian (1 move point): Hobelars via Lothian-Fife (4.0)" in eng
+    assert "You moved 1 block " not in eng  # its own public line is said by its detailed one
 
 
 def test_5_4_every_die_is_shown_with_its_stream_index() -> None:

@@ -84,7 +84,7 @@ def test_reports_the_report_opens_with_since_your_last_report_in_sentences() -> 
     log = log + SAMPLES["winter.7.7"] + SAMPLES["event.herald"][2:3] + SAMPLES["battle_end"][:1]
     text = render_text(view(s, "scotland", log))
     head = text.split("since your last report:")[1].split("area ")[0]
-    assert "The English moved 1 block(s) from Lothian: 1 to Fife (4.0)." in head
+    assert "The English moved 1 block from Lothian: 1 to Fife (4.0)." in head
     assert "Winter: the Feudal Levy adds" in head and "The English played Herald on Atholl" in head
     assert "Battle in " in head and "won by" in head
     assert "fired" not in head and "fires" not in head                 # dice stay in the battle log below
