@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -37,7 +38,8 @@ def open_(
 ) -> None:
     """Show your view: the board, the cards played, battle logs with dice, what is asked next."""
     rep = open_report(file, key, passphrase_file)
-    shown = {**rep, "defaults": defaults_told(rep, file.parent.parent)}
+    shown = {**rep, "defaults": defaults_told(rep, file.parent.parent,
+                                              lambda path: open_report(path, key, passphrase_file))}
     with reading(rep):
         text, picture = render_report(shown), svg_of(shown)
         page = html_of(shown, file) if html is not None else ""
@@ -52,9 +54,11 @@ def open_(
         typer.echo(f"page written to {html}")
 
 
-def defaults_told(rep: dict[str, Any], game_dir: Path) -> list[str]:
+def defaults_told(rep: dict[str, Any], game_dir: Path,
+                  reopen: Callable[[Path], dict[str, Any]] | None = None) -> list[str]:
     """Whether this side's last order was given by default (the public ledger's ``defaulted``),
-    told in a sentence; nothing when the game folder is not at hand."""
+    told in a sentence; nothing when the game folder is not at hand. ``reopen`` opens the side's
+    own report of that step, to name the question a default answer answered."""
     from pbem.core import ledger as led
     from pbem.core.errors import PbemError
     from pbem.hammer.sentences import default_note
@@ -70,7 +74,13 @@ def defaults_told(rep: dict[str, Any], game_dir: Path) -> list[str]:
         owed = led.read_entry(game_dir, step - 1, man).owes.get(str(side), "")
     except (PbemError, OSError):
         return []
-    return [default_note(entry.step, owed)]
+    question = None
+    if owed == "decide" and reopen is not None:
+        try:
+            question = (reopen(led.report_path(game_dir, entry.step, str(side))).get("options") or {}).get("question")
+        except (PbemError, OSError):
+            question = None
+    return [default_note(entry.step, owed, question)]
 
 
 def _title(rep: dict[str, Any]) -> str:

@@ -206,8 +206,18 @@ def summary(log: list[Entry], reader: str) -> list[str]:
 __all__ = ["sentence", "summary", "default_note", "generic", "kinds", "kind_of", "in_summary", "fields", "rule_of"]
 
 
-def default_note(step: int, owed: str) -> str:
-    """What the reader is told when its order for ``step`` (of kind ``owed``) was given by default."""
+def default_note(step: int, owed: str, question: dict[str, Any] | None = None) -> str:
+    """What the reader is told when its order for ``step`` (of kind ``owed``) was given by
+    default; for a question, which one (from the reader's own report of that step) and the
+    answer given: its first option (docs/playing.md "Default orders")."""
     what = load_toml_resource("sentences.toml").get("defaults", {}).get(owed, "the default orders were used")
-    return (f"Your {owed or ''} orders for step {step} did not arrive before the deadline, so the referee "
-            f"gave the default ones: {what} (docs/playing.md).").replace("Your  orders", "Your orders")
+    if owed == "decide" and question and question.get("options"):
+        from pbem.hammer.render import question_where
+        ctx = question.get("context") or {}
+        block = f" for {ctx['block']}" if ctx.get("block") else ""
+        where = question_where(question, {})
+        what = (f"your {str(question.get('kind', '')).replace('_', ' ')} question{block}{where} was answered "
+                f"'{question['options'][0]}'")
+    kind = f"{owed} " if owed else ""
+    return (f"Your {kind}orders for step {step} did not arrive before the deadline, so the referee "
+            f"gave the default ones: {what} (docs/playing.md).")

@@ -101,3 +101,15 @@ def test_reports_orders_given_by_default_are_told_first() -> None:
     text = render_text(report_view(rep))
     head = text.split("since your last report:\n")[1]
     assert head.startswith("  Your orders for step 12 did not arrive before the deadline")
+
+
+def test_reports_a_question_answered_by_default_is_named_with_its_answer() -> None:
+    """Issue 14: "your regroup question was answered 'stay'"."""
+    from pbem.hammer.sentences import default_note
+    q = {"side": "scotland", "kind": "regroup", "rule": "5.6", "options": ["stay", "Lennox"],
+         "context": {"area": "Fife", "round": 3, "block": "Wallace"}}
+    assert default_note(12, "decide", q) == (
+        "Your decide orders for step 12 did not arrive before the deadline, so the referee gave the default "
+        "ones: your regroup question for Wallace in the battle in Fife, round 3 was answered 'stay' "
+        "(docs/playing.md).")
+    assert default_note(4, "winter").endswith("your winter went by the default plans (docs/playing.md).")
