@@ -346,7 +346,7 @@ def render_svg(view: dict[str, Any]) -> str:
     if fighting:
         battles[fighting] = True
     for name, (x, y) in g.seas:
-        c.taken.append(c.text(x, y, name, 13, anchor="middle", fill=COAST, extra=' font-style="italic" letter-spacing="0"'))
+        c.taken.append(c.text(x, y, name, 13, anchor="middle", fill=COAST, extra=' font-style="italic"'))
     labels = _area_labels(c, g, view, battles)
     crowded = _blocks(c, g, view, labels)
     _panel(c, g, view, crowded)

@@ -57,6 +57,55 @@ def text_boxes(svg: str) -> tuple[Box, list[tuple[str, Box, int, bool]]]:
     return canvas, out
 
 
+def path_box(d: str) -> Box:
+    """The box of a path made of absolute M/L and relative h/v commands (the map's icons)."""
+    import re
+    xs, ys = [], []
+    x = y = 0
+    for cmd, args in re.findall(r"([MLhvZ])([^MLhvZ]*)", d):
+        nums = [int(n) for n in args.split()]
+        if cmd in "ML":
+            x, y = nums
+        elif cmd == "h":
+            x += nums[0]
+        elif cmd == "v":
+            y += nums[0]
+        if cmd != "Z":
+            xs.append(x)
+            ys.append(y)
+    return Box(min(xs), min(ys), max(xs), max(ys))
+
+
+def group_boxes(svg: str) -> list[tuple[str, Box]]:
+    """Each area label (name, castle, cathedral, battle mark) and each area's blocks as one box."""
+    root = ET.fromstring(svg)
+    out = []
+    for g in root.iter(f"{SVG}g"):
+        gid = g.get("id", "")
+        if not gid.startswith(("label-", "blocks-")):
+            continue
+        boxes: list[Box] = []
+        for el in g:
+            tag = el.tag[len(SVG):]
+            if tag == "text":
+                boxes.append(text_box(int(el.get("x", "0")), int(el.get("y", "0")), el.text or "",
+                                      int(el.get("font-size", "0")), el.get("font-weight") == "bold",
+                                      el.get("text-anchor", "start")))
+            elif tag == "path":
+                boxes.append(path_box(el.get("d", "")))
+            elif tag == "circle":
+                cx, cy, r = int(el.get("cx", "0")), int(el.get("cy", "0")), int(el.get("r", "0"))
+                boxes.append(Box(cx - r, cy - r, cx + r, cy + r))
+            elif tag == "rect":
+                x, y = int(el.get("x", "0")), int(el.get("y", "0"))
+                boxes.append(Box(x, y, x + int(el.get("width", "0")), y + int(el.get("height", "0"))))
+        whole = boxes[0]
+        for b in boxes[1:]:
+            whole = whole.union(b)
+        out.append((gid, whole))
+    return out
+
+
 def test_reports_every_map_of_a_whole_game_renders_with_no_label_clipped_or_overlapping() -> None:
     """Text boxes of every report are checked; a real render (cairosvg, about a third of a second
     each) is made of every fifth report, every report asking a question, and the last."""
@@ -73,6 +122,12 @@ def test_reports_every_map_of_a_whole_game_renders_with_no_label_clipped_or_over
                 assert not boxes[i][1].overlaps(boxes[j][1]), \
                     f"{where}: {boxes[i][0]!r} overlaps {boxes[j][0]!r}"
         assert "no room on the map" not in svg, f"{where}: some blocks found no room"
+        groups = group_boxes(svg)
+        assert len([g for g, _ in groups if g.startswith("label-")]) == len(board().area_names())
+        for i, (gid, box) in enumerate(groups):
+            assert box.inside(canvas), f"{where}: {gid} leaves the canvas"
+            for other, obox in groups[i + 1:]:
+                assert not box.overlaps(obox), f"{where}: {gid} overlaps {other}"
         if k % 5 and rep["asks"] != "decide" and k != len(reports) - 1:
             continue
         png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
