@@ -76,6 +76,17 @@ def _cross(x: int, y: int) -> str:
     return f'<path d="M{x + 3} {y} v-11 h2 v3 h3 v2 h-3 v6 Z M{x + 3} {y - 8} h-3 v2 h3 Z" fill="#6a1b7a"/>'
 
 
+def _face_down(x: int, y: int, side: str) -> str:
+    """A block standing face down: its side's colour and emblem, a saltire for the Scots and
+    St George's cross for the English, nothing of which block it is (2.0)."""
+    n, m = ENEMY_TILE, ENEMY_TILE // 2
+    emblem = (f"M{x + 3} {y + 3} L{x + n - 3} {y + n - 3} M{x + n - 3} {y + 3} L{x + 3} {y + n - 3}"
+              if side == "scotland" else f"M{x + m} {y + 2} L{x + m} {y + n - 2} M{x + 2} {y + m} L{x + n - 2} {y + m}")
+    return (f'<rect x="{x + 1}" y="{y + 1}" width="{n}" height="{n}" rx="2" fill="#000000" fill-opacity="0.3"/>'
+            f'<rect class="enemy-block" x="{x}" y="{y}" width="{n}" height="{n}" rx="2" fill="{BLOCK[side]}"/>'
+            f'<path d="{emblem}" stroke="#ffffff" stroke-width="2"/>')
+
+
 def _battle_mark(x: int, y: int, live: bool) -> str:
     """Crossed swords in a ring centred on (x, y); a thick ring for the battle being fought."""
     ring = 3 if live else 1
@@ -102,8 +113,9 @@ def _land(c: Canvas, g: Geometry, control: dict[str, str]) -> None:
         c.out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {BORDER_STYLE[b.kind]}/>')
     c.out.append("</g>")
     frame = f"M0 0 L{g.width} 0 L{g.width} {g.height} L0 {g.height} Z"
-    c.out.append(f'<path id="sea" d="{frame} {land}" fill="{SEA}" fill-rule="evenodd" stroke="{COAST}" '
-                 'stroke-width="2" stroke-linejoin="round"/>')
+    c.out.append(f'<path id="sea" d="{frame} {land}" fill="{SEA}" fill-rule="evenodd" stroke="#d4e6f1" '
+                 'stroke-width="7" stroke-linejoin="round"/>')
+    c.out.append(f'<path id="coast" d="{land}" fill="none" stroke="{COAST}" stroke-width="2" stroke-linejoin="round"/>')
 
 
 def _area_labels(c: Canvas, g: Geometry, v: dict[str, Any], battles: dict[str, bool]) -> dict[str, Box]:
@@ -204,6 +216,8 @@ def _blocks(c: Canvas, g: Geometry, v: dict[str, Any], labels: dict[str, Box]) -
         for col, cw in zip([own[i:i + PER_COLUMN] for i in range(0, len(own), PER_COLUMN)], widths):
             for k, label in enumerate(col):
                 ty = y + k * (TILE_H + 2)
+                c.out.append(f'<rect x="{x + 1}" y="{ty + 1}" width="{cw}" height="{TILE_H}" rx="2" fill="#000000" '
+                             'fill-opacity="0.3"/>')
                 c.out.append(f'<rect class="own-block" x="{x}" y="{ty}" width="{cw}" height="{TILE_H}" rx="2" '
                              f'fill="{BLOCK[side]}"/>')
                 c.text(x + 4, ty + 12, label, TILE_SIZE, fill="#ffffff")
@@ -212,9 +226,7 @@ def _blocks(c: Canvas, g: Geometry, v: dict[str, Any], labels: dict[str, Box]) -
             ey = y + ((min(len(own), PER_COLUMN) * (TILE_H + 2) - 2 + 3) if own else 0)
             for k in range(enemies):
                 ex, ry = box.x0 + 3 + (k % PER_ROW) * (ENEMY_TILE + 3), ey + (k // PER_ROW) * (ENEMY_TILE + 3)
-                c.out.append(f'<rect class="enemy-block" x="{ex}" y="{ry}" width="{ENEMY_TILE}" '
-                             f'height="{ENEMY_TILE}" rx="2" fill="{BLOCK[enemy]}" stroke="#ffffff" '
-                             'stroke-width="1.5"/>')
+                c.out.append(_face_down(ex, ry, enemy))
         c.out.append("</g>")
     return crowded
 
@@ -299,8 +311,7 @@ def _swatch(kind: str, side: str, enemy: str, x: int, y: int) -> str:
     if kind == "own":
         return f'<rect x="{x}" y="{y - 11}" width="22" height="14" rx="2" fill="{BLOCK[side]}"/>'
     if kind == "enemy":
-        return (f'<rect x="{x + 4}" y="{y - 11}" width="{ENEMY_TILE}" height="{ENEMY_TILE}" rx="2" '
-                f'fill="{BLOCK[enemy]}" stroke="#ffffff" stroke-width="1.5"/>')
+        return _face_down(x + 4, y - 11, enemy)
     return _battle_mark(x + 11, y - 4, False)
 
 
