@@ -101,8 +101,8 @@ def _next(rep: dict[str, Any], path: Path | None = None) -> str:
 
 
 def html_of(rep: dict[str, Any], path: Path | None = None) -> str:
-    """The report as one self-contained HTML page (pbem/hammer/html.py)."""
-    from pbem.hammer.html import render_html
+    """The report as one self-contained HTML page (pbem/hammer/htmlpage.py)."""
+    from pbem.hammer.htmlpage import render_html
     return render_html(rep, _title(rep), _next(rep, path))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -167,7 +168,7 @@ def _stack_size(own: list[str], enemies: int) -> tuple[int, int, list[int]]:
     return w + 6, h + 6, widths
 
 
-def _candidates(anchor: Box, w: int, h: int) -> Any:
+def _candidates(anchor: Box, w: int, h: int) -> Iterator[Box]:
     """Where an area's blocks may go, nearest first: just below its name, then further around it."""
     cx, cy = (anchor.x0 + anchor.x1) // 2, (anchor.y0 + anchor.y1) // 2
     yield Box(cx - w // 2, anchor.y1 + 2, cx - w // 2 + w, anchor.y1 + 2 + h)

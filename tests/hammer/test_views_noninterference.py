@@ -16,7 +16,7 @@ from pbem.core.drbg import Drbg
 from pbem.hammer.blocks import other_side, spec
 from pbem.hammer.bots import random_game
 from pbem.hammer.engine import next_step
-from pbem.hammer.html import render_html
+from pbem.hammer.htmlpage import render_html
 from pbem.hammer.render import render_text
 from pbem.hammer.ruleset import HammerRuleset, parse_options
 from pbem.hammer.scenario import scenario as scenario_of
