@@ -123,3 +123,10 @@ def test_reports_svg_shows_no_hidden_enemy_name() -> None:
     assert "Northumber" not in render_svg(view(s, "scotland", log))
     assert "Barclay" not in render_svg(view(s, "england", log))
     assert "Barclay 2" in render_svg(view(s, "scotland", log))
+
+
+def test_reports_a_missing_golden_file_fails_and_is_not_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PBEM_REGOLD", raising=False)
+    with pytest.raises(AssertionError, match="missing"):
+        golden("no-such-golden-file.txt", "text")
+    assert not (GOLDEN / "no-such-golden-file.txt").exists()
