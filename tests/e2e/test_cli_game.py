@@ -139,12 +139,13 @@ def test_e2e_report_open_shows_battles_with_dice_cards_played_and_writes_the_map
     picture = svg.read_text()
     assert picture.startswith("<svg") or picture.startswith("<?xml")
     opened = json.loads((tmp_path / "s.json").read_text())
-    for b in opened["view"]["blocks"]:                                  # own blocks named, with strength
-        assert f">{b['block']} {b['strength']}<" in picture
-    counts = sorted(int(n) for n in re.findall(r">x(\d+)<", picture))  # enemy blocks: face-down counts
-    assert counts == sorted(opened["view"]["enemy_blocks"].values())
+    for b in opened["view"]["blocks"]:                                  # own blocks named, strength/maximum
+        assert f">{b['block']} {b['strength']}/{b['steps']}<" in picture
+    counts = sorted(len(re.findall(r'class="enemy-block"', g))          # enemy blocks: face down, one each
+                    for g in re.findall(r'<g id="blocks-[^"]*">(.*?)</g>', picture, re.S))
+    assert sum(counts) == sum(opened["view"]["enemy_blocks"].values())
     for english in ("Northumber Infantry", "Cumbria Infantry", "Lancaster Knights"):
-        assert english not in picture and english not in out.split("what happened:")[0]
+        assert english not in picture and english not in out.split("what happened")[0]
     saved = run("orders", "new", tmp_path / "s.json", "--out", tmp_path / "d.toml")
     assert "draft written" in saved and 'kind = "card"' in (tmp_path / "d.toml").read_text()
 
