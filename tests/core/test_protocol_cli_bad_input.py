@@ -166,9 +166,10 @@ def test_protocol_7_3_cli_second_order_replaces_the_first_before_adjudication(fr
                                                                              tmp_path: Path) -> None:
     key = kdir / "referee.key"
     ok("game", "receive", fresh, put(tmp_path, "n1.asc", order(keys, fresh, "north", "rock")), "--key", key)
-    kept = (fresh / "orders" / "0000-north.pbem").read_bytes()
+    kept = (fresh / ".pbem" / "pending" / "0000-north.pbem").read_bytes()
     ok("game", "receive", fresh, put(tmp_path, "n2.asc", order(keys, fresh, "north", "paper")), "--key", key)
-    assert (fresh / "orders" / "0000-north.pbem").read_bytes() != kept
+    assert (fresh / ".pbem" / "pending" / "0000-north.pbem").read_bytes() != kept
+    assert not (fresh / "orders").exists()  # pending orders stay out of the public record
     ok("adjudicate", fresh, put(tmp_path, "s.asc", order(keys, fresh, "south", "rock")), "--key", key)
     assert game.status(fresh)["board"]["rounds"][0]["throws"] == ["paper", "rock"]
 
