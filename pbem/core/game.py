@@ -428,6 +428,11 @@ def _receive(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: Priva
     pending = led.pending_path(game_dir, step, side)
     if issued and issued[-1].order == env.hash and pending.exists():
         return dataclasses.replace(issued[-1], identical=True), []
+    older = [r.seq for r in issued[:-1] if r.order == env.hash]
+    if older:
+        raise ReplayError(f"this order was receipted as order {older[0]} of {side} for step {step} and has been "
+                          "replaced since; an older order cannot come back (protocol §9.2).",
+                          hint="to play it after all, seal it again: that makes a new order")
     seq = issued[-1].seq + 1 if issued else 1
     receipt = receipts.issue(referee, man.game, step, side, entry.hash, seq, env.hash, now, entry.deadline,
                              issued[-1].order if issued else "")
@@ -588,9 +593,9 @@ def open_report(path: Path, me: PrivateIdentity, game_dir: Path | None = None) -
     return report if isinstance(report, dict) else {"report": report}
 
 
-def verify(game_dir: Path) -> dict[str, Any]:
+def verify(game_dir: Path, now: int | None = None) -> dict[str, Any]:
     """Check the whole public record (pbem.core.ledger.verify_game)."""
-    return led.verify_game(Path(game_dir))
+    return led.verify_game(Path(game_dir), now=now)
 
 
 def audit(game_dir: Path, reveal: Any, receipt_files: Sequence[tuple[str, bytes]] = ()) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -333,12 +334,14 @@ def state_path(game_dir: Path, number: int) -> Path:
     return Path(game_dir) / "state" / f"{number:04d}.pbem"
 
 
-def verify_game(game_dir: Path) -> dict[str, Any]:
+def verify_game(game_dir: Path, now: int | None = None) -> dict[str, Any]:
     """Check the whole public record; LedgerError (or a subclass of PbemError) names the first failure.
 
+    ``now`` (unix seconds; None: the clock) bounds when entries may say they were written (§8.3).
     Returns a summary: game, entries, step, owes, result and readable lines.
     """
     game_dir = Path(game_dir)
+    now = int(time.time()) if now is None else int(now)
     man = read_manifest(game_dir)
     lines = [f"game {man.game}: ruleset {man.ruleset} {man.ruleset_version}, scenario {man.scenario}, "
              f"set-up entropy from {'the players and ' if man.setup == SETUP_PLAYERS else ''}the dice chain",
@@ -365,6 +368,7 @@ def verify_game(game_dir: Path) -> dict[str, Any]:
             _verify_deadline(man, entry, prev_deadline)
         else:
             _verify_joins(game_dir, man, entry)
+        _verify_written(man, entry, now)
         _verify_reports(game_dir, man, entry)
         prev_hash, prev_dice, prev_owes, prev_deadline = entry.hash, entry.dice, entry.owes, entry.deadline
         lines.append(f"entry {n:04d}: {'setup' if n == 0 else f'step {n - 1}'}"
@@ -390,6 +394,17 @@ def _verify_nothing_after(game_dir: Path, last: int) -> None:
             if int(p.name[:4]) > last:
                 raise LedgerError(f"{p} belongs to entry {int(p.name[:4])}, but the ledger ends at entry {last}: "
                                   "an entry was removed (protocol §7.2).")
+
+
+CLOCK_SLACK = 3600  # seconds a referee's clock may run ahead of a verifier's
+
+
+def _verify_written(man: Manifest, entry: Entry, now: int) -> None:
+    """An entry may not claim to be written in the future: that is how a referee would fake a passed deadline (§8.3)."""
+    if entry.deadline and man.deadline_hours and entry.deadline - man.deadline_hours * 3600 > now + CLOCK_SLACK:
+        raise LedgerError(f"{entry.path}: field deadline says the entry was written at "
+                          f"{entry.deadline - man.deadline_hours * 3600}, after now ({now}): the referee's clock "
+                          "is wrong or it claimed a deadline had passed early (protocol §8.3).")
 
 
 def _verify_deadline(man: Manifest, entry: Entry, previous: int) -> None:

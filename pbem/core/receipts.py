@@ -94,8 +94,8 @@ def check(game_dir: Path, man: led.Manifest, receipts: Sequence[tuple[str, Recei
     """Hold the ledger to the players' receipts; AuditError names the first broken promise (§9.2).
 
     Fails when a receipted order that arrived in time was defaulted; when an order with a lower
-    seq than a held receipt was consumed; when the consumed order of a receipt's seq is another
-    order; when two receipts of one seq name different orders; when a receipt's deadline is not
+    seq than a held receipt was consumed, or an order receipted under a lower seq was consumed
+    under a higher one; when the consumed order of a receipt's seq is another order; when two receipts of one seq name different orders; when a receipt's deadline is not
     the one the ledger recorded. Receipts for a step not yet adjudicated are only listed.
     """
     lines: list[str] = []
@@ -129,6 +129,9 @@ def check(game_dir: Path, man: led.Manifest, receipts: Sequence[tuple[str, Recei
         if used < r.seq:
             raise AuditError(f"{closed.path}: consumed {r.side}'s order {used} at step {r.step}, older than order "
                              f"{r.seq} receipted in {where} (protocol §9.2).")
+        if used > r.seq and closed.orders.get(r.side) == r.order:
+            raise AuditError(f"{closed.path}: consumed {r.side}'s order {r.seq} of {where} at step {r.step} under "
+                             f"the later number {used}: an older order swapped in for a newer one (protocol §9.2).")
         if used == r.seq and closed.orders.get(r.side) != r.order:
             raise AuditError(f"{closed.path}: consumed another order of {r.side} at step {r.step} than the order "
                              f"{r.seq} receipted in {where} (protocol §9.2).")
