@@ -10,7 +10,8 @@ the game has ``decide`` steps when such a hit comes) and envelopes/ (the sealed 
 
 tests/e2e/test_examples.py replays it: every draft checks against its report and is what its
 envelope carries, drafts and reports match their schemas, the ledger verifies, and
-re-adjudicating the envelopes in a fresh copy reproduces the ledger byte for byte. Run this
+re-adjudicating the envelopes in a fresh copy reproduces the ledger byte for byte (the game runs
+on its own clock, ``START`` plus an hour a step, so deadlines and receipt times are fixed). Run this
 again only after a deliberate change of a file format or of the rules, and commit the result.
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
+from unittest import mock
 
 from typer.testing import CliRunner
 
@@ -32,6 +34,12 @@ SCOTTISH_PLANS = {"hits": ["Douglas"], "ask": ["hit"],
 
 HERE = Path(__file__).resolve().parent
 STEPS = 8  # a few exchanges: two or three game turns
+START = 1_735_689_600  # the example's clock: 2025-01-01 00:00 UTC, then an hour per step
+
+
+def at(step: int) -> mock._patch:  # type: ignore[type-arg]
+    """The game's clock for ``step``: what the referee's machine would read when it writes that step."""
+    return mock.patch("time.time", lambda: float(START + step * 3600))
 
 
 def cli(*args: object) -> str:
@@ -48,8 +56,9 @@ def main() -> None:
         shutil.rmtree(HERE / sub, ignore_errors=True)
     make_keys(HERE / "keys")
     k, g = HERE / "keys", HERE / "game"
-    cli("game", "new", g, "--ruleset", "hammer", "--scenario", "braveheart", "--referee", k / "referee.key",
-        "--side", f"england={k / 'england.pub.toml'}", "--side", f"scotland={k / 'scotland.pub.toml'}")
+    with at(0):
+        cli("game", "new", g, "--ruleset", "hammer", "--scenario", "braveheart", "--referee", k / "referee.key",
+            "--side", f"england={k / 'england.pub.toml'}", "--side", f"scotland={k / 'scotland.pub.toml'}")
     (HERE / "drafts").mkdir()
     (HERE / "envelopes").mkdir()
     for _ in range(STEPS):
@@ -71,7 +80,8 @@ def main() -> None:
             cli("orders", "check", draft, "--report", rep, "--key", k / f"{side}.key")
             cli("orders", "seal", draft, "--key", k / f"{side}.key", "--game", g, "--out", env)
             envs.append(env)
-        cli("adjudicate", g, *envs, "--key", k / "referee.key")
+        with at(step + 1):
+            cli("adjudicate", g, *envs, "--key", k / "referee.key")
     print(cli("status", g))
 
 
