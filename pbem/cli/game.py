@@ -214,4 +214,6 @@ def describe(info: dict[str, Any]) -> str:
         return f"step {step}: game over, {result['winner']} wins ({result.get('reason', '')})"
     if not owes:
         return f"step {step}: nobody owes orders"
-    return f"step {step}: " + ", ".join(f"{s} owes {k}" for s, k in sorted(owes.items()))
+    deadline = int(info.get("deadline") or 0)
+    return (f"step {step}: " + ", ".join(f"{s} owes {k}" for s, k in sorted(owes.items()))
+            + (f" (deadline {_when(deadline)})" if deadline else ""))
