@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from conftest import Keys, order, snapshot
 from pbem.cli.main import app
-from pbem.core import armor, audit, envelope, game, identity
+from pbem.core import armor, audit, beacon, envelope, game, identity
+from pbem.core.canonical import canonical_bytes
 
 runner = CliRunner()
 
@@ -61,8 +62,8 @@ def sealed(keys: Keys, d: Path, *, signer: str = "north", side: str = "north", s
            answers: str | None = None, to: str = "referee", game_id: str = "rps-fresh") -> str:
     """An order envelope with chosen header fields and a valid payload."""
     answers = game.status(d)["entry_hash"] if answers is None else answers
-    payload = ('{"entropy":"' + "ab" * 32 + '","order":{"side":"' + side + '","step":' + str(step)
-               + ',"throw":"rock"}}').encode()
+    proof = beacon.entropy_proof(getattr(keys, signer), game_id, step, answers)
+    payload = canonical_bytes({"order": {"side": side, "step": step, "throw": "rock"}, "proof": identity.b64(proof)})
     raw = envelope.seal(getattr(keys, signer), [getattr(keys, to).public], payload, game=game_id, kind="order",
                         side=side, step=step, answers=answers)
     return armor.armor(raw)
