@@ -400,3 +400,21 @@ def test_protocol_8_3_cli_game_new_takes_deadline_hours(tmp_path: Path, keys: Ke
                     kdir / "referee.key", "--side", f"north={kdir / 'north.pub.toml'}", "--side",
                     f"south={kdir / 'south.pub.toml'}", "--deadline-hours", "-1")
     assert code != 0 and not (tmp_path / "h").exists()
+
+
+def test_protocol_9_2_cli_audit_refuses_a_bad_receipt_in_one_line(played: Path, keys: Keys, tmp_path: Path) -> None:
+    bundle = tmp_path / "bundle.json"
+    bundle.write_text(audit.dump_reveal(audit.make_reveal(played, keys.referee)))
+    man = ledger.read_manifest(played)
+    other_game = receipts.issue(keys.referee, "rps-elsewhere", 0, "north", "ab" * 32, 1, "cd" * 32, T0, 0, "")
+    odd_payload = envelope.sign_only(keys.referee, b'{"seq":1}', game=man.game, kind="receipt", side="north", step=0)
+    not_a_receipt = envelope.sign_only(keys.referee, b"{}", game=man.game, kind="message", side="north", step=0)
+    cases = {"garbage": (b"hello", "not a pbem envelope"), "other-game": (other_game.armored.encode(), "rps-elsewhere"),
+             "payload": (armor.armor(odd_payload).encode(), "a receipt's payload holds exactly"),
+             "kind": (armor.armor(not_a_receipt).encode(), "not a receipt")}
+    for name, (data, words) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        code, out = run("audit", played, "--reveal", bundle, "--receipt", tmp_path / name)
+        assert code == 1 and out.startswith("error: ") and words in out and out.count("\n") <= 2, (name, out)
+    code, out = run("audit", played, "--reveal", bundle, "--receipt", tmp_path / "missing")
+    assert code == 1 and "no such file" in out
