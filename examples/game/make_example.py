@@ -6,7 +6,8 @@ Writes, beside this file: keys/ (three identities; example keys, never use them 
 game/ (manifest, ledger, sealed reports and state), drafts/ (the TOML each side wrote: the
 simple bot's choices with fixed seeds; Scotland's card and moves drafts carry standing battle
 plans edited by hand, docs/plans.md, which ask Scotland to choose which block takes a hit, so
-the game has ``decide`` steps when such a hit comes) and envelopes/ (the sealed orders).
+the game has ``decide`` steps when such a hit comes), envelopes/ (the sealed orders) and
+receipts/ (the referee's receipt for each order, as the players keep them).
 
 tests/e2e/test_examples.py replays it: every draft checks against its report and is what its
 envelope carries, drafts and reports match their schemas, the ledger verifies, and
@@ -52,7 +53,7 @@ def cli(*args: object) -> str:
 def main() -> None:
     from pbem.core import game as core_game
 
-    for sub in ("keys", "game", "drafts", "envelopes"):
+    for sub in ("keys", "game", "drafts", "envelopes", "receipts"):
         shutil.rmtree(HERE / sub, ignore_errors=True)
     make_keys(HERE / "keys")
     k, g = HERE / "keys", HERE / "game"
@@ -61,6 +62,7 @@ def main() -> None:
             "--side", f"england={k / 'england.pub.toml'}", "--side", f"scotland={k / 'scotland.pub.toml'}")
     (HERE / "drafts").mkdir()
     (HERE / "envelopes").mkdir()
+    (HERE / "receipts").mkdir()
     for _ in range(STEPS):
         info = core_game.status(g)
         if not info["owes"]:
@@ -82,6 +84,8 @@ def main() -> None:
             envs.append(env)
         with at(step + 1):
             cli("adjudicate", g, *envs, "--key", k / "referee.key")
+        for receipt in sorted((g / ".pbem" / "receipts").glob(f"{step:04d}-*.pbem")):  # mailed to the players
+            shutil.copyfile(receipt, HERE / "receipts" / receipt.name)
     print(cli("status", g))
 
 
