@@ -10,12 +10,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.cli.report import render_report, svg_of
+from pbem.cli.report import html_of, render_report, svg_of
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
 from pbem.hammer.blocks import other_side, spec
 from pbem.hammer.bots import random_game
 from pbem.hammer.engine import next_step
+from pbem.hammer.htmlpage import render_html
 from pbem.hammer.render import render_text
 from pbem.hammer.ruleset import HammerRuleset, parse_options
 from pbem.hammer.scenario import scenario as scenario_of
@@ -90,6 +91,7 @@ def test_2_0_a_view_never_depends_on_hidden_facts(scenario: str, seed: int, side
     assert v1 == v2
     assert render_text(v1).encode() == render_text(v2).encode()
     assert render_svg(v1).encode() == render_svg(v2).encode()
+    assert render_html({"view": v1}).encode() == render_html({"view": v2}).encode()
     assert public_board(one, log_one) == public_board(two, log_two)
 
 
@@ -131,12 +133,13 @@ def test_2_0_no_enemy_block_name_appears_in_a_report() -> None:
     for side in ("england", "scotland"):
         enemy = other_side(side)
         v = view(s, side, step_log(s, enemy, random.Random(5)))
-        text, svg = render_text(v), render_svg(v)
+        text, svg, page = render_text(v), render_svg(v), render_html({"view": v})
         for name, b in s.blocks.items():
             if b.owner == enemy and b.location not in (DEAD, OFF_MAP) and name not in s.blocks_of(side) \
                     and name not in ("Wallace", "Douglas", "Edward") and name not in {a for a in v["control"]}:
                 assert name not in text, name
                 assert name not in svg, name
+                assert name not in page, name
 
 
 # --- the whole report, as bytes (HammerRuleset.report: view, options, log, public board) --------------
@@ -181,9 +184,9 @@ def hide_cards_and_strengths(g: GameState, enemy: str, r: random.Random) -> None
             b.strength = r.randint(1, spec(n).steps)
 
 
-def report_bytes(state: dict[str, Any], side: str, log: list[dict[str, Any]]) -> tuple[bytes, bytes, bytes]:
+def report_bytes(state: dict[str, Any], side: str, log: list[dict[str, Any]]) -> tuple[bytes, bytes, bytes, bytes]:
     rep = R.report(state, side, log, "hammer-test", 7)
-    return canonical_bytes(rep), render_report(rep).encode(), svg_of(rep).encode()
+    return canonical_bytes(rep), render_report(rep).encode(), svg_of(rep).encode(), html_of(rep).encode()
 
 
 @settings(max_examples=40, deadline=None)
@@ -238,11 +241,12 @@ def test_2_0_a_report_shows_everything_its_side_may_see() -> None:
                 {"what": "winter", "public": False, "side": side, "step": "7.62", "area": "Fife", "drawn": "Keith"}]
             rep = R.report(secret_state(g, {"england": "card", "scotland": "card"}, enemy, random.Random(1)),
                            side, log, "hammer-test", 7)
-            text, svg = render_report(rep), svg_of(rep)
+            text, svg, page = render_report(rep), svg_of(rep), html_of(rep)
             for name, b in g.blocks.items():
                 if b.owner == side and b.location not in (POOL, DEAD, OFF_MAP):
                     assert f"{name} {b.strength}/{spec(name).steps}" in text
-                    assert name in svg
+                    assert f">{name} {b.strength}/{spec(name).steps}<" in svg
+                    assert f"{name} {b.strength}/{spec(name).steps}" in page
             counts = rep["public"]["blocks"]
             for area in {b.location for b in g.blocks.values()} - {POOL, DEAD, OFF_MAP}:
                 assert counts[area][enemy] == len(g.blocks_in(area, enemy))
