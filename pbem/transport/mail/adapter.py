@@ -1,24 +1,23 @@
 """Every call the mail judge makes into pbem.core, in one place.
 
-The judge never touches a game folder except through these functions, so moving to protocol
-v2 (receipts returned by ``receive_order``, deadlines in the ledger, the game lock, pending
-orders in ``GAME/.pbem/pending``) changes this module only. Parts marked ``INTERIM (v1)``
-stand in for what v2 gives; each says what replaces it.
+The judge never touches a game folder except through these functions, so a change of the
+protocol's API changes this module only. Protocol v2 gives the receipts (``receive_order``),
+the deadlines (manifest hours, each entry's ``deadline``) and the pending orders
+(``GAME/.pbem/pending``). The part marked ``INTERIM`` stands in for the game lock
+(``pbem.core.lock``), which has not landed yet.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
-import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.core import armor
+from pbem.core import armor, receipts
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
 from pbem.core import ledger as led
@@ -30,25 +29,12 @@ PRIVATE = ".pbem"  # the referee-private area of a game folder (never published)
 
 
 class GameBusy(PbemError):
-    """INTERIM (v1): stands for pbem.core.lock.GameBusy until Step 6 lands."""
+    """INTERIM: stands for pbem.core.lock.GameBusy until the lock lands."""
 
     kind = "busy"
 
 
-@dataclass(frozen=True)
-class Receipt:
-    """What the referee tells a side whose order (or join) it kept (contract: protocol v2 receipts)."""
-
-    game: str
-    step: int
-    side: str
-    seq: int
-    order: str  # hex H of the binary envelope
-    received: int
-    deadline: int
-    replaces: str
-    identical: bool
-    armored: str  # the signed receipt envelope, to mail back
+Receipt = receipts.Receipt  # what the referee tells a side whose order it kept (protocol §9.2)
 
 
 @dataclass(frozen=True)
@@ -122,8 +108,8 @@ def view(game_dir: Path) -> View:
 
 @contextlib.contextmanager
 def game_lock(game_dir: Path) -> Iterator[None]:
-    """INTERIM (v1): a flock on ``GAME/.pbem/lock``; v2: ``with pbem.core.lock.game_lock(game_dir)``."""
-    path = Path(game_dir) / PRIVATE / "lock"
+    """INTERIM: a flock on ``GAME/.pbem/judge.lock``; then ``with pbem.core.lock.game_lock(game_dir)``."""
+    path = Path(game_dir) / PRIVATE / "judge.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a") as fh:
         try:
@@ -138,80 +124,40 @@ def game_lock(game_dir: Path) -> Iterator[None]:
 
 
 def open_game(game_dir: Path, rules: str, scenario: str, options: Mapping[str, Any], referee: PrivateIdentity,
-              sides: Mapping[str, PublicIdentity], game_id: str | None = None, chain_length: int = 1000) -> str:
-    """Open a game for joins (protocol §8.1); the deadline hours live in the judge's journal (INTERIM v1)."""
-    gid = core_game.open_game(game_dir, rules, scenario, options, referee, sides, game_id=game_id,
-                              chain_length=chain_length)
-    (Path(game_dir) / ".gitignore").write_text(f"{PRIVATE}/\n", encoding="utf-8")
-    return gid
+              sides: Mapping[str, PublicIdentity], game_id: str | None = None, hours: int = 72,
+              chain_length: int = 1000, now: int | None = None) -> str:
+    """Open a game for joins (protocol §8.1), each step's deadline ``hours`` after its entry (0: none)."""
+    del now  # the manifest records hours, not a time
+    return core_game.open_game(game_dir, rules, scenario, options, referee, sides, game_id=game_id,
+                               chain_length=chain_length, deadline_hours=hours)
 
 
 def _pending_join(game_dir: Path, side: str) -> Path:
     return Path(game_dir) / PRIVATE / "joins" / f"{side}.pbem"
 
 
-def accept_join(game_dir: Path, referee: PrivateIdentity, raw: bytes, where: str, now: int) -> Receipt:
+def accept_join(game_dir: Path, referee: PrivateIdentity, raw: bytes, where: str, now: int) -> tuple[str, bool]:
     """Check a join and keep it; when every side has joined, start the game (protocol §8.1).
 
-    INTERIM (v1): core's start_game wants every join at once, so kept joins wait in the private
-    area; the receipt is made here (v2: the join path issues it).
+    Core's start_game takes every join at once, so the joins wait in the private area.
+    Returns (side, identical to the join already kept).
     """
     man = led.read_manifest(game_dir)
-    env, side, _ = core_game._check_join(man, referee, raw, where)  # noqa: SLF001 (v1 has no public check)
+    env, side, _ = core_game._check_join(man, referee, raw, where)  # noqa: SLF001 (no public check of one join)
     path = _pending_join(game_dir, side)
-    old = path.read_bytes() if path.exists() else b""
     armored = armor.armor(env.raw).encode("ascii")
-    identical = old == armored
+    identical = path.exists() and path.read_bytes() == armored
     if not identical:
         write_atomic(path, armored)
     joins = [_pending_join(game_dir, s) for s in man.sides]
     if all(p.exists() for p in joins):
-        core_game.start_game(game_dir, referee, [p.read_bytes() for p in joins])
-    return _receipt(game_dir, referee, man.game, 0, side, env.hash, old, armored, now, 0)
+        core_game.start_game(game_dir, referee, [p.read_bytes() for p in joins], now=now)
+    return side, identical
 
 
-def receive(game_dir: Path, referee: PrivateIdentity, raw: bytes, where: str, now: int, deadline: int) -> Receipt:
-    """Check an order as it arrives and keep it until its step closes (protocol §7.3).
-
-    v2: ``core_game.receive_order(game_dir, referee, raw, where, now=now)`` returns the Receipt.
-    """
-    man = led.read_manifest(game_dir)
-    pv = peek(raw, where)
-    kept = led.order_path(game_dir, pv.step, pv.side) if pv.side in man.sides else None
-    old = kept.read_bytes() if kept is not None and kept.exists() else b""
-    side, step = core_game.receive_order(game_dir, referee, raw, where)
-    new = led.order_path(game_dir, step, side).read_bytes()
-    return _receipt(game_dir, referee, man.game, step, side, pv.hash, old, new, now, deadline)
-
-
-def _receipt(game_dir: Path, referee: PrivateIdentity, game: str, step: int, side: str, digest: str, old: bytes,
-             new: bytes, now: int, deadline: int) -> Receipt:
-    """INTERIM (v1): a referee-signed ``message`` envelope standing for the v2 ``receipt`` kind.
-
-    seq counts accepted orders per (step, side); an identical resend keeps its seq.
-    """
-    folder = Path(game_dir) / PRIVATE / "receipts"
-    stem = f"{step:04d}-{side}-"
-    held = sorted(folder.glob(f"{stem}*.json")) if folder.exists() else []
-    last = json.loads(held[-1].read_text(encoding="utf-8")) if held else None
-    identical = last is not None and last["order"] == digest
-    replaces = "" if not old or identical else hashlib.sha256(env_mod.decode(old)).hexdigest()
-    if identical:
-        assert last is not None
-        seq, received = int(last["seq"]), int(last["received"])
-    else:
-        seq, received = len(held) + 1, now
-    payload = {"order": digest, "seq": seq, "received": received, "deadline": deadline, "replaces": replaces}
-    if not identical:
-        write_atomic(folder / f"{stem}{seq:04d}.json", json.dumps(payload, sort_keys=True))
-    man = led.read_manifest(game_dir)
-    answers = man.hash if step == 0 and not (Path(game_dir) / "ledger").exists() else view(game_dir).entry_hash
-    from pbem.core.canonical import canonical_bytes
-
-    signed = env_mod.sign_only(referee, canonical_bytes({"receipt": payload, "side": side}), game=game,
-                               kind="message", side=side, step=step, answers=answers)
-    return Receipt(game, step, side, seq, digest, received, deadline, replaces, identical,
-                   armor.armor(signed))
+def receive(game_dir: Path, referee: PrivateIdentity, raw: bytes, where: str, now: int) -> Receipt:
+    """Check an order as it arrives, keep it until its step closes, and get its signed receipt (§7.3, §9.2)."""
+    return core_game.receive_order(game_dir, referee, raw, where, now=now)
 
 
 def consumed(game_dir: Path, pv: Peek) -> bool:
@@ -227,12 +173,9 @@ def consumed(game_dir: Path, pv: Peek) -> bool:
 
 
 def adjudicate(game_dir: Path, referee: PrivateIdentity, deadline_passed: bool, now: int) -> View:
-    """Adjudicate the step with the kept orders (default orders for the rest when the deadline passed).
-
-    v2: pass ``now=now`` so core checks the ledger's deadline itself.
-    """
-    del now
-    core_game.adjudicate(game_dir, referee, [], deadline_passed=deadline_passed)
+    """Adjudicate the step with the kept orders (default orders for the rest when the deadline passed;
+    core refuses that before the deadline the ledger recorded)."""
+    core_game.adjudicate(game_dir, referee, [], deadline_passed=deadline_passed, now=now)
     return view(game_dir)
 
 
@@ -240,13 +183,12 @@ def pending_sides(game_dir: Path, v: View) -> tuple[str, ...]:
     """Sides whose order for the current step is kept (or whose join is kept before the start)."""
     if not v.started:
         return tuple(s for s in v.sides if _pending_join(game_dir, s).exists())
-    return tuple(s for s in v.sides if led.order_path(game_dir, v.step, s).exists())
+    return tuple(s for s in v.sides if led.pending_path(game_dir, v.step, s).exists())
 
 
-def entry_deadline(game_dir: Path, number: int) -> int | None:
-    """INTERIM (v1): entries carry no deadline yet, so the judge keeps it; v2: the entry's ``deadline``."""
-    del game_dir, number
-    return None
+def entry_deadline(game_dir: Path, number: int) -> int:
+    """The deadline the ledger recorded for the step after entry ``number`` (0: none)."""
+    return entry(game_dir, number).deadline
 
 
 _PUBLIC = re.compile(r"^(game\.toml|ledger/\d{4,}\.toml|orders/\d{4,}-[a-z0-9_]+\.pbem|reports/\d{4,}-[a-z0-9_]+\.pbem"

@@ -88,7 +88,8 @@ class Judge:
             raise FormatError(f"game id {game_id!r} must be 1 to 64 letters, digits, '_' or '-' (docs/judge.md §2).")
         self.games_dir.mkdir(parents=True, exist_ok=True)
         tmp = self.games_dir / f".opening-{time.monotonic_ns()}"
-        gid = adapter.open_game(tmp, ruleset, scenario, options or {}, self.referee, sides, game_id=game_id)
+        gid = adapter.open_game(tmp, ruleset, scenario, options or {}, self.referee, sides, game_id=game_id,
+                                hours=hours)
         folder = self.games_dir / gid
         if folder.exists() and self.journal.game(gid) is None:
             shutil.rmtree(folder)  # a crash between the rename and the journal: nothing referenced it yet
@@ -174,10 +175,9 @@ class Judge:
         try:
             with adapter.game_lock(row.dir):
                 if pv.kind == "join":
-                    receipt = adapter.accept_join(row.dir, self.referee, pv.raw, where, now)
+                    _, identical = adapter.accept_join(row.dir, self.referee, pv.raw, where, now)
                 else:
-                    dl = self._deadline(row.game, row.dir, pv.step)
-                    receipt = adapter.receive(row.dir, self.referee, pv.raw, where, now, dl)
+                    receipt = adapter.receive(row.dir, self.referee, pv.raw, where, now)
         except PbemError as exc:
             if adapter.consumed(row.dir, pv):
                 ans.lines.append(f"Already used: {where} ({pv.kind} of {side} for step {pv.step} of game "
@@ -188,13 +188,18 @@ class Judge:
             return
         ans.touched.add(row.game)
         ans.accepted = True
-        what = "join" if pv.kind == "join" else f"order for step {receipt.step}"
-        line = (f"Received: the {what} of {side} in game {pv.game}; receipt number {receipt.seq}"
-                + (" (the same order as before)" if receipt.identical else "")
+        if pv.kind == "join":
+            ans.lines.append(f"Received: the join of {side} in game {pv.game}"
+                             + (" (the same join as before)" if identical else "")
+                             + ". The game starts when every side has joined.")
+            return
+        deadline = self._deadline(row.game, row.dir, receipt.step)
+        line = (f"Received: the order of {side} for step {receipt.step} of game {pv.game}; receipt number "
+                f"{receipt.seq}" + (" (the same order as before)" if receipt.identical else "")
                 + (" (it replaces your earlier order)" if receipt.replaces else "")
-                + f". Keep the attached signed receipt. Order hash {receipt.order[:16]}….")
-        if receipt.deadline:
-            line += f" Deadline {compose.when(receipt.deadline)}."
+                + f". Keep the attached signed receipt (pbem audit --receipt). Order hash {receipt.order[:16]}….")
+        if deadline:
+            line += f" Deadline {compose.when(deadline)}."
         ans.lines.append(line)
         ans.files.append((f"receipt-{pv.game}-{receipt.step:04d}-{side}-{receipt.seq}.asc",
                           receipt.armored.encode("ascii"), "text/plain"))
@@ -284,11 +289,14 @@ class Judge:
                           "text/plain"))
 
     def _deadline(self, game: str, game_dir: Path, step: int) -> int:
-        ledger = adapter.entry_deadline(game_dir, step)
-        if ledger is not None:
-            return ledger
+        """The step's deadline: the ledger's, moved by the host's extensions (kept in the journal)."""
         dl = self.journal.deadline(game, step)
-        return dl[0] if dl else 0
+        if dl is not None:
+            return dl[0]
+        try:
+            return adapter.entry_deadline(game_dir, step)
+        except PbemError:
+            return 0
 
     # commands
     def _command(self, cmd: str, args: list[str], inb: inbound.Inbound, ans: _Answer, now: int) -> None:
@@ -369,19 +377,18 @@ class Judge:
                             log.error("game %s: adjudication of step %s refused: %s", game, v.step, exc)
                             return
                 while v.started and row.announced < v.step:
-                    self._announce(row.game, row.dir, row.announced + 1, row.hours, now)
+                    self._announce(row.game, row.dir, row.announced + 1, now)
                     row = self.journal.game(game)
                     assert row is not None
         except adapter.GameBusy:
             log.warning("game %s busy; will try again", game)
 
-    def _announce(self, game: str, game_dir: Path, entry: int, hours: int, now: int) -> None:
+    def _announce(self, game: str, game_dir: Path, entry: int, now: int) -> None:
         man = adapter.manifest(game_dir)
         v = adapter.view(game_dir)
         e = adapter.entry(game_dir, entry)
         result = e.result if isinstance(e.result, dict) else {}
-        ledger_dl = adapter.entry_deadline(game_dir, entry)
-        deadline = ledger_dl if ledger_dl is not None else (now + hours * 3600 if e.owes and hours > 0 else 0)
+        deadline = e.deadline if e.owes else 0
         files = adapter.entry_files(game_dir, entry)
         attach_bundle = (bundle.filename(game, entry), bundle.dump(game, files), "application/json")
         extra = []

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
-from conftest import JUDGE, MailWorld
+from conftest import MailWorld
 from players import Player
 
 from pbem.core import game as core_game
