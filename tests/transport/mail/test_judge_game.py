@@ -115,7 +115,15 @@ def test_judge_plays_a_whole_braveheart_game_by_mail_then_the_players_copy_verif
     reveal = next(p for p in parse_mail(last.read_bytes()).walk() if (p.get_filename() or "").endswith("reveal.json"))
     (scot.home / "reveal.json").write_bytes(reveal.get_payload(decode=True))
     assert runner_.invoke(app, ["verify", str(scot.copy)]).exit_code == 0
-    res = runner_.invoke(app, ["audit", str(scot.copy), "--reveal", str(scot.home / "reveal.json")])
+    receipts = []  # every receipt the judge mailed scotland, held to the ledger by the audit (protocol §9.2)
+    for i, data in enumerate(world.mails_to(scot.address)):
+        for part in parse_mail(data).walk():
+            if (part.get_filename() or "").startswith("receipt-"):
+                receipts.append(scot.home / f"r{i}.asc")
+                receipts[-1].write_bytes(part.get_payload(decode=True))
+    assert len(receipts) >= info["step"] // 2
+    res = runner_.invoke(app, ["audit", str(scot.copy), "--reveal", str(scot.home / "reveal.json"),
+                               *[a for r in receipts for a in ("--receipt", str(r))]])
     assert res.exit_code == 0, res.output
     for name in (game_dir / "ledger").iterdir():
         assert (scot.copy / "ledger" / name.name).read_bytes() == name.read_bytes()
