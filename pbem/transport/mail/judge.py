@@ -178,6 +178,8 @@ class Judge:
                     _, identical = adapter.accept_join(row.dir, self.referee, pv.raw, where, now)
                 else:
                     receipt = adapter.receive(row.dir, self.referee, pv.raw, where, now)
+        except adapter.GameBusy:
+            raise  # another writer holds the game: the whole mail is tried again on the next pass
         except PbemError as exc:
             if adapter.consumed(row.dir, pv):
                 ans.lines.append(f"Already used: {where} ({pv.kind} of {side} for step {pv.step} of game "

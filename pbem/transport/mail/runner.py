@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pbem.core import identity
-from pbem.transport.mail import inbound
+from pbem.transport.mail import adapter, inbound
 from pbem.transport.mail.config import JudgeConfig
 from pbem.transport.mail.journal import Journal
 from pbem.transport.mail.judge import Judge
@@ -88,6 +88,9 @@ def step(parts: Parts) -> int:
     for key, raw in parts.inbox.fetch(BATCH):
         try:
             log.info("%s", judge.handle(raw))
+        except adapter.GameBusy as exc:
+            log.info("mail %s waits: %s", key, exc)
+            continue
         except Exception as exc:  # noqa: BLE001 (one bad mail must not stop the judge; it is retried next pass)
             log.exception("mail %s could not be handled", key)
             parts.failures[key] = parts.failures.get(key, 0) + 1

@@ -345,3 +345,18 @@ def test_a_reply_quoting_the_judges_receipt_with_a_new_order_gets_one_receipt(ta
     raw, _ = mail("north@player.test", table.order(throw="scissors") + "\nOn Monday the judge wrote:\n" + quoted + "\n")
     text = received(table, raw)
     assert text.count("Received") == 1 and "Refused" not in text and "Ignored" not in text
+
+
+def test_a_busy_game_leaves_the_mail_for_the_next_pass(table: Table) -> None:
+    """Another pbem command writing the game (the lock held): the mail is not refused, it waits."""
+    from pbem.transport.mail import adapter
+
+    raw, mid = mail("north@player.test", table.order())
+    with adapter.game_lock(table.dir):
+        table.world.to_judge(raw)
+        for _ in range(3):
+            time.sleep(0.1)
+            runner.step(table.parts)
+        assert not table.parts.judge.journal.seen(mid)
+    table.pump()
+    assert table.parts.judge.journal.seen(mid)
