@@ -8,6 +8,7 @@ derived from what caused the mail, so a mail composed twice (after a crash) is q
 from __future__ import annotations
 
 import hashlib
+import textwrap
 import time
 from collections.abc import Mapping, Sequence
 from email.message import EmailMessage
@@ -68,10 +69,19 @@ def commands_for(game: str, side: str, step: int) -> str:
     return (f"  pbem mail import THIS-MAIL.eml --game {game}   (or the attached .pbem-files.json)\n"
             f"  pbem report open {rep} --key YOUR.key\n"
             f"  pbem orders new {rep} --key YOUR.key --out orders.toml\n"
-            f"  (edit orders.toml; or: pbem orders auto {rep} --key YOUR.key --bot simple --out orders.toml)\n"
+            "  (edit orders.toml, or let a bot write it: pbem orders auto REPORT --key YOUR.key --bot BOT ...)\n"
             f"  pbem orders check orders.toml --report {rep} --key YOUR.key\n"
             f"  pbem orders seal orders.toml --key YOUR.key --game {game} --out orders.asc\n"
             "  then reply to this mail with orders.asc attached or pasted.\n")
+
+
+def prose(text: str) -> str:
+    """Plain words wrapped at 72 columns, paragraph by paragraph (command lines stay whole)."""
+    out = []
+    for para in text.split("\n"):
+        out.append(textwrap.fill(para, 72, break_long_words=False, break_on_hyphens=False)
+                   if para and not para.startswith(" ") else para)
+    return "\n".join(out)
 
 
 def report_body(game: str, side: str, entry: int, owes: Mapping[str, str], ordered: Sequence[str],
@@ -110,4 +120,4 @@ def report_body(game: str, side: str, entry: int, owes: Mapping[str, str], order
         lines.append(f"Keep your copy current: pbem mail import THIS-MAIL.eml --game {game}")
     lines.append("")
     lines.append("Mail 'help' to the judge for the commands it knows.")
-    return "\n".join(lines) + "\n"
+    return prose("\n".join(lines)) + "\n"

@@ -126,7 +126,7 @@ class Judge:
             refused_to = sorted(ans.to)
         mails = []
         if ans.to and ans.lines:
-            body = "\n\n".join(ans.lines) + "\n\n" + "Mail 'help' to the judge for the commands it knows.\n"
+            body = compose.prose("\n\n".join(ans.lines) + "\n\n" + "Mail 'help' to the judge for the commands it knows.\n")
             subject = "Re: " + (" ".join(inb.subject.split()) or "your mail to the judge")
             mails.append(compose.build(self.address, self.name, sorted(ans.to), subject[:150], body,
                                        compose.msgid(self.domain, "reply", inb.message_id),
@@ -435,9 +435,9 @@ class Judge:
             for side in sorted(v.owes):
                 if side in sent or side not in players:
                     continue
-                body = (f"Game {game}, you play {side}: your {v.owes[side]} orders for step {step} are due by "
-                        f"{compose.when(deadline)}. If none arrive by then, your side gets the default orders.\n\n"
-                        + compose.commands_for(game, side, step))
+                body = compose.prose(f"Game {game}, you play {side}: your {v.owes[side]} orders for step {step} are "
+                                     f"due by {compose.when(deadline)}. If none arrive by then, your side gets the "
+                                     "default orders.\n\n" + compose.commands_for(game, side, step))
                 mails.append(compose.build(self.address, self.name, [players[side]],
                                            f"{game}: reminder, step {step} due {compose.when(deadline)}", body,
                                            compose.msgid(self.domain, "remind", game, step, side, deadline),

@@ -35,7 +35,7 @@ def _mail(p: Player, text: str, n: str) -> bytes:
 
 
 def bodies(world: MailWorld, address: str) -> list[str]:
-    return [parse_mail(m).get_body(("plain",)).get_content() for m in world.mails_to(address)]
+    return [" ".join(parse_mail(m).get_body(("plain",)).get_content().split()) for m in world.mails_to(address)]
 
 
 def test_reminder_then_default_orders_at_the_deadline_and_a_host_extension(world: MailWorld, tmp_path: Path) -> None:
@@ -88,9 +88,9 @@ def test_reminder_then_default_orders_at_the_deadline_and_a_host_extension(world
     runner.step(parts)
     info = core_game.status(game_dir)
     assert info["step"] == 1
-    south_last = parse_mail(world.mails_to("south@player.test")[-1]).get_body(("plain",)).get_content()
+    south_last = bodies(world, "south@player.test")[-1]
     assert "You sent no orders for step 0 by the deadline, so your side was given the default orders." in south_last
-    north_last = parse_mail(world.mails_to("north@player.test")[-1]).get_body(("plain",)).get_content()
+    north_last = bodies(world, "north@player.test")[-1]
     assert "south sent no orders by the deadline and got the default orders." in north_last
     # south's copy follows by importing the mails, and verifies
     for i, m in enumerate(world.mails_to("south@player.test")):

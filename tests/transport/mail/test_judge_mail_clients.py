@@ -104,7 +104,7 @@ def only_reply(got: dict[str, list[bytes]], to: str) -> str:
     assert len(got[to]) == 1
     msg = parse_mail(got[to][0])
     assert msg["Auto-Submitted"] == "auto-replied"
-    return msg.get_body(("plain",)).get_content()
+    return " ".join(msg.get_body(("plain",)).get_content().split())  # wrapped at 72 columns: one line here
 
 
 def received(table: Table, raw: bytes) -> str:

@@ -57,11 +57,11 @@ def test_open_by_mail_invites_the_players_and_their_joins_start_the_game(world: 
 
     world.to_judge(_mail("anyone@else.test", request, "open1"))
     _settle(parts)
-    answer = parse_mail(world.mails_to("host@player.test")[-1]).get_body(("plain",)).get_content()
+    answer = parse_mail(world.mails_to("host@player.test")[-1]).get_body(("plain",)).get_content().replace("\n", " ")
     assert answer.startswith("Opened: game rps-bymail")
     for s, p in players.items():
         invite = parse_mail(world.mails_to(p.address)[-1])
-        assert "You are invited to game rps-bymail" in invite.get_body(("plain",)).get_content()
+        assert "You are invited to game rps-bymail" in invite.get_body(("plain",)).get_content().replace("\n", " ")
         p.game = "rps-bymail"
         p.copy.mkdir(parents=True)
         manifest = next(x for x in invite.walk() if x.get_filename() == "game.toml").get_payload(decode=True)
@@ -74,6 +74,6 @@ def test_open_by_mail_invites_the_players_and_their_joins_start_the_game(world: 
     world.to_judge(_mail("host@player.test", request, "open2"))
     _settle(parts)
     assert core_game.status(parts.judge.games_dir / "rps-bymail")["step"] == 0
-    answer = parse_mail(world.mails_to("host@player.test")[-1]).get_body(("plain",)).get_content()
+    answer = parse_mail(world.mails_to("host@player.test")[-1]).get_body(("plain",)).get_content().replace("\n", " ")
     assert answer.startswith("Already open: game rps-bymail")
     assert {p.address: len(world.mails_to(p.address)) for p in players.values()} == invited
