@@ -29,10 +29,9 @@ def import_(
     game: Annotated[Path, typer.Option("--game", help="Your copy of the game folder (created if new).")],
 ) -> None:
     """Apply the public files a judge's mail carries to your copy of the game, and verify it."""
-    summary = bundle.apply(source, game)
-    new = summary.get("imported") or []
-    typer.echo(f"imported {len(new)} new file(s) into {game}; the copy verifies "
-               f"({summary.get('entries', 0)} ledger entries)")
+    done = bundle.apply(source, game)
+    state = f"the copy verifies ({done.entries} ledger entries)" if done.entries else "the game has not started yet"
+    typer.echo(f"imported {len(done.new)} new file(s) into {game}; {state}")
 
 
 @mail_app.command("open-request")

@@ -14,6 +14,7 @@ import email.policy
 import json
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.core.atomic import write_temp
@@ -74,7 +75,16 @@ def bundles_in(path: Path) -> list[tuple[str, bytes]]:
     return found
 
 
-def apply(source: Path, game_dir: Path, *, verify: bool = True) -> dict[str, object]:
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the game, how many ledger entries the copy now has, the new files."""
+
+    game: str
+    entries: int
+    new: tuple[str, ...]
+
+
+def apply(source: Path, game_dir: Path, *, verify: bool = True) -> Imported:
     """Apply every bundle in ``source`` to the copy in ``game_dir`` and verify it; all or nothing.
 
     ``verify=False`` (never from the command line) only checks the manifest: for a caller that
@@ -118,11 +128,11 @@ def apply(source: Path, game_dir: Path, *, verify: bool = True) -> dict[str, obj
                     made_dirs.append(folder)
             os.replace(write_temp(target, wanted[name]), target)
             written.append(target)
+        entries = 0
         if verify and (game_dir / "ledger").exists():
-            summary = adapter.verify(game_dir)
+            entries = int(adapter.verify(game_dir)["entries"])
         else:
             adapter.manifest(game_dir)
-            summary = {"game": game, "entries": 0, "lines": [f"game {game}: opened, waiting for the joins"]}
     except (PbemError, OSError) as exc:
         for path in reversed(written):
             path.unlink(missing_ok=True)
@@ -133,5 +143,4 @@ def apply(source: Path, game_dir: Path, *, verify: bool = True) -> dict[str, obj
             raise type(exc)(f"{exc} Nothing was imported; if your copy misses earlier steps, mail "
                             f"'resend {game} all' to the judge.") from None
         raise
-    summary["imported"] = new
-    return summary
+    return Imported(game, entries, tuple(new))

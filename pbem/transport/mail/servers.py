@@ -120,14 +120,14 @@ class ImapInbox:
     def fetch(self, limit: int) -> list[tuple[str, bytes]]:
         try:
             conn = self.connect()
-            typ, data = conn.uid("SEARCH", None, "UNSEEN")
-            uids = (data[0] or b"").split()[:limit] if typ == "OK" else []
+            typ, data = conn.uid("SEARCH", "UNSEEN")
+            found = data[0] if typ == "OK" and data and isinstance(data[0], bytes) else b""
             out = []
-            for uid in uids:
+            for uid in found.decode("ascii").split()[:limit]:
                 typ, parts = conn.uid("FETCH", uid, "(BODY.PEEK[])")
                 raw = next((p[1] for p in parts if isinstance(p, tuple)), None)
                 if typ == "OK" and isinstance(raw, bytes):
-                    out.append((uid.decode("ascii"), raw))
+                    out.append((uid, raw))
             return out
         except (OSError, imaplib.IMAP4.error) as exc:
             log.warning("imap: %s", exc)
