@@ -96,7 +96,7 @@ def _battles(v: dict[str, Any]) -> list[str]:
 
 def _fields(e: dict[str, Any], skip: tuple[str, ...] = ()) -> str:
     return " ".join(f"{k}={e[k]}" for k in sorted(e)
-                    if k not in ("what", "public", "redact", "rule", "step", *skip))
+                    if k not in ("what", "public", "redact", "rule", "step", "stream", *skip))
 
 
 def log_line(e: dict[str, Any]) -> str:
