@@ -49,12 +49,13 @@ def seed(dice_secret: bytes, game: str, e: int, r_e: bytes, entropies: list[tupl
 
 
 def entropy_of(item: dict[str, Any]) -> bytes:
-    """A side's raw 32-byte entropy from its bundle item (§8, §9): given, or H("pbem-entropy-v2" || proof)."""
-    if item.get("entropy"):
+    """A side's raw 32-byte entropy from its bundle item (§8.2, §9): H("pbem-entropy-v2" || proof),
+    where proof is the raw 64-byte signature (base64 in the bundle); it must equal the item's entropy."""
+    if "proof" not in item:
         return bytes.fromhex(item["entropy"])
-    proof = (item.get("order") or {}).get("proof") if isinstance(item.get("order"), dict) else None
-    proof = item.get("proof") or proof
-    return hashlib.sha256(b"pbem-entropy-v2" + base64.b64decode(proof)).digest()
+    entropy = hashlib.sha256(b"pbem-entropy-v2" + base64.b64decode(item["proof"])).digest()
+    assert "entropy" not in item or item["entropy"] == entropy.hex()
+    return entropy
 
 
 # --- docs/random-stream.md ------------------------------------------------------------------------
