@@ -214,10 +214,9 @@ def entry_body(game: str, number: int, prev: str, owes: dict[str, str], orders: 
             "board": canonical_bytes(board).decode("utf-8"), "result": canonical_bytes(result).decode("utf-8")}
 
 
-# The fields of a ledger entry besides ``signature``: exactly these (§7.2, closed; the same list as
-# schemas/ledger-entry.schema.json, which tests/core check against it).
-ENTRY_FIELDS = ("format", "game", "entry", "kind", "step", "next_step", "prev", "owes", "orders", "defaulted",
-                "dice", "state", "commitments", "reports", "board", "result")
+# The fields of a ledger entry besides ``signature``: exactly those the writer puts in (§7.2,
+# closed; the same list as schemas/ledger-entry.schema.json, which tests/core check against it).
+ENTRY_FIELDS = tuple(entry_body("", 0, "", {}, {}, [], bytes(32), "", {}, {}, None, None))
 
 
 def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:

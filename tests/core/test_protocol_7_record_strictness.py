@@ -106,7 +106,7 @@ def test_protocol_7_files_outside_the_record_folders_are_ignored(played: Path) -
     (played / "README.md").write_text("our game", encoding="utf-8")
     (played / "notes").mkdir()
     (played / "notes" / "plan.txt").write_text("attack Fife", encoding="utf-8")
-    (played / ".pbem").mkdir()
+    (played / ".pbem").mkdir(exist_ok=True)
     (played / ".pbem" / "anything").write_text("private", encoding="utf-8")
     (played / "orders" / ".0004-north.pbem.tmp").write_text("an interrupted write", encoding="utf-8")
     assert ledger.verify_game(played)["entries"] == last_entry(played) + 1
