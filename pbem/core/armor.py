@@ -3,8 +3,9 @@
 Profile: ``-----BEGIN PBEM ENVELOPE-----``, strict base64 of the binary envelope in lines of
 exactly 64 columns (the last may be shorter, padded with ``=``), ``-----END PBEM ENVELOPE-----``.
 Reading tolerates what mail does to text: ``>`` quoting at any depth, CRLF line ends, trailing
-spaces, other text before and after; no other line end, and no leading spaces. It refuses what mail should not do: truncation, two
-envelopes in one message, bad base64, and anything over ``MAX_INPUT`` bytes.
+spaces, other text before and after; no other line end, and no leading spaces. It refuses what
+mail should not do: truncation, two envelopes in one message, bad base64, and anything over
+``MAX_INPUT`` bytes.
 """
 
 from __future__ import annotations

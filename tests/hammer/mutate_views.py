@@ -88,8 +88,8 @@ def run(m: Mutation, original: str, select: list[str]) -> bool:
         raise SystemExit(f"mutation {m.name}: its target text is not in views.py exactly once; update the script")
     VIEWS.write_text(original.replace(m.old, m.new))
     try:
-        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *select, str(TESTS)],
-                              cwd=ROOT, capture_output=True, text=True)
+        command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *select, str(TESTS)]
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     finally:
         VIEWS.write_text(original)
     return done.returncode != 0
