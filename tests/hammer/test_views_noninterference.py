@@ -532,7 +532,8 @@ def test_2_0_a_report_at_every_pause_point_shows_what_its_side_may_see(kind: str
                     shown = {k: x for k, x in e.items() if k not in e["redact"]}
                     assert {**shown, "redacted": sorted(e["redact"])} in rep["log"]
                 if e.get("side") == side and e.get("drawn"):
-                    assert str(e["drawn"]) in text   # its own winter draw, by name (7.62)
+                    drawn = e["drawn"] if isinstance(e["drawn"], list) else [e["drawn"]]
+                    assert all(str(n) in text for n in drawn), drawn  # its own winter draw, by name (7.62)
             if p.state["owes"].get(side) == "decide":
                 assert rep["options"]["question"] == p.state["question"]
                 assert f"options: {', '.join(p.state['question']['options'])}" in text
