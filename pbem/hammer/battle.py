@@ -103,6 +103,9 @@ def apply_hits(state: GameState, blocks: list[str], hits: int, decider: Decider,
     if "side" not in progress:  # fixed once: a noble captured meanwhile no longer takes these hits
         progress["side"] = state.blocks[blocks[0]].owner if blocks else ""
     while progress["left"] > 0:
+        if state.winner:  # the game ended at the last hit (9.1): the rest of the volley is not applied
+            progress["left"] = 0
+            break
         targets = strongest(state, [b for b in blocks if state.blocks[b].owner == progress["side"]])
         if not targets:
             break

@@ -57,7 +57,7 @@ def test_7_0_winter_plan_options_list_each_choice_the_position_allows() -> None:
     put(s, "england", "Lothian", "Edward", "York Knights", "Cumbria Infantry", "Dunbar")
     scots, english = w.winter_plan_options(s, "scotland"), w.winter_plan_options(s, "england")
     assert scots["homes"] == {"Bruce": ["Annan", "Carrick"], "Comyn": ["Badenoch", "Lochaber"]} == english["homes"]
-    assert scots["moray"] == ["home", "stay", "disband"] and scots["wallace"] == ["selkirk", "stay"]
+    assert scots["moray"] == ["home", "stay", "disband"] and scots["wallace"] == ["selkirk", "stay", "disband"]
     assert "king" not in scots and "edward" not in scots
     assert english["edward"] == ["disband", "winter"] and english["edward_company"] == ["stay", "disband"]
     assert english["disband"] == english["release"] == ["Cumbria Infantry"]  # the choice is about infantry (7.32)
