@@ -272,8 +272,8 @@ def play_game(state: GameState, players: dict[str, Player], rng_for_step: Callab
     """Play from ``state`` to the end: step ``k`` draws its chance from ``rng_for_step(k)``.
 
     Deterministic given deterministic players. ``after_step(state, step)`` is called after every
-    step (tests check invariants there). ``until_year`` stops an endless Campaign (8.3) unfinished
-    when a later year is about to begin.
+    step (tests check invariants there). ``until_year`` stops a game unfinished when a later year
+    is about to begin (a Campaign still tied after 1314 plays on, 8.3).
     """
     decider = _Deciders(players)
     log: Log = []
