@@ -550,7 +550,7 @@ def check_winter_plan(state: GameState, side: str, plan: Any) -> dict[str, Any]:
         if plan[key] not in offered[key]:
             raise IllegalOrder(f"winter.{key} = {plan[key]!r}: not a choice this winter; choose one of "
                                f"{', '.join(offered[key])} ({rule})", rule=rule)
-    rule = "7.3" if side == "england" else "7.5"
+    rule = "7.32" if side == "england" else "7.5"
     for key in ("disband", "release"):
         for name in plan.get(key, []):
             if name not in offered[key]:
