@@ -504,3 +504,14 @@ def test_orders_a_move_order_round_trips_through_its_plain_data() -> None:
             "pins": {"Lennox": ["Campbell"]}}
     assert parse_moves(data).to_dict() == data
     assert parse_moves(None).to_dict() == {"moves": []}
+
+
+def test_4_2_the_generator_lists_more_of_a_group_that_already_moved_as_free() -> None:
+    state = place(turn("scotland", scotland=1), "scotland", "Buchan", "Wallace", "Douglas")
+    place(state, "scotland", "Mar", "Campbell")
+    done = moves(go("Buchan", (["Wallace"], ["Angus"])))
+    steps = legal_steps(state, "scotland", done)
+    assert {s.origin for s in steps} == {"Buchan"} and {s.block for s in steps} == {"Douglas"}
+    for step in steps:  # each is accepted by the validator, still on a Move 1 card
+        work = state.copy()
+        apply_moves(work, "scotland", moves(go("Buchan", (["Wallace"], ["Angus"])), go("Buchan", (["Douglas"], list(step.path)))))
