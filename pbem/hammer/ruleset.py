@@ -39,11 +39,11 @@ from pbem.hammer.state import PLACES, GameState, Options, Turn
 from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
 from pbem.hammer.winter import plan_decider as winter_plan
-from pbem.hammer.winter import validate_winter_plan, winter_plan_options
+from pbem.hammer.winter import check_winter_plan, validate_winter_plan, winter_plan_options
 
 RULESET_ID = "hammer"
 WORDS_PER_KEY = 8  # an engine call's stream key: 8 words (32 bytes) of the step's stream
-RULESET_VERSION = "1"
+RULESET_VERSION = "2"
 
 
 class HammerRuleset:
@@ -173,6 +173,8 @@ class HammerRuleset:
                                    f"({q.get('rule', '')})", rule=str(q.get("rule", "")))
         if asks == "moves":
             _eng_apply_moves(g, side, draft.sections.get("moves", {}))  # a dry run: movement rules raise
+        if asks == "winter":  # every choice must be one offered in this position (7.0)
+            check_winter_plan(g, side, draft.sections.get("winter", {}))
         _check_plans(draft)
         return draft
 
