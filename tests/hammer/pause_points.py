@@ -26,7 +26,7 @@ from pbem.hammer.winter import QUESTION_KINDS as WINTER_QUESTIONS
 
 R = HammerRuleset()
 SCENARIOS = ("braveheart", "the_bruce", "campaign")
-GAMES_PER_SCENARIO = 5
+GAMES_PER_SCENARIO = 6
 YEARS = 2
 
 
