@@ -230,6 +230,11 @@ def entry_body(game: str, number: int, prev: str, owes: dict[str, str], orders: 
             "deadline": deadline, "received": dict(sorted((received or {}).items()))}
 
 
+# The fields of a ledger entry besides ``signature``: exactly those the writer puts in (§7.2,
+# closed; the same list as schemas/ledger-entry.schema.json, which tests/core check against it).
+ENTRY_FIELDS = tuple(entry_body("", 0, "", {}, {}, [], bytes(32), "", {}, {}, None, None))
+
+
 def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
     """Parse ``ledger/NNNN.toml`` and check its signature and own fields (not its links)."""
     path = entry_path(game_dir, number)
@@ -239,6 +244,11 @@ def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
         raise LedgerError(f"{path}: ledger entry {number} is missing (protocol §7.2).") from None
     where = str(path)
     doc = load_signed(data, where, ENTRY_DOMAIN, manifest.referee)
+    extra, missing = sorted(set(doc) - set(ENTRY_FIELDS)), [f for f in ENTRY_FIELDS if f not in doc]
+    if extra or missing:
+        raise LedgerError(f"{where}: " + (f"field {extra[0]} is not a ledger entry field" if extra else
+                                         f"field {missing[0]} is missing") +
+                          "; an entry has exactly the fields of §7.2, signed or not (protocol §7.2).")
     if doc.get("format") != ENTRY_FORMAT:
         raise FormatError(f"{where}: format must be {ENTRY_FORMAT!r} (protocol §7.2).")
     if doc.get("game") != manifest.game:
@@ -353,8 +363,10 @@ def verify_game(game_dir: Path, now: int | None = None) -> dict[str, Any]:
     if len(entries) > man.chain_length:
         raise LedgerError(f"{game_dir}: {len(entries)} entries exceed the dice chain of {man.chain_length} (protocol §8).")
     entry: Entry | None = None
+    read: list[Entry] = []
     for n in entries:
         entry = read_entry(game_dir, n, man)
+        read.append(entry)
         where = str(entry.path)
         if entry.prev != prev_hash:
             raise LedgerError(f"{where}: field prev does not match the hash of "
@@ -378,17 +390,18 @@ def verify_game(game_dir: Path, now: int | None = None) -> dict[str, Any]:
                      + f"; next: {', '.join(f'{s} owes {k}' for s, k in sorted(entry.owes.items())) or 'nobody owes'}")
     assert entry is not None
     _verify_nothing_after(game_dir, entry.number)
-    _verify_state_file(game_dir, man, entry)
+    _verify_record_files(game_dir, man, read)
+    _verify_state_files(game_dir, man, read)
     lines.append(f"ok: {len(entries)} entries, signatures, chain links, dice reveals, orders and reports check out")
     return {"game": man.game, "entries": len(entries), "step": entry.number, "owes": entry.owes,
             "result": entry.result, "board": entry.board, "lines": lines}
 
 
-def _verify_nothing_after(game_dir: Path, last: int) -> None:
-    """No report, state or order belongs to an entry past the last one: the ledger was cut short (§7.2).
+RECORD_FOLDERS = ("ledger", "orders", "reports", "state", "joins")
 
-    Orders for the step the game is at (``orders/LAST-SIDE``) are kept orders awaiting adjudication.
-    """
+
+def _verify_nothing_after(game_dir: Path, last: int) -> None:
+    """No report, state or order belongs to an entry past the last one: the ledger was cut short (§7.2)."""
     for folder in ("reports", "state", "orders"):
         for p in sorted((game_dir / folder).glob("[0-9][0-9][0-9][0-9]*")):
             if int(p.name[:4]) > last:
@@ -484,13 +497,59 @@ def _verify_reports(game_dir: Path, man: Manifest, entry: Entry) -> None:
                        step=entry.number, answers=entry.hash, to=man.identities[side])
 
 
-def _verify_state_file(game_dir: Path, man: Manifest, entry: Entry) -> None:
-    path = state_path(game_dir, entry.number)
-    if not path.exists():
-        raise LedgerError(f"{path}: the sealed state of the latest entry is missing (protocol §7.5).")
-    env = env_mod.read_file(path)
-    env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="state", step=entry.number,
-                   answers=entry.hash, to=man.referee)
+def _record_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> set[Path]:
+    """Every file the record may hold in its folders (§7): the entries, the orders they consumed,
+    their reports and sealed states, and the joins of entry 0. Built from the ledger alone."""
+    known: set[Path] = set()
+    for n, entry in enumerate(entries):
+        known.add(entry_path(game_dir, n))
+        known |= {report_path(game_dir, n, s) for s in man.sides}
+        known.add(state_path(game_dir, n))
+        if n == 0:
+            known |= {join_path(game_dir, s) for s in entry.orders}
+        else:
+            known |= {order_path(game_dir, entry.step, s) for s in entry.orders}
+    known.add(opening_path(game_dir))
+    return {p.resolve() for p in known}
+
+
+def _verify_record_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> None:
+    """Nothing in a record folder that the ledger does not account for (§7): an order no entry
+    consumed (a copy of an old order under the next step's name, a kept order published before
+    its step closed), a stray report or state, a sub-folder. Names starting with ``.`` are the
+    temporary files of an interrupted write and are not part of the record; nor is anything
+    outside the record folders."""
+    known = _record_files(game_dir, man, entries)
+    for folder in RECORD_FOLDERS:
+        where = game_dir / folder
+        if not where.exists():
+            continue
+        if not where.is_dir():
+            raise LedgerError(f"{where} is a file; {folder}/ is a folder of the public record (protocol §7).")
+        for p in sorted(where.iterdir()):
+            if p.name.startswith("."):
+                continue
+            if p.resolve() not in known or not p.is_file():
+                what = ("an order no ledger entry consumed" if folder == "orders" else
+                        "a file the ledger does not account for")
+                raise LedgerError(f"{p} is {what}; the record folders hold only the files of §7 "
+                                  "(protocol §7).")
+
+
+def _verify_state_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> None:
+    """The sealed state of the latest entry is required (the referee continues from it); an earlier
+    one may be absent, and when present must be that entry's (§7.5)."""
+    last = entries[-1].number
+    if not state_path(game_dir, last).exists():
+        raise LedgerError(f"{state_path(game_dir, last)}: the sealed state of the latest entry is missing "
+                          "(protocol §7.5).")
+    for n, entry in enumerate(entries):
+        path = state_path(game_dir, n)
+        if n < last and not path.exists():
+            continue
+        env = env_mod.read_file(path)
+        env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="state", step=n,
+                       answers=entry.hash, to=man.referee)
 
 
 __all__ = ["Manifest", "Entry", "PbemError", "verify_game", "read_manifest", "read_entry", "latest"]
