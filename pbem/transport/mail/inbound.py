@@ -97,20 +97,29 @@ def _html_text(text: str) -> str:
     return html.unescape(text)
 
 
-def _armor_blocks(text: str) -> list[bytes]:
-    """Each BEGIN..END block (quoting taken off), as text a single-envelope reader accepts."""
-    lines = [_QUOTE.sub("", ln.rstrip("\r\n")).rstrip(" \t\r") for ln in text.splitlines()]
+def _armor_blocks(text: str, html: bool = False) -> list[bytes]:
+    """Each BEGIN..END block, as the lines the sender wrote (quoting and all), for the armor reader.
+
+    Lines end at LF (a CR before it is dropped), as the armor reader reads them (protocol §3); a
+    marker is found even under quoting or after white space, so that the reader, not this search,
+    says what is wrong with it. Text taken out of HTML loses its leading white space (HTML
+    shows none of it).
+    """
+    raw_lines = [ln.removesuffix("\r") for ln in text.split("\n")]
+    if html:
+        raw_lines = [ln.strip(" \t") for ln in raw_lines]
     out, current = [], None
-    for ln in lines:
-        if ln == armor.BEGIN:
+    for ln in raw_lines:
+        marker = _QUOTE.sub("", ln).strip(" \t")
+        if marker == armor.BEGIN:
             current = [ln]
         elif current is not None:
             current.append(ln)
-            if ln == armor.END:
-                out.append(("\n".join(current) + "\n").encode("ascii", errors="replace"))
+            if marker == armor.END:
+                out.append(("\n".join(current) + "\n").encode("utf-8", errors="replace"))
                 current = None
     if current is not None:  # a BEGIN with no END: let the armor reader say it was cut
-        out.append(("\n".join(current) + "\n").encode("ascii", errors="replace"))
+        out.append(("\n".join(current) + "\n").encode("utf-8", errors="replace"))
     return out
 
 
@@ -182,7 +191,7 @@ def parse(raw: bytes, own_address: str, max_bytes: int) -> Inbound:
                     inb.blocks.append(b)
         if not inb.blocks:  # an HTML-only mail: read the envelope out of the HTML
             for text in htmls:
-                for b in _armor_blocks(text):
+                for b in _armor_blocks(text, html=True):
                     if b not in seen:
                         seen.add(b)
                         inb.blocks.append(b)

@@ -360,3 +360,10 @@ def test_a_busy_game_leaves_the_mail_for_the_next_pass(table: Table) -> None:
         assert not table.parts.judge.journal.seen(mid)
     table.pump()
     assert table.parts.judge.journal.seen(mid)
+
+
+def test_armor_indented_by_the_client_is_refused_with_the_readers_reason(table: Table) -> None:
+    """Protocol §3: leading white space on an armor line is refused; the judge says so, as the CLI would."""
+    indented = "\n".join("    " + line for line in table.order().splitlines())
+    text = only_reply(table.exchange(mail("north@player.test", indented)[0]), "north@player.test")
+    assert text.startswith("Refused your envelope:") and "protocol §3" in text and "Nothing" not in text[:15]
