@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
+import socket
 import ssl
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -79,5 +83,78 @@ def test_check_over_tls_with_the_servers_certificate(tmp_path: Path, monkeypatch
                 assert "CERTIFICATE_VERIFY_FAILED" in res.output or "certificate verify failed" in res.output
     finally:
         controller.stop()
+        proc.kill()
+        proc.wait()
+
+
+TLS_FRONT = """
+import asyncio, ssl, sys
+cert, key, port, backend = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+ctx.load_cert_chain(cert, key)
+
+async def pipe(r, w):
+    try:
+        while data := await r.read(65536):
+            w.write(data)
+            await w.drain()
+    except (ConnectionError, ssl.SSLError):
+        pass
+    finally:
+        w.close()
+
+async def handle(r, w):
+    br, bw = await asyncio.open_connection("127.0.0.1", backend)
+    await asyncio.gather(pipe(r, bw), pipe(br, w))
+
+async def main():
+    server = await asyncio.start_server(handle, "127.0.0.1", port, ssl=ctx)
+    await server.serve_forever()
+
+asyncio.run(main())
+"""
+
+
+def tls_front(cert: Path, key: Path, backend: int) -> tuple[int, subprocess.Popen[bytes]]:
+    """A TLS endpoint in front of a plain server, in its own process (as stunnel would put one before
+    pymap, which offers STARTTLS only): the judge's implicit-TLS IMAP path meets a real server."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-c", TLS_FRONT, str(cert), str(key), str(port), str(backend)])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return port, proc
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the TLS front did not start")
+
+
+def test_imap_over_implicit_tls_fetches_and_moves_mail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from conftest import append
+
+    from pbem.transport.mail.config import Secret, Server
+    from pbem.transport.mail.servers import ImapInbox
+
+    monkeypatch.setenv("PBEM_TEST_IMAP_PASSWORD", IMAP_PASSWORD)
+    cert, key = _cert(tmp_path / "tls")
+    base = tmp_path / "imap"
+    _pymap_base(base)
+    port = free_port()
+    proc = start_pymap(base, port)
+    front_port, front = tls_front(cert, key, port)
+    try:
+        append(port, b"From: a@b.test\nSubject: hi\nMessage-ID: <tls@b.test>\n\nhi\n")
+        inbox = ImapInbox(Server("127.0.0.1", front_port, "tls", IMAP_USER, Secret(env="PBEM_TEST_IMAP_PASSWORD"),
+                                 cafile=str(cert)))
+        got = inbox.fetch(10)
+        assert len(got) == 1 and b"<tls@b.test>" in got[0][1]
+        inbox.done(got[0][0])
+        assert inbox.fetch(10) == []
+        inbox.close()
+    finally:
+        front.kill()
+        front.wait()
         proc.kill()
         proc.wait()
