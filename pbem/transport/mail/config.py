@@ -17,6 +17,7 @@ from typing import Any
 from pbem.core.errors import FormatError
 
 SECURITY = ("tls", "starttls", "none")
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,9 @@ def _server(doc: Any, section: str, default_port: int) -> Server:
     host = doc.get("host")
     if not isinstance(host, str) or not host:
         raise FormatError(f"judge config: {where} needs host (docs/judge.md).")
+    if security == "none" and host not in LOOPBACK:
+        raise FormatError(f"judge config: {where} security = \"none\" sends the password in clear; it is allowed "
+                          f"only for a server on this machine ({', '.join(LOOPBACK)}), not {host} (docs/judge.md).")
     port = doc.get("port", default_port)
     if not isinstance(port, int) or not 0 < port < 65536:
         raise FormatError(f"judge config: {where} port must be a number from 1 to 65535.")

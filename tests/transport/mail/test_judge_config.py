@@ -77,3 +77,28 @@ def test_imap_idle_wakes_the_judge_when_mail_arrives(world: MailWorld) -> None:
         assert inbox.fetch(10) == []
     finally:
         inbox.close()
+
+
+def test_the_config_examples_in_docs_judge_md_load(tmp_path: Path) -> None:
+    import re
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "judge.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    cfg = tmp_path / "judge.toml"
+    cfg.write_text(blocks[0])
+    c = cfg_mod.load(cfg)
+    assert (c.imap.port, c.imap.security, c.smtp.port, c.smtp.security) == (993, "tls", 465, "tls")  # type: ignore[union-attr]
+    assert c.imap.password.env == "PBEM_IMAP_PASSWORD" and c.imap.done_mailbox == "pbem-done"  # type: ignore[union-attr]
+    judge_part = blocks[0].split("[imap]")[0]
+    smtp_part = "[smtp]" + blocks[0].split("[smtp]")[1]
+    cfg.write_text(judge_part + blocks[1] + smtp_part)
+    assert cfg_mod.load(cfg).maildir == Path("/home/judge/Maildir")
+
+
+def test_plain_text_connections_only_to_this_machine(tmp_path: Path) -> None:
+    cfg = tmp_path / "judge.toml"
+    cfg.write_text('[judge]\naddress = "j@x"\nkey = "k"\ndata = "d"\n[maildir]\npath = "m"\n'
+                   '[smtp]\nhost = "smtp.example.org"\nport = 25\nsecurity = "none"\n')
+    with pytest.raises(FormatError, match="sends the password in clear"):
+        cfg_mod.load(cfg)
