@@ -71,20 +71,27 @@ def open_request(
 @mail_app.command("extend")
 @fails_cleanly
 def extend(
-    game: Annotated[Path, typer.Argument(help="Your copy of the game folder.")],
+    game: Annotated[str, typer.Argument(help="The game id (with --step), or your copy of the game folder.")],
     hours: Annotated[int, typer.Option("--hours", help="Hours to add to the current step's deadline.")],
     key: Annotated[Path, typer.Option("--key", help="The host's private key (the one given to judge open).")],
     out: Annotated[Path, typer.Option("--out", help="Where to write the command to mail to the judge.")],
+    step: Annotated[int | None, typer.Option("--step", help="The step to extend (mail 'status GAME' to the "
+                                             "judge to learn it); read from the folder when GAME is one.")] = None,
     passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file")] = None,
 ) -> None:
     """Host: a signed command extending the current step's deadline; mail it to the judge."""
     if not 0 < hours <= 1440:
         raise FormatError("--hours must be from 1 to 1440.")
-    info = core_game.status(game)
+    answers = ""
+    if Path(game).is_dir():
+        info = core_game.status(Path(game))
+        game, answers = str(info["game"]), str(info["entry_hash"])
+        step = int(info["step"]) if step is None else step
+    if step is None or step < 0:
+        raise FormatError("--step is needed (a number >= 0) when GAME is a game id, not a game folder.")
     host = load_key(key, passphrase_file)
     payload = canonical_bytes({"command": "extend", "hours": hours})
-    env = env_mod.sign_only(host, payload, game=info["game"], kind="message", side="", step=int(info["step"]),
-                            answers=info["entry_hash"])
+    env = env_mod.sign_only(host, payload, game=game, kind="message", side="", step=step, answers=answers)
     write_output(out, armor.armor(env))
-    typer.echo(f"extension by {hours} hours of step {info['step']} written to {out}; mail it to the judge "
+    typer.echo(f"extension by {hours} hours of step {step} of game {game} written to {out}; mail it to the judge "
                f"(host key {base64.b64encode(host.public.sign_key).decode()[:12]}…)")

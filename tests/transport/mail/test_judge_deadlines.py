@@ -9,6 +9,9 @@ from pathlib import Path
 from conftest import JUDGE, MailWorld, parse_mail
 from players import Player, has_bundle
 
+from typer.testing import CliRunner
+
+from pbem.cli.main import app
 from pbem.core import armor
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
@@ -68,10 +71,12 @@ def test_reminder_then_default_orders_at_the_deadline_and_a_host_extension(world
     assert len([b for b in bodies(world, "south@player.test") if "are due by" in b]) == 1  # once only
 
     # the host extends step 0 by 10 hours with a signed command
-    ext = env_mod.sign_only(host, canonical_bytes({"command": "extend", "hours": 10}), game=gid, kind="message",
-                            side="", step=0, answers=core_game.status(game_dir)["entry_hash"])
+    identity.save_private(host, tmp_path / "host.key")
+    res = CliRunner().invoke(app, ["mail", "extend", gid, "--step", "0", "--hours", "10", "--key",
+                                   str(tmp_path / "host.key"), "--out", str(tmp_path / "extend.asc")])
+    assert res.exit_code == 0, res.output
     world.to_judge((f"From: host@player.test\nTo: {JUDGE}\nSubject: extend\n"
-                                  f"Message-ID: <ext@player.test>\n\n{armor.armor(ext)}").encode())
+                    f"Message-ID: <ext@player.test>\n\n{(tmp_path / 'extend.asc').read_text()}").encode())
     _settle(parts, 1)
     assert any("extended the deadline of step 0" in b for b in bodies(world, "host@player.test"))
     # a forged extension (signed by a player) changes nothing
