@@ -29,6 +29,7 @@ log = logging.getLogger("pbem.judge")
 HANDLED_KINDS = ("order", "join", "message")
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable, no spaces or angle brackets inside
+MAX_ENVELOPES = 20  # in one mail
 REFUSALS_PER_HOUR = 10  # answers that accept nothing, per address and hour: a broken auto-responder cannot loop
 
 
@@ -112,6 +113,10 @@ class Judge:
         ans = _Answer()
         if inb.problem:
             ans.lines.append(f"Refused: {inb.problem}.")
+        if len(inb.blocks) > MAX_ENVELOPES:
+            ans.lines.append(f"Refused: your mail holds {len(inb.blocks)} envelopes; the judge reads at most "
+                             f"{MAX_ENVELOPES} in one mail, so it read none. Send them in fewer mails.")
+            inb.blocks = []
         for n, block in enumerate(inb.blocks, 1):
             where = f"envelope {n}" if len(inb.blocks) > 1 else "your envelope"
             self._envelope(block, where, inb, ans, now)

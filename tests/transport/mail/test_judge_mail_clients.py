@@ -367,3 +367,13 @@ def test_armor_indented_by_the_client_is_refused_with_the_readers_reason(table: 
     indented = "\n".join("    " + line for line in table.order().splitlines())
     text = only_reply(table.exchange(mail("north@player.test", indented)[0]), "north@player.test")
     assert text.startswith("Refused your envelope:") and "protocol §3" in text and "Nothing" not in text[:15]
+
+
+def test_a_mail_with_too_many_envelopes_is_refused_whole(table: Table) -> None:
+    from pbem.transport.mail.judge import MAX_ENVELOPES
+
+    snap = table.snapshot()
+    orders = "\n".join(table.order() for _ in range(MAX_ENVELOPES + 1))
+    text = only_reply(table.exchange(mail("south@player.test", orders)[0]), "south@player.test")
+    assert text.startswith(f"Refused: your mail holds {MAX_ENVELOPES + 1} envelopes")
+    assert table.snapshot() == snap
