@@ -102,3 +102,28 @@ def test_plain_text_connections_only_to_this_machine(tmp_path: Path) -> None:
                    '[smtp]\nhost = "smtp.example.org"\nport = 25\nsecurity = "none"\n')
     with pytest.raises(FormatError, match="sends the password in clear"):
         cfg_mod.load(cfg)
+
+
+def test_judge_open_and_run_once_from_the_command_line(world: MailWorld, tmp_path: Path) -> None:
+    """`pbem judge open`, then `pbem judge run --once` (the cron line) answers a join by mail."""
+    from conftest import JUDGE, parse_mail
+
+    from pbem.core import game as core_game
+    from pbem.core import identity
+
+    keys = {s: identity.generate(s) for s in ("north", "south")}
+    args = ["judge", "open", "--config", str(world.config), "--ruleset", "rps", "--scenario", "standard",
+            "--deadline-hours", "0", "--game-id", "rps-cli", "--address", "north=north@player.test"]
+    for s, k in keys.items():
+        identity.save_public(k, tmp_path / f"{s}.pub.toml")
+        args += ["--side", f"{s}={tmp_path / f'{s}.pub.toml'}"]
+    res = run(app, args)
+    assert res.exit_code == 0 and "game rps-cli opened" in res.output, res.output
+    game_dir = cfg_mod.load(world.config).games_dir / "rps-cli"
+    join = core_game.write_join(game_dir, keys["north"], "north")
+    world.to_judge(f"From: someone@else.test\nTo: {JUDGE}\nSubject: join\nMessage-ID: <cli@x>\n\n{join}".encode())
+    res = run(app, ["judge", "run", "--config", str(world.config), "--once"])
+    assert res.exit_code == 0, res.output
+    answer = parse_mail(world.mails_to("north@player.test")[-1])  # the registered address, not the sender
+    assert "Received: the join of north" in answer.get_body(("plain",)).get_content()
+    assert world.mails_to("someone@else.test") == []
