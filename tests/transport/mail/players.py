@@ -33,7 +33,8 @@ class Player:
     read: int = 0
     sent: list[bytes] = field(default_factory=list)
     answered: set[int] = field(default_factory=set)
-    verify_each: bool = True  # verify the whole copy after every mail, as `pbem mail import` does
+    verify_every: int = 1  # verify the whole copy after every Nth mail (`pbem mail import`: every one; 0: never)
+    imports: int = 0
 
     @property
     def copy(self) -> Path:
@@ -84,7 +85,8 @@ class Player:
             eml.write_bytes(data)
             names = [p.get_filename() or "" for p in msg.walk()]
             if any(x.endswith(bundle.SUFFIX) for x in names):
-                bundle.apply(eml, self.copy, verify=self.verify_each)
+                self.imports += 1
+                bundle.apply(eml, self.copy, verify=bool(self.verify_every) and self.imports % self.verify_every == 0)
                 info = core_game.status(self.copy)
                 step = int(info["step"])
                 if self.side in info["owes"] and step not in self.answered:
