@@ -17,6 +17,7 @@ from pbem.core import beacon, commitments
 from pbem.core import envelope as env_mod
 from pbem.core import game as game_mod
 from pbem.core import ledger as led
+from pbem.core import lock as lock_mod
 from pbem.core import ruleset as rs
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
@@ -28,6 +29,7 @@ REVEAL_FIELDS = {"format", "game", "dice_secret", "state_secret", "joins", "orde
 STATE_LABEL = game_mod.STATE_LABEL
 
 
+@lock_mod.locked
 def make_reveal(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
     """The reveal bundle, built with the referee's key from the game folder, whose public record
     must verify first (§7): a bundle of a damaged record would only fail its audit."""

@@ -24,13 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core import armor, beacon, commitments
+from pbem.core import lock as lock_mod
 from pbem.core.atomic import write_temp as _write_temp
 from pbem.core import envelope as env_mod
 from pbem.core import ledger as led
 from pbem.core import ruleset as rs
 from pbem.core.canonical import canonical_bytes, canonical_loads
 from pbem.core.drbg import Drbg
-from pbem.core.errors import EnvelopeError, FormatError, LedgerError, PbemError, ReplayError, SignatureError
+from pbem.core.errors import (EnvelopeError, FormatError, GameBusy, LedgerError, PbemError, ReplayError,
+                              SignatureError)
 from pbem.core.identity import PrivateIdentity, PublicIdentity
 
 report_path = led.report_path
@@ -94,7 +96,7 @@ def _manifest(game_dir: Path, rules: rs.Ruleset, scenario: str, options: Mapping
     """(game id, manifest bytes, dice secret, state secret) of a new game; checks folder and sides."""
     if game_dir.exists() and not game_dir.is_dir():
         raise FormatError(f"{game_dir} is a file; a new game needs an empty or new folder (protocol §7).")
-    if game_dir.exists() and any(game_dir.iterdir()):
+    if game_dir.exists() and any(p.name != lock_mod.PRIVATE for p in game_dir.iterdir()):
         raise FormatError(f"{game_dir} is not empty; a new game needs an empty or new folder (protocol §7).")
     order = tuple(rules.sides)
     if set(sides) != set(order):
@@ -134,7 +136,7 @@ def new_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Ma
                                                         chain_length, deadline, led.SETUP_REFEREE)
     man = led.parse_manifest(man_bytes, str(game_dir / "game.toml"))
     files = _setup_files(game_dir, man, rules, referee, dice_secret, state_secret, {})
-    _write_all([(game_dir / "game.toml", man_bytes), *files])
+    _write_new_game(game_dir, [(game_dir / "game.toml", man_bytes), *files])
     return status(game_dir)
 
 
@@ -153,8 +155,30 @@ def open_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: M
     secret = canonical_bytes({"entry": -1, "dice_secret": dice_secret.hex(), "state_secret": state_secret.hex()})
     sealed = env_mod.seal(referee, [referee.public], secret, game=game_id, kind="state", side="", step=0,
                           answers=hashlib.sha256(man_bytes).hexdigest())
-    _write_all([(game_dir / "game.toml", man_bytes), (led.opening_path(game_dir), armor.armor(sealed).encode("ascii"))])
+    _write_new_game(game_dir, [(game_dir / "game.toml", man_bytes),
+                               (led.opening_path(game_dir), armor.armor(sealed).encode("ascii"))])
     return game_id
+
+
+def _write_new_game(game_dir: Path, files: Sequence[tuple[Path, bytes]]) -> None:
+    """The first files of a game, written under its lock (§7.5) with the ``.gitignore`` that keeps the
+    referee's private area out of a published folder; a failed write leaves no folder behind."""
+    made = not game_dir.exists()
+    try:
+        with lock_mod.game_lock(game_dir):
+            if any(p.name != lock_mod.PRIVATE for p in game_dir.iterdir()):
+                raise FormatError(f"{game_dir} is not empty; a new game needs an empty or new folder (protocol §7).")
+            _write_all([*files, (game_dir / ".gitignore", lock_mod.GITIGNORE.encode("ascii"))])
+    except GameBusy:
+        raise
+    except BaseException:
+        if made:
+            private = lock_mod.private_dir(game_dir)
+            (private / lock_mod.LOCK_NAME).unlink(missing_ok=True)
+            for folder in (private, game_dir):
+                if folder.is_dir() and not any(folder.iterdir()):
+                    folder.rmdir()
+        raise
 
 
 def _opened(game_dir: Path) -> led.Manifest:
@@ -199,6 +223,7 @@ def _check_join(man: led.Manifest, referee: PrivateIdentity, raw: bytes | str, w
     return env, side, entropy
 
 
+@lock_mod.locked
 def start_game(game_dir: Path, referee: PrivateIdentity, join_files: Sequence[Path | str | bytes],
                rules: rs.Ruleset | None = None) -> dict[str, Any]:
     """Second half of an unbiased set-up: every side's join in, run the set-up, write entry 0 (§8.1)."""
@@ -363,6 +388,7 @@ def _load_state(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: Pr
     return data
 
 
+@lock_mod.locked
 def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, where: str = "order",
                   rules: rs.Ruleset | None = None) -> tuple[str, int]:
     """Check an order as it arrives and keep it in ``orders/`` until adjudication (protocol §7.3).
@@ -395,6 +421,7 @@ def _installed_rules(man: led.Manifest, rules: rs.Ruleset | None) -> rs.Ruleset:
     return rules
 
 
+@lock_mod.locked
 def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[Path | str | bytes],
                deadline_passed: bool = False, rules: rs.Ruleset | None = None) -> dict[str, Any]:
     """Verify the orders, adjudicate the step, write entry, reports and state; nothing written on failure.
