@@ -154,7 +154,7 @@ def open_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: M
                                                               game_id, chain_length, deadline, led.SETUP_PLAYERS)
     secret = canonical_bytes({"entry": -1, "dice_secret": dice_secret.hex(), "state_secret": state_secret.hex()})
     sealed = env_mod.seal(referee, [referee.public], secret, game=game_id, kind="state", side="", step=0,
-                          answers=hashlib.sha256(man_bytes).hexdigest())
+                          answers=led.record_hash(man_bytes))
     _write_new_game(game_dir, [(game_dir / "game.toml", man_bytes),
                                (led.opening_path(game_dir), armor.armor(sealed).encode("ascii"))])
     return game_id
@@ -280,7 +280,7 @@ def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Rul
     body = led.entry_body(game, number, prev, rules.owes(state), dict(orders), defaulted, r, state_commit, commits,
                           report_commits, rules.public(state), result)
     entry_bytes = led.dump_signed(body, referee, led.ENTRY_DOMAIN)
-    entry_hash = hashlib.sha256(entry_bytes).hexdigest()
+    entry_hash = led.record_hash(entry_bytes)
     files = []
     for side in rules.sides:
         sealed = env_mod.seal(referee, [identities[side]], payloads[side], game=game, kind="report", side=side,

@@ -28,8 +28,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from pbem.core.atomic import write_atomic
 from pbem.core.errors import DecryptError, FormatError
 
-FORMAT = "pbem-identity-v1"
-FINGERPRINT_DOMAIN = b"pbem-fingerprint-v1"
+FORMAT = "pbem-identity-v2"
+FINGERPRINT_DOMAIN = b"pbem-fingerprint-v2"
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**15, 8, 1
 _B32 = "abcdefghijklmnopqrstuvwxyz234567"
 MAX_KEY_FILE = 1 << 16  # a key file is a few hundred bytes; anything this big is something else
