@@ -229,6 +229,8 @@ def _build(root: Path) -> dict[str, str]:
     j = root / "junk"
     j.mkdir()
     (j / "folder").mkdir()
+    (j / "ledger-link").symlink_to(root / "g" / "ledger", target_is_directory=True)
+    (j / "entry-link.toml").symlink_to(root / "g" / "ledger" / "0001.toml")
     (j / "empty.txt").write_bytes(b"")
     (j / "garbage.bin").write_bytes(bytes(range(256)) * 8)
     (j / "latin1.txt").write_bytes("côté = \"é\"\n".encode("latin-1"))
@@ -506,6 +508,12 @@ for verb, argv in [("seal", ("orders", "seal", "{R}/m.toml", "--game", "{R}/g", 
     case(f"{verb}-out-over-the-manifest", "record of the game", *argv, "--out", "{R}/g3/game.toml")
     case(f"{verb}-out-a-new-report", "record of the game", *argv, "--out", "{R}/g/reports/0999-england.pbem")
     case(f"{verb}-out-below-a-file", "is a file, not a folder", *argv, "--out", "{R}/junk/empty.txt/x.txt")
+    # issue 10 item 10: a symlinked folder or file leads into the record; any name inside it counts
+    case(f"{verb}-out-through-a-symlinked-folder", "record of the game", *argv, "--out", "{R}/junk/ledger-link/0001.toml")
+    case(f"{verb}-out-through-a-symlinked-file", "record of the game", *argv, "--out", "{R}/junk/entry-link.toml")
+    case(f"{verb}-out-an-odd-name-in-the-ledger", "record of the game", *argv, "--out", "{R}/g/ledger/0003.TOML")
+    case(f"{verb}-out-a-note-in-the-orders", "record of the game", *argv, "--out", "{R}/g/orders/notes.txt")
+    case(f"{verb}-out-into-the-private-area", "record of the game", *argv, "--out", "{R}/g/.pbem/pending/x.pbem")
 case("report-open-svg-over-the-ledger", "record of the game", "report", "open", "{R}/m-report.pbem", *MINE,
      "--svg", "{R}/g/ledger/0000.toml")
 case("report-open-save-a-folder", "is a folder", "report", "open", "{R}/m-report.pbem", *MINE,
