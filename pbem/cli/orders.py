@@ -57,6 +57,8 @@ def open_report(path: Path, key: Path | None, passphrase_file: Path | None = Non
             data = json.loads(raw.decode("utf-8"))
         except UnicodeDecodeError:
             raise FormatError(f"{path} is not UTF-8 text, so it is not an opened report.") from None
+        except RecursionError:
+            raise FormatError(f"{path} is not an opened report: its JSON nests too deeply.") from None
         except json.JSONDecodeError as exc:
             raise FormatError(f"{path} is not an opened report: its JSON breaks at line {exc.lineno} "
                               f"({exc.msg}).") from None

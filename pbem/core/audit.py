@@ -64,7 +64,7 @@ def read_reveal(path: Path) -> dict[str, Any]:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file.") from None
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise FormatError(f"{path} is not a JSON reveal bundle (protocol §9).") from None
     if not isinstance(data, dict) or data.get("format") != REVEAL_FORMAT:
         raise FormatError(f"{path}: format must be {REVEAL_FORMAT!r} (protocol §9).")

@@ -33,7 +33,7 @@ from pbem.core.canonical import canonical_bytes, canonical_loads
 from pbem.core.drbg import Drbg
 from pbem.core.errors import (EnvelopeError, FormatError, GameBusy, LedgerError, PbemError, ReplayError,
                               SignatureError)
-from pbem.core.identity import PrivateIdentity, PublicIdentity
+from pbem.core.identity import PrivateIdentity, PublicIdentity, check_name
 
 report_path = led.report_path
 order_path = led.order_path
@@ -103,6 +103,7 @@ def _manifest(game_dir: Path, rules: rs.Ruleset, scenario: str, options: Mapping
         raise FormatError(f"sides must be exactly {', '.join(order)}, not {', '.join(sorted(sides)) or 'none'} "
                           "(protocol §7.1).")
     game_id = game_id or f"{rules.id}-{secrets.token_hex(8)}"
+    check_name(game_id, "the game id")
     dice_secret, state_secret = secrets.token_bytes(32), secrets.token_bytes(32)
     anchor = beacon.anchor(dice_secret, chain_length)
     man_bytes = led.dump_signed(led.manifest_body(game_id, rules.id, str(rules.version), scenario, dict(options), order,

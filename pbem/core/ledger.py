@@ -27,7 +27,7 @@ from pbem.core import beacon
 from pbem.core import envelope as env_mod
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, LedgerError, PbemError
-from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, unb64
+from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 
 MANIFEST_FORMAT = "pbem-game-v2"
 SETUP_REFEREE = "referee"  # set-up draws from the dice chain alone (game new)
@@ -97,7 +97,7 @@ def json_field(doc: dict[str, Any], name: str, where: str) -> Any:
         raise FormatError(f"{where}: field {name} must be a JSON string (protocol §7).")
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise FormatError(f"{where}: field {name} is not valid JSON (protocol §7).") from None
     if canonical_bytes(value).decode("utf-8") != text:
         raise FormatError(f"{where}: field {name} is not canonical JSON (protocol §2).")
@@ -180,6 +180,9 @@ def parse_manifest(data: bytes, where: str) -> Manifest:
     if not isinstance(sides, list) or not sides or not all(isinstance(s, str) and s for s in sides) \
             or len(set(sides)) != len(sides):
         raise FormatError(f"{where}: sides must be a list of distinct side names (protocol §7.1).")
+    for i, s in enumerate(sides):
+        check_name(s, f"{where}: sides[{i}]")
+    check_name(doc.get("game"), f"{where}: game")
     ids = _table(doc, "identities", where)
     if set(ids) != set(sides):
         raise FormatError(f"{where}: identities must name exactly the sides {', '.join(sides)} (protocol §7.1).")

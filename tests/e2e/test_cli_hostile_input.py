@@ -266,7 +266,55 @@ def _build(root: Path) -> dict[str, str]:
             inner = inner[key]
         inner[path[-1]] = value
         (j / f"saved-{name}.json").write_text(json.dumps(bad), encoding="utf-8")
+    _build_issue_10_item_9(root, mover, me)
     return {"{M}": mover, "{O}": "england" if mover == "scotland" else "scotland", "{R}": str(root)}
+
+
+def _with_header(raw: bytes, old: bytes, new: bytes) -> bytes:
+    """The binary envelope with its header text edited (lengths fixed, signature left stale)."""
+    hlen = int.from_bytes(raw[8:12], "big")
+    hb = raw[12 : 12 + hlen]
+    assert old in hb, hb
+    hb = hb.replace(old, new, 1)
+    return raw[:8] + len(hb).to_bytes(4, "big") + hb + raw[12 + hlen :]
+
+
+def _build_issue_10_item_9(root: Path, mover: str, me: identity.PrivateIdentity) -> None:
+    """Hostile input that used to crash with a traceback (issue 10 item 9) and names (item 13)."""
+    from pbem.core import armor, envelope
+    from pbem.core import ledger as led
+
+    j, g, k = root / "junk", root / "g", root / "keys"
+    order = armor.dearmor((root / "m.asc").read_text(encoding="ascii"))
+    report = armor.dearmor((root / "m-report.pbem").read_text(encoding="ascii"))
+    for name, raw in (("order", order), ("report", report)):  # "\ud800" in the header, before the signature check
+        bad = _with_header(raw, b'"game":"', b'"game":"\\ud800')
+        (j / f"surrogate-header-{name}.asc").write_text(armor.armor(bad), encoding="ascii")
+    man = led.read_manifest(g)
+    entry = led.latest(g, man)
+    entropy = '"entropy":"' + "ab" * 32 + '"'
+    for name, payload in {"surrogate": '{' + entropy + ',"order":{"kind":"\\ud800"}}',
+                          "nested": '{' + entropy + ',"order":' + "[" * 100_000 + "]" * 100_000 + '}'}.items():
+        sealed = envelope.seal(me, [man.referee], payload.encode("ascii"), game=man.game, kind="order", side=mover,
+                               step=entry.number, answers=entry.hash)
+        (j / f"order-{name}.asc").write_text(armor.armor(sealed), encoding="ascii")
+    bundle = json.loads((root / "g-reveal.json").read_text(encoding="utf-8"))
+    step = sorted(bundle["orders"])[0]
+    side = sorted(bundle["orders"][step])[0]
+    bundle["orders"][step][side]["order"] = "\ud800"
+    (j / "reveal-surrogate.json").write_text(json.dumps(bundle), encoding="ascii")
+    text = (root / "g-reveal.json").read_text(encoding="utf-8")
+    (j / "reveal-nested.json").write_text(text.replace('"joins": {', '"joins": {"x": ' + "[" * 100_000 + "]" * 100_000
+                                                       + ", ", 1), encoding="utf-8")
+    saved = json.loads((root / "m-report.json").read_text(encoding="utf-8"))
+    saved["view"] = "VIEW"
+    (j / "saved-nested.json").write_text(json.dumps(saved).replace('"VIEW"', "[" * 100_000 + "]" * 100_000),
+                                         encoding="utf-8")
+    locked = (k / "locked.key").read_text(encoding="utf-8")
+    assert "n = 32768" in locked
+    (j / "greedy.key").write_text(locked.replace("n = 32768", "n = 1048576"), encoding="utf-8")  # 1 GiB
+    pub = (k / "england.pub.toml").read_text(encoding="utf-8")
+    (j / "cr-name.pub.toml").write_text(pub.replace('name = "england"', 'name = "england\\rok"'), encoding="utf-8")
 
 
 # An opened report saved as JSON is unsigned: a player may edit it out of shape.
@@ -563,6 +611,29 @@ case("sandbox-seed-not-hex", "not hexadecimal", "sandbox", str(EXAMPLE_POSITION)
 case("sandbox-no-such-area", "(1.1)", "sandbox", str(EXAMPLE_POSITION), "--battle", "Atlantis")
 case("sandbox-no-such-side", "england or scotland", "sandbox", str(EXAMPLE_POSITION), "--side", "wales")
 case("sandbox-too-few-dice", "more dice", "sandbox", str(EXAMPLE_POSITION), "--battle", "Fife", "--dice", "1")
+
+
+# Issue 10 item 9: input that crashed with a traceback before v2.
+for verb in (("game", "receive", "{R}/g"), ("adjudicate", "{R}/g")):
+    case(f"{verb[-2]}-header-with-a-lone-surrogate", "canonical", *verb, "{R}/junk/surrogate-header-order.asc", *REF)
+    case(f"{verb[-2]}-order-with-a-lone-surrogate", "", *verb, "{R}/junk/order-surrogate.asc", *REF)
+    case(f"{verb[-2]}-order-nested-100000-deep", "", *verb, "{R}/junk/order-nested.asc", *REF)
+case("report-open-header-with-a-lone-surrogate", "canonical", "report", "open",
+     "{R}/junk/surrogate-header-report.asc", *MINE, "--svg", "{R}/out/x.svg")
+case("audit-reveal-with-a-lone-surrogate", "surrogate", "audit", "{R}/g", "--reveal", "{R}/junk/reveal-surrogate.json")
+case("audit-reveal-nested-100000-deep", "not a JSON reveal bundle", "audit", "{R}/g", "--reveal",
+     "{R}/junk/reveal-nested.json")
+for verb in (("report", "open"), ("orders", "new"), ("orders", "auto")):
+    case(f"{verb[0]}-{verb[1]}-saved-report-nested-100000-deep", "nests too deeply", *verb, "{R}/junk/saved-nested.json",
+         "--svg" if verb[0] == "report" else "--out", "{R}/out/x.out")
+case("report-open-with-a-key-asking-scrypt-for-a-gibibyte", "256 MiB", "report", "open", "{R}/m-report.pbem",
+     "--key", "{R}/junk/greedy.key", "--passphrase-file", "{R}/pass.txt", "--svg", "{R}/out/x.svg")
+# Issue 10 item 13: names reach the terminal, so they are printable.
+case("key-new-a-name-with-a-carriage-return", "printable", "key", "new", "eve\rok", "--dir", "{R}/out/keys")
+case("game-open-a-side-named-with-a-carriage-return", "printable", "game", "open", "{R}/out/new",
+     "--referee", "{R}/keys/referee.key", "--side", "england={R}/junk/cr-name.pub.toml",
+     "--side", "scotland={R}/keys/scotland.pub.toml")
+case("key-show-a-name-with-a-carriage-return", "printable", "key", "show", "{R}/junk/cr-name.pub.toml")
 
 
 def test_cli_hostile_case_names_are_unique() -> None:
