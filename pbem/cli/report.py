@@ -14,7 +14,7 @@ import typer
 
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import write_output
-from pbem.cli.orders import PassOpt, open_report, reading
+from pbem.cli.orders import PassOpt, ReportGameOpt, open_report, reading
 from pbem.hammer import render
 from pbem.hammer.svg import render_svg
 
@@ -31,9 +31,10 @@ def open_(
     svg: Annotated[Path | None, typer.Option("--svg", help="Where to write the map (default: beside "
                                              "the report, .svg).")] = None,
     passphrase_file: PassOpt = None,
+    game: ReportGameOpt = None,
 ) -> None:
     """Show your view: the board, the cards played, battle logs with dice, what is asked next."""
-    rep = open_report(file, key, passphrase_file)
+    rep = open_report(file, key, passphrase_file, game)
     with reading(rep):
         text, picture = render_report(rep), svg_of(rep)
     typer.echo(text)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -506,25 +507,41 @@ def read_input(path: Path) -> bytes:
 
 
 def open_report(path: Path, me: PrivateIdentity, game_dir: Path | None = None) -> dict[str, Any]:
-    """A report sealed to me, checked against the game's manifest and ledger when they are at hand."""
+    """A report sealed to me, always checked against its game's manifest and ledger (protocol §7.4).
+
+    ``game_dir`` defaults to the report's own game folder (``GAME/reports/NNNN-SIDE.pbem``). The
+    report must be signed by the manifest's referee, answer the ledger entry of its step, and
+    match that entry's commitment: an envelope the opponent forged and sealed to me is refused,
+    wherever it was saved.
+    """
     path = Path(path)
     env = env_mod.read(read_input(path), str(path))
     env_mod.expect(env, str(path), kind="report")
+    own = path.parent.parent
+    game_dir = Path(game_dir) if game_dir is not None else own
+    if not (game_dir / "game.toml").is_file():
+        raise FormatError(f"{path}: a report is opened against its game's manifest and ledger, and "
+                          f"{game_dir} holds no game.toml (protocol §7.4).",
+                          hint="give the game folder with --game DIR (a copy of the public record will do)")
+    man = led.read_manifest(game_dir)
+    env_mod.expect(env, str(path), signer=man.referee, game=man.game)
+    side = env.header.side
+    if side not in man.identities:
+        raise EnvelopeError(f"{path} is for side {side!r}, which is not in game {man.game} (protocol §4.5).")
+    led.check_started(game_dir, man)
+    entry_file = led.entry_path(game_dir, env.header.step)
+    if not entry_file.is_file():
+        raise LedgerError(f"{path} answers ledger entry {env.header.step}, which is not in {game_dir / 'ledger'}; "
+                          "update your copy of the game's record (protocol §7.4).")
+    entry = led.read_entry(game_dir, env.header.step, man)
+    env_mod.expect(env, str(path), answers=entry.hash, to=me.public)
     data = canonical_loads(env_mod.open_sealed(env, me, str(path)))
-    if not isinstance(data, dict) or set(data) != {"salt", "report"}:
-        raise FormatError(f"{path}: a report payload holds exactly salt and report (protocol §7.4).")
-    game_dir = Path(game_dir) if game_dir is not None else path.parent.parent
-    if (game_dir / "game.toml").exists():
-        man = led.read_manifest(game_dir)
-        env_mod.expect(env, str(path), signer=man.referee, game=man.game)
-        entry_file = led.entry_path(game_dir, env.header.step)
-        if entry_file.exists():
-            entry = led.read_entry(game_dir, env.header.step, man)
-            env_mod.expect(env, str(path), answers=entry.hash)
-            side = env.header.side
-            label = f"report.{side}"
-            if commitments.commit(label, bytes.fromhex(data["salt"]), data["report"]) != entry.reports.get(side):
-                raise LedgerError(f"{path}: the report does not match its commitment in {entry_file} (protocol §7.4).")
+    if not isinstance(data, dict) or set(data) != {"salt", "report"} or not isinstance(data["salt"], str) \
+            or not re.fullmatch(r"[0-9a-f]{64}", data["salt"]):
+        raise FormatError(f"{path}: a report payload holds exactly salt (64 hex digits) and report (protocol §7.4).")
+    label = f"report.{side}"
+    if commitments.commit(label, bytes.fromhex(data["salt"]), data["report"]) != entry.reports.get(side):
+        raise LedgerError(f"{path}: the report does not match its commitment in {entry_file} (protocol §7.4).")
     report = data["report"]
     return report if isinstance(report, dict) else {"report": report}
 
