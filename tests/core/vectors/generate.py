@@ -64,12 +64,16 @@ def vector(name: str, description: str, section: str, expect: str, text: str, *,
     (OUT[0] / f"{name}.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
 
 
-def sealed_base() -> bytes:
-    """The stored sealed envelope (made once: HPKE's ephemeral key cannot be fixed)."""
-    path = HERE / "sealed-ok.toml"
+def stored(name: str, plaintext: bytes) -> bytes:
+    """A stored sealed envelope (made once: HPKE's ephemeral key cannot be fixed)."""
+    path = HERE / f"{name}.toml"
     if path.exists():
         return armor.dearmor(tomllib.loads(path.read_text(encoding="utf-8"))["armored"])
-    return envelope.seal(SENDER, [RECIPIENT.public], b'{"hello":"sealed"}', kind="order", **FIELDS)
+    return envelope.seal_plaintext(SENDER, [RECIPIENT.public], plaintext, kind="order", **FIELDS)
+
+
+def sealed_base() -> bytes:
+    return stored("sealed-ok", envelope.pad("order", b'{"hello":"sealed"}'))
 
 
 def drbg_vectors() -> None:
@@ -111,7 +115,11 @@ def main(out: Path = HERE) -> None:
            armor.armor(flip(signed, len(signed) - 10)))
     vector("header-not-canonical", "A header with a space after a colon, correctly signed.", "4.1", "format",
            armor.armor(join(header.replace(b'"game":', b'"game": '), body)))
-    vector("bad-magic", "The magic is PBEMenv2.", "4.1", "format", armor.armor(b"PBEMenv2" + signed[8:]))
+    vector("bad-magic", "The magic is PBEMenv1 (protocol version 1).", "4.1", "format",
+           armor.armor(b"PBEMenv1" + signed[8:]))
+    vector("header-lone-surrogate", "A header whose game id starts with the escape of a lone surrogate "
+           "(\\ud800), correctly signed: it has no canonical form.", "4.1", "format",
+           armor.armor(join(header.replace(b'"game":"', b'"game":"\\ud800'), body)))
     sealed = sealed_base()
     vector("sealed-ok", "A valid envelope sealed to the recipient (stored once; HPKE is randomised).", "4.4", "ok",
            armor.armor(sealed), recipient=0x21, payload=b'{"hello":"sealed"}')
@@ -125,6 +133,13 @@ def main(out: Path = HERE) -> None:
     assert other.header.to == (RECIPIENT.public.encrypt_key,)
     vector("sealed-wrong-recipient", "A valid sealed envelope opened with a key it was not sealed to.", "4.4",
            "decrypt", armor.armor(sealed), recipient=OTHER_SEED)
+    padded = envelope.pad("order", b'{"hello":"sealed"}')
+    vector("sealed-padding-not-zero", "A sealed order whose padding ends in 0x01 instead of zeros (sealed "
+           "once, stored).", "4.4", "format",
+           armor.armor(stored("sealed-padding-not-zero", padded[:-1] + b"\x01")), recipient=0x21)
+    vector("sealed-padding-wrong-bucket", "A sealed order padded to 100 bytes, not to the 2048-byte order "
+           "bucket (sealed once, stored).", "4.4", "format",
+           armor.armor(stored("sealed-padding-wrong-bucket", padded[:100])), recipient=0x21)
     drbg_vectors()
 
 
