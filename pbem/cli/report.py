@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.errors import fails_cleanly
-from pbem.cli.files import write_output
+from pbem.cli.files import record_file_of_a_game, write_output
 from pbem.cli.orders import PassOpt, ReportGameOpt, open_report, reading
 from pbem.hammer import render
 from pbem.hammer.svg import render_svg
@@ -29,7 +29,8 @@ def open_(
     save: Annotated[Path | None, typer.Option("--save", help="Also save the opened report as JSON "
                                               "(for orders new/check/auto without the key).")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Where to write the map (default: beside "
-                                             "the report, .svg).")] = None,
+                                             "the report, .svg; in the current folder when the report "
+                                             "is in a game's record).")] = None,
     passphrase_file: PassOpt = None,
     game: ReportGameOpt = None,
 ) -> None:
@@ -40,9 +41,16 @@ def open_(
     typer.echo(text)
     if save is not None:
         write_output(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "--save")
-    out = svg or file.with_name(file.name + ".svg")
+    out = svg or default_svg(file)
     write_output(out, picture, "--svg")
     typer.echo(f"map written to {out}")
+
+
+def default_svg(report: Path) -> Path:
+    """Beside the report, unless that is inside a game's record (which takes no other file,
+    protocol §7): then in the current folder."""
+    beside = report.with_name(report.name + ".svg")
+    return Path(beside.name) if record_file_of_a_game(beside) is not None else beside
 
 
 def render_report(rep: dict[str, Any]) -> str:

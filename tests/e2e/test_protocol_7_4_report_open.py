@@ -102,3 +102,13 @@ def test_protocol_7_4_a_referee_signed_report_that_breaks_its_commitment_is_refu
     result = runner.invoke(app, ["report", "open", str(tmp_path / "fake.pbem"), "--game", str(g),
                                  "--key", str(world / "keys" / "scotland.key")])
     assert result.exit_code == 1 and "does not match its commitment" in result.stderr
+
+
+def test_protocol_7_5_the_default_map_of_a_report_in_its_game_is_not_written_into_the_record(
+        world: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    report = report_of(world / "g", "scotland")
+    out = run("report", "open", report, "--key", world / "keys" / "scotland.key")
+    assert f"map written to {report.name}.svg" in out and (tmp_path / f"{report.name}.svg").exists()
+    assert not list((world / "g").rglob("*.svg"))
+    run("verify", world / "g")
