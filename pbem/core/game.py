@@ -517,8 +517,7 @@ def open_report(path: Path, me: PrivateIdentity, game_dir: Path | None = None) -
     path = Path(path)
     env = env_mod.read(read_input(path), str(path))
     env_mod.expect(env, str(path), kind="report")
-    own = path.parent.parent
-    game_dir = Path(game_dir) if game_dir is not None else own
+    game_dir = Path(game_dir) if game_dir is not None else path.parent.parent
     if not (game_dir / "game.toml").is_file():
         raise FormatError(f"{path}: a report is opened against its game's manifest and ledger, and "
                           f"{game_dir} holds no game.toml (protocol §7.4).",
