@@ -301,6 +301,11 @@ def _build_issue_10_item_9(root: Path, mover: str, me: identity.PrivateIdentity)
         sealed = envelope.seal(me, [man.referee], payload.encode("ascii"), game=man.game, kind="order", side=mover,
                                step=entry.number, answers=entry.hash)
         (j / f"order-{name}.asc").write_text(armor.armor(sealed), encoding="ascii")
+    other = identity.load_private(k / f"{'england' if mover == 'scotland' else 'scotland'}.key")
+    mine = envelope.open_sealed(envelope.parse(report), me)  # the opponent forges a report for me (item 6)
+    forged = envelope.seal(other, [me.public], mine.replace(b'"hand":[', b'"hand":["truce",', 1), game=man.game,
+                           kind="report", side=mover, step=entry.number, answers=entry.hash)
+    (j / "forged-report.pbem").write_text(armor.armor(forged), encoding="ascii")
     bundle = json.loads((root / "g-reveal.json").read_text(encoding="utf-8"))
     step = sorted(bundle["orders"])[0]
     side = sorted(bundle["orders"][step])[0]
@@ -631,6 +636,13 @@ for verb in (("report", "open"), ("orders", "new"), ("orders", "auto")):
          "--svg" if verb[0] == "report" else "--out", "{R}/out/x.out")
 case("report-open-with-a-key-asking-scrypt-for-a-gibibyte", "256 MiB", "report", "open", "{MR}",
      "--key", "{R}/junk/greedy.key", "--passphrase-file", "{R}/pass.txt", "--svg", "{R}/out/x.svg")
+# Issue 10 item 6: a report forged by the opponent and saved outside the game folder.
+case("report-open-forged-saved-outside-the-game", "holds no game.toml (protocol §7.4)", "report", "open",
+     "{R}/junk/forged-report.pbem", *MINE, "--svg", "{R}/out/x.svg")
+case("report-open-forged-with-the-game", "is signed by a key that is not referee's", "report", "open",
+     "{R}/junk/forged-report.pbem", "--game", "{R}/g", *MINE, "--svg", "{R}/out/x.svg")
+case("orders-new-forged-with-the-game", "is signed by a key that is not referee's", "orders", "new",
+     "{R}/junk/forged-report.pbem", "--game", "{R}/g", *MINE)
 # Issue 10 item 13: names reach the terminal, so they are printable.
 case("key-new-a-name-with-a-carriage-return", "printable", "key", "new", "eve\rok", "--dir", "{R}/out/keys")
 case("game-open-a-side-named-with-a-carriage-return", "printable", "game", "open", "{R}/out/new",
