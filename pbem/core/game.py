@@ -381,7 +381,11 @@ def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, wh
     try:
         rules.validate(state, side, body)
     except PbemError as exc:
-        raise _located(exc, where) from None
+        refused = _located(exc, where)
+        if led.order_path(game_dir, entry.number, side).exists():  # tell the sender nothing was replaced
+            refused.hint = (f"the order {side} sent earlier for step {entry.number} stays in force; "
+                            "send a corrected order to replace it")
+        raise refused from None
     _write_all([(led.order_path(game_dir, entry.number, side), armor.armor(env.raw).encode("ascii"))])
     return side, entry.number
 
