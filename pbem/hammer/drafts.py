@@ -9,8 +9,9 @@ A draft is what a player owes at one step (docs/playing.md):
   ``[plans]`` (battle plans: ``plans.py``), ``[winter]`` (winter plans: ``plans.py``),
   ``[event]`` (event parameters: ``events.py``) and ``[decide]`` (the answer to an open question).
 
-Parsing checks the shape only (``InvalidOrder``); the rules are checked by the ruleset against
-the state (referee) or against the side's own report (player, ``pbem orders check``).
+Parsing checks the shape only (``InvalidOrder``); the rules are checked by the ruleset's
+``validate``: against the secret state (referee), or against the game as the side's own report
+shows it (player, ``pbem orders check``, ``known.py``): one code path, one verdict.
 """
 
 from __future__ import annotations
