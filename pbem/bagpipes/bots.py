@@ -82,7 +82,7 @@ def random_bot(view: dict[str, Any], seat: str, kind: str, rng: Drbg) -> dict[st
         base["replenish"] = ["collect_taxes", "assemble_troops", "raise_militia"]
     elif kind == "choice":
         if _chooses(view, seat):
-            base["side"] = ("scotland", "england")[rng.randbelow(2)]
+            base["loyalty"] = ("scotland", "england")[rng.randbelow(2)]
         if view["players"] == 2:
             hand = view["my_dagger_hand"]
             base["dagger"] = hand[rng.randbelow(len(hand))]
@@ -153,7 +153,7 @@ def simple_bot(view: dict[str, Any], seat: str, kind: str, rng: Drbg) -> dict[st
             scots_without_me = others + view["fields"] + view["scottish_modifier"]
             english = card["english_strength"] + view["english_modifier"] + me["camp"]
             near = view["defeats"] + 1 >= view["defeats_to_lose"]
-            base["side"] = "england" if scots_without_me >= english + 2 and not near else "scotland"
+            base["loyalty"] = "england" if scots_without_me >= english + 2 and not near else "scotland"
         if view["players"] == 2:
             base["dagger"] = sorted(view["my_dagger_hand"], key=lambda c: (-int(c[1]), c))[0]
         base["tokens"] = {"play": [_fixed(view, seat, c, rng) for c in _cards(view, "tokens")

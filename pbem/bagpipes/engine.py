@@ -680,7 +680,7 @@ class Game:
             elif not self.chooses(sid):
                 t.sides[sid] = Side.SCOTLAND
             else:
-                t.sides[sid] = o.side or Side.SCOTLAND
+                t.sides[sid] = o.loyalty or Side.SCOTLAND
             if self.n == 2:
                 s = t.seat(sid)
                 pick = o.dagger if o.dagger in s.dagger_hand else None
@@ -964,7 +964,7 @@ def default_order(t: Table, side: str, kind: str) -> Order:
         return Order(kind="home_actions", round=t.round, replenish=[Replenish.COLLECT_TAXES] * 3)
     if kind == "choice":
         g = Game(t, _NO_COMPS, Drbg(b"default-order-no-draws-here"))
-        return Order(kind="choice", round=t.round, side=Side.SCOTLAND if g.chooses(side) else None)
+        return Order(kind="choice", round=t.round, loyalty=Side.SCOTLAND if g.chooses(side) else None)
     if kind == "turn":
         return Order(kind="turn", round=t.round, turn=Turn())
     if kind == "ruling":
@@ -982,6 +982,10 @@ def check(t: Table, comps: Components, side: str, order: Order) -> None:
         raise IllegalOrder(f"{side} owes no order now (step {t.step}, phase {t.phase.value}).")
     if order.kind != owed:
         raise InvalidOrder(f"{side} owes a {owed!r} order now, not {order.kind!r}.")
+    if order.side and order.side != side:
+        raise InvalidOrder(f"the order names side {order.side!r} but comes from {side}.")
+    if order.step is not None and order.step != t.step:
+        raise InvalidOrder(f"the order is for step {order.step}, but this is step {t.step}.")
     if order.round != t.round:
         raise InvalidOrder(f"order for round {order.round}, but this is round {t.round}.")
     if order.talk is not None:
@@ -1041,9 +1045,9 @@ def _check_kind(g: Game, side: str, o: Order) -> None:
             raise Illegal("the Stay Home! player makes exactly three replenishments [SB-11]")
         g.trial(lambda c: [c.replenish(c.t.seat(side), p) for p in o.replenish])
     elif o.kind == "choice":
-        if g.chooses(side) and o.side not in (Side.SCOTLAND, Side.ENGLAND):
-            raise Illegal("choose side = \"scotland\" or \"england\" [SB-5.4]")
-        if not g.chooses(side) and o.side is not None:
+        if g.chooses(side) and o.loyalty not in (Side.SCOTLAND, Side.ENGLAND):
+            raise Illegal("choose loyalty = \"scotland\" or \"england\" [SB-5.4]")
+        if not g.chooses(side) and o.loyalty is not None:
             why = "stays home [SB-11]" if side == t.at_home else "holds the Badge of Honour and defends Scotland [SB-5.4]"
             raise Illegal(f"{side} lays no choice token this round: it {why}")
         if g.n == 2 and o.dagger is not None and o.dagger not in t.seat(side).dagger_hand:

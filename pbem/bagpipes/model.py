@@ -271,7 +271,7 @@ class Order:
     turn: Turn | None = None
     to: str = ""
     replenish: list[Replenish] = field(default_factory=list)
-    side: Side | None = None
+    loyalty: Side | None = None     # the choice token; named so as not to clash with the envelope's "side"
     dagger: str | None = None
     tokens: WindowStanding = field(default_factory=WindowStanding)
     purse: WindowStanding = field(default_factory=WindowStanding)
@@ -281,6 +281,9 @@ class Order:
     ruling: str = ""
     ops: list[dict[str, Any]] = field(default_factory=list)
     talk: Talk | None = None
+    game: str = ""                  # optional binding fields, checked against the envelope by the core (§7.3)
+    side: str = ""
+    step: int | None = None
 
 
 @dataclass
