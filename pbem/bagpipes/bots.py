@@ -178,3 +178,23 @@ def referee_bot(view: dict[str, Any], seat: str, kind: str, rng: Drbg) -> dict[s
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "simple": simple_bot}
+
+
+def asker_bot(view: dict[str, Any], seat: str, kind: str, rng: Drbg) -> dict[str, Any]:
+    """Plays like ``simple`` but sends no standing decisions: every stop says "ask me" (faithful table order)."""
+    body = simple_bot(view, seat, kind, rng)
+    if kind == "plan":
+        body["program"] = [{"ask": True}]
+        body["badge"] = {"ask": True}
+        body["stay_home"] = {"ask": True}
+        body["home_ask"] = True
+        body.pop("if_sent_home", None)
+    elif kind == "choice":
+        body["tokens"] = {"ask": True}
+        body["purse"] = {"ask": True}
+        body.pop("giveaway_if_camp_at_least", None)
+        body["giveaway"] = "ask"
+    return body
+
+
+BOTS["asker"] = asker_bot

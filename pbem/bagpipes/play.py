@@ -41,6 +41,18 @@ class Summary:
     game_dir: str = ""
     problems: list[str] = field(default_factory=list)
 
+    def lines(self) -> list[str]:
+        """What ``pbem demo --ruleset bagpipes`` prints."""
+        who = ", ".join(self.winners) or "nobody (a declared tie)"
+        out = [f"Swords and Bagpipes, {self.players} players (invented sample cards): {self.rounds} round(s), "
+               f"{self.defeats} Scottish defeat(s).", f"winner(s): {who} - {self.reason}",
+               f"{self.steps} steps, {self.exchanges} exchanges by mail "
+               f"({', '.join(map(str, self.exchanges_per_round))} per round)"]
+        if self.verified is not None:
+            out.append(f"verify: {'ok' if self.verified else 'FAILED'}; audit: {'ok' if self.audited else 'FAILED'}"
+                       + (f"; game folder {self.game_dir}" if self.game_dir else ""))
+        return out
+
 
 def bot_rng(seed: bytes, seat: str, step_no: int) -> Drbg:
     return Drbg(hashlib.sha256(b"pbem-bagpipes-bot" + seed + seat.encode() + step_no.to_bytes(4, "big")).digest())
@@ -164,14 +176,20 @@ def play_protocol_game(game_dir: Path, players: int, seed: bytes = b"demo", bots
             per_round[t.round] = per_round.get(t.round, 0) + 1
         status = game.adjudicate(game_dir, referee, orders, rules=rules)
         steps += 1
-    game.verify(game_dir)
-    bundle = audit_mod.make_reveal(game_dir, referee)
-    audit_mod.audit(game_dir, bundle, rules=rules)
+    problems: list[str] = []
+    verified = audited = False
+    try:
+        game.verify(game_dir)
+        verified = True
+        audit_mod.audit(game_dir, audit_mod.make_reveal(game_dir, referee), rules=rules)
+        audited = True
+    except PbemError as exc:       # the summary says so instead of pretending
+        problems.append(f"{'audit' if verified else 'verify'} failed: {exc}")
     result = status["result"]
     final = Table.from_data(game._load_state(game_dir, *_man_entry(game_dir), referee)["state"])
     return Summary(players, list(result.get("winners", [])), str(result.get("reason", "")), final.round,
                    final.defeats, steps, sum(per_round.values()), [per_round.get(r, 0) for r in range(1, final.round + 1)],
-                   verified=True, audited=True, game_dir=str(game_dir))
+                   verified=verified, audited=audited, game_dir=str(game_dir), problems=problems)
 
 
 def _man_entry(game_dir: Path) -> tuple[Any, Any]:
