@@ -198,3 +198,17 @@ def asker_bot(view: dict[str, Any], seat: str, kind: str, rng: Drbg) -> dict[str
 
 
 BOTS["asker"] = asker_bot
+
+
+def safe_order(view: dict[str, Any], seat: str, kind: str) -> dict[str, Any]:
+    """The order a player can always send, built from its own view (what the deadline default would do)."""
+    body: dict[str, Any] = {"kind": kind, "round": view["round"]}
+    if kind in ("badge", "stay_home"):
+        body["to"] = view["asking"]["candidates"][0]
+    elif kind == "home_actions":
+        body["replenish"] = ["collect_taxes"] * 3
+    elif kind == "choice" and _chooses(view, seat):
+        body["loyalty"] = "scotland"
+    elif kind == "ruling":
+        body["ruling"] = "No effect."
+    return body

@@ -189,8 +189,8 @@ def parse_components(data: bytes, where: str = "components") -> Components:
         if raw.get("back") not in ("grey", "red"):
             raise _fail(where, line, f'round card {cid}: back must be "grey" or "red"')
         rounds.append(RoundCard(cid, str(raw.get("title", "")), raw["back"],
-                                *(_int(raw, k, where, line) for k in ("english_strength", "gold_scots_win",
-                                                                       "gold_scots_lose", "gold_crown")),
+                                _int(raw, "english_strength", where, line), _int(raw, "gold_scots_win", where, line),
+                                _int(raw, "gold_scots_lose", where, line), _int(raw, "gold_crown", where, line),
                                 bool(raw.get("crown_split", True)), bool(raw.get("refers_to_badge", False)),
                                 tuple(int(p) for p in raw.get("excluded_players", [])), str(raw.get("text", "")),
                                 _effect(raw.get("effect", []), where, line)))

@@ -17,7 +17,7 @@ from pbem.core.drbg import Drbg
 from pbem.core.errors import IllegalOrder, InvalidOrder
 
 from pbem.bagpipes.components import BagpipeCard, Components, RoundCard, dagger_value, face_of
-from pbem.bagpipes.model import (REFEREE, CardPlay, Guard, LogEntry, Mail, Options, Order, Pending, Phase,
+from pbem.bagpipes.model import (REFEREE, CardPlay, Guard, LogEntry, Mail, Options, Order, Pending, Phase, Policy,
                                  Replenish, Seat, Side, Table, Turn)
 
 TALK_LIMIT = 2000
@@ -586,7 +586,7 @@ class Game:
         t.phase = Phase.STAY_HOME_PASS if t.options.stay_home else Phase.CHOICE
         return False
 
-    def policy_pick(self, policy: Any, candidates: list[str]) -> str | None:
+    def policy_pick(self, policy: Policy | None, candidates: list[str]) -> str | None:
         if policy is not None:
             for seat in policy.prefer:
                 if seat in candidates:

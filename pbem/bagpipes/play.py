@@ -16,7 +16,7 @@ from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
 
 from pbem.bagpipes import views
-from pbem.bagpipes.bots import BOTS, Bot, referee_bot
+from pbem.bagpipes.bots import BOTS, referee_bot, safe_order
 from pbem.bagpipes.components import Components, dagger_value
 from pbem.bagpipes.engine import check as check_order
 from pbem.bagpipes.engine import default_order, defeats_to_lose
@@ -158,23 +158,22 @@ def play_protocol_game(game_dir: Path, players: int, seed: bytes = b"demo", bots
     steps = 0
     while status["owes"]:
         number = status["step"]
-        state = game._load_state(game_dir, *_man_entry(game_dir), referee)["state"]  # referee's own copy
-        t = Table.from_data(state)
-        orders = []
+        board = status["board"]
         for side in sorted(status["owes"]):
             report = game.open_report(game.report_path(game_dir, number, side), keys[side], game_dir)
             view = report["view"]
             rng = bot_rng(seed, side, number)
             kind = status["owes"][side]
             body = referee_bot(view, side, kind, rng) if side == REFEREE else BOTS[bots](view, side, kind, rng)
-            try:
-                rules.validate(state, side, body)
+            try:   # the referee checks each order as it arrives; a refused one is replaced by the safe order
+                game.receive_order(game_dir, referee, game.write_order(game_dir, keys[side], side, number, body),
+                                   rules=rules)
             except PbemError:
-                body = rules.default_order(state, side)
-            orders.append(game.write_order(game_dir, keys[side], side, number, body))
+                game.receive_order(game_dir, referee, game.write_order(game_dir, keys[side], side, number,
+                                                                       safe_order(view, side, kind)), rules=rules)
         if any(s != REFEREE for s in status["owes"]):
-            per_round[t.round] = per_round.get(t.round, 0) + 1
-        status = game.adjudicate(game_dir, referee, orders, rules=rules)
+            per_round[board["round"]] = per_round.get(board["round"], 0) + 1
+        status = game.adjudicate(game_dir, referee, [], rules=rules)
         steps += 1
     problems: list[str] = []
     verified = audited = False
@@ -185,17 +184,11 @@ def play_protocol_game(game_dir: Path, players: int, seed: bytes = b"demo", bots
         audited = True
     except PbemError as exc:       # the summary says so instead of pretending
         problems.append(f"{'audit' if verified else 'verify'} failed: {exc}")
-    result = status["result"]
-    final = Table.from_data(game._load_state(game_dir, *_man_entry(game_dir), referee)["state"])
-    return Summary(players, list(result.get("winners", [])), str(result.get("reason", "")), final.round,
-                   final.defeats, steps, sum(per_round.values()), [per_round.get(r, 0) for r in range(1, final.round + 1)],
+    result, board = status["result"], status["board"]
+    rounds = int(board["round"])
+    return Summary(players, list(result.get("winners", [])), str(result.get("reason", "")), rounds,
+                   int(board["defeats"]), steps, sum(per_round.values()), [per_round.get(r, 0) for r in range(1, rounds + 1)],
                    verified=verified, audited=audited, game_dir=str(game_dir), problems=problems)
-
-
-def _man_entry(game_dir: Path) -> tuple[Any, Any]:
-    from pbem.core import ledger
-    man = ledger.read_manifest(game_dir)
-    return man, ledger.latest(game_dir, man)
 
 
 def demo(players: int = 5, game_dir: Path | None = None, seed: bytes = b"pbem-bagpipes-demo",

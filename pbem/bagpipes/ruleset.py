@@ -54,8 +54,9 @@ class BagpipesRuleset:
 
     def options(self, **chosen: Any) -> dict[str, Any]:
         """Manifest options for this instance: the player count and the component file's hash recorded."""
-        return to_data(parse_options({"players": self.players, "components_sha256": self.components.sha256,
-                                      "stay_home": self.players == 6, **chosen}))
+        data: dict[str, Any] = to_data(parse_options({"players": self.players, "stay_home": self.players == 6,
+                                                      "components_sha256": self.components.sha256, **chosen}))
+        return data
 
     # -- protocol ---------------------------------------------------------------------------------
     def scenarios(self) -> tuple[str, ...]:
@@ -107,7 +108,8 @@ class BagpipesRuleset:
         kind = t.pending.owes.get(side, "")
         if not kind:
             raise InvalidOrder(f"{side} owes no order now.")
-        return to_data(default_order(t, side, kind))
+        data: dict[str, Any] = to_data(default_order(t, side, kind))
+        return data
 
     def validate(self, state: dict[str, Any], side: str, body: Any) -> Order:
         order = parse_order(body, f"order from {side}")
