@@ -821,6 +821,7 @@ class Game:
                 t.seat(other).dagger_discard.append(card)
                 self.log("dagger_discarded", f"{other}'s {dagger_value(card)}-dagger card goes to {other}'s discard "
                          "pile.", seat=other, card=card)
+        t.chosen_daggers = {}      # every chosen card now lies face up in front of a player
 
     # ------------------------------------------------------------------ phase 6 [SB-5.6]
     def awards(self) -> bool:

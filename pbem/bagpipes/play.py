@@ -82,9 +82,10 @@ def check_invariants(t: Table, comps: Components) -> list[str]:
         if daggers != sorted(comps.dagger_cards()):
             bad.append("dagger cards are not each in exactly one place")
     else:
-        for s in t.seats:
-            if len(s.dagger_hand) + sum(1 for x in t.chosen_daggers.values() if x.endswith(f"#{s.id}-" + x[-1])) > 7:
-                bad.append(f"{s.id} has too many dagger cards")
+        daggers = sorted(t.dagger_discard + list(t.chosen_daggers.values())
+                         + [c for s in t.seats for c in s.dagger_hand + s.daggers + s.dagger_discard])
+        if len(set(daggers)) != len(daggers) or any(sum(f"#{s.id}-" in c for c in daggers) != 7 for s in t.seats):
+            bad.append("2-player dagger cards are not each in exactly one place")
     rounds = sorted(t.round_deck + t.revealed + t.round_out)
     if rounds != sorted(c.id for c in comps.round_cards):
         bad.append("round cards are not each in exactly one place")

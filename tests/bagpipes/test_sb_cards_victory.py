@@ -136,11 +136,12 @@ def test_SB_8_game_ends_after_the_fourth_defeat_awards_still_given() -> None:
 
 
 def test_SB_8_game_ends_after_the_last_round_card() -> None:
+    from test_sb_round import play_out_scotland_winning
     t = new(4, seed="end")
+    t.round_out += t.round_deck[:-1]
     t.round_deck = t.round_deck[-1:]        # the King Edward card only
-    while t.phase != Phase.OVER:
-        t = go(t)
-    assert t.round == 2 and "last English Arms card" in t.end_reason or t.defeats >= 4
+    t = play_out_scotland_winning(t)
+    assert t.phase == Phase.OVER and t.round == 2 and "last English Arms card" in t.end_reason
 
 
 def final(golds: tuple[int, ...], daggers: tuple[int, ...], lost: bool = False, **opts: object) -> list[str]:

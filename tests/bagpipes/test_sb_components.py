@@ -87,3 +87,8 @@ def test_SB_14_no_real_card_title_in_the_repository_data() -> None:
         assert title not in SAMPLE
     data_dir = Path(str(resources.files("pbem.bagpipes.data")))
     assert sorted(p.name for p in data_dir.glob("*.toml")) == ["sample-components.toml"]
+
+
+def test_SB_15_credits_kept_and_no_published_card_data_claimed() -> None:
+    notes = (Path(__file__).parents[2] / "docs" / "bagpipes-notes.md").read_text()
+    assert "Yan Egorov" in notes and "No card data of the published game is in this repository" in notes
