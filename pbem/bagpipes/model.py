@@ -377,10 +377,26 @@ class Table:
         return table
 
 
+COMMON_FIELDS = ("kind", "round", "talk", "game", "side", "step")
+KIND_FIELDS: dict[str, tuple[str, ...]] = {
+    "plan": ("program", "on_fail", "badge", "stay_home", "if_sent_home", "home_ask"),
+    "turn": ("turn",), "badge": ("to",), "stay_home": ("to",), "home_actions": ("replenish",),
+    "choice": ("loyalty", "dagger", "tokens", "purse", "giveaway", "giveaway_if_camp_at_least"),
+    "window": ("cards",), "giveaway": ("giveaway",), "ruling": ("ruling", "ops"),
+}
+
+
 def parse_order(body: Any, where: str = "order") -> Order:
-    """The typed order of a plain-data body (refuses unknown fields and wrong types)."""
+    """The typed order of a plain-data body: unknown fields, wrong types and another kind's fields refused."""
     if not isinstance(body, dict):
         raise FormatError(f"{where}: an order is a table with a kind and a round")
+    kind = body.get("kind")
+    if kind not in KIND_FIELDS:
+        raise FormatError(f"{where}: kind {kind!r} is not one of {', '.join(ORDER_KINDS)}")
+    stray = sorted(set(body) - set(COMMON_FIELDS) - set(KIND_FIELDS[kind]))
+    if stray and all(name in {f.name for f in dataclasses.fields(Order)} for name in stray):
+        raise FormatError(f"{where}: a {kind} order has no field {stray[0]!r} "
+                          f"(it takes {', '.join(KIND_FIELDS[kind])})")
     order: Order = from_data(Order, body, where)
     return order
 

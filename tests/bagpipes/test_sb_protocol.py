@@ -186,3 +186,23 @@ def test_SB_8_full_protocol_bot_game_verifies_and_audits(players: int, tmp_path:
     assert (tmp_path / "g" / "game.toml").exists()
     manifest = (tmp_path / "g" / "game.toml").read_text()
     assert COMPS.sha256 in manifest
+
+
+def test_SB_5_4_bad_orders_are_refused_with_one_sentence() -> None:
+    from pbem.core.errors import PbemError
+    t = until(new(4), "choice")
+    r = BagpipesRuleset(4)
+    state = t.to_data()
+    cases = [({"kind": "choice", "round": 1, "loyalty": "wales"}, "wales"),
+             ({"kind": "choice", "round": 1, "to": "clan2"}, "a choice order has no field 'to'"),
+             ({"kind": "plan", "round": 1}, "owes a 'choice' order"),
+             ({"kind": "choice", "round": 2, "loyalty": "scotland"}, "round 2"),
+             ({"kind": "choice", "round": 1, "loyalty": "scotland", "side": "clan3"}, "names side"),
+             ({"kind": "choice", "round": 1, "loyalty": "scotland", "dagger": "d1#1"}, "2-player"),
+             ({"kind": "duel", "round": 1}, "kind 'duel'"),
+             ("england", "a table")]
+    for body, words in cases:
+        with pytest.raises(PbemError, match=words):
+            r.validate(state, "clan1", body)
+    with pytest.raises(PbemError, match="owes no order"):
+        r.validate(state, "referee", {"kind": "ruling", "round": 1, "ruling": "x"})
