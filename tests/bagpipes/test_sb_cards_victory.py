@@ -136,7 +136,7 @@ def test_SB_8_game_ends_after_the_fourth_defeat_awards_still_given() -> None:
 
 
 def test_SB_8_game_ends_after_the_last_round_card() -> None:
-    from test_sb_round import play_out_scotland_winning
+    from bp_support import play_out_scotland_winning
     t = new(4, seed="end")
     t.round_out += t.round_deck[:-1]
     t.round_deck = t.round_deck[-1:]        # the King Edward card only

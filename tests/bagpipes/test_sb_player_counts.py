@@ -164,7 +164,7 @@ def test_SB_12_3_nine_rounds_eight_grey_cards_five_defeats() -> None:
     assert defeats_to_lose(t.options) == 5
     with pytest.raises(InvalidOrder):
         new(3, rounds=9)
-    from test_sb_round import play_out_scotland_winning
+    from bp_support import play_out_scotland_winning
     t = play_out_scotland_winning(new(6, rounds=9))
     assert t.round == 9 and COMPS.round_card(t.revealed[-1]).back == "red"
 

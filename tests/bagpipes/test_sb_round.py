@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bp_support import COMPS, go, new, stack_round_deck, texts, until
+from bp_support import COMPS, go, new, play_out_scotland_winning, stack_round_deck, texts, until
 
 from pbem.bagpipes.engine import Game
 from pbem.bagpipes.model import Phase, Side
@@ -53,15 +53,6 @@ def test_SB_3_setup_start_player_is_drawn_when_not_named() -> None:
     starts = {Game.setup(__import__("pbem.bagpipes.model", fromlist=["Options"]).Options(players=4),
                          COMPS, __import__("bp_support").rng(str(i))).badge for i in range(12)}
     assert len(starts) > 1
-
-
-def play_out_scotland_winning(t: object) -> object:
-    """Default orders, with Scotland's Fields filled before each choice so that Scotland never loses."""
-    while t.phase != Phase.OVER:  # type: ignore[attr-defined]
-        if "choice" in t.pending.owes.values():  # type: ignore[attr-defined]
-            t.fields = 60  # type: ignore[attr-defined]
-        t = go(t)
-    return t
 
 
 def test_SB_4_game_length_seven_rounds_red_card_last() -> None:
