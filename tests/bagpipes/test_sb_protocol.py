@@ -206,3 +206,27 @@ def test_SB_5_4_bad_orders_are_refused_with_one_sentence() -> None:
             r.validate(state, "clan1", body)
     with pytest.raises(PbemError, match="owes no order"):
         r.validate(state, "referee", {"kind": "ruling", "round": 1, "ruling": "x"})
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_SB_5_4_player_side_template_and_draft_check_agree_with_the_referee(players: int) -> None:
+    from pbem.bagpipes.drafts import check_draft, render_text, template
+    from pbem.bagpipes.engine import check
+    from pbem.bagpipes.model import parse_order
+    t = new(players, stay_home=players == 6)
+    for _ in range(6):
+        for seat in sorted(t.pending.owes):
+            rep = report(t, COMPS, seat, "g", t.step)
+            body = template(rep["view"], seat)
+            check_draft(rep["view"], seat, body)
+            check(t, COMPS, seat, parse_order(body))          # the referee accepts what the player checked
+            assert "You owe" in render_text(rep)
+        t = go(t)
+    rep = report(t, COMPS, "clan1", "g", t.step)
+    with pytest.raises(Exception, match="holds no card"):
+        body = template(rep["view"], "clan1")
+        if body["kind"] == "plan":
+            body["program"] = [{"turn": {"cards": [{"card": "sample-not-held"}]}}]
+        else:
+            body["tokens"] = {"play": [{"card": "sample-not-held"}]}
+        check_draft(rep["view"], "clan1", body)
