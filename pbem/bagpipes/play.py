@@ -152,8 +152,7 @@ def play_protocol_game(game_dir: Path, players: int, seed: bytes = b"demo", bots
     game_dir = Path(game_dir)
     game.open_game(game_dir, rules, "standard", opts, referee, {s: k.public for s, k in keys.items()},
                    game_id=f"bagpipes-{players}p-demo", chain_length=400)
-    joins = [game.write_join(game_dir, keys[s], s, entropy=hashlib.sha256(seed + s.encode()).digest())
-             for s in rules.sides]
+    joins = [game.write_join(game_dir, keys[s], s) for s in rules.sides]
     status = game.start_game(game_dir, referee, joins, rules=rules)
     per_round: dict[int, int] = {}
     steps = 0
