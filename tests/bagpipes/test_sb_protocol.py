@@ -174,6 +174,10 @@ def test_SB_8_fifty_random_bot_games_keep_the_invariants(players: int) -> None:
             opts.update(precise_daggers=True)
         if i % 11 == 5:
             opts.update(window_order="sealed", gold_loss_is_cost=False, deserters_take_dagger=True)
+        if i % 13 == 6:
+            opts.update(awards_before_purse_window=False, hand_counts_public=False, final_tie="none",
+                        two_player_badge_forces_scotland=True, two_player_no_hand_back=True,
+                        three_player_fields_bonus_phase="battle", deserters_count_in_split=True)
         bots = "random" if i % 4 else {f"clan{k}": ("simple" if k % 2 else "random") for k in range(1, 7)}
         s = play_engine_game(players, f"g{players}-{i}".encode(), bots, opts)
         _check_summary(s, players, opts.get("rounds", 7))
