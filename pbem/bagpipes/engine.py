@@ -906,6 +906,8 @@ class Game:
 
     def finish(self, winners: list[str], reason: str) -> None:
         t = self.t
+        if not winners:
+            reason += "; a declared tie with no winner (final_tie = none)"
         t.winners, t.end_reason, t.phase = winners, reason, Phase.OVER
         t.pending = Pending()
         text = ("Winner: " + winners[0] if len(winners) == 1 else "Shared victory: " + ", ".join(winners)

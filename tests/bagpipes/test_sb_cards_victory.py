@@ -216,3 +216,12 @@ def test_SB_13_dagger_deck_exhausted_gives_virtual_two_dagger_cards() -> None:
     g.draw_dagger(t.seat("clan3"))
     assert t.seat("clan3").virtual_daggers == 1 and g.dagger_total(t.seat("clan3")) == 2
     assert report(t, COMPS, "clan1")["view"]["seats"][2]["virtual_daggers"] == 1
+
+
+def test_SB_9_a_tie_without_winner_is_declared_in_the_result() -> None:
+    t = new(4, final_tie="none")
+    for s in t.seats:
+        s.gold = 5
+    Game(t, COMPS, rng()).final("test")
+    assert t.winners == [] and "declared tie" in t.end_reason
+    assert report(t, COMPS, "clan1")["result"]["winner"] == "tie"
