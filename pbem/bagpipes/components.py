@@ -1,4 +1,4 @@
-"""The card faces, loaded from a component file (unknowns.md §4): the book prints none of them.
+"""The card faces, loaded from a component file (docs/bagpipes-notes.md §2): the book prints none of them.
 
 Why data and not code: the published values are on the cards only, and editions differ, so a
 group supplies its own file; the engine checks its counts and never ships real card data.
@@ -128,7 +128,7 @@ def _line(text: str, needle: str, start: int = 0) -> int:
 
 def _fail(where: str, line: int, what: str) -> FormatError:
     at = f"{where}:{line}" if line else where
-    return FormatError(f"{at}: {what} (component file, unknowns.md §4).")
+    return FormatError(f"{at}: {what} (component file format, docs/bagpipes-notes.md §2).")
 
 
 def _card_line(text: str, card_id: str) -> int:

@@ -453,7 +453,7 @@ class Game:
             raise Illegal(f"{target} stays home and is not affected by bagpipe cards [SB-11]")
         return target
 
-    # ------------------------------------------------------------------ card effects (unknowns.md §4.2)
+    # ------------------------------------------------------------------ card effects (docs/bagpipes-notes.md §2)
     def who(self, who: str, actor: str | None, target: str) -> list[str]:
         t = self.t
         home = t.at_home

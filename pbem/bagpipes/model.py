@@ -146,7 +146,7 @@ def from_data(kind: Any, data: Any, where: str = "state") -> Any:
 
 @dataclass
 class Options:
-    """Every choice made at game open (manifest options), with the book's or unknowns.md §3 defaults."""
+    """Every choice made at game open (manifest options), with the book's defaults or ours for its gaps (docs/bagpipes-notes.md §3)."""
 
     players: int = 4
     rounds: int = 7                              # [SB-4]; 9 = [SB-12.3]

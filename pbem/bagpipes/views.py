@@ -1,4 +1,4 @@
-"""What each seat may know: the public board, one seat's view, one seat's report (differences.md §2).
+"""What each seat may know: the public board, one seat's view, one seat's report (docs/bagpipes-notes.md §5).
 
 Why built from the table field by field: a view lists what may be shown, so a new secret field
 is hidden until someone decides otherwise (the non-interference tests check it).

@@ -1,4 +1,4 @@
-"""[SB-2], [SB-14], unknowns.md §4: the component file, its checks, and the invented sample."""
+"""[SB-2], [SB-14], docs/bagpipes-notes.md §2: the component file, its checks, and the invented sample."""
 
 from __future__ import annotations
 
@@ -51,8 +51,8 @@ def test_SB_2_components_unknown_operation_names_the_card_line() -> None:
         parse_components(bad.encode(), "x.toml")
 
 
-def test_SB_2_components_the_unknowns_sample_block_fails_its_own_count_check() -> None:
-    """unknowns.md §4.3 says its short sample must fail the count check: ours refuses it too."""
+def test_SB_2_components_a_short_sample_under_full_counts_fails_the_count_check() -> None:
+    """A file that declares the full counts but lists a short sample fails the count check."""
     short = SAMPLE.split("[[round_cards]]")[0].replace("bagpipe = 22", "bagpipe = 4")
     with pytest.raises(FormatError, match="king_edward = 2 but the file lists 0"):
         parse_components(short.encode(), "short.toml")

@@ -1,7 +1,7 @@
 """The game on the protocol: hidden facts, non-interference, talk, rulings, round trips, bot games.
 
 Clause ids: [SB-5.4] sealed simultaneous choices, [SB-6]/[SB-7] secret hands and daggers,
-[SB-2] manual cards; adjudication.md §4 round trips; issue 16 items 3-6.
+[SB-2] manual cards; docs/bagpipes-notes.md §5 and §7.
 """
 
 from __future__ import annotations
