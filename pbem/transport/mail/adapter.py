@@ -2,22 +2,21 @@
 
 The judge never touches a game folder except through these functions, so a change of the
 protocol's API changes this module only. Protocol v2 gives the receipts (``receive_order``),
-the deadlines (manifest hours, each entry's ``deadline``) and the pending orders
-(``GAME/.pbem/pending``). The part marked ``INTERIM`` stands in for the game lock
-(``pbem.core.lock``), which has not landed yet.
+the deadlines (manifest hours, each entry's ``deadline``), the pending orders
+(``GAME/.pbem/pending``) and the one-writer lock (``pbem.core.lock``: core's writers take it
+themselves, so the judge takes it only around its own writes to the private area).
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.core import armor, receipts
+from pbem.core import armor, errors, receipts
+from pbem.core import lock as lock_mod
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
 from pbem.core import ledger as led
@@ -28,11 +27,7 @@ from pbem.core.identity import PrivateIdentity, PublicIdentity
 PRIVATE = ".pbem"  # the referee-private area of a game folder (never published)
 
 
-class GameBusy(PbemError):
-    """INTERIM: stands for pbem.core.lock.GameBusy until the lock lands."""
-
-    kind = "busy"
-
+GameBusy = errors.GameBusy  # another writer holds the game (protocol §7.5): try the mail again later
 
 Receipt = receipts.Receipt  # what the referee tells a side whose order it kept (protocol §9.2)
 
@@ -106,21 +101,7 @@ def view(game_dir: Path) -> View:
                 tuple(sorted(entry.orders)), entry.hash)
 
 
-@contextlib.contextmanager
-def game_lock(game_dir: Path) -> Iterator[None]:
-    """INTERIM: a flock on ``GAME/.pbem/judge.lock``; then ``with pbem.core.lock.game_lock(game_dir)``."""
-    path = Path(game_dir) / PRIVATE / "judge.lock"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise GameBusy(f"game in {game_dir} is busy: another pbem command is writing it; "
-                           "try again in a moment") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+game_lock = lock_mod.game_lock  # for the judge's own writes; never around a core writer (it is not re-entrant)
 
 
 def open_game(game_dir: Path, rules: str, scenario: str, options: Mapping[str, Any], referee: PrivateIdentity,
@@ -142,13 +123,16 @@ def accept_join(game_dir: Path, referee: PrivateIdentity, raw: bytes, where: str
     Core's start_game takes every join at once, so the joins wait in the private area.
     Returns (side, identical to the join already kept).
     """
-    man = led.read_manifest(game_dir)
-    env, side, _ = core_game._check_join(man, referee, raw, where)  # noqa: SLF001 (no public check of one join)
-    path = _pending_join(game_dir, side)
-    armored = armor.armor(env.raw).encode("ascii")
-    identical = path.exists() and path.read_bytes() == armored
-    if not identical:
-        write_atomic(path, armored)
+    with game_lock(game_dir):
+        man = led.read_manifest(game_dir)
+        env, side, _ = core_game._check_join(man, referee, raw, where)  # noqa: SLF001 (no public one-join check)
+        if (game_dir / "ledger").exists():
+            raise errors.ReplayError(f"game {man.game} has already started; joins are closed (protocol §8.1).")
+        path = _pending_join(game_dir, side)
+        armored = armor.armor(env.raw).encode("ascii")
+        identical = path.exists() and path.read_bytes() == armored
+        if not identical:
+            write_atomic(path, armored)
     joins = [_pending_join(game_dir, s) for s in man.sides]
     if all(p.exists() for p in joins):
         core_game.start_game(game_dir, referee, [p.read_bytes() for p in joins], now=now)

@@ -67,6 +67,7 @@ class Judge:
                  clock: Callable[[], int] | None = None, hosts: Sequence[PublicIdentity] = ()) -> None:
         self.journal = journal
         self.hosts = {h.sign_key: h for h in hosts}  # identities that may open games by mail
+        self.busy: set[str] = set()  # games whose tick met another writer: ticked again next pass
         self.referee = referee
         self.address = address.lower()
         self.games_dir = Path(games_dir)
@@ -178,11 +179,10 @@ class Judge:
             ans.to.add(inb.sender)
             ans.register.append((pv.game, side, inb.sender))
         try:
-            with adapter.game_lock(row.dir):
-                if pv.kind == "join":
-                    _, identical = adapter.accept_join(row.dir, self.referee, pv.raw, where, now)
-                else:
-                    receipt = adapter.receive(row.dir, self.referee, pv.raw, where, now)
+            if pv.kind == "join":
+                _, identical = adapter.accept_join(row.dir, self.referee, pv.raw, where, now)
+            else:
+                receipt = adapter.receive(row.dir, self.referee, pv.raw, where, now)
         except adapter.GameBusy:
             raise  # another writer holds the game: the whole mail is tried again on the next pass
         except PbemError as exc:
@@ -371,24 +371,26 @@ class Judge:
             return
         now = self.clock()
         try:
-            with adapter.game_lock(row.dir):
-                v = adapter.view(row.dir)
-                if v.started and v.owes and row.announced >= v.step:
-                    pending = adapter.pending_sides(row.dir, v)
-                    complete = all(s in pending for s in v.owes)
-                    dl = self._deadline(game, row.dir, v.step)
-                    if complete or (dl > 0 and now >= dl):
-                        try:
-                            v = adapter.adjudicate(row.dir, self.referee, not complete, now)
-                        except PbemError as exc:
-                            log.error("game %s: adjudication of step %s refused: %s", game, v.step, exc)
-                            return
-                while v.started and row.announced < v.step:
-                    self._announce(row.game, row.dir, row.announced + 1, now)
-                    row = self.journal.game(game)
-                    assert row is not None
+            v = adapter.view(row.dir)
+            if v.started and v.owes and row.announced >= v.step:
+                pending = adapter.pending_sides(row.dir, v)
+                complete = all(s in pending for s in v.owes)
+                dl = self._deadline(game, row.dir, v.step)
+                if complete or (dl > 0 and now >= dl):
+                    try:
+                        v = adapter.adjudicate(row.dir, self.referee, not complete, now)
+                    except adapter.GameBusy:
+                        raise
+                    except PbemError as exc:
+                        log.error("game %s: adjudication of step %s refused: %s", game, v.step, exc)
+                        return
+            while v.started and row.announced < v.step:
+                self._announce(row.game, row.dir, row.announced + 1, now)
+                row = self.journal.game(game)
+                assert row is not None
         except adapter.GameBusy:
-            log.warning("game %s busy; will try again", game)
+            log.warning("game %s busy; it is ticked again on the next pass", game)
+            self.busy.add(game)
 
     def _announce(self, game: str, game_dir: Path, entry: int, now: int) -> None:
         man = adapter.manifest(game_dir)
@@ -421,6 +423,9 @@ class Judge:
     def tick_due(self) -> None:
         """Deadlines: adjudicate overdue steps with default orders; remind those who still owe."""
         now = self.clock()
+        again, self.busy = sorted(self.busy), set()
+        for game in again:
+            self.tick(game)
         for game, step, deadline, reminded in self.journal.due(now, self.remind_before):
             row = self.journal.game(game)
             if row is None:

@@ -377,3 +377,22 @@ def test_a_mail_with_too_many_envelopes_is_refused_whole(table: Table) -> None:
     text = only_reply(table.exchange(mail("south@player.test", orders)[0]), "south@player.test")
     assert text.startswith(f"Refused: your mail holds {MAX_ENVELOPES + 1} envelopes")
     assert table.snapshot() == snap
+
+
+def test_an_adjudication_that_meets_another_writer_is_done_on_the_next_pass(table: Table,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.transport.mail import adapter
+
+    real, calls = adapter.adjudicate, []
+
+    def busy_once(*args: object, **kw: object) -> adapter.View:
+        calls.append(1)
+        if len(calls) == 1:
+            raise adapter.GameBusy("game is busy: another pbem command is writing it")
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(adapter, "adjudicate", busy_once)
+    step = core_game.status(table.dir)["step"]
+    raw, _ = mail("north@player.test", table.order("north") + "\n" + table.order("south"))
+    table.exchange(raw)
+    assert len(calls) >= 2 and core_game.status(table.dir)["step"] == step + 1
