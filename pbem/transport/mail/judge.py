@@ -139,6 +139,11 @@ class Judge:
                                        in_reply_to=inb.message_id if MESSAGE_ID.fullmatch(inb.message_id) else "",
                                        attachments=ans.files, now=now, auto="auto-replied"))
         outcome = "; ".join(line.splitlines()[0] for line in ans.lines)[:300] or "nothing to do"
+        for game, side, address in ans.register:  # a side registered after its game's reports went out
+            row = self.journal.game(game)
+            if row is not None and row.announced >= 0:
+                late = self._report_mail(game, row.dir, row.announced, side, address, now)
+                ans.extra += [late] if late is not None else []
         self.journal.finish(inb.message_id, outcome, mails + ans.extra, now, register=ans.register,
                             refused_to=refused_to if mails else [])
         for game in sorted(ans.touched):
@@ -173,11 +178,9 @@ class Judge:
                              f"that side's key (protocol §4.5); nothing changed.")
             return
         players = self.journal.players(pv.game)
-        if side in players:
-            ans.to.add(players[side])
-        elif pv.kind == "join" and inb.sender:
-            ans.to.add(inb.sender)
-            ans.register.append((pv.game, side, inb.sender))
+        register = pv.kind == "join" and side not in players and bool(inb.sender)
+        ans.to.add(players[side] if side in players else inb.sender if register else "")
+        ans.to.discard("")
         try:
             if pv.kind == "join":
                 _, identical = adapter.accept_join(row.dir, self.referee, pv.raw, where, now)
@@ -189,12 +192,16 @@ class Judge:
             if adapter.consumed(row.dir, pv):
                 ans.lines.append(f"Already used: {where} ({pv.kind} of {side} for step {pv.step} of game "
                                  f"{pv.game}) was received before and its step is closed.")
+                if register and pv.kind == "join":  # accepted before a crash, not yet registered: now
+                    ans.register.append((pv.game, side, inb.sender))
             else:
                 ans.lines.append(f"Refused {where}: {exc}" + (f" (hint: {exc.hint})" if exc.hint else "")
                                  + " Nothing changed.")
             return
         ans.touched.add(row.game)
         ans.accepted = True
+        if register:  # the first accepted join of a side names the address the judge writes to for it
+            ans.register.append((pv.game, side, inb.sender))
         if pv.kind == "join":
             ans.lines.append(f"Received: the join of {side} in game {pv.game}"
                              + (" (the same join as before)" if identical else "")
@@ -393,32 +400,34 @@ class Judge:
             self.busy.add(game)
 
     def _announce(self, game: str, game_dir: Path, entry: int, now: int) -> None:
-        man = adapter.manifest(game_dir)
-        v = adapter.view(game_dir)
-        e = adapter.entry(game_dir, entry)
-        result = e.result if isinstance(e.result, dict) else {}
-        deadline = e.deadline if e.owes else 0
-        files = adapter.entry_files(game_dir, entry)
-        attach_bundle = (bundle.filename(game, entry), bundle.dump(game, files), "application/json")
-        extra = []
-        if not e.owes and entry == v.step:  # the game is over: the reveal bundle lets every player audit it
-            extra.append((f"{game}-reveal.json", adapter.reveal(game_dir, self.referee), "application/json"))
+        """Mail every registered side the report of ``entry``, and record its deadline, at once."""
         players = self.journal.players(game)
-        mails = []
-        for side in man.sides:
-            to = players.get(side)
-            if not to:
-                continue
-            body = compose.report_body(game, side, entry, e.owes, sorted(e.orders) if entry else [],
-                                       e.defaulted, result, deadline)
-            rep = f"reports/{entry:04d}-{side}.pbem"
-            subject = f"{game}: step {entry}" + (", game over" if not e.owes else
-                                                   f", you owe {e.owes[side]}" if side in e.owes else "")
-            mails.append(compose.build(self.address, self.name, [to], subject, body,
-                                       compose.msgid(self.domain, "report", game, entry, side),
-                                       attachments=[(f"{entry:04d}-{side}.pbem", files[rep], "text/plain"),
-                                                    attach_bundle, *extra], now=now))
-        self.journal.announce(game, entry, mails, now, deadline)
+        mails = [m for side, to in sorted(players.items()) if (m := self._report_mail(game, game_dir, entry, side,
+                                                                                       to, now)) is not None]
+        e = adapter.entry(game_dir, entry)
+        self.journal.announce(game, entry, mails, now, e.deadline if e.owes else 0)
+
+    def _report_mail(self, game: str, game_dir: Path, entry: int, side: str, to: str, now: int) -> Outgoing | None:
+        """Side's mail for ``entry``: the report, the entry's public files (and the reveal at the end).
+
+        Its Message-ID depends only on (game, entry, side), so composing it twice queues it once.
+        """
+        e = adapter.entry(game_dir, entry)
+        if side not in e.reports:
+            return None
+        result = e.result if isinstance(e.result, dict) else {}
+        deadline = self._deadline(game, game_dir, entry) if e.owes else 0
+        files = adapter.entry_files(game_dir, entry)
+        attach = [(f"{entry:04d}-{side}.pbem", files[f"reports/{entry:04d}-{side}.pbem"], "text/plain"),
+                  (bundle.filename(game, entry), bundle.dump(game, files), "application/json")]
+        if not e.owes:  # the game is over: the reveal bundle lets every player audit it
+            attach.append((f"{game}-reveal.json", adapter.reveal(game_dir, self.referee), "application/json"))
+        body = compose.report_body(game, side, entry, e.owes, sorted(e.orders) if entry else [], e.defaulted,
+                                   result, deadline)
+        subject = f"{game}: step {entry}" + (", game over" if not e.owes else
+                                               f", you owe {e.owes[side]}" if side in e.owes else "")
+        return compose.build(self.address, self.name, [to], subject, body,
+                             compose.msgid(self.domain, "report", game, entry, side), attachments=attach, now=now)
 
     def tick_due(self) -> None:
         """Deadlines: adjudicate overdue steps with default orders; remind those who still owe."""

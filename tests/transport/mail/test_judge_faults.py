@@ -179,3 +179,51 @@ def test_sigkill_at_random_points_ends_the_game_exactly_as_an_uninterrupted_run(
     assert len(resent) <= kills  # only a kill between the server's 250 and the journal's note resends a mail
     assert core_game.verify(crash_dir)
     del calm_mails
+
+
+def test_a_crash_after_the_last_join_started_the_game_still_mails_that_player_its_report(
+        world: MailWorld, monkeypatch: Any) -> None:
+    """The last join starts the game; the judge dies before its journal notes the join (and its sender).
+    Restarted, it announces entry 0 to the side it knows, then the join comes again: it is not
+    accepted twice, its sender is registered, and that player gets the first report once."""
+    parts = runner.build(cfg_mod.load(world.config), clock=lambda: NOW)
+    players = {s: Player(s, identity.generate(s), f"{s}@player.test", world.root / "p" / s) for s in ("north", "south")}
+    gid = parts.judge.open_game("rps", "standard", {s: identity.load_public(p.pub_file()) for s, p in players.items()})
+    game_dir = parts.judge.games_dir / gid
+    for p in players.values():
+        p.game = gid
+        p.copy.mkdir(parents=True)
+        (p.copy / "game.toml").write_bytes((game_dir / "game.toml").read_bytes())
+    north, south = players["north"], players["south"]
+    world.to_judge(f"From: {north.address}\nSubject: j\nMessage-ID: <jn@p>\n\n"
+                   f"{core_game.write_join(north.copy, north.key, 'north')}".encode())
+    while not parts.judge.journal.seen("<jn@p>"):
+        runner.step(parts)
+    real = parts.judge.journal.finish
+
+    def die(message_id: str, *a: Any, **kw: Any) -> None:
+        if message_id == "<js@p>":
+            raise KeyboardInterrupt("the judge is killed")
+        real(message_id, *a, **kw)
+
+    monkeypatch.setattr(parts.judge.journal, "finish", die)
+    world.to_judge(f"From: {south.address}\nSubject: j\nMessage-ID: <js@p>\n\n"
+                   f"{core_game.write_join(south.copy, south.key, 'south')}".encode())
+    deadline = time.monotonic() + 10
+    while core_game.status(game_dir)["step"] != 0 if (game_dir / "ledger").exists() else True:
+        try:
+            runner.step(parts)
+        except KeyboardInterrupt:
+            break
+        assert time.monotonic() < deadline
+    assert (game_dir / "ledger" / "0000.toml").exists() and not parts.judge.journal.seen("<js@p>")
+    monkeypatch.setattr(parts.judge.journal, "finish", real)
+    parts.judge.tick_all()  # the restart: entry 0 goes to north, the only side the journal knows
+    for _ in range(40):
+        runner.step(parts)
+        if parts.judge.journal.seen("<js@p>") and not parts.judge.journal.pending_mail():
+            break
+        time.sleep(0.05)
+    reports = [m for m in world.mails_to(south.address) if has_bundle(m)]
+    assert len(reports) == 1 and f"{gid}: step 0" in parse_mail(reports[0])["Subject"]
+    assert len([m for m in world.mails_to(north.address) if has_bundle(m)]) == 1
