@@ -233,3 +233,8 @@ def parse_mail(data: bytes) -> Any:
     return message_from_bytes(data, policy=default_policy)
 
 
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The test SMTP server takes AUTH without TLS on 127.0.0.1 on purpose (the TLS case has its own test)."""
+    config.addinivalue_line("filterwarnings", "ignore:Requiring AUTH while not requiring TLS:UserWarning")
