@@ -22,6 +22,7 @@ from pbem.core import armor
 MAGIC = b"PBEMenv"
 _QUOTE = re.compile(r"^(?:[ \t]*>)*[ \t]?")
 _COMMANDS = ("help", "status", "resend")
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")  # a game id, or "all"
 _REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|sv|tr)\s*:\s*)+", re.IGNORECASE)
 
 
@@ -135,10 +136,13 @@ def _commands(subject: str, body: str) -> list[tuple[str, list[str]]]:
             candidates.append(s)
     for c in candidates:
         words = c.split()
-        if words and words[0].lower() in _COMMANDS and len(words) <= 3:
-            cmd = (words[0].lower(), words[1:])
-            if cmd not in found:
-                found.append(cmd)
+        if not words or words[0].lower() not in _COMMANDS:
+            continue
+        name, args = words[0].lower(), words[1:]
+        fits = {"help": not args, "status": len(args) <= 1,
+                "resend": len(args) <= 1 or (len(args) == 2 and args[1].lower() == "all")}[name]
+        if fits and all(_WORD.fullmatch(a) for a in args) and (name, args) not in found:
+            found.append((name, [a if a.lower() != "all" else "all" for a in args]))
     return found
 
 

@@ -396,3 +396,14 @@ def test_an_adjudication_that_meets_another_writer_is_done_on_the_next_pass(tabl
     raw, _ = mail("north@player.test", table.order("north") + "\n" + table.order("south"))
     table.exchange(raw)
     assert len(calls) >= 2 and core_game.status(table.dir)["step"] == step + 1
+
+
+def test_a_reply_quoting_the_help_text_without_gt_runs_no_command(table: Table) -> None:
+    """Some clients quote without "> ": the help text's own lines ("  help    this text") are not commands."""
+    from pbem.transport.mail import compose, inbound
+
+    inb = inbound.parse(mail("north@player.test", "Thanks!\n\n" + compose.HELP, subject="Re: your mail")[0],
+                        JUDGE, 10**6)
+    assert inb.commands == []
+    inb = inbound.parse(mail("north@player.test", "resend rps-1 ALL\n", subject="Re: x")[0], JUDGE, 10**6)
+    assert inb.commands == [("resend", ["rps-1", "all"])]
