@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import MailWorld
+from mailworld import MailWorld
+from mailworld import world  # noqa: F401 (the fixture)
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -106,7 +107,7 @@ def test_plain_text_connections_only_to_this_machine(tmp_path: Path) -> None:
 
 def test_judge_open_and_run_once_from_the_command_line(world: MailWorld, tmp_path: Path) -> None:
     """`pbem judge open`, then `pbem judge run --once` (the cron line) answers a join by mail."""
-    from conftest import JUDGE, parse_mail
+    from mailworld import JUDGE, parse_mail
 
     from pbem.core import game as core_game
     from pbem.core import identity

@@ -6,8 +6,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from conftest import JUDGE, MailWorld, parse_mail
-from players import Player, has_bundle
+from mailworld import JUDGE, MailWorld, parse_mail
+from mailworld import world  # noqa: F401 (the fixture)
+from mail_players import Player, has_bundle
 
 from typer.testing import CliRunner
 

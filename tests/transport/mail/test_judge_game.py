@@ -5,8 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from conftest import MailWorld
-from players import Player
+from mailworld import MailWorld
+from mailworld import world  # noqa: F401 (the fixture)
+from mail_players import Player
 
 from pbem.core import game as core_game
 from pbem.core import identity
@@ -66,7 +67,7 @@ def test_judge_plays_a_whole_rps_game_by_mail(world: MailWorld) -> None:
     # handled mail was moved out of the inbox (so the inbox never grows with history)
     import imaplib
 
-    from conftest import IMAP_PASSWORD, IMAP_USER
+    from mailworld import IMAP_PASSWORD, IMAP_USER
 
     conn = imaplib.IMAP4("127.0.0.1", world.imap.port)
     conn.login(IMAP_USER, IMAP_PASSWORD)
@@ -112,7 +113,7 @@ def test_judge_plays_a_whole_braveheart_game_by_mail_then_the_players_copy_verif
     runner_ = CliRunner()
     res = runner_.invoke(app, ["mail", "import", str(last), "--game", str(scot.copy)])
     assert res.exit_code == 0, res.output
-    from conftest import parse_mail
+    from mailworld import parse_mail
 
     reveal = next(p for p in parse_mail(last.read_bytes()).walk() if (p.get_filename() or "").endswith("reveal.json"))
     (scot.home / "reveal.json").write_bytes(reveal.get_payload(decode=True))

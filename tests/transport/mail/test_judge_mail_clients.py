@@ -16,8 +16,8 @@ from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
-from conftest import JUDGE, MailWorld, make_world, parse_mail
-from players import Player, has_bundle
+from mailworld import JUDGE, MailWorld, make_world, parse_mail
+from mail_players import Player, has_bundle
 
 from pbem.core import armor
 from pbem.core import game as core_game

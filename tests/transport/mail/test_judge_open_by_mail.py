@@ -5,8 +5,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from conftest import JUDGE, MailWorld, parse_mail
-from players import Player
+from mailworld import JUDGE, MailWorld, parse_mail
+from mailworld import world  # noqa: F401 (the fixture)
+from mail_players import Player
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

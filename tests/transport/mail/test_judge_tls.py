@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
-from conftest import (IMAP_PASSWORD, IMAP_USER, JUDGE, SMTP_PASSWORD, Mailer, _auth, _pymap_base, free_port,
+from mailworld import (IMAP_PASSWORD, IMAP_USER, JUDGE, SMTP_PASSWORD, Mailer, _auth, _pymap_base, free_port,
                       start_pymap)
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -132,7 +132,7 @@ def tls_front(cert: Path, key: Path, backend: int) -> tuple[int, subprocess.Pope
 
 
 def test_imap_over_implicit_tls_fetches_and_moves_mail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from conftest import append
+    from mailworld import append
 
     from pbem.transport.mail.config import Secret, Server
     from pbem.transport.mail.servers import ImapInbox

@@ -10,7 +10,7 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any, Callable
 
-from conftest import JUDGE, SMTP_PASSWORD, SMTP_USER, MailWorld, parse_mail
+from mailworld import JUDGE, SMTP_PASSWORD, SMTP_USER, MailWorld, parse_mail
 
 from pbem.core import game as core_game
 from pbem.core import identity

@@ -1,4 +1,5 @@
-"""Real mail servers on 127.0.0.1 for the judge's tests: aiosmtpd (SMTP, with AUTH) and pymap (IMAP, maildir).
+"""Real mail servers on 127.0.0.1 for the judge's tests (a module of its own, not conftest, whose name
+another test folder also uses): aiosmtpd (SMTP, with AUTH) and pymap (IMAP, maildir).
 
 The SMTP server plays the whole mail system: a mail to the judge is delivered into the judge's
 Maildir (the one pymap serves over IMAP), a mail to anyone else lands in that address's list.
@@ -28,7 +29,7 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from pbem.core import identity, ruleset
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "core"))
+sys.path.append(str(Path(__file__).resolve().parents[2] / "core"))  # the rock-paper-scissors ruleset
 ruleset.register("rps", "rps_game:RpsRuleset")
 
 JUDGE = "judge@judge.test"
@@ -225,6 +226,7 @@ def make_world(root: Path) -> Iterator[MailWorld]:
 
 @pytest.fixture
 def world(tmp_path: Path) -> Iterator[MailWorld]:
+    """Both servers and a judge config for one test (import it into the test module to use it)."""
     with make_world(tmp_path) as w:
         yield w
 
@@ -234,7 +236,3 @@ def parse_mail(data: bytes) -> Any:
 
 
 
-
-def pytest_configure(config: pytest.Config) -> None:
-    """The test SMTP server takes AUTH without TLS on 127.0.0.1 on purpose (the TLS case has its own test)."""
-    config.addinivalue_line("filterwarnings", "ignore:Requiring AUTH while not requiring TLS:UserWarning")
