@@ -106,11 +106,12 @@ def _strip_empty(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if not (k == "game" and v == "")}
 
 
-def template(report: dict[str, Any]) -> str:
+def template(report: dict[str, Any], draft_path: str = "", report_path: str = "", key: str = "",
+             game_dir: str = "") -> str:
     """A draft to start from: the header filled in, the legal options listed as comments.
 
     ``report`` is the opened report (``HammerRuleset.report``): its ``asks`` says what is owed
-    and ``options`` lists the legal choices.
+    and ``options`` lists the legal choices. The paths name the real files in the "next" hint.
     """
     side, step, asks = report["side"], report["step"], report.get("asks", "")
     if not asks:
@@ -118,7 +119,7 @@ def template(report: dict[str, Any]) -> str:
     options: dict[str, Any] = report.get("options", {})
     lines = [
         f"# Orders for {side}, step {step} ({asks}) of game {report.get('game', '')}.",
-        "# Edit, then: pbem orders check THIS --report REPORT --key KEY; pbem orders seal ...",
+        f"# Edit, then: {next_commands(report, draft_path, report_path, key, game_dir)}",
         f'game = "{report.get("game", "")}"',
         f'side = "{side}"',
         f"step = {step}",
@@ -165,6 +166,18 @@ def template(report: dict[str, Any]) -> str:
                   '# [plans]', '# hits = ["BLOCK"]', "# [plans.battle]",
                   "# retreat_from_round = 2", "# retreat_if_outnumbered = true", '# retreat_to = ["AREA"]', ""]
     return "\n".join(lines)
+
+
+def next_commands(report: dict[str, Any], draft_path: str = "", report_path: str = "", key: str = "",
+                  game_dir: str = "") -> str:
+    """The check and seal commands for this draft, with the real file names (placeholders only
+    for what is not known: the draft printed to the screen has no file yet)."""
+    side, step = report.get("side", ""), int(report.get("step") or 0)
+    draft = draft_path or f"orders-{step:04d}-{side}.toml"
+    rep = report_path or f"reports/{step:04d}-{side}.pbem"
+    with_key = f" --key {key}" if key else ""
+    return (f"pbem orders check {draft} --report {rep}{with_key}; "
+            f"pbem orders seal {draft}{with_key} --game {game_dir or 'GAME'} --out {step:04d}-{side}-orders.asc")
 
 
 def _winter_comments(legal: dict[str, Any]) -> list[str]:

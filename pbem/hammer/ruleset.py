@@ -185,7 +185,7 @@ class HammerRuleset:
         missing = sorted(set(state["owes"]) - set(orders))
         if missing:
             raise InvalidOrder(f"step {state.get('step', 0)} is incomplete: {', '.join(missing)} "
-                               "still owe orders")
+                               f"still {'owes' if len(missing) == 1 else 'owe'} orders")
         extra = sorted(set(orders) - set(state["owes"]))
         if extra:
             raise InvalidOrder(f"step {state.get('step', 0)}: {', '.join(extra)} owe nothing")
