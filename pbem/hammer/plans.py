@@ -17,6 +17,7 @@ from pbem.hammer.board import board
 from pbem.hammer.decisions import Decider, NeedDecision, Question
 from pbem.hammer.errors import InvalidOrder
 from pbem.hammer.state import GameState
+from pbem.hammer.suggest import did_you_mean
 
 BATTLE_KINDS = ("battle_action", "hit", "retreat", "regroup", "raid_loss", "battle_next", "pillage_hit",
                 "retreat_lost")
@@ -76,7 +77,7 @@ def _names(raw: Any, path: str, known: Any, what: str) -> tuple[str, ...]:
         raise _bad(path, f"a list of {what}, not {raw!r}")
     for v in raw:
         if v not in known:
-            raise _bad(path, f"{v!r} is not {what}")
+            raise _bad(path, f"{v!r} is not {what}{did_you_mean(v, known)}")
     return tuple(raw)
 
 
@@ -147,7 +148,7 @@ def parse_plans(side: str, raw: Any) -> Plans:
     areas: dict[str, BattlePlan] = {}
     for area in sorted(areas_raw):
         if area not in board().areas:
-            raise _bad(f"plans.areas.{area}", "unknown area (1.1)")
+            raise _bad(f"plans.areas.{area}", f"unknown area (1.1){did_you_mean(area, board().areas)}")
         areas[area] = _battle_plan(areas_raw[area], f"plans.areas.{area}", battle)
     return Plans(side=side, ask=ask, hits=hits, raid_loss=raid, retreat_lost=lost, battle=battle, areas=areas)
 

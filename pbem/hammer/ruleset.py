@@ -40,6 +40,7 @@ from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
 from pbem.hammer.winter import plan_decider as winter_plan
 from pbem.hammer.winter import check_winter_plan, validate_winter_plan, winter_plan_options
+from pbem.hammer.suggest import did_you_mean
 
 RULESET_ID = "hammer"
 WORDS_PER_KEY = 8  # an engine call's stream key: 8 words (32 bytes) of the step's stream
@@ -156,7 +157,8 @@ class HammerRuleset:
             play = draft.sections["card"]["play"]
             if play not in g.hands.get(side, []):
                 raise IllegalOrder(f"play {play!r}: that card is not in {side}'s hand "
-                                   f"({', '.join(sorted(g.hands.get(side, [])))}) (3.1)", rule="3.1")
+                                   f"({', '.join(sorted(g.hands.get(side, [])))}) (3.1)"
+                                   f"{did_you_mean(play, g.hands.get(side, []))}", rule="3.1")
             if card_of(play).is_event and "event" in draft.sections:  # against the board as it is now
                 validate_event(g, side, play, draft.sections["event"])
             ahead = draft.sections.get("if_player1")
