@@ -16,6 +16,7 @@ shows it (player, ``pbem orders check``, ``known.py``): one code path, one verdi
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any
@@ -135,6 +136,7 @@ def template(report: dict[str, Any], draft_path: str = "", report_path: str = ""
                   '# moves = [ { from = "AREA", to = "AREA", blocks = ["BLOCK"] } ]',
                   '# battle_order = ["AREA"]   # Player 1 chooses the order of battles (5.1)']
         lines += _reach_comments(options.get("moves", {})) + [""]
+        lines += _card_event_comments(report, hand)
     elif asks == "moves":
         lines += [f"# your card: {options.get('card', '')}; at most its value in group moves (4.2)",
                   "[moves]", "moves = []",
@@ -150,14 +152,15 @@ def template(report: dict[str, Any], draft_path: str = "", report_path: str = ""
         lines += [f"# question ({q.get('rule', '')}): {q.get('kind', '')} {ctx}".rstrip(),
                   f"# options: {', '.join(opts)}", "[decide]", f'answer = "{opts[0] if opts else ""}"', ""]
     elif asks == "event":
-        lines += ["[event]", f"# event: {options.get('event', '')}; an empty table passes (docs/orders.md Events)"]
-        for params in options.get("event_params", []):
-            lines.append("# " + ", ".join(f"{k} = {v!r}" for k, v in sorted(params.items())))
+        card_id = str(options.get("event", ""))
+        lines += ["[event]", f"# event: {card_id}; {empty_event_note(card_id)} (docs/orders.md Events)",
+                  "# the legal choices; uncomment the lines of one:"]
+        lines += _event_choice_lines(options.get("event_params", []))
         lines.append("")
     elif asks == "winter":
         lines += ["[winter]", "# winter plans (docs/orders.md Winter); an empty table takes every default:",
-                  '# homes = { Bruce = "Carrick" }  moray = "home"  king = "stay"  edward = "winter"',
-                  '# wallace = "selkirk"  disband = ["BLOCK"]  builds = { AREA = ["draw", "step:BLOCK"] }',
+                  '# homes = { Bruce = "Carrick" }', '# moray = "home"', '# king = "stay"', '# edward = "winter"',
+                  '# wallace = "selkirk"', '# disband = ["BLOCK"]', '# builds = { AREA = ["draw", "step:BLOCK"] }',
                   '# ask = ["winter_build"]   # be asked instead, in a decide step']
         lines += _winter_comments(options.get("winter_plan", {})) + [""]
     if "plans" in SECTIONS[asks]:
@@ -178,6 +181,72 @@ def next_commands(report: dict[str, Any], draft_path: str = "", report_path: str
     with_key = f" --key {key}" if key else ""
     return (f"pbem orders check {draft} --report {rep}{with_key}; "
             f"pbem orders seal {draft}{with_key} --game {game_dir or 'GAME'} --out {step:04d}-{side}-orders.asc")
+
+
+def toml_line(key: str, value: Any) -> str:
+    """``key = value`` as TOML writes it (``pass = true``, ``steps = ["Wallace"]``), for hints that
+    stay valid TOML when uncommented."""
+    return f"{_bare_or_quoted(key)} = {_inline(value)}"
+
+
+def _bare_or_quoted(key: str) -> str:
+    return key if key.replace("_", "").replace("-", "").isalnum() else json.dumps(key, ensure_ascii=False)
+
+
+def _inline(value: Any) -> str:
+    """A TOML value on one line (JSON's strings, numbers and booleans are TOML's too)."""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_bare_or_quoted(k)} = {_inline(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def empty_event_note(card_id: str) -> str:
+    """What an empty ``[event]`` table does with this card (3.12)."""
+    from pbem.hammer.cards import card
+    try:
+        c = card(card_id)
+    except Exception:  # noqa: BLE001 - an unknown card: the generic sentence
+        return "an empty table passes, except a Truce, which takes effect"
+    if c.event == "truce":
+        return "Truce takes no parameters: an empty table (or none at all) plays it"
+    return f"an empty table passes: the {c.name} is not used"
+
+
+def _event_choice_lines(choices: list[dict[str, Any]]) -> list[str]:
+    out: list[str] = []
+    for params in choices:
+        if not params:
+            out.append("#   (no parameters)")
+            continue
+        out.append("#   or:" if out else "#   either:")
+        out += [f"# {toml_line(k, v)}" for k, v in sorted(params.items())]
+    return out
+
+
+def _card_event_comments(report: dict[str, Any], hand: list[str]) -> list[str]:
+    """For each Event in hand: its parameters may ride with the card (3.12), one legal set per
+    choice, computed on the game as the report shows it (known.py), and what an empty table does."""
+    from pbem.hammer import known
+    from pbem.hammer.cards import card
+    from pbem.hammer.events import legal_events
+
+    events = [c for c in hand if card(c).is_event]
+    if not events:
+        return []
+    out = ["# If you play an Event, its parameters may ride with the card in [event] (3.12);",
+           "# without [event], you are asked in an event step (one more exchange), except for a Truce.",
+           "# [event]"]
+    try:
+        g = known.game_from_view(report["view"])
+    except (KeyError, TypeError, ValueError):
+        g = None
+    for c in events:
+        out.append(f"#   {c} ({card(c).name}): {empty_event_note(c)}")
+        if g is not None:
+            out += _event_choice_lines([p for p in legal_events(g, report["side"], c) if p])
+    return out + [""]
 
 
 def _winter_comments(legal: dict[str, Any]) -> list[str]:

@@ -304,6 +304,9 @@ def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg, 
             if "event" not in parsed[side].sections:
                 pending[side].pop("event", None)
         cards = {side: d.sections["card"]["play"] for side, d in sorted(parsed.items())}
+        for side, play in cards.items():  # Truce takes no parameters: played at once, no event step (3.12)
+            if card_of(play).event == "truce" and "event" not in parsed[side].sections:
+                pending[side]["event"] = {}
         if not _call(state, "submit_cards", [cards], rng, log):
             return
     elif kinds == {"moves"}:
