@@ -74,7 +74,7 @@ def main() -> None:
             draft = HERE / "drafts" / f"{step:04d}-{side}.toml"
             env = HERE / "envelopes" / f"{step:04d}-{side}.asc"
             cli("orders", "auto", rep, "--key", k / f"{side}.key", "--bot", "simple", "--out", draft,
-                "--seed", f"{step:04x}")
+                "--seed", f"{step:04x}", "--bot-plans")
             d = drafts.parse_draft(draft.read_text(encoding="utf-8"), str(draft))
             if side == "scotland" and "plans" in d.sections:  # the player keeps its own plans
                 d.sections["plans"] = SCOTTISH_PLANS

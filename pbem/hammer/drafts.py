@@ -84,8 +84,14 @@ def from_body(data: Any, source: str = "draft") -> Draft:
         play = sections.get("card", {}).get("play")
         if not isinstance(play, str) or not play:
             raise InvalidOrder(f"{source}: [card] needs play = \"<card id>\" (3.1)")
-    if kind == "decide" and not isinstance(sections.get("decide", {}).get("answer"), str):
-        raise InvalidOrder(f"{source}: [decide] needs answer = \"<one of the listed options>\"")
+    if kind == "decide":
+        decide = sections.get("decide", {})
+        many = decide.get("answers")
+        if set(decide) - {"answer", "answers"} or ("answer" in decide) == ("answers" in decide) or (
+                "answer" in decide and not isinstance(decide["answer"], str)) or (
+                "answers" in decide and not (isinstance(many, list) and many and all(isinstance(a, str) for a in many))):
+            raise InvalidOrder(f"{source}: [decide] needs answer = \"<one of the listed options>\", or for several "
+                               "questions answers = [\"<option>\", ...], one per question in order")
     return Draft(side=side, step=step, kind=kind, game=game, sections=sections)
 
 
@@ -146,11 +152,19 @@ def template(report: dict[str, Any], draft_path: str = "", report_path: str = ""
                   '# pins = { AREA = ["BLOCK"] }']
         lines += _reach_comments(options.get("moves", {})) + [""]
     elif asks == "decide":
-        q = options.get("question", {})
-        opts = list(q.get("options", []))
-        ctx = " ".join(f"{k}={v}" for k, v in sorted(q.get("context", {}).items()))
-        lines += [f"# question ({q.get('rule', '')}): {q.get('kind', '')} {ctx}".rstrip(),
-                  f"# options: {', '.join(opts)}", "[decide]", f'answer = "{opts[0] if opts else ""}"', ""]
+        asked = options.get("questions") or [options.get("question", {})]
+        for n, q in enumerate(asked, 1):
+            ctx = " ".join(f"{k}={v}" for k, v in sorted(q.get("context", {}).items()))
+            number = f" {n} of {len(asked)}" if len(asked) > 1 else ""
+            lines += [f"# question{number} ({q.get('rule', '')}): {q.get('kind', '')} {ctx}".rstrip(),
+                      f"#   options: {', '.join(q.get('options', []))}"]
+        firsts = [(list(q.get("options", [])) or [""])[0] for q in asked]
+        if len(asked) > 1:
+            lines += ["# These questions of one battle are asked together: one answer each, in order. An answer",
+                      "# an earlier one has made impossible is replaced by what your plans say (docs/plans.md).",
+                      "[decide]", toml_line("answers", firsts), ""]
+        else:
+            lines += ["[decide]", toml_line("answer", firsts[0]), ""]
     elif asks == "event":
         card_id = str(options.get("event", ""))
         lines += ["[event]", f"# event: {card_id}; {empty_event_note(card_id)} (docs/orders.md Events)",

@@ -26,7 +26,7 @@ from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.movement import truce_bars
-from pbem.hammer.state import POOL, GameState
+from pbem.hammer.state import DEAD, OFF_MAP, POOL, GameState
 from pbem.hammer.suggest import did_you_mean
 
 Log = list[dict[str, Any]]
@@ -349,7 +349,11 @@ def _room(state: GameState, names: list[str], count: int) -> list[str]:
 
 
 def _legal_herald(state: GameState, side: str) -> list[dict[str, Any]]:
-    return [{"noble": n} for n in state.nobles_of(other_side(side)) if n != MORAY]
+    """The enemy's nobles but Moray (5.7): every one of them stands on the map unless dead or off it
+    (only Moray may stand in a Draw Pool, 7.1), so the list depends on public facts only."""
+    enemy = other_side(side)
+    return [{"noble": n} for n, b in sorted(state.blocks.items())
+            if b.owner == enemy and spec(n).is_noble and n != MORAY and b.location not in (DEAD, OFF_MAP)]
 
 
 def _legal_pillage(state: GameState, side: str) -> list[dict[str, Any]]:

@@ -213,10 +213,12 @@ class PlanDecider:
     pick the weakest block. Retreat conditions read the question's context only.
     """
 
-    def __init__(self, plans: Plans, state: GameState | None = None, winter: Decider | None = None) -> None:
+    def __init__(self, plans: Plans, state: GameState | None = None, winter: Decider | None = None,
+                 quiet: frozenset[str] = frozenset()) -> None:
         self.plans = plans
         self.state = state
         self.winter = winter
+        self.quiet = quiet  # battles this side was already asked in: "ask me" is spent there (once per battle)
 
     def decide(self, question: Question) -> str:
         if question.kind.startswith("winter") and self.winter is not None:
@@ -225,7 +227,7 @@ class PlanDecider:
             raise InvalidOrder(f"{self.plans.side}'s plans were asked {question.side}'s question {question.kind}")
         area = str(question.context.get("area", ""))
         plan = self.plans.for_area(area)
-        if ALL in self.plans.ask or question.kind in self.plans.ask or (plan.ask and area):
+        if area not in self.quiet and (ALL in self.plans.ask or question.kind in self.plans.ask or (plan.ask and area)):
             raise NeedDecision(question)
         handler = getattr(self, f"_{question.kind}", None)
         answer = handler(question, plan) if handler is not None else question.options[0]
@@ -265,7 +267,8 @@ class PlanDecider:
         return sorted(q.options)[0]
 
 
-def decider(side: str, data: dict[str, Any] | None = None, state: GameState | None = None) -> PlanDecider:
+def decider(side: str, data: dict[str, Any] | None = None, state: GameState | None = None,
+            quiet: frozenset[str] = frozenset()) -> PlanDecider:
     """The decider a side's standing orders stand for: ``data["plans"]`` (battle plans) and,
     when present, ``data["winter"]`` (winter plans, winter.py). Raises ``InvalidOrder`` naming
     the field when a plan is malformed."""
@@ -274,7 +277,7 @@ def decider(side: str, data: dict[str, Any] | None = None, state: GameState | No
     if "winter" in data:
         from pbem.hammer.winter import plan_decider
         winter = plan_decider(side, dict(data["winter"] or {}))
-    return PlanDecider(parse_plans(side, data.get("plans", {})), state, winter)
+    return PlanDecider(parse_plans(side, data.get("plans", {})), state, winter, quiet)
 
 
 __all__ = ["BattlePlan", "Plans", "PlanDecider", "Situation", "decider", "parse_plans", "situation",

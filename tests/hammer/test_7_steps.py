@@ -39,11 +39,11 @@ class FakeBattle:
 
 
 class AskingPlans:
-    def __init__(self, plans: dict[str, Any]) -> None:
-        self.plans = plans
+    def __init__(self, plans: dict[str, Any], quiet: frozenset[str] = frozenset()) -> None:
+        self.plans, self.quiet = plans, quiet
 
     def decide(self, q: Question) -> str:
-        if self.plans.get("always_ask"):
+        if self.plans.get("always_ask") and q.context.get("area") not in self.quiet:  # asked once per battle
             raise NeedDecision(q)
         return q.options[0]
 
@@ -55,10 +55,10 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> FakeBattle:
     monkeypatch.setattr(engine, "_border_raid", lambda g, d: [])
     real = ruleset._plan_decider
 
-    def plans(side: str, pending: dict[str, Any], live: Any = None) -> Any:
+    def plans(side: str, pending: dict[str, Any], live: Any = None, quiet: frozenset[str] = frozenset()) -> Any:
         if pending.get("plans", {}).get("always_ask"):
-            return AskingPlans(pending["plans"])
-        return real(side, {k: v for k, v in pending.items() if k != "plans"}, live)
+            return AskingPlans(pending["plans"], quiet)
+        return real(side, {k: v for k, v in pending.items() if k != "plans"}, live, quiet)
 
     monkeypatch.setattr(ruleset, "_plan_decider", plans)
     return fb
