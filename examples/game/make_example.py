@@ -53,9 +53,10 @@ def cli(*args: object) -> str:
 def main() -> None:
     from pbem.core import game as core_game
 
-    for sub in ("keys", "game", "drafts", "envelopes", "receipts"):
+    for sub in ("game", "drafts", "envelopes", "receipts"):
         shutil.rmtree(HERE / sub, ignore_errors=True)
-    make_keys(HERE / "keys")
+    if not (HERE / "keys" / "referee.key").exists():  # the example keys stay as committed
+        make_keys(HERE / "keys")
     k, g = HERE / "keys", HERE / "game"
     with at(0):
         cli("game", "new", g, "--ruleset", "hammer", "--scenario", "braveheart", "--referee", k / "referee.key",
