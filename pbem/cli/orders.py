@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.errors import fails_cleanly
-from pbem.cli.files import read_text, write_output
+from pbem.cli.files import read_text, record_file_of_a_game, write_output
 from pbem.cli.key import load_key
 from pbem.core.errors import EnvelopeError, FormatError
 from pbem.hammer.errors import InvalidOrder
@@ -243,7 +243,7 @@ def _player_plans(out: Path) -> dict[str, Any]:
     """The plans the player wrote in the draft ``out`` already holds (none when it does not exist).
 
     A file there that is not a draft is never overwritten: the player may have written anything."""
-    if not out.exists():
+    if not out.exists() or record_file_of_a_game(out) is not None:  # writing there is refused anyway
         return {}
     try:
         old = read_draft(out)

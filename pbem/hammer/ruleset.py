@@ -29,6 +29,7 @@ from pbem.core.ruleset import StepResult
 from pbem.hammer import drafts, engine, plans
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.cards import card as card_of
+from pbem.hammer.cards import deck
 from pbem.hammer.decisions import Lookahead, NeedDecision, Question, Replay, StopLookahead, battle_of, signature
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.events import legal_events, validate_event
@@ -162,7 +163,8 @@ class HammerRuleset:
             if play not in g.hands.get(side, []):
                 raise IllegalOrder(f"play {play!r}: that card is not in {side}'s hand "
                                    f"({', '.join(sorted(g.hands.get(side, [])))}) (3.1)"
-                                   f"{did_you_mean(play, g.hands.get(side, []))}", rule="3.1")
+                                   f"{'' if play in deck() else did_you_mean(play, g.hands.get(side, []))}",
+                                   rule="3.1")  # a suggestion only for a name that is no card at all
             if card_of(play).is_event and "event" in draft.sections:  # against the board as it is now
                 validate_event(g, side, play, draft.sections["event"])
             ahead = draft.sections.get("if_player1")
