@@ -82,29 +82,6 @@ class Scripted:
         raise NeedDecision(question)
 
 
-class Resumed:
-    """The referee's decider for a call resumed after ``decide`` steps: the standing plans answer
-    first, as they did before the pause; each question they leave open takes that side's next
-    answer from its ``decide`` orders, in order; when none is left, the call pauses again.
-
-    Replaying the plans first is what makes a resumed call ask the same questions in the same
-    order, so the answers land on the questions they were given for.
-    """
-
-    def __init__(self, plans: Decider, answers: dict[str, list[str]] | None = None) -> None:
-        self.plans = plans
-        self.answers = {side: list(a) for side, a in (answers or {}).items()}
-
-    def decide(self, question: Question) -> str:
-        try:
-            return self.plans.decide(question)
-        except NeedDecision:
-            queue = self.answers.get(question.side, [])
-            if not queue:
-                raise
-            return queue.pop(0)
-
-
 class BySide:
     """One decider per side."""
 

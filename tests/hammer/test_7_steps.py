@@ -405,7 +405,7 @@ def test_7_a_decide_answer_goes_to_the_question_it_answers_not_to_one_the_plans_
                                                plans={"ask": ["battle_action"]})}, Drbg(b"z" * 32))
     hits = [(e["by"], e["block"]) for e in res.log if e.get("what") == "hit"]
     assert ("Mentieth", "Wallace") in hits
-    assert R.owes(res.state) == {"england": "card", "scotland": "card"}, "new plans wait for the next call"
+    assert R.owes(res.state) == {"england": "card", "scotland": "card"}, "asked once per battle (docs/plans.md)"
 
 
 def test_7_deadline_defaults_for_every_kind_of_step_are_legal_and_as_documented() -> None:
