@@ -20,7 +20,6 @@ from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import read_text, record_file_of_a_game, write_output
 from pbem.cli.key import load_key
 from pbem.core.errors import EnvelopeError, FormatError
-from pbem.hammer.errors import InvalidOrder
 from pbem.hammer import bots, drafts
 
 orders_app = typer.Typer(no_args_is_help=True, help="Player: write, check and seal orders.")
@@ -243,6 +242,8 @@ def _player_plans(out: Path) -> dict[str, Any]:
     """The plans the player wrote in the draft ``out`` already holds (none when it does not exist).
 
     A file there that is not a draft is never overwritten: the player may have written anything."""
+    from pbem.hammer.errors import InvalidOrder
+
     if not out.exists() or record_file_of_a_game(out) is not None:  # writing there is refused anyway
         return {}
     try:
