@@ -56,7 +56,8 @@ def new(
     identity.save_private(ident, priv_path, read_passphrase(passphrase_file))
     identity.save_public(ident, pub_path)
     typer.echo(f"{priv_path}: private key (keep it secret)")
-    typer.echo(f"{pub_path}: public identity (send it to the referee)")
+    typer.echo(f"{pub_path}: public identity (send it to the other people in the game: a player sends it to the "
+               "referee, the referee sends its own to the players)")
     typer.echo(f"fingerprint: {ident.fingerprint}")
 
 

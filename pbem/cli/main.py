@@ -13,7 +13,7 @@ from pbem.cli import demo, game, judge, key, mail, orders, report, sandbox, veri
 app = typer.Typer(
     name="pbem",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     help="Play block wargames by email: sealed orders, fog of war, dice nobody can bias.",
 )
 

@@ -47,7 +47,7 @@ def audit(
 @fails_cleanly
 def reveal(
     game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
-    key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")],
+    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="The referee's private key file.")],
     out: Annotated[Path, typer.Option("--out", help="Where to write the reveal bundle (JSON).")],
     passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file",
                                                          help="The key's passphrase file.")] = None,

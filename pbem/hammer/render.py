@@ -162,8 +162,10 @@ def _asks(v: dict[str, Any]) -> list[str]:
     for origin, reach in sorted((asks.get("moves") or {}).items()):
         for block, areas in sorted(reach.items()):
             lines.append(f"  move {block} from {origin}: {', '.join(areas) or '-'}")
-    q = asks.get("question") or {}
-    if q:
+    asked = asks.get("questions") or ([asks["question"]] if asks.get("question") else [])
+    if len(asked) > 1:
+        lines.append(f"  {len(asked)} questions of this battle, asked together: answer each, in order")
+    for q in asked:
         ctx = " ".join(f"{k}={q['context'][k]}" for k in sorted(q.get("context", {})))
         lines.append(f"  question {q['kind']} ({q.get('rule', '')}){question_where(q, v)}: {ctx}".rstrip())
         lines.append(f"  options: {', '.join(q['options'])}")
