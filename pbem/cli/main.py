@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from pbem.cli import demo, game, key, orders, report, sandbox, verify
+from pbem.cli import demo, game, git, key, orders, report, sandbox, verify
 
 app = typer.Typer(
     name="pbem",
@@ -27,6 +27,7 @@ app.add_typer(report.report_app, name="report")
 app.command("verify")(verify.verify)
 app.command("audit")(verify.audit)
 app.command("sandbox")(sandbox.sandbox)
+app.add_typer(git.git_app, name="git")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,184 @@
+"""What a player runs in their clone: ``submit`` an order, ``pull`` the referee's news.
+
+``submit`` makes exactly the push the repository takes (one commit adding or replacing
+``inbox/NNNN-SIDE.pbem`` on top of the shared branch). When the shared branch moved on while
+it was pushing (the other player, or the referee), it fetches and tries again while the order
+still fits the step. A refused push leaves the clone as it was and shows the repository's reason.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.transport.git import adapter, gitcmd, layout
+
+ATTEMPTS = 8
+PRE_COMMIT_MARK = "# installed by pbem git: refuses a commit that holds a private key"
+
+
+@dataclass
+class Submitted:
+    path: str
+    side: str
+    step: int
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Pulled:
+    position: adapter.Position
+    lines: list[str]
+    verified: bool
+
+
+def _clone(repo: Path) -> tuple[Path, str]:
+    """(top folder, branch) of a player's clone."""
+    repo = Path(repo)
+    res = gitcmd.run(["rev-parse", "--show-toplevel"], repo, check=False)
+    if res.code != 0 or not res.out.strip():
+        raise gitcmd.GitError(f"{repo} is not a clone of a game repository (git clone URL first) (docs/git.md).")
+    top = Path(res.out.strip())
+    branch = gitcmd.run(["rev-parse", "--abbrev-ref", "HEAD"], top).out.strip()
+    if branch == "HEAD":
+        raise gitcmd.GitError(f"{top} is not on a branch; check out the game's branch (git checkout main) "
+                              "(docs/git.md).")
+    if gitcmd.run(["remote", "get-url", "origin"], top, check=False).code != 0:
+        raise gitcmd.GitError(f"{top} has no remote named origin; it must be a clone of the game repository "
+                              "(docs/git.md).")
+    install_pre_commit(top)
+    return top, branch
+
+
+def install_pre_commit(top: Path) -> None:
+    """A pre-commit hook in the clone that refuses a commit holding a private key (when none is there yet)."""
+    hooks = Path(gitcmd.run(["rev-parse", "--git-path", "hooks"], top).out.strip())
+    hooks = hooks if hooks.is_absolute() else top / hooks
+    path = hooks / "pre-commit"
+    if path.exists():
+        return
+    import shlex
+    import sys
+
+    hooks.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\n{PRE_COMMIT_MARK}\nexec {shlex.quote(sys.executable)} -m pbem git hook pre-commit\n",
+                    encoding="utf-8")
+    path.chmod(0o755)
+
+
+def check_staged(top: Path) -> None:
+    """Refuse a commit whose staged files hold a private key (the clone's pre-commit hook)."""
+    names = gitcmd.run(["diff", "--cached", "--name-only", "-z", "--diff-filter=AMT"], top).out
+    for name in [n for n in names.split("\0") if n]:
+        data = gitcmd.run_bytes(["show", f":{name}"], top)
+        if layout.find_private_key(data):
+            raise gitcmd.GitError(f"{name} holds a private key; secrets never enter a game repository, so this commit "
+                                  "is refused (docs/git.md).", hint=f"git rm --cached {name}")
+
+
+def _sync(top: Path, branch: str) -> None:
+    """Fetch and fast-forward the clone to the shared branch; refuse when it has changes of its own."""
+    gitcmd.run(["fetch", "-q", "origin", branch], top, what="git fetch")
+    dirty = gitcmd.run(["status", "--porcelain", "--untracked-files=no"], top).out.strip()
+    if dirty:
+        raise gitcmd.GitError(f"your clone {top} has changed files ({dirty.splitlines()[0].strip()} ...); a game clone "
+                              "holds only what the repository holds.", hint="git checkout -- . (or git stash), then "
+                                                                            "try again")
+    ahead = gitcmd.run(["rev-list", "--count", "FETCH_HEAD..HEAD"], top).out.strip()
+    if ahead != "0":
+        raise gitcmd.GitError(f"your clone {top} has {ahead} commit(s) the shared repository does not have; a game "
+                              "clone holds only what the repository holds.",
+                              hint=f"git reset --hard origin/{branch}, then try again")
+    gitcmd.run(["merge", "-q", "--ff-only", "FETCH_HEAD"], top, what="git merge --ff-only")
+
+
+def submit(repo: Path, order: Path) -> Submitted:
+    """Add the sealed order under ``inbox/``, commit it, push it; try again while the branch moves on."""
+    top, branch = _clone(repo)
+    raw = Path(order).read_bytes()
+    if layout.find_private_key(raw):
+        raise gitcmd.GitError(f"{order} holds a private key, not an order; it was not committed (docs/git.md).")
+    if len(raw) > layout.MAX_ORDER:
+        raise adapter.format_error(f"{order} is {len(raw)} bytes, over the 1 MiB an envelope may hold (protocol §3).")
+    head = adapter.header(raw, str(order))
+    if head.kind != "order":
+        raise adapter.format_error(f"{order} holds a {head.kind} envelope, not an order (protocol §7.3).")
+    path = layout.inbox_path(head.step, head.side)
+    out = Submitted(path, head.side, head.step)
+    for attempt in range(ATTEMPTS):
+        _sync(top, branch)
+        adapter.check_order_public(top, raw, str(order))  # too late, wrong game, not yours: said before pushing
+        target = top / path
+        target.parent.mkdir(exist_ok=True)
+        target.write_bytes(raw)
+        gitcmd.run(["add", "--", path], top)
+        if gitcmd.run(["diff", "--cached", "--quiet"], top, check=False).code == 0:
+            out.lines.append(f"{path} already holds this order; nothing to push")
+            return out
+        user = [] if gitcmd.run(["config", "user.name"], top, check=False).out.strip() else \
+            ["-c", f"user.name={head.side}", "-c", f"user.email={head.side}@pbem.invalid"]
+        gitcmd.run([*user, "commit", "-q", "-m", f"{head.side}: order for step {head.step}"], top, what="git commit")
+        res = gitcmd.run(["push", "--porcelain", "origin", f"HEAD:refs/heads/{branch}"], top, check=False)
+        if res.code == 0:
+            out.lines += _remote_lines(res.err)
+            out.lines.append(f"pushed {path}: {head.side}'s order for step {head.step}")
+            return out
+        gitcmd.run(["reset", "-q", "--hard", "HEAD~1"], top)  # the clone stays as the shared repository has it
+        said = res.out + res.err
+        refusal = [line for line in _remote_lines(res.err) if line.startswith(("error:", "hint:"))]
+        if refusal:
+            message = refusal[0].removeprefix("error:").strip()
+            hint = next((h.removeprefix("hint:").strip() for h in refusal if h.startswith("hint:")), None)
+            raise gitcmd.GitError(f"the game repository refused your push: {message}", hint=hint)
+        if not _behind(said):
+            raise gitcmd.GitError(f"git push failed: {gitcmd.first_line(res.err) or res.out.strip()} (docs/git.md).")
+        time.sleep(0.1 * (attempt + 1))  # the branch moved on meanwhile: fetch and try again
+    raise gitcmd.GitError(f"the game repository kept moving while you pushed ({ATTEMPTS} tries); pull and push "
+                          "again (docs/git.md).")
+
+
+def _behind(text: str) -> bool:
+    from pbem.transport.git.referee import BEHIND
+
+    return any(b in text for b in BEHIND)
+
+
+def _remote_lines(err: str) -> list[str]:
+    return [line[len("remote:"):].strip() for line in err.splitlines() if line.startswith("remote:")
+            and line[len("remote:"):].strip()]
+
+
+def pull(repo: Path, side: str | None = None) -> Pulled:
+    """Fetch, fast-forward and verify; say what each side (or ``side``) owes and where the new report is."""
+    top, branch = _clone(repo)
+    _sync(top, branch)
+    lines = adapter.verify(top)[-1:]
+    pos = adapter.position(top)
+    sides = [side] if side else list(pos.sides)
+    if pos.over:
+        lines.append(f"game {pos.game} is over at step {pos.step}: {_outcome(pos)}")
+    for s in sides:
+        report = adapter.report_path(top, pos.step, s).relative_to(top)
+        if pos.over:
+            lines.append(f"{s}: final report {report}")
+            continue
+        kind = pos.owes.get(s)
+        sent = top / layout.inbox_path(pos.step, s)
+        if kind and sent.exists():
+            lines.append(f"{s}: your {kind} order for step {pos.step} is in ({layout.inbox_path(pos.step, s)}); "
+                         f"waiting for the others; report {report}")
+        elif kind:
+            lines.append(f"{s}: you owe {kind} orders for step {pos.step}; read {report}, then seal and "
+                         "pbem git submit")
+        else:
+            lines.append(f"{s}: nothing owed at step {pos.step}; report {report}")
+        receipt = top / layout.receipt_path(pos.step, s)
+        if receipt.exists():
+            lines.append(f"{s}: receipt for your order: {layout.receipt_path(pos.step, s)} (keep a copy)")
+    return Pulled(pos, lines, True)
+
+
+def _outcome(pos: adapter.Position) -> str:
+    r = pos.result if isinstance(pos.result, dict) else {}
+    return f"{r.get('winner') or 'nobody'} wins" + (f" ({r['reason']})" if r.get("reason") else "")

@@ -1,0 +1,80 @@
+"""A game repository on disk: a bare repository with the referee's hooks, two player clones."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pbem.core import game, identity, ruleset
+from pbem.core.identity import PrivateIdentity
+from pbem.transport.git import hooks, setup
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "core"))
+ruleset.register("rps", "rps_game:RpsRuleset")
+
+HERE = Path(__file__).resolve().parent
+PBEM = [sys.executable, str(HERE / "pbem_with_rps.py")]  # the pbem command, with the test ruleset known
+
+
+def git(*args: str, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=check)
+
+
+def pbem(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*PBEM, *[str(a) for a in args]], cwd=cwd, capture_output=True, text=True, env=env)
+
+
+@dataclass
+class Arena:
+    root: Path
+    bare: Path
+    referee_key: Path
+    keys: dict[str, PrivateIdentity]
+    clones: dict[str, Path]
+
+    def order(self, side: str, throw: str = "rock", step: int | None = None, name: str = "") -> Path:
+        """A sealed order of ``side`` for the step its clone shows, written beside the clone."""
+        clone = self.clones[side]
+        step = game.status(clone)["step"] if step is None else step
+        text = game.write_order(clone, self.keys[side], side, step, {"side": side, "step": step, "throw": throw})
+        path = self.root / f"{name or f'{step:04d}-{side}-{throw}'}.asc"
+        path.write_text(text, encoding="ascii")
+        return path
+
+    def refs(self) -> str:
+        return git("for-each-ref", cwd=self.bare).stdout
+
+    def pull(self, side: str) -> None:
+        git("pull", "-q", "--ff-only", cwd=self.clones[side])
+
+
+def _key(name: str, n: int) -> PrivateIdentity:
+    return identity.from_seeds(name, bytes([n]) * 32, bytes([n + 100]) * 32)
+
+
+@pytest.fixture
+def arena(tmp_path: Path) -> Arena:
+    keys = {"referee": _key("referee", 1), "north": _key("north", 2), "south": _key("south", 3),
+            "outsider": _key("outsider", 4)}
+    secrets = tmp_path / "secrets"
+    secrets.mkdir()
+    for name, k in keys.items():
+        identity.save_private(k, secrets / f"{name}.key")
+    g = tmp_path / "referee-game"
+    game.new_game(g, "rps", "standard", {}, keys["referee"], {"north": keys["north"].public,
+                                                            "south": keys["south"].public},
+                  game_id="rps-git", chain_length=20)
+    bare = tmp_path / "game.git"
+    setup.init(g, bare)
+    hooks.install(bare, secrets / "referee.key", command=PBEM)
+    clones = {}
+    for side in ("north", "south"):
+        clones[side] = tmp_path / side
+        git("clone", "-q", str(bare), str(clones[side]))
+        git("config", "user.name", side, cwd=clones[side])
+        git("config", "user.email", f"{side}@example.invalid", cwd=clones[side])
+    return Arena(tmp_path, bare, secrets / "referee.key", keys, clones)
