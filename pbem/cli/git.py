@@ -2,12 +2,11 @@
 
 Players: ``submit`` and ``pull``. Referee: ``init``, ``install-hooks`` (a self-hosted bare
 repository), ``referee`` (a hosted CI job), ``tick`` (deadlines, from cron or a scheduled job).
-``hook`` is what the installed hooks run. The work lives in pbem.transport.git.
+The installed hooks run pbem.transport.git.hookrun. The work lives in pbem.transport.git.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -15,8 +14,8 @@ import typer
 
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.key import load_key, read_passphrase
-from pbem.core.errors import FormatError, PbemError
-from pbem.transport.git import hooks, hosted, player, pushcheck, setup
+from pbem.core.errors import FormatError
+from pbem.transport.git import hooks, hosted, player, setup
 from pbem.transport.git import gitcmd
 
 git_app = typer.Typer(no_args_is_help=True, help="Play through a git repository: push orders, pull reports.")
@@ -105,34 +104,6 @@ def tick(repo: RepoOpt = Path("."),
     else:
         out = hosted.run(repo, ref, branch=branch, tick=True, now=now, hours=hours)
     _echo(out.lines or ["nothing to do"])
-
-
-@git_app.command("hook", hidden=True)
-def hook(name: Annotated[str, typer.Argument(help="pre-receive, post-receive or pre-commit.")]) -> None:
-    """What the installed hooks run (git shows their lines to the pusher as remote: lines)."""
-    here = Path(".").absolute()
-    try:
-        if name == "pre-receive":
-            for ok in hooks.pre_receive(here, sys.stdin.read()):
-                typer.echo(f"pbem: {ok.side}'s order for step {ok.step} checked and taken ({ok.path})", err=True)
-        elif name == "post-receive":
-            sys.stdin.read()
-            out = hooks.post_receive(here)
-            _echo(out.lines, "pbem: ")
-        elif name == "pre-commit":
-            player.check_staged(here)
-        else:
-            raise FormatError(f"unknown hook {name!r}.")
-    except pushcheck.Refused as exc:
-        typer.echo(f"error: refused: {exc}", err=True)
-        if exc.hint:
-            typer.echo(f"hint: {exc.hint}", err=True)
-        raise typer.Exit(code=1) from None
-    except PbemError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        if exc.hint:
-            typer.echo(f"hint: {exc.hint}", err=True)
-        raise typer.Exit(code=1) from None
 
 
 def _is_bare(repo: Path) -> bool:

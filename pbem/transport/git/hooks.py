@@ -31,7 +31,8 @@ class Settings:
 
 
 def default_command() -> list[str]:
-    return [sys.executable, "-m", "pbem"]
+    """The same interpreter as the installer, so the hooks find this very pbem."""
+    return [sys.executable, "-m", "pbem.transport.git.hookrun"]
 
 
 def install(bare: Path, key_path: Path, passphrase_file: Path | None = None,
@@ -62,7 +63,7 @@ def install(bare: Path, key_path: Path, passphrase_file: Path | None = None,
     for hook in ("pre-receive", "post-receive"):
         path = bare / "hooks" / hook
         path.parent.mkdir(exist_ok=True)
-        path.write_text(f"#!/bin/sh\n{MARK}\nexec {cmd} git hook {hook}\n", encoding="utf-8")
+        path.write_text(f"#!/bin/sh\n{MARK}\nexec {cmd} {hook}\n", encoding="utf-8")
         path.chmod(0o755)
     # Defence in depth: git itself also refuses deletions and non-fast-forward updates.
     gitcmd.run(["config", "receive.denyDeletes", "true"], bare)

@@ -62,7 +62,7 @@ def install_pre_commit(top: Path) -> None:
     import sys
 
     hooks.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"#!/bin/sh\n{PRE_COMMIT_MARK}\nexec {shlex.quote(sys.executable)} -m pbem git hook pre-commit\n",
+    path.write_text(f"#!/bin/sh\n{PRE_COMMIT_MARK}\nexec {shlex.quote(sys.executable)} -m pbem.transport.git.hookrun pre-commit\n",
                     encoding="utf-8")
     path.chmod(0o755)
 

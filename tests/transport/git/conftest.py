@@ -18,6 +18,7 @@ ruleset.register("rps", "rps_game:RpsRuleset")
 
 HERE = Path(__file__).resolve().parent
 PBEM = [sys.executable, str(HERE / "pbem_with_rps.py")]  # the pbem command, with the test ruleset known
+HOOK = [*PBEM, "hook"]
 
 
 def git(*args: str, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -70,7 +71,7 @@ def arena(tmp_path: Path) -> Arena:
                   game_id="rps-git", chain_length=20)
     bare = tmp_path / "game.git"
     setup.init(g, bare)
-    hooks.install(bare, secrets / "referee.key", command=PBEM)
+    hooks.install(bare, secrets / "referee.key", command=HOOK)
     clones = {}
     for side in ("north", "south"):
         clones[side] = tmp_path / side
