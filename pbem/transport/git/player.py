@@ -127,7 +127,7 @@ def submit(repo: Path, order: Path) -> Submitted:
         gitcmd.run(["reset", "-q", "--hard", "HEAD~1"], top)  # the clone stays as the shared repository has it
         said = res.out + res.err
         refusal = [line for line in _remote_lines(res.err) if line.startswith(("error:", "hint:"))]
-        if refusal:
+        if refusal and not _behind(said):
             message = refusal[0].removeprefix("error:").strip()
             hint = next((h.removeprefix("hint:").strip() for h in refusal if h.startswith("hint:")), None)
             raise gitcmd.GitError(f"the game repository refused your push: {message}", hint=hint)

@@ -114,15 +114,20 @@ def _check_order(repo: Path, key: adapter.Key, old: str, new: str, path: str) ->
             if head.side != name.side:
                 raise Refused(f"{path} is {name.side}'s inbox, but the envelope in it speaks for {head.side!r}.")
             for sha, data in history.versions(repo, old, path, hook):
-                try:
-                    if adapter.header(data, path).hash == head.hash:
-                        raise Refused(f"{path} holds an order already sent in commit {history.short(sha)} and since "
-                                      "replaced: a replay is not taken.", hint="seal a new order")
-                except adapter.Error:
-                    continue
+                if _envelope_hash(data, path) == head.hash:
+                    raise Refused(f"{path} holds an order already sent in commit {history.short(sha)} and since "
+                                  "replaced: a replay is not taken.", hint="seal a new order")
             adapter.receive(game, key, raw, path)
         except Refused:
             raise
         except adapter.Error as exc:
             raise Refused(str(exc), hint=exc.hint) from None
     return Accepted(path, name.side, name.step)
+
+
+def _envelope_hash(data: bytes, where: str) -> str:
+    """The hash of an earlier inbox file's envelope ("" when it was never a readable one)."""
+    try:
+        return adapter.header(data, where).hash
+    except adapter.Error:
+        return ""

@@ -37,9 +37,10 @@ class Arena:
     keys: dict[str, PrivateIdentity]
     clones: dict[str, Path]
 
-    def order(self, side: str, throw: str = "rock", step: int | None = None, name: str = "") -> Path:
-        """A sealed order of ``side`` for the step its clone shows, written beside the clone."""
-        clone = self.clones[side]
+    def order(self, side: str, throw: str = "rock", step: int | None = None, name: str = "",
+              clone: Path | None = None) -> Path:
+        """A sealed order of ``side`` for the step its clone (or ``clone``) shows, written beside the clones."""
+        clone = clone or self.clones[side]
         step = game.status(clone)["step"] if step is None else step
         text = game.write_order(clone, self.keys[side], side, step, {"side": side, "step": step, "throw": throw})
         path = self.root / f"{name or f'{step:04d}-{side}-{throw}'}.asc"

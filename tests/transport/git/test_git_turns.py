@@ -158,7 +158,7 @@ def test_git_refuses_a_replay_of_a_replaced_order_and_of_an_old_step(arena: Aren
     before = state_of(arena.bare)
     old = (arena.root / "second.asc").read_bytes()
     res = push_raw(arena.clones["north"], "inbox/0001-north.pbem", old)
-    assert "remote: error: refused: inbox/0001-north.pbem is for step 0, not step 1" in res.stderr
+    assert "remote: error: refused: inbox/0001-north.pbem is for step 0, which was already adjudicated" in res.stderr
     git("reset", "-q", "--hard", "origin/main", cwd=arena.clones["north"])
     res = push_raw(arena.clones["north"], "inbox/0000-north.pbem", old)
     assert "remote: error: refused: inbox/0000-north.pbem is an order for step 0, which was already adjudicated" \
@@ -312,5 +312,5 @@ def test_git_a_clone_with_autocrlf_still_verifies_and_audits(arena: Arena, tmp_p
     assert pbem("audit", crlf, "--reveal", bundle).returncode == 0
     git("config", "user.name", "crlf", cwd=crlf)
     git("config", "user.email", "crlf@example.invalid", cwd=crlf)
-    out = player.submit(crlf, arena.order("north", "paper", step=1, name="crlf-order"))  # a CRLF player pushes
+    out = player.submit(crlf, arena.order("north", "paper", name="crlf-order", clone=crlf))  # a CRLF player pushes
     assert out.lines[-1].startswith("pushed inbox/0001-north.pbem")
