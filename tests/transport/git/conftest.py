@@ -60,6 +60,20 @@ def _key(name: str, n: int) -> PrivateIdentity:
 
 @pytest.fixture
 def arena(tmp_path: Path) -> Arena:
+    """A self-hosted game: the bare repository runs the referee's hooks."""
+    return make_arena(tmp_path, with_hooks=True)
+
+
+@pytest.fixture
+def hosted(tmp_path: Path) -> Arena:
+    """A hosted game: the bare repository takes any push (like a git host); a CI checkout referees."""
+    a = make_arena(tmp_path, with_hooks=False)
+    a.clones["ci"] = tmp_path / "ci"
+    git("clone", "-q", str(a.bare), str(a.clones["ci"]))
+    return a
+
+
+def make_arena(tmp_path: Path, with_hooks: bool) -> Arena:
     keys = {"referee": _key("referee", 1), "north": _key("north", 2), "south": _key("south", 3),
             "outsider": _key("outsider", 4)}
     secrets = tmp_path / "secrets"
@@ -72,7 +86,8 @@ def arena(tmp_path: Path) -> Arena:
                   game_id="rps-git", chain_length=20)
     bare = tmp_path / "game.git"
     setup.init(g, bare)
-    hooks.install(bare, secrets / "referee.key", command=HOOK)
+    if with_hooks:
+        hooks.install(bare, secrets / "referee.key", command=HOOK)
     clones = {}
     for side in ("north", "south"):
         clones[side] = tmp_path / side
