@@ -17,6 +17,7 @@ from pbem.cli.key import load_key, read_passphrase
 from pbem.core.errors import FormatError
 from pbem.transport.git import hooks, hosted, player, setup
 from pbem.transport.git import gitcmd
+from pbem.transport.git.adapter import Key
 
 git_app = typer.Typer(no_args_is_help=True, help="Play through a git repository: push orders, pull reports.")
 
@@ -110,7 +111,7 @@ def _is_bare(repo: Path) -> bool:
     return gitcmd.run(["rev-parse", "--is-bare-repository"], repo, check=False).out.strip() == "true"
 
 
-def _key(key: Path | None, key_env: str | None, passphrase_file: Path | None):  # type: ignore[no-untyped-def]
+def _key(key: Path | None, key_env: str | None, passphrase_file: Path | None) -> Key:
     if (key is None) == (key_env is None):
         raise FormatError("give the referee's key with exactly one of --key FILE or --key-env NAME.")
     if key is not None:

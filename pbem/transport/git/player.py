@@ -8,6 +8,8 @@ still fits the step. A refused push leaves the clone as it was and shows the rep
 
 from __future__ import annotations
 
+import shlex
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,12 +60,9 @@ def install_pre_commit(top: Path) -> None:
     path = hooks / "pre-commit"
     if path.exists():
         return
-    import shlex
-    import sys
-
     hooks.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"#!/bin/sh\n{PRE_COMMIT_MARK}\nexec {shlex.quote(sys.executable)} -m pbem.transport.git.hookrun pre-commit\n",
-                    encoding="utf-8")
+    hook = f"exec {shlex.quote(sys.executable)} -m pbem.transport.git.hookrun pre-commit"
+    path.write_text(f"#!/bin/sh\n{PRE_COMMIT_MARK}\n{hook}\n", encoding="utf-8")
     path.chmod(0o755)
 
 
@@ -108,7 +107,15 @@ def submit(repo: Path, order: Path) -> Submitted:
     out = Submitted(path, head.side, head.step)
     for attempt in range(ATTEMPTS):
         _sync(top, branch)
-        adapter.check_order_public(top, raw, str(order))  # too late, wrong game, not yours: said before pushing
+        try:
+            adapter.check_order_public(top, raw, str(order))  # wrong game, not yours, old: said before pushing
+        except adapter.Error as exc:
+            if attempt == 0:
+                raise
+            now = adapter.position(top)
+            raise gitcmd.GitError(f"your order for step {head.step} arrived too late: while you pushed, the step "
+                                  f"was adjudicated and the game is now at step {now.step} (docs/git.md).",
+                                  hint="pbem git pull, read your new report and seal a new order") from exc
         target = top / path
         target.parent.mkdir(exist_ok=True)
         target.write_bytes(raw)

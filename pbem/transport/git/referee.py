@@ -18,7 +18,7 @@ import fcntl
 import os
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -162,7 +162,7 @@ class Workspace(Protocol):
 
     def publish(self, new: str, old: str) -> bool: ...  # False when the branch moved meanwhile
 
-    def lock(self) -> contextmanager: ...  # type: ignore[valid-type]
+    def lock(self) -> AbstractContextManager[None]: ...  # one run at a time
 
 
 def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int | None = None,
@@ -219,7 +219,7 @@ class BareWorkspace:
     def home(self) -> Path:
         return self.bare / REFEREE_DIR
 
-    def lock(self):  # type: ignore[no-untyped-def]
+    def lock(self) -> AbstractContextManager[None]:
         return file_lock(self.home / "lock")
 
     def prepare(self) -> tuple[Path, str]:
@@ -245,7 +245,7 @@ class CloneWorkspace:
     branch: str
     remote: str = "origin"
 
-    def lock(self):  # type: ignore[no-untyped-def]
+    def lock(self) -> AbstractContextManager[None]:
         return file_lock(self.repo / ".git" / "pbem-referee.lock")
 
     def prepare(self) -> tuple[Path, str]:

@@ -9,6 +9,8 @@ import time
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from conftest import PBEM, Arena, git, pbem
 
 from pbem.core import armor, game, ledger
@@ -314,3 +316,28 @@ def test_git_a_clone_with_autocrlf_still_verifies_and_audits(arena: Arena, tmp_p
     git("config", "user.email", "crlf@example.invalid", cwd=crlf)
     out = player.submit(crlf, arena.order("north", "paper", name="crlf-order", clone=crlf))  # a CRLF player pushes
     assert out.lines[-1].startswith("pushed inbox/0001-north.pbem")
+
+
+@pytest.mark.xfail(strict=False, reason="until the ledger hash survives CRLF (protocol v2, hash of what is signed)")
+def test_git_a_clone_that_rewrites_line_ends_despite_gitattributes_still_verifies(arena: Arena, tmp_path: Path) -> None:
+    player.submit(arena.clones["north"], arena.order("north", "paper"))
+    player.submit(arena.clones["south"], arena.order("south", "rock"))
+    crlf = tmp_path / "crlf"
+    git("clone", "-q", "--no-checkout", "-c", "core.autocrlf=true", str(arena.bare), str(crlf))
+    (crlf / ".git" / "info").mkdir(exist_ok=True)
+    (crlf / ".git" / "info" / "attributes").write_text("* text=auto\n")  # overrides the repository's -text
+    git("checkout", "-q", "main", cwd=crlf)
+    assert b"\r\n" in (crlf / "ledger" / "0001.toml").read_bytes()
+    assert pbem("verify", crlf).returncode == 0
+    bundle = tmp_path / "b.json"
+    bundle.write_text(adapter.reveal(crlf, adapter.load_key(arena.referee_key)), encoding="utf-8")
+    assert pbem("audit", crlf, "--reveal", bundle).returncode == 0
+
+
+def test_git_submit_says_too_late_when_the_step_was_adjudicated_while_it_pushed(arena: Arena) -> None:
+    north_first = arena.order("north", "paper", name="n-early")  # sealed at step 0 ...
+    player.submit(arena.clones["south"], arena.order("south", "rock"))
+    player.submit(arena.clones["north"], arena.order("north", "rock", name="n-now"))  # ... the step closes
+    out = pbem("git", "submit", north_first, "--repo", arena.clones["north"])
+    assert out.returncode == 1
+    assert "n-early.asc is for step 0, not step 1" in out.stderr  # checked before pushing
