@@ -15,7 +15,7 @@ from pbem.core.errors import PbemError
 
 
 def main(name: str) -> int:
-    from pbem.transport.git import hooks, player, pushcheck
+    from pbem.transport.git import hooks, pushcheck
 
     here = Path(".").absolute()
     try:
@@ -26,8 +26,6 @@ def main(name: str) -> int:
             sys.stdin.read()
             for line in hooks.post_receive(here).lines:
                 print(f"pbem: {line}", file=sys.stderr)
-        elif name == "pre-commit":
-            player.check_staged(here)
         else:
             print(f"error: unknown hook {name!r}.", file=sys.stderr)
             return 1

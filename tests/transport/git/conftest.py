@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -58,19 +59,45 @@ def _key(name: str, n: int) -> PrivateIdentity:
     return identity.from_seeds(name, bytes([n]) * 32, bytes([n + 100]) * 32)
 
 
+@pytest.fixture(scope="session")
+def _templates(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, Path]:
+    """One self-hosted and one hosted arena, made once and copied for each test (it saves seconds a test)."""
+    made = {}
+    for with_hooks in (True, False):
+        root = tmp_path_factory.mktemp("hooks" if with_hooks else "hosted")
+        a = make_arena(root, with_hooks)
+        if not with_hooks:
+            git("clone", "-q", str(a.bare), str(root / "ci"))
+        made[with_hooks] = root
+    return made
+
+
+def _copy(template: Path, tmp_path: Path, with_hooks: bool) -> Arena:
+    """The template arena under ``tmp_path``, its clones and hook settings pointed at the copy."""
+    root = tmp_path / "arena"
+    shutil.copytree(template, root, symlinks=True)
+    bare = root / "game.git"
+    clones = {n: root / n for n in ("north", "south", "ci") if (root / n).exists()}
+    for clone in clones.values():
+        git("remote", "set-url", "origin", str(bare), cwd=clone)
+    if with_hooks:
+        settings = bare / "pbem-referee" / "settings.toml"
+        settings.write_text(settings.read_text().replace(str(template), str(root)))
+    keys = {"referee": _key("referee", 1), "north": _key("north", 2), "south": _key("south", 3),
+            "outsider": _key("outsider", 4)}
+    return Arena(root, bare, root / "secrets" / "referee.key", keys, clones)
+
+
 @pytest.fixture
-def arena(tmp_path: Path) -> Arena:
+def arena(_templates: dict[bool, Path], tmp_path: Path) -> Arena:
     """A self-hosted game: the bare repository runs the referee's hooks."""
-    return make_arena(tmp_path, with_hooks=True)
+    return _copy(_templates[True], tmp_path, True)
 
 
 @pytest.fixture
-def hosted(tmp_path: Path) -> Arena:
+def hosted(_templates: dict[bool, Path], tmp_path: Path) -> Arena:
     """A hosted game: the bare repository takes any push (like a git host); a CI checkout referees."""
-    a = make_arena(tmp_path, with_hooks=False)
-    a.clones["ci"] = tmp_path / "ci"
-    git("clone", "-q", str(a.bare), str(a.clones["ci"]))
-    return a
+    return _copy(_templates[False], tmp_path, False)
 
 
 def make_arena(tmp_path: Path, with_hooks: bool) -> Arena:

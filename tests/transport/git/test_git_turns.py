@@ -215,7 +215,7 @@ def test_git_secrets_never_enter_the_repository(arena: Arena) -> None:
     assert git("add", "north.key", cwd=clone, check=False).returncode != 0  # .gitignore
     git("add", "-f", "north.key", cwd=clone)
     res = git("commit", "-m", "oops", cwd=clone, check=False)
-    assert res.returncode != 0 and "north.key holds a private key" in res.stderr
+    assert res.returncode != 0 and "error: north.key holds a private key" in res.stderr
     git("reset", "-q", cwd=clone)
     (clone / "north.key").unlink()
     before = state_of(arena.bare)
