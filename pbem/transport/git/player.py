@@ -36,18 +36,16 @@ class Pulled:
 def _clone(repo: Path) -> tuple[Path, str]:
     """(top folder, branch) of a player's clone."""
     repo = Path(repo)
-    res = gitcmd.run(["rev-parse", "--show-toplevel"], repo, check=False)
-    if res.code != 0 or not res.out.strip():
+    res = gitcmd.run(["rev-parse", "--show-toplevel", "--abbrev-ref", "HEAD", "--git-path", "hooks"], repo,
+                     check=False)
+    lines = res.out.splitlines()
+    if res.code != 0 or len(lines) != 3:
         raise gitcmd.GitError(f"{repo} is not a clone of a game repository (git clone URL first) (docs/git.md).")
-    top = Path(res.out.strip())
-    branch = gitcmd.run(["rev-parse", "--abbrev-ref", "HEAD"], top).out.strip()
+    top, branch, hooks = Path(lines[0]), lines[1], Path(lines[2])
     if branch == "HEAD":
         raise gitcmd.GitError(f"{top} is not on a branch; check out the game's branch (git checkout main) "
                               "(docs/git.md).")
-    if gitcmd.run(["remote", "get-url", "origin"], top, check=False).code != 0:
-        raise gitcmd.GitError(f"{top} has no remote named origin; it must be a clone of the game repository "
-                              "(docs/git.md).")
-    install_pre_commit(top)
+    install_pre_commit(hooks if hooks.is_absolute() else Path(repo).absolute() / hooks)
     return top, branch
 
 
@@ -65,10 +63,8 @@ fi
 """
 
 
-def install_pre_commit(top: Path) -> None:
+def install_pre_commit(hooks: Path) -> None:
     """A pre-commit hook in the clone that refuses a commit holding a private key (when none is there yet)."""
-    hooks = Path(gitcmd.run(["rev-parse", "--git-path", "hooks"], top).out.strip())
-    hooks = hooks if hooks.is_absolute() else top / hooks
     path = hooks / "pre-commit"
     if path.exists():
         return
@@ -79,7 +75,7 @@ def install_pre_commit(top: Path) -> None:
 
 def _sync(top: Path, branch: str) -> None:
     """Fetch and fast-forward the clone to the shared branch; refuse when it has changes of its own."""
-    gitcmd.run(["fetch", "-q", "origin", branch], top, what="git fetch")
+    gitcmd.run(["fetch", "-q", "origin", branch], top, what="git fetch from the game repository (origin)")
     dirty = gitcmd.run(["status", "--porcelain", "--untracked-files=no"], top).out.strip()
     if dirty:
         raise gitcmd.GitError(f"your clone {top} has changed files ({dirty.splitlines()[0].strip()} ...); a game clone "

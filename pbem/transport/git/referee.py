@@ -207,6 +207,12 @@ def file_lock(path: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
         os.close(fd)
 
 
+def _clean(work: Path) -> None:
+    """Remove untracked files from the game's folders only (an unadjudicated kept order, a refused
+    file): never ignored files (keys, the private area .pbem/) nor anything else a referee keeps there."""
+    gitcmd.run(["clean", "-q", "-ffd", "--", *layout.RECORD, layout.INBOX, layout.RECEIPTS], work)
+
+
 REFEREE_DIR = "pbem-referee"  # inside a bare repository: the hooks' settings, lock and work tree
 
 
@@ -230,7 +236,7 @@ class BareWorkspace:
             gitcmd.run(["worktree", "add", "-q", "--detach", str(work), tip], self.bare)
         else:
             gitcmd.run(["checkout", "-q", "--detach", "--force", tip], work)
-        gitcmd.run(["clean", "-q", "-ffdx", "-e", ".pbem"], work)
+        _clean(work)
         return work, tip
 
     def publish(self, new: str, old: str) -> bool:
@@ -252,7 +258,7 @@ class CloneWorkspace:
         gitcmd.run(["fetch", "-q", self.remote, self.branch], self.repo, what="git fetch")
         tip = gitcmd.run(["rev-parse", "FETCH_HEAD"], self.repo).out.strip()
         gitcmd.run(["checkout", "-q", "--force", "-B", self.branch, tip], self.repo)
-        gitcmd.run(["clean", "-q", "-ffdx", "-e", ".pbem", "-e", ".venv"], self.repo)
+        _clean(self.repo)
         return self.repo, tip
 
     def publish(self, new: str, old: str) -> bool:

@@ -130,3 +130,16 @@ def test_git_tick_on_a_self_hosted_bare_repository(arena: Arena) -> None:
     assert out.returncode == 0, out.stderr
     assert "step 0 adjudicated (default orders for north)" in out.stdout
     assert git("log", "-1", "--format=%s", "main", cwd=arena.bare).stdout.strip() == "referee: step 0 adjudicated"
+
+
+def test_git_referee_in_its_own_clone_keeps_its_key_out_of_the_repository_and_on_disk(hosted: Arena) -> None:
+    ci = hosted.clones["ci"]
+    key = ci / "referee.key"
+    key.write_bytes(hosted.referee_key.read_bytes())  # ignored by the repository's .gitignore
+    player.submit(hosted.clones["north"], hosted.order("north", "paper"))
+    player.submit(hosted.clones["south"], hosted.order("south", "rock"))
+    out = pbem("git", "referee", "--repo", ci, "--key", key)
+    assert out.returncode == 0, out.stderr
+    assert "step 0 adjudicated" in out.stdout
+    assert key.exists()
+    assert "referee.key" not in git("ls-tree", "-r", "--name-only", "main", cwd=hosted.bare).stdout

@@ -341,3 +341,21 @@ def test_git_submit_says_too_late_when_the_step_was_adjudicated_while_it_pushed(
     out = pbem("git", "submit", north_first, "--repo", arena.clones["north"])
     assert out.returncode == 1
     assert "n-early.asc is for step 0, not step 1" in out.stderr  # checked before pushing
+
+
+def test_git_init_makes_a_game_folder_a_repository_and_refuses_what_is_not_a_game(arena: Arena, tmp_path: Path) -> None:
+    clone = arena.clones["north"]
+    assert (clone / ".gitignore").read_text().count("*.key") == 1
+    assert (clone / ".gitattributes").read_text().strip().endswith("* -text")
+    out = pbem("git", "init", tmp_path / "nothing-here")
+    assert out.returncode == 1 and out.stderr.startswith("error: ") and "not a game folder" in out.stderr
+    out = pbem("git", "init", clone)
+    assert out.returncode == 1 and "is already a git repository" in out.stderr
+
+
+def test_git_player_verbs_outside_a_clone_fail_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "o.asc").write_text("x")
+    for args in (("git", "pull", "--repo", tmp_path), ("git", "submit", tmp_path / "o.asc", "--repo", tmp_path)):
+        out = pbem(*args)
+        assert out.returncode == 1 and out.stderr.count("\n") == 1
+        assert out.stderr.startswith("error: ") and "is not a clone of a game repository" in out.stderr
