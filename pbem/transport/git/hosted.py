@@ -62,6 +62,54 @@ class GuardedClone(referee.CloneWorkspace):
         adapter.verify(work)
         return work, tip
 
+    def settle(self, work: Path, key: adapter.Key) -> referee.Settled:
+        return settle_inbox(work, key)
+
+
+def settle_inbox(work: Path, key: adapter.Key) -> referee.Settled:
+    """Each inbox file of the current step as a pre-receive hook would have left it.
+
+    A host takes every push, so an inbox file may have been overwritten with something that does
+    not verify, or with an order already replaced (a replay). Replaying the file's history oldest
+    first with the hook's rules (a version is taken when it verifies and was never sent before)
+    gives the order the player last sent; the file is set back to it, or removed when no version
+    verifies, and each refused version is named.
+    """
+    done = referee.Settled()
+    folder = work / layout.INBOX
+    if not folder.is_dir():
+        return done
+    pos = adapter.position(work)
+    for file in sorted(folder.iterdir()):
+        path = f"{layout.INBOX}/{file.name}"
+        name = layout.parse_inbox(path)
+        if name is None or pos.over or name.step != pos.step:
+            continue  # the pass refuses and removes these
+        taken: bytes | None = None
+        seen: set[str] = set()
+        for sha, data in reversed(history.versions(work, "HEAD", path)):
+            try:
+                head = adapter.header(data, path)
+                if head.hash in seen:
+                    raise adapter.format_error(f"{path} holds an order already sent and since replaced: a replay "
+                                               "is not taken.")
+                seen.add(head.hash)
+                got = adapter.check_order(work, key, data, path)
+                if got.side != name.side:
+                    raise adapter.format_error(f"{path} holds an order of {got.side}, not of {name.side}.")
+                taken = data
+            except adapter.Error as exc:
+                done.lines.append(f"refused {path} as pushed in commit {history.short(sha)}: {exc}")
+        current = file.read_bytes()
+        if taken is None:
+            file.unlink()
+            done.remove.append(path)
+        elif taken != current:
+            file.write_bytes(taken)
+            done.add.append(path)
+            done.lines.append(f"kept {path} as {name.side} last sent it")
+    return done
+
 
 def branch_of(repo: Path, branch: str | None) -> str:
     if branch:

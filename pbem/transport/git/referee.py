@@ -57,17 +57,27 @@ def deadline(work: Path, pos: adapter.Position, hours: int | None) -> int:
     return written + hours * 3600 if written else 0
 
 
+@dataclass
+class Settled:
+    """What a workspace changed in the inbox before a pass (a hosted run replaying the pushes it could not refuse)."""
+
+    lines: list[str] = field(default_factory=list)
+    add: list[str] = field(default_factory=list)
+    remove: list[str] = field(default_factory=list)
+
+
 def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | None = None,
-             hours: int | None = None) -> tuple[Outcome, bool]:
+             hours: int | None = None, settled: Settled | None = None) -> tuple[Outcome, bool]:
     """One referee pass in a checked-out game folder: (what happened, whether there is anything to commit).
 
     Stages its changes in the work tree's index; the caller commits and publishes.
     """
-    out = Outcome()
+    settled = settled or Settled()
+    out = Outcome(lines=list(settled.lines), refused=[line for line in settled.lines if line.startswith("refused")])
     adapter.check_referee(work, key)
     record_changed = False
-    remove: list[str] = []
-    add: list[str] = []
+    remove: list[str] = list(settled.remove)
+    add: list[str] = list(settled.add)
     for _ in range(10_000):
         pos = adapter.position(work)
         owed_here: dict[str, str] = {}
@@ -129,6 +139,7 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
         (work / path).unlink(missing_ok=True)
     if remove:
         gitcmd.run(["rm", "-q", "--cached", "--ignore-unmatch", "--", *remove], work)
+    add = [p for p in add if (work / p).exists()]
     if add:
         gitcmd.run(["add", "--", *add], work)
     if record_changed:
@@ -171,7 +182,9 @@ def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int 
     with space.lock():
         for attempt in range(ATTEMPTS):
             work, tip = space.prepare()
-            out, changed = run_pass(work, key, tick=tick, now=now, hours=hours)
+            settle = getattr(space, "settle", None)
+            settled = settle(work, key) if settle else None
+            out, changed = run_pass(work, key, tick=tick, now=now, hours=hours, settled=settled)
             if not changed:
                 return out
             new = commit(work, out)

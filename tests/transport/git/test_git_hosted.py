@@ -76,7 +76,8 @@ def test_git_ci_referee_removes_an_order_that_does_not_verify_and_says_why(hoste
     git("push", "-q", "origin", "HEAD:main", cwd=north)  # a git host takes any push
     out = run_workflow(hosted.clones["ci"], "take in orders and adjudicate", before, hosted.referee_key)
     assert out.returncode == 0, out.stderr
-    assert "refused inbox/0000-north.pbem: inbox/0000-north.pbem holds an order of south, not of north" in out.stdout
+    assert "refused inbox/0000-north.pbem as pushed in commit" in out.stdout
+    assert "inbox/0000-north.pbem holds an order of south, not of north" in out.stdout
     body = git("log", "-1", "--format=%B", "main", cwd=hosted.bare).stdout
     assert body.startswith("referee: receipts and refusals") and "holds an order of south" in body
     assert "inbox/0000-north.pbem" not in git("ls-tree", "-r", "--name-only", "main", cwd=hosted.bare).stdout
@@ -143,3 +144,31 @@ def test_git_referee_in_its_own_clone_keeps_its_key_out_of_the_repository_and_on
     assert "step 0 adjudicated" in out.stdout
     assert key.exists()
     assert "referee.key" not in git("ls-tree", "-r", "--name-only", "main", cwd=hosted.bare).stdout
+
+
+def test_git_ci_referee_keeps_the_order_a_player_last_sent_when_others_overwrite_it(hosted: Arena) -> None:
+    """A host takes any push: south overwrites north's order with junk, then with north's replaced order."""
+    before = tip(hosted)
+    first = hosted.order("north", "rock", name="first")
+    player.submit(hosted.clones["north"], first)
+    player.submit(hosted.clones["north"], hosted.order("north", "paper", name="second"))
+    south = hosted.clones["south"]
+    git("pull", "-q", cwd=south)
+    for junk in (b"junk", first.read_bytes()):
+        (south / "inbox" / "0000-north.pbem").write_bytes(junk)
+        git("commit", "-q", "-am", "vandal", cwd=south)
+    git("push", "-q", "origin", "HEAD:main", cwd=south)
+    out = run_workflow(hosted.clones["ci"], "take in orders and adjudicate", before, hosted.referee_key)
+    assert out.returncode == 0, out.stderr
+    assert "refused inbox/0000-north.pbem as pushed in commit" in out.stdout
+    assert "a replay is not taken" in out.stdout
+    assert "kept inbox/0000-north.pbem as north last sent it" in out.stdout
+    git("pull", "-q", cwd=south)
+    assert (south / "inbox" / "0000-north.pbem").read_bytes() == (hosted.root / "second.asc").read_bytes()
+    before = tip(hosted)
+    player.submit(south, hosted.order("south", "rock"))
+    out = run_workflow(hosted.clones["ci"], "take in orders and adjudicate", before, hosted.referee_key)
+    assert "step 0 adjudicated" in out.stdout
+    git("pull", "-q", cwd=south)
+    entry = tomllib.loads((south / "ledger" / "0001.toml").read_text())
+    assert '"north":1' in entry["board"].replace(" ", "")  # paper beat rock: north scored
