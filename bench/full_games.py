@@ -4,8 +4,9 @@
     python bench/full_games.py --games 50 --until 1500     # Campaigns stop unfinished after 1500
     python bench/full_games.py --write-example             # (re)write examples/braveheart-engine-game.toml
 
-A Campaign (8.3) has no last year and random play rarely wins one by sudden death, so each is
-played until a winner or until ``--until`` (an unfinished game is counted, not an error).
+A Campaign (8.3) has no last year: it is counted after the winter of 1314 and of every later
+year while the count is tied, so each is played until a winner or until ``--until`` (an
+unfinished game is counted, not an error).
 """
 
 from __future__ import annotations

@@ -6,11 +6,13 @@ Writes, beside this file: keys/ (three identities; example keys, never use them 
 game/ (manifest, ledger, sealed reports and state), drafts/ (the TOML each side wrote: the
 simple bot's choices with fixed seeds; Scotland's card and moves drafts carry standing battle
 plans edited by hand, docs/plans.md, which ask Scotland to choose which block takes a hit, so
-the game has ``decide`` steps when such a hit comes) and envelopes/ (the sealed orders).
+the game has ``decide`` steps when such a hit comes), envelopes/ (the sealed orders) and
+receipts/ (the referee's receipt for each order, as the players keep them).
 
 tests/e2e/test_examples.py replays it: every draft checks against its report and is what its
 envelope carries, drafts and reports match their schemas, the ledger verifies, and
-re-adjudicating the envelopes in a fresh copy reproduces the ledger byte for byte. Run this
+re-adjudicating the envelopes in a fresh copy reproduces the ledger byte for byte (the game runs
+on its own clock, ``START`` plus an hour a step, so deadlines and receipt times are fixed). Run this
 again only after a deliberate change of a file format or of the rules, and commit the result.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
+from unittest import mock
 
 from typer.testing import CliRunner
 
@@ -32,6 +35,12 @@ SCOTTISH_PLANS = {"hits": ["Douglas"], "ask": ["hit"],
 
 HERE = Path(__file__).resolve().parent
 STEPS = 8  # a few exchanges: two or three game turns
+START = 1_735_689_600  # the example's clock: 2025-01-01 00:00 UTC, then an hour per step
+
+
+def at(step: int) -> mock._patch:  # type: ignore[type-arg]
+    """The game's clock for ``step``: what the referee's machine would read when it writes that step."""
+    return mock.patch("time.time", lambda: float(START + step * 3600))
 
 
 def cli(*args: object) -> str:
@@ -44,14 +53,16 @@ def cli(*args: object) -> str:
 def main() -> None:
     from pbem.core import game as core_game
 
-    for sub in ("keys", "game", "drafts", "envelopes"):
+    for sub in ("keys", "game", "drafts", "envelopes", "receipts"):
         shutil.rmtree(HERE / sub, ignore_errors=True)
     make_keys(HERE / "keys")
     k, g = HERE / "keys", HERE / "game"
-    cli("game", "new", g, "--ruleset", "hammer", "--scenario", "braveheart", "--referee", k / "referee.key",
-        "--side", f"england={k / 'england.pub.toml'}", "--side", f"scotland={k / 'scotland.pub.toml'}")
+    with at(0):
+        cli("game", "new", g, "--ruleset", "hammer", "--scenario", "braveheart", "--referee", k / "referee.key",
+            "--side", f"england={k / 'england.pub.toml'}", "--side", f"scotland={k / 'scotland.pub.toml'}")
     (HERE / "drafts").mkdir()
     (HERE / "envelopes").mkdir()
+    (HERE / "receipts").mkdir()
     for _ in range(STEPS):
         info = core_game.status(g)
         if not info["owes"]:
@@ -71,7 +82,10 @@ def main() -> None:
             cli("orders", "check", draft, "--report", rep, "--key", k / f"{side}.key")
             cli("orders", "seal", draft, "--key", k / f"{side}.key", "--game", g, "--out", env)
             envs.append(env)
-        cli("adjudicate", g, *envs, "--key", k / "referee.key")
+        with at(step + 1):
+            cli("adjudicate", g, *envs, "--key", k / "referee.key")
+        for receipt in sorted((g / ".pbem" / "receipts").glob(f"{step:04d}-*.pbem")):  # mailed to the players
+            shutil.copyfile(receipt, HERE / "receipts" / receipt.name)
     print(cli("status", g))
 
 

@@ -2,8 +2,9 @@
 
 Everything a real game does happens in a folder: three identities, the referee's manifest and
 dice commitment, sealed reports, bot-written drafts checked and sealed by each player,
-adjudication, the signed ledger; then verify and audit. Only this command reads the clock
-(to print how long it took); adjudication never does.
+adjudication, the signed ledger and the receipts; then verify and audit. Only this command
+reads the clock (to print how long it took); the game runs on a clock of its own (``DEMO_START``,
+one hour per step), so its deadlines and receipt times do not depend on when it is played.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ SIDES = ("england", "scotland")
 # of Braveheart takes about 100 steps and a Campaign a few hundred, so 1000 is ample, and
 # shorter than the protocol's default for games between people, which cuts each step's reveal.
 DEMO_CHAIN = 1000
+DEMO_START = 1_735_689_600  # the demo game's clock starts at 2025-01-01 00:00 UTC (in the past: verify dates entries)
+DEMO_STEP_SECONDS = 3600  # and each step takes an hour, well inside the 72-hour deadline
 
 
 @dataclass
@@ -86,8 +89,12 @@ def make_keys(folder: Path) -> dict[str, Path]:
 
 
 def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str] | None = None,
-                  seed: bytes = b"", max_steps: int = 2000) -> GameSummary:
-    """Play one game with bots through sealed files in ``folder``; verify and audit it at the end."""
+                  seed: bytes = b"", max_steps: int = 2000, start: int = DEMO_START) -> GameSummary:
+    """Play one game with bots through sealed files in ``folder``; verify and audit it at the end.
+
+    The game's clock starts at ``start`` (unix seconds) and moves one hour per step, so receipts
+    and deadlines are the same on every run; every order arrives in time and gets a receipt.
+    """
     from pbem.core import game as core_game
     from pbem.core import identity
 
@@ -101,7 +108,9 @@ def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str
     # own entropy, and only then are the levy and the first hands drawn.
     core_game.open_game(game_dir, rules, scenario, {}, priv["referee"], pubs, chain_length=DEMO_CHAIN)
     joins = [core_game.write_join(game_dir, priv[s], s) for s in SIDES]
-    core_game.start_game(game_dir, priv["referee"], joins)
+    now = start
+    held: list[tuple[str, bytes]] = []
+    core_game.start_game(game_dir, priv["referee"], joins, now=now)
     summary = GameSummary(folder=folder)
     drafts_dir = folder / "drafts"
     drafts_dir.mkdir(exist_ok=True)
@@ -129,14 +138,17 @@ def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str
         summary.steps_by_kind[step_kind] = summary.steps_by_kind.get(step_kind, 0) + 1
         if "card" in owes.values():
             summary.game_turns += 1
-        info = core_game.adjudicate(game_dir, priv["referee"], envelopes)
+        now += DEMO_STEP_SECONDS
+        info = core_game.adjudicate(game_dir, priv["referee"], envelopes, now=now)
+        for receipt in info.get("receipts", []):  # each player keeps its receipts for the audit
+            held.append((f"receipt {receipt.step:04d}-{receipt.side}", receipt.armored.encode("ascii")))
         summary.steps += 1
     final = info
     result = final.get("result", {}) or {}
     summary.winner, summary.reason = result.get("winner", ""), result.get("reason", "")
     summary.years = _years(final, scenario)
     summary.verified = bool(core_game.verify(game_dir))
-    summary.audited = bool(core_game.audit(game_dir, priv["referee"]))
+    summary.audited = bool(core_game.audit(game_dir, priv["referee"], receipt_files=held))
     return summary
 
 

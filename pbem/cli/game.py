@@ -7,6 +7,7 @@ the ruleset comes from the registry (pbem.core.ruleset).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,6 +19,7 @@ from pbem.cli.key import load_key
 from pbem.cli.verify import reveal
 from pbem.core import game as core_game
 from pbem.core import identity
+from pbem.core import receipts as receipts_mod
 from pbem.core import ruleset as rs
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError
@@ -57,6 +59,9 @@ ScenarioOpt = Annotated[str, typer.Option("--scenario", help="A scenario of the 
                                           "the_bruce or campaign).")]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", help="KEY=VALUE scenario option "
                                                      "(hammer: schiltroms=true, bid=E2).")]
+HoursOpt = Annotated[int, typer.Option("--deadline-hours", min=0, max=100_000,
+                                       help="Hours each step stays open after its report is written; then the "
+                                            "referee may give default orders. 0: no deadline, never defaults.")]
 
 
 def _game_args(ruleset: str, side: list[str], scenario: str, option: list[str] | None
@@ -88,20 +93,22 @@ def _game_inputs(ruleset: str, side: list[str], scenario: str, option: list[str]
 @game_app.command("new")
 @fails_cleanly
 def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = "hammer",
-        scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None) -> None:
-    """Start a game at once: manifest, dice commitment, set-up and the first reports (set-up dice: referee's chain only)."""
+        scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None,
+        deadline_hours: HoursOpt = core_game.DEFAULT_DEADLINE_HOURS) -> None:
+    """Start a game at once: manifest, dice commitment, set-up and the first reports (set-up dice: referee's secret only)."""
     rules, options, ref, pubs = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
-    core_game.new_game(game_dir, rules, scenario, options, ref, pubs)
+    core_game.new_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours)
     typer.echo(f"game started in {game_dir}; reports for {', '.join(sorted(pubs))} are in {game_dir / 'reports'}")
 
 
 @game_app.command("open")
 @fails_cleanly
 def open_(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = "hammer",
-          scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None) -> None:
+          scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None,
+          deadline_hours: HoursOpt = core_game.DEFAULT_DEADLINE_HOURS) -> None:
     """Open a game for joins: publish the manifest and dice anchor; set-up waits for every side's entropy."""
     rules, options, ref, pubs = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
-    game_id = core_game.open_game(game_dir, rules, scenario, options, ref, pubs)
+    game_id = core_game.open_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours)
     typer.echo(f"game {game_id} opened in {game_dir}; send {game_dir / 'game.toml'} to "
                f"{', '.join(sorted(pubs))} and wait for their joins")
 
@@ -142,11 +149,36 @@ def receive(
     order: Annotated[Path, typer.Argument(help="One order envelope, as received (armored mail text or binary).")],
     key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")] = Path("referee.key"),
     passphrase_file: PassOpt = None,
+    receipt_out: Annotated[Path | None, typer.Option("--receipt-out", help="Also write the receipt here, to mail "
+                                                     "back to the player.")] = None,
 ) -> None:
-    """Check an order as it arrives and keep it until adjudication; a later one from the same side replaces it."""
+    """Check an order as it arrives, keep it until adjudication and issue its receipt for the player.
+
+    A later order from the same side replaces it (with the next receipt number).
+    """
     ref = load_key(key, passphrase_file)
-    side, step = core_game.receive_order(game_dir, ref, core_game.read_input(order), str(order))
-    typer.echo(f"order of {side} for step {step} kept in {core_game.order_path(game_dir, step, side)}")
+    receipt = core_game.receive_order(game_dir, ref, core_game.read_input(order), str(order))
+    if receipt_out is not None:
+        write_output(receipt_out, receipt.armored)
+    typer.echo("\n".join(receipt_lines(game_dir, receipt, receipt_out)))
+
+
+def _when(t: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t))
+
+
+def receipt_lines(game_dir: Path, r: receipts_mod.Receipt, out: Path | None = None) -> list[str]:
+    """What the referee tells about a receipt, and what the player must do with it (protocol §9.2)."""
+    what = ("a resend of the order already kept; its receipt is the one first issued" if r.identical
+            else f"order {r.seq} of {r.side} for step {r.step}" + (", replacing the one before" if r.replaces else ""))
+    timing = (f"received {_when(r.received)}, " + (f"in time for the deadline {_when(r.deadline)}" if r.in_time
+                                                  else f"AFTER the deadline {_when(r.deadline)}")
+              if r.deadline else f"received {_when(r.received)}; this game has no deadline")
+    where = core_game.receipt_path(game_dir, r.step, r.side, r.seq)
+    return [f"kept {what}; {timing}",
+            f"receipt {r.seq} kept in {where}" + (f" and written to {out}" if out else ""),
+            f"mail the receipt to {r.side}: it is the player's proof that this order arrived, and when; with it, "
+            "pbem audit --receipt catches a referee who drops or swaps the order"]
 
 
 @fails_cleanly
@@ -155,12 +187,15 @@ def adjudicate(
     orders: Annotated[list[Path] | None, typer.Argument(help="Order envelopes received for this step.")] = None,
     key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")] = Path("referee.key"),
     deadline_passed: Annotated[bool, typer.Option("--deadline-passed", help="Apply the default orders "
-                                                  "(docs/playing.md) for every side that sent none.")] = False,
+                                                  "(docs/playing.md) for every side that sent none; refused "
+                                                  "before the step's recorded deadline.")] = False,
     passphrase_file: PassOpt = None,
 ) -> None:
-    """Verify the orders, adjudicate the step, write ledger entry, reports and state atomically."""
+    """Receive the orders given (issuing receipts), adjudicate the step, write entry, reports and state atomically."""
     ref = load_key(key, passphrase_file)
     result = core_game.adjudicate(game_dir, ref, list(orders or []), deadline_passed=deadline_passed)
+    for receipt in result.get("receipts", []):
+        typer.echo("\n".join(receipt_lines(game_dir, receipt)))
     typer.echo(describe(result))
 
 
@@ -179,4 +214,6 @@ def describe(info: dict[str, Any]) -> str:
         return f"step {step}: game over, {result['winner']} wins ({result.get('reason', '')})"
     if not owes:
         return f"step {step}: nobody owes orders"
-    return f"step {step}: " + ", ".join(f"{s} owes {k}" for s, k in sorted(owes.items()))
+    deadline = int(info.get("deadline") or 0)
+    return (f"step {step}: " + ", ".join(f"{s} owes {k}" for s, k in sorted(owes.items()))
+            + (f" (deadline {_when(deadline)})" if deadline else ""))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -169,7 +170,15 @@ def seal(
         raise EnvelopeError(f"{draft} holds {d.kind} orders, but {d.side} owes {owed} orders at step {d.step} "
                             "(protocol §7.3).")
     write_output(out, armored if isinstance(armored, str) else armored.decode("ascii"))
-    typer.echo(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out}")
+    typer.echo(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out}; mail it to the referee")
+    deadline = int(info.get("deadline") or 0)
+    if deadline:
+        typer.echo(f"the deadline of step {d.step} is {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(deadline))}; "
+                   "after it the referee may give you default orders")
+    typer.echo("keep the receipt the referee sends back for it: it proves your order arrived, and when. "
+               "After the game, pbem audit GAME --reveal BUNDLE --receipt RECEIPT fails if the referee dropped "
+               "it, or played an older order in its place. No receipt before the deadline? Send the order again.")
+    typer.echo("sealing again changes nothing about the dice: your entropy for a step is fixed by your key")
 
 
 @orders_app.command("auto")

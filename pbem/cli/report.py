@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -30,18 +31,79 @@ def open_(
                                               "(for orders new/check/auto without the key).")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Where to write the map (default: beside "
                                              "the report, .svg).")] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Also write the whole report as one "
+                                              "self-contained HTML page (map, summary, board, hand, "
+                                              "what you owe and your options; no scripts, no network).")] = None,
     passphrase_file: PassOpt = None,
 ) -> None:
     """Show your view: the board, the cards played, battle logs with dice, what is asked next."""
     rep = open_report(file, key, passphrase_file)
+    shown = {**rep, "defaults": defaults_told(rep, file.parent.parent,
+                                              lambda path: open_report(path, key, passphrase_file))}
     with reading(rep):
-        text, picture = render_report(rep), svg_of(rep)
+        text, picture = render_report(shown), svg_of(shown)
+        page = html_of(shown, file) if html is not None else ""
     typer.echo(text)
     if save is not None:
         write_output(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "--save")
     out = svg or file.with_name(file.name + ".svg")
     write_output(out, picture, "--svg")
     typer.echo(f"map written to {out}")
+    if html is not None:
+        write_output(html, page, "--html")
+        typer.echo(f"page written to {html}")
+
+
+def defaults_told(rep: dict[str, Any], game_dir: Path,
+                  reopen: Callable[[Path], dict[str, Any]] | None = None) -> list[str]:
+    """Whether this side's last order was given by default (the public ledger's ``defaulted``),
+    told in a sentence; nothing when the game folder is not at hand. ``reopen`` opens the side's
+    own report of that step, to name the question a default answer answered."""
+    from pbem.core import ledger as led
+    from pbem.core.errors import PbemError
+    from pbem.hammer.sentences import default_note
+
+    step, side = rep.get("step"), rep.get("side")
+    if not isinstance(step, int) or step < 1 or not (game_dir / "game.toml").exists():
+        return []
+    try:
+        man = led.read_manifest(game_dir)
+        entry = led.read_entry(game_dir, step, man)
+        if side not in entry.defaulted:
+            return []
+        owed = led.read_entry(game_dir, step - 1, man).owes.get(str(side), "")
+    except (PbemError, OSError):
+        return []
+    question = None
+    if owed == "decide" and reopen is not None:
+        try:
+            question = (reopen(led.report_path(game_dir, entry.step, str(side))).get("options") or {}).get("question")
+        except (PbemError, OSError):
+            question = None
+    return [default_note(entry.step, owed, question)]
+
+
+def _title(rep: dict[str, Any]) -> str:
+    return f"game {rep.get('game', '')} - {rep.get('side', '')} - step {rep.get('step', '')}"
+
+
+def _next(rep: dict[str, Any], path: Path | None = None) -> str:
+    """What to do next, naming the report just opened when known."""
+    result = rep.get("result", {})
+    if result.get("winner"):
+        return f"GAME OVER: {result['winner']} wins ({result.get('reason', '')})"
+    if rep.get("asks"):
+        where = str(path) if path is not None else "THIS_REPORT"
+        return (f"next: pbem orders new {where} --key KEY --out DRAFT  ({rep['asks']} orders "
+                f"for step {rep.get('step')})")
+    owes = rep.get("owes", {})
+    return "you owe nothing now; waiting for " + (", ".join(sorted(owes)) or "nobody")
+
+
+def html_of(rep: dict[str, Any], path: Path | None = None) -> str:
+    """The report as one self-contained HTML page (pbem/hammer/htmlpage.py)."""
+    from pbem.hammer.htmlpage import render_html
+    return render_html(rep, _title(rep), _next(rep, path))
 
 
 def render_report(rep: dict[str, Any]) -> str:
@@ -62,5 +124,5 @@ def render_report(rep: dict[str, Any]) -> str:
 
 
 def svg_of(rep: dict[str, Any]) -> str:
-    """The SVG schematic map of this side's view."""
+    """The SVG map of this side's view."""
     return str(render_svg(render.report_view(rep)))

@@ -31,9 +31,16 @@ def verify(game_dir: Annotated[Path, typer.Argument(help="The game folder.")]) -
 def audit(
     game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
     reveal: Annotated[Path, typer.Option("--reveal", help="The reveal bundle published by the referee.")],
+    receipt: Annotated[list[Path] | None, typer.Option("--receipt", help="A receipt the referee gave you for an "
+                                                       "order (repeat for each); the ledger must honour it.")] = None,
 ) -> None:
-    """Replay the game from the reveal bundle and check every entry, commitment, die and report."""
-    summary = audit_mod.audit(game_dir, audit_mod.read_reveal(reveal))
+    """Replay the game from the reveal bundle and check every entry, commitment, die and report.
+
+    With ``--receipt``, also check that no receipted in-time order was defaulted or replaced by an
+    older one (protocol §9.2).
+    """
+    held = [(str(p), core_game.read_input(p)) for p in receipt or []]
+    summary = audit_mod.audit(game_dir, audit_mod.read_reveal(reveal), receipt_files=held)
     typer.echo("\n".join(summary["lines"]))
 
 

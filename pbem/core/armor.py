@@ -3,8 +3,9 @@
 Profile: ``-----BEGIN PBEM ENVELOPE-----``, strict base64 of the binary envelope in lines of
 exactly 64 columns (the last may be shorter, padded with ``=``), ``-----END PBEM ENVELOPE-----``.
 Reading tolerates what mail does to text: ``>`` quoting at any depth, CRLF line ends, trailing
-spaces, other text before and after. It refuses what mail should not do: truncation, two
-envelopes in one message, bad base64, and anything over ``MAX_INPUT`` bytes.
+spaces, other text before and after; no other line end, and no leading spaces. It refuses what
+mail should not do: truncation, two envelopes in one message, bad base64, and anything over
+``MAX_INPUT`` bytes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ END = "-----END PBEM ENVELOPE-----"
 COLUMNS = 64
 MAX_INPUT = 1 << 20  # 1 MiB of armored text (or binary envelope)
 
-_QUOTE = re.compile(r"^(?:[ \t]*>)*[ \t]?")
+_QUOTE = re.compile(r"^(?:> ?)*")  # mail quoting: ">" and at most one space, repeated; nothing else
 _B64_LINE = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
 
 
@@ -33,9 +34,15 @@ def armor(data: bytes) -> str:
     return "\n".join([BEGIN, *lines, END]) + "\n"
 
 
+def _lines(text: str) -> list[str]:
+    """Lines end in LF, or CRLF (§3). Not ``str.splitlines``: VT, FF, NEL, U+2028, U+2029 or a
+    lone CR do not end a line, so a line holding one is not base64 and is refused."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
 def _clean(line: str) -> str:
-    """A line with mail quoting and trailing white space taken off."""
-    return _QUOTE.sub("", line.rstrip("\r\n")).rstrip(" \t\r")
+    """A line with mail quoting and trailing spaces and tabs taken off (leading spaces are kept)."""
+    return _QUOTE.sub("", line).rstrip(" \t")
 
 
 def dearmor(text: str | bytes, where: str = "input") -> bytes:
@@ -47,7 +54,7 @@ def dearmor(text: str | bytes, where: str = "input") -> bytes:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise ArmorError(f"{where} is not UTF-8 text, so it holds no armored envelope (protocol §3).") from None
-    lines = [_clean(line) for line in text.splitlines()]
+    lines = [_clean(line) for line in _lines(text)]
     begins = [i for i, line in enumerate(lines) if line == BEGIN]
     ends = [i for i, line in enumerate(lines) if line == END]
     if not begins:

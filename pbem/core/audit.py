@@ -1,19 +1,22 @@
 """The reveal bundle and the audit: replay the whole game and compare byte for byte (protocol §9).
 
-The bundle (JSON) holds the dice secret, the state secret (from which every salt derives), and
-for every consumed order its content key plus the decrypted entropy and order. The auditor
-opens each order envelope with its key (the header's key commitment binds the key), replays
-setup and every step through the ruleset, and checks each ledger entry's dice reveal, state
-and item commitments, board, result, who owes what, and report commitments.
+The bundle (JSON) holds the dice secret (from which every step key derives), the state secret
+(from which every salt derives), and for every consumed order its content key plus the
+decrypted entropy proof, entropy and order. The auditor opens each order envelope with its key
+(the header's key commitment binds the key), re-checks each entropy proof with the side's public
+key, replays setup and every step through the ruleset, and checks each ledger entry's state and
+item commitments, board, result, who owes what, and report commitments. Given the players'
+receipts, it also holds the ledger to them (pbem.core.receipts).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.core import beacon, commitments
+from pbem.core import beacon, commitments, receipts
 from pbem.core import envelope as env_mod
 from pbem.core import game as game_mod
 from pbem.core import ledger as led
@@ -21,9 +24,9 @@ from pbem.core import ruleset as rs
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
 from pbem.core.errors import AuditError, FormatError
-from pbem.core.identity import PrivateIdentity
+from pbem.core.identity import PrivateIdentity, b64
 
-REVEAL_FORMAT = "pbem-reveal-v1"
+REVEAL_FORMAT = "pbem-reveal-v2"
 REVEAL_FIELDS = {"format", "game", "dice_secret", "state_secret", "joins", "orders"}
 STATE_LABEL = game_mod.STATE_LABEL
 
@@ -40,8 +43,9 @@ def make_reveal(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
     def opened(path: Path) -> dict[str, Any]:
         env = env_mod.read_file(path)
         key = env_mod.content_key(env, referee, str(path))
-        entropy, body = game_mod.parse_order_payload(env_mod.open_with_key(env, key, str(path)), str(path))
-        return {"key": key.hex(), "entropy": entropy.hex(), "order": body}
+        proof, body = game_mod.parse_order_payload(env_mod.open_with_key(env, key, str(path)), str(path))
+        entropy = game_mod.order_entropy(man, env, proof, str(path))
+        return {"key": key.hex(), "proof": b64(proof), "entropy": entropy.hex(), "order": body}
 
     joins = {side: opened(led.join_path(game_dir, side)) for side in sorted(led.read_entry(game_dir, 0, man).orders)}
     orders: dict[str, dict[str, Any]] = {}
@@ -84,8 +88,13 @@ def _hex32(bundle: dict[str, Any], name: str) -> bytes:
     return raw
 
 
-def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = None) -> dict[str, Any]:
-    """Verify the public record, then replay every step; AuditError names the first divergence."""
+def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = None,
+          receipt_files: Sequence[tuple[str, bytes]] = ()) -> dict[str, Any]:
+    """Verify the public record, then replay every step; AuditError names the first divergence.
+
+    ``receipt_files`` ((where, armored receipt) pairs, from the players) are then held against
+    the ledger (§9.2): a receipted in-time order defaulted or replaced by an older one fails.
+    """
     summary = led.verify_game(game_dir)
     man = led.read_manifest(game_dir)
     if bundle.get("game") != man.game:
@@ -105,29 +114,39 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
         entry = led.read_entry(game_dir, n, man)
         where = str(entry.path)
         if n == 0:
-            entropies = _revealed(entry, bundle_joins, "join", lambda side: led.join_path(game_dir, side))
-            seed = beacon.step_seed(entry.dice, man.game, 0, [(s, entropies[s][0]) for s in man.sides if s in entropies])
+            entropies = _revealed(man, entry, bundle_joins, "join", lambda side: led.join_path(game_dir, side))
+            seed = _seed(dice_secret, entry, man, [(s, entropies[s][0]) for s in man.sides if s in entropies])
             state = rules.setup(man.scenario, dict(man.options), Drbg(seed))
             reports = {s: rules.report(state, s, [], man.game, 0) for s in man.sides}
         else:
-            revealed = _revealed(entry, bundle_orders.get(f"{entry.step:04d}", {}), "order",
+            revealed = _revealed(man, entry, bundle_orders.get(f"{entry.step:04d}", {}), "order",
                                  lambda side: led.order_path(game_dir, entry.step, side))
             for side in entry.defaulted:
                 revealed[side] = (b"", rules.default_order(state, side))
-            seed = beacon.step_seed(entry.dice, man.game, n, [(s, revealed[s][0]) for s in man.sides if s in revealed])
+            seed = _seed(dice_secret, entry, man, [(s, revealed[s][0]) for s in man.sides if s in revealed])
             orders = {s: body for s, (_, body) in revealed.items()}
             state, _, reports = rs.outcome_parts(rules.adjudicate(state, orders, Drbg(seed), game_id=man.game))
         _compare(entry, where, man, rules, state, reports, state_secret)
+    held = [(where, receipts.parse(raw, man, where)) for where, raw in receipt_files]
+    summary["lines"] += receipts.check(game_dir, man, held)
     summary["lines"].append(f"audit ok: {summary['entries']} entries replayed; dice, commitments, boards and "
-                            "reports match")
+                            "reports match" + (f"; {len(held)} receipts honoured" if held else ""))
     return summary
 
 
-def _revealed(entry: led.Entry, revealed: Any, what: str, path_of: Any) -> dict[str, tuple[bytes, Any]]:
+def _seed(dice_secret: bytes, entry: led.Entry, man: led.Manifest, entropies: list[tuple[str, bytes]]) -> bytes:
+    """seed_e from the revealed dice secret: k_e, the entry's public r_e, the owing sides' entropy (§8)."""
+    return beacon.step_seed(beacon.step_key(dice_secret, man.game, entry.number), man.game, entry.number, entry.dice,
+                            entropies)
+
+
+def _revealed(man: led.Manifest, entry: led.Entry, revealed: Any, what: str, path_of: Any
+              ) -> dict[str, tuple[bytes, Any]]:
     """Side -> (entropy, order) of the envelopes ``entry`` consumed, opened with the bundle's keys.
 
-    The key must match the envelope's key commitment (§4.4), and the bundle's copy of entropy and
-    order must be what the player signed.
+    The key must match the envelope's key commitment (§4.4), the entropy proof must be the side's
+    signature over the step (§8.2), and the bundle's copy of proof, entropy and order must be what
+    the player signed.
     """
     out: dict[str, tuple[bytes, Any]] = {}
     step = "the set-up" if entry.number == 0 else f"step {entry.step}"
@@ -138,8 +157,10 @@ def _revealed(entry: led.Entry, revealed: Any, what: str, path_of: Any) -> dict[
         path = path_of(side)
         env = env_mod.read_file(path)
         payload = env_mod.open_with_key(env, _hex32(item, "key"), str(path))
-        entropy, body = game_mod.parse_order_payload(payload, str(path))
-        if item.get("entropy") != entropy.hex() or canonical_bytes(item.get("order")) != canonical_bytes(body):
+        proof, body = game_mod.parse_order_payload(payload, str(path))
+        entropy = game_mod.order_entropy(man, env, proof, str(path))
+        if item.get("proof") != b64(proof) or item.get("entropy") != entropy.hex() \
+                or canonical_bytes(item.get("order")) != canonical_bytes(body):
             raise AuditError(f"reveal bundle: the {what} of {side} for {step} differs from the signed {what} in "
                              f"{path} (protocol §9).")
         out[side] = (entropy, body)

@@ -1,13 +1,18 @@
-"""Dice nobody can bias: a hash chain revealed backwards, mixed with the players' entropy.
+"""Dice nobody can bias and nobody can foresee (docs/protocol.md §8).
 
 The referee picks a secret ``x`` and publishes ``anchor = H^N(x)`` (H = SHA-256) in the manifest.
 Ledger entry ``e`` reveals ``r_e = H^(N-1-e)(x)``, so ``H(r_0) == anchor`` and
 ``H(r_e) == r_(e-1)``: each reveal is fixed in advance yet unknown until published.
-The step seed mixes in every order's 32-byte entropy, in side order (docs/protocol.md §8)::
 
-    seed = HMAC-SHA256(r_e, "pbem-seed-v1" || lp(game) || u64(e) || u32be(n) || n x (lp(side) || lp(entropy)))
+``r_e`` is public, so it cannot be what keeps a stream secret. Every stream is keyed by the
+step key ``k_e = HMAC(x, "pbem-step-key-v2" || lp(game) || u64(e))``, which only the reveal
+bundle (it holds ``x``) lets anyone else compute, and mixes every owing side's entropy::
 
-A side given default orders at a deadline contributes an empty entropy.
+    seed_e = HMAC(k_e, "pbem-seed-v2" || lp(game) || u64(e) || lp(r_e) || u32be(n) || n x (lp(side) || lp(entropy)))
+
+A side given default orders at a deadline contributes an empty entropy. A side's entropy cannot
+be re-drawn: it is ``H("pbem-entropy-v2" || proof)`` where ``proof`` is the side's deterministic
+Ed25519 signature over game, step and the entry it answers, so re-sealing gives the same value.
 """
 
 from __future__ import annotations
@@ -16,10 +21,15 @@ import hashlib
 import hmac
 from collections.abc import Sequence
 
-from pbem.core.encoding import lp, u64
-from pbem.core.errors import LedgerError
+from cryptography.exceptions import InvalidSignature
 
-SEED_DOMAIN = b"pbem-seed-v1"
+from pbem.core.encoding import lp, u64
+from pbem.core.errors import FormatError, LedgerError, SignatureError
+from pbem.core.identity import PrivateIdentity, PublicIdentity
+
+SEED_DOMAIN = b"pbem-seed-v2"
+STEP_KEY_DOMAIN = b"pbem-step-key-v2"
+ENTROPY_DOMAIN = b"pbem-entropy-v2"
 DEFAULT_LENGTH = 10_000
 
 
@@ -52,9 +62,46 @@ def check_reveal(previous: bytes, r: bytes, entry: int, where: str = "ledger") -
                           f"{'anchor' if entry == 0 else 'previous reveal'} (protocol §8).")
 
 
-def step_seed(r: bytes, game: str, entry: int, entropies: Sequence[tuple[str, bytes]]) -> bytes:
-    """The key of the step's random stream (pbem.core.drbg)."""
-    msg = SEED_DOMAIN + lp(game) + u64(entry) + len(entropies).to_bytes(4, "big")
+def step_key(secret: bytes, game: str, entry: int) -> bytes:
+    """k_e: the never-published key of entry ``e``'s stream, derived from the dice secret ``x``."""
+    return hmac.new(secret, STEP_KEY_DOMAIN + lp(game) + u64(entry), hashlib.sha256).digest()
+
+
+def step_seed(key: bytes, game: str, entry: int, r: bytes, entropies: Sequence[tuple[str, bytes]]) -> bytes:
+    """The key of the step's random stream (pbem.core.drbg): k_e, the public r_e and every owing side's entropy."""
+    msg = SEED_DOMAIN + lp(game) + u64(entry) + lp(r) + len(entropies).to_bytes(4, "big")
     for side, entropy in entropies:
         msg += lp(side) + lp(entropy)
-    return hmac.new(r, msg, hashlib.sha256).digest()
+    return hmac.new(key, msg, hashlib.sha256).digest()
+
+
+def seed_for(secret: bytes, length: int, game: str, entry: int, entropies: Sequence[tuple[str, bytes]]) -> bytes:
+    """seed_e from the dice secret: what the referee and the auditor compute."""
+    return step_seed(step_key(secret, game, entry), game, entry, reveal(secret, length, entry), entropies)
+
+
+def entropy_message(game: str, step: int, answers: str) -> bytes:
+    """What a side signs to make its entropy for a step: game, step and the hash of the entry it answers."""
+    return ENTROPY_DOMAIN + lp(game) + u64(step) + lp(answers)
+
+
+def entropy_proof(player: PrivateIdentity, game: str, step: int, answers: str) -> bytes:
+    """The side's deterministic Ed25519 signature over the step: the same every time it is made."""
+    return player.sign(entropy_message(game, step, answers))
+
+
+def entropy_of(proof: bytes) -> bytes:
+    return h(ENTROPY_DOMAIN + proof)
+
+
+def check_entropy_proof(side_key: PublicIdentity, game: str, step: int, answers: str, proof: bytes,
+                        where: str) -> bytes:
+    """The entropy a proof gives, after checking it is the side's signature over this step (§8.2)."""
+    if len(proof) != 64:
+        raise FormatError(f"{where}: the entropy proof must be 64 bytes (protocol §8.2).")
+    try:
+        side_key.verifier().verify(proof, entropy_message(game, step, answers))
+    except InvalidSignature:
+        raise SignatureError(f"{where}: the entropy proof is not {side_key.name}'s signature over game {game}, "
+                             f"step {step} and the entry it answers; entropy cannot be re-drawn (protocol §8.2).") from None
+    return entropy_of(proof)

@@ -1,7 +1,7 @@
 """Salted commitments to each hidden item, so reveals can be partial (docs/protocol.md §6).
 
-``salt(secret, game, entry, label) = HMAC-SHA256(secret, "pbem-salt-v1" || lp(game) || u64(entry) || lp(label))``
-``commit(label, salt, value) = SHA-256("pbem-commit-v1" || lp(label) || salt || canonical_bytes(value))``
+``salt(secret, game, entry, label) = HMAC-SHA256(secret, "pbem-salt-v2" || lp(game) || u64(entry) || lp(label))``
+``commit(label, salt, value) = SHA-256("pbem-commit-v2" || lp(label) || salt || canonical_bytes(value))``
 
 Salts come from one referee secret (kept in the sealed state), so the reveal bundle needs only
 that secret; a single salt can still be published to open one item (a partial reveal). The entry
@@ -20,8 +20,8 @@ from pbem.core.canonical import canonical_bytes
 from pbem.core.encoding import lp, u64
 from pbem.core.errors import LedgerError
 
-SALT_DOMAIN = b"pbem-salt-v1"
-COMMIT_DOMAIN = b"pbem-commit-v1"
+SALT_DOMAIN = b"pbem-salt-v2"
+COMMIT_DOMAIN = b"pbem-commit-v2"
 
 
 def salt_for(secret: bytes, game: str, entry: int, label: str) -> bytes:

@@ -2,7 +2,7 @@
 
 Binary layout::
 
-    "PBEMenv1" || u32be(len(header)) || header || u32be(len(body)) || body || signature(64)
+    "PBEMenv2" || u32be(len(header)) || header || u32be(len(body)) || body || signature(64)
 
 The header is canonical JSON (§2) in clear: what the envelope is, for which game, side and step,
 which ledger entry it answers, who signed it and to whom it is sealed. The Ed25519 signature
@@ -36,14 +36,14 @@ from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import ArmorError, DecryptError, EnvelopeError, FormatError, ReplayError, SignatureError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, unb64
 
-MAGIC = b"PBEMenv1"
-VERSION = 1
-SIG_DOMAIN = b"pbem-envelope-v1-signature"
-HPKE_INFO = b"pbem-envelope-v1-key"
-KC_DOMAIN = b"pbem-envelope-v1-key-commitment"
+MAGIC = b"PBEMenv2"
+VERSION = 2
+SIG_DOMAIN = b"pbem-envelope-v2-signature"
+HPKE_INFO = b"pbem-envelope-v2-key"
+KC_DOMAIN = b"pbem-envelope-v2-key-commitment"
 STANZA = 80  # HPKE enc (32) + sealed 32-byte key (32) + tag (16)
 MAX_RECIPIENTS = 16
-KINDS = ("order", "join", "report", "state", "ledger", "manifest", "reveal", "message")
+KINDS = ("order", "join", "report", "state", "ledger", "manifest", "reveal", "message", "receipt")
 ZERO_NONCE = bytes(12)
 _SUITE = hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
 _HEX64 = re.compile(r"^(|[0-9a-f]{64})$")

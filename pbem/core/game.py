@@ -8,7 +8,8 @@
     GAME/reports/NNNN-SIDE.pbem report after entry N, asking for step N (sealed to SIDE)
     GAME/state/NNNN.pbem       secret state after entry N (sealed to the referee)
     GAME/joins/SIDE.pbem       SIDE's set-up entropy, in games opened for joins (protocol §8.1)
-    GAME/state/opening.pbem    the referee's secrets between game open and game start
+    GAME/.pbem/                the referee's private area, never published: pending orders,
+                               receipts issued, the secrets between game open and game start
 
 Every step is written to temporary names first and renamed into place with the ledger entry
 last: the entry is the commit point, so a crash never leaves a half-written step.
@@ -16,14 +17,16 @@ last: the entry is the commit point, so a crash never leaves a half-written step
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.core import armor, beacon, commitments
+from pbem.core import armor, beacon, commitments, receipts
 from pbem.core.atomic import write_temp as _write_temp
 from pbem.core import envelope as env_mod
 from pbem.core import ledger as led
@@ -31,13 +34,27 @@ from pbem.core import ruleset as rs
 from pbem.core.canonical import canonical_bytes, canonical_loads
 from pbem.core.drbg import Drbg
 from pbem.core.errors import EnvelopeError, FormatError, LedgerError, PbemError, ReplayError, SignatureError
-from pbem.core.identity import PrivateIdentity, PublicIdentity
+from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, unb64
 
 report_path = led.report_path
 order_path = led.order_path
+pending_path = led.pending_path
+receipt_path = led.receipt_path
 state_path = led.state_path
 STATE_LABEL = "$state"
-DEADLINE_POLICY = "default-orders"
+DEADLINE_POLICY = led.DEADLINE_POLICY
+DEFAULT_DEADLINE_HOURS = led.DEFAULT_DEADLINE_HOURS
+GITIGNORE = b".pbem/\n"  # the referee's private area never joins a published copy of the folder
+
+
+def _now(now: int | None) -> int:
+    """The protocol edge's clock (receipt times, deadlines); injectable so games stay reproducible."""
+    return int(time.time()) if now is None else int(now)
+
+
+def _deadline(man: led.Manifest, owes: Mapping[str, str], now: int) -> int:
+    """The deadline of the step an entry written ``now`` asks for: 0 when nobody owes or there is none (§8.3)."""
+    return now + man.deadline_hours * 3600 if owes and man.deadline_hours else 0
 
 
 def _rules(rules: rs.Ruleset | str) -> rs.Ruleset:
@@ -90,7 +107,7 @@ def _check_referee(man: led.Manifest, referee: PrivateIdentity) -> None:
 
 def _manifest(game_dir: Path, rules: rs.Ruleset, scenario: str, options: Mapping[str, Any],
               referee: PrivateIdentity, sides: Mapping[str, PublicIdentity], game_id: str | None,
-              chain_length: int, deadline: str, setup: str) -> tuple[str, bytes, bytes, bytes]:
+              chain_length: int, deadline: str, setup: str, deadline_hours: int) -> tuple[str, bytes, bytes, bytes]:
     """(game id, manifest bytes, dice secret, state secret) of a new game; checks folder and sides."""
     if game_dir.exists() and not game_dir.is_dir():
         raise FormatError(f"{game_dir} is a file; a new game needs an empty or new folder (protocol §7).")
@@ -100,47 +117,56 @@ def _manifest(game_dir: Path, rules: rs.Ruleset, scenario: str, options: Mapping
     if set(sides) != set(order):
         raise FormatError(f"sides must be exactly {', '.join(order)}, not {', '.join(sorted(sides)) or 'none'} "
                           "(protocol §7.1).")
+    if not isinstance(deadline_hours, int) or isinstance(deadline_hours, bool) or not 0 <= deadline_hours <= 100_000:
+        raise FormatError(f"deadline hours must be a whole number from 0 to 100000, not {deadline_hours!r} "
+                          "(protocol §8.3).")
     game_id = game_id or f"{rules.id}-{secrets.token_hex(8)}"
     dice_secret, state_secret = secrets.token_bytes(32), secrets.token_bytes(32)
     anchor = beacon.anchor(dice_secret, chain_length)
     man_bytes = led.dump_signed(led.manifest_body(game_id, rules.id, str(rules.version), scenario, dict(options), order,
-                                                  dict(sides), referee.public, anchor, chain_length, deadline, setup),
+                                                  dict(sides), referee.public, anchor, chain_length, deadline, setup,
+                                                  deadline_hours),
                                 referee, led.MANIFEST_DOMAIN)
     return game_id, man_bytes, dice_secret, state_secret
 
 
 def _setup_files(game_dir: Path, man: led.Manifest, rules: rs.Ruleset, referee: PrivateIdentity,
-                 dice_secret: bytes, state_secret: bytes, joins: Mapping[str, tuple[str, bytes]]
+                 dice_secret: bytes, state_secret: bytes, joins: Mapping[str, tuple[str, bytes]], now: int
                  ) -> list[tuple[Path, bytes]]:
-    """Entry 0: set-up keyed by seed_0, which mixes every side's join entropy when there are joins (§8.1)."""
+    """Entry 0: set-up keyed by seed_0 = k_0 and every side's join entropy when there are joins (§8)."""
     r = beacon.reveal(dice_secret, man.chain_length, 0)
     entropies = [(s, joins[s][1]) for s in man.sides if s in joins]
-    state = rules.setup(man.scenario, dict(man.options), Drbg(beacon.step_seed(r, man.game, 0, entropies)))
+    state = rules.setup(man.scenario, dict(man.options),
+                        Drbg(beacon.seed_for(dice_secret, man.chain_length, man.game, 0, entropies)))
     reports = {s: rules.report(state, s, [], man.game, 0) for s in man.sides}
     return _step_files(game_dir, man.game, 0, man.hash, rules, state, reports, {s: joins[s][0] for s in joins}, [],
-                       r, referee, man.identities, dice_secret, state_secret)
+                       r, referee, man.identities, dice_secret, state_secret,
+                       _deadline(man, rules.owes(state), now), {})
 
 
 def new_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Mapping[str, Any],
              referee: PrivateIdentity, sides: Mapping[str, PublicIdentity], *, game_id: str | None = None,
-             chain_length: int = beacon.DEFAULT_LENGTH, deadline: str = DEADLINE_POLICY) -> dict[str, Any]:
+             chain_length: int = beacon.DEFAULT_LENGTH, deadline: str = DEADLINE_POLICY,
+             deadline_hours: int = DEFAULT_DEADLINE_HOURS, now: int | None = None) -> dict[str, Any]:
     """Create a game in one go: manifest, dice anchor, setup entry 0, first reports and sealed state.
 
-    Set-up draws from the dice chain alone (the known limit of protocol §8.1); ``open_game``,
-    ``write_join`` and ``start_game`` let the players' entropy into the set-up as well.
+    Set-up draws from the referee's secret alone (the known limit of protocol §8.1: the referee
+    could deal until it likes a set-up); ``open_game``, ``write_join`` and ``start_game`` let the
+    players' entropy into the set-up as well.
     """
     game_dir, rules = Path(game_dir), _rules(rules)
     _, man_bytes, dice_secret, state_secret = _manifest(game_dir, rules, scenario, options, referee, sides, game_id,
-                                                        chain_length, deadline, led.SETUP_REFEREE)
+                                                        chain_length, deadline, led.SETUP_REFEREE, deadline_hours)
     man = led.parse_manifest(man_bytes, str(game_dir / "game.toml"))
-    files = _setup_files(game_dir, man, rules, referee, dice_secret, state_secret, {})
-    _write_all([(game_dir / "game.toml", man_bytes), *files])
+    files = _setup_files(game_dir, man, rules, referee, dice_secret, state_secret, {}, _now(now))
+    _write_all([(game_dir / "game.toml", man_bytes), (game_dir / ".gitignore", GITIGNORE), *files])
     return status(game_dir)
 
 
 def open_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Mapping[str, Any],
               referee: PrivateIdentity, sides: Mapping[str, PublicIdentity], *, game_id: str | None = None,
-              chain_length: int = beacon.DEFAULT_LENGTH, deadline: str = DEADLINE_POLICY) -> str:
+              chain_length: int = beacon.DEFAULT_LENGTH, deadline: str = DEADLINE_POLICY,
+              deadline_hours: int = DEFAULT_DEADLINE_HOURS) -> str:
     """First half of an unbiased set-up (§8.1): publish the manifest and its dice anchor, keep the secrets sealed.
 
     The players then send joins (``write_join``) answering the manifest's hash, and ``start_game``
@@ -149,11 +175,13 @@ def open_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: M
     game_dir, rules = Path(game_dir), _rules(rules)
     rules.setup(scenario, dict(options), Drbg(bytes(32)))  # set-up is pure: a trial run refuses bad options now
     game_id, man_bytes, dice_secret, state_secret = _manifest(game_dir, rules, scenario, options, referee, sides,
-                                                              game_id, chain_length, deadline, led.SETUP_PLAYERS)
+                                                              game_id, chain_length, deadline, led.SETUP_PLAYERS,
+                                                              deadline_hours)
     secret = canonical_bytes({"entry": -1, "dice_secret": dice_secret.hex(), "state_secret": state_secret.hex()})
     sealed = env_mod.seal(referee, [referee.public], secret, game=game_id, kind="state", side="", step=0,
                           answers=hashlib.sha256(man_bytes).hexdigest())
-    _write_all([(game_dir / "game.toml", man_bytes), (led.opening_path(game_dir), armor.armor(sealed).encode("ascii"))])
+    _write_all([(game_dir / "game.toml", man_bytes), (game_dir / ".gitignore", GITIGNORE),
+                (led.opening_path(game_dir), armor.armor(sealed).encode("ascii"))])
     return game_id
 
 
@@ -167,8 +195,8 @@ def _opened(game_dir: Path) -> led.Manifest:
     return man
 
 
-def write_join(game_dir: Path, player: PrivateIdentity, side: str, *, entropy: bytes | None = None) -> str:
-    """A side's armored join: its set-up entropy, signed by the side, sealed to the referee, bound to the manifest."""
+def write_join(game_dir: Path, player: PrivateIdentity, side: str) -> str:
+    """A side's armored join: its entropy proof (§8.2), signed by the side, sealed to the referee, bound to the manifest."""
     game_dir = Path(game_dir)
     man = _opened(game_dir)
     if side not in man.identities:
@@ -176,10 +204,8 @@ def write_join(game_dir: Path, player: PrivateIdentity, side: str, *, entropy: b
     if player.public != man.identities[side]:
         raise SignatureError(f"the key of {player.name} ({player.fingerprint}) is not {side}'s identity "
                              f"({man.identities[side].fingerprint}) (protocol §8.1).")
-    entropy = secrets.token_bytes(32) if entropy is None else entropy
-    if len(entropy) != 32:
-        raise FormatError("a join's entropy must be 32 bytes (protocol §8.1).")
-    payload = canonical_bytes({"entropy": entropy.hex(), "order": None})
+    proof = beacon.entropy_proof(player, man.game, 0, man.hash)
+    payload = canonical_bytes({"proof": b64(proof), "order": None})
     return armor.armor(env_mod.seal(player, [man.referee], payload, game=man.game, kind="join", side=side, step=0,
                                     answers=man.hash))
 
@@ -193,14 +219,15 @@ def _check_join(man: led.Manifest, referee: PrivateIdentity, raw: bytes | str, w
         raise EnvelopeError(f"{where} is for side {side!r}, which is not in game {man.game} (protocol §4.5).")
     env_mod.expect(env, where, signer=man.identities[side], step=0, answers=man.hash,
                    to=referee.public)
-    entropy, body = parse_order_payload(env_mod.open_sealed(env, referee, where), where)
+    proof, body = parse_order_payload(env_mod.open_sealed(env, referee, where), where)
+    entropy = beacon.check_entropy_proof(man.identities[side], man.game, 0, man.hash, proof, where)
     if body is not None:
         raise FormatError(f"{where}: a join holds entropy and no order (protocol §8.1).")
     return env, side, entropy
 
 
 def start_game(game_dir: Path, referee: PrivateIdentity, join_files: Sequence[Path | str | bytes],
-               rules: rs.Ruleset | None = None) -> dict[str, Any]:
+               rules: rs.Ruleset | None = None, now: int | None = None) -> dict[str, Any]:
     """Second half of an unbiased set-up: every side's join in, run the set-up, write entry 0 (§8.1)."""
     game_dir = Path(game_dir)
     man = _opened(game_dir)
@@ -223,7 +250,8 @@ def start_game(game_dir: Path, referee: PrivateIdentity, join_files: Sequence[Pa
                         hint="every side's entropy goes into the set-up; wait for their joins")
     files = [(led.join_path(game_dir, s), armor.armor(joins[s][0].raw).encode("ascii")) for s in man.sides]
     files += _setup_files(game_dir, man, rules, referee, bytes.fromhex(opening["dice_secret"]),
-                          bytes.fromhex(opening["state_secret"]), {s: (joins[s][0].hash, joins[s][1]) for s in joins})
+                          bytes.fromhex(opening["state_secret"]), {s: (joins[s][0].hash, joins[s][1]) for s in joins},
+                          _now(now))
     _write_all(files)
     return status(game_dir)
 
@@ -238,7 +266,7 @@ def _input(item: Path | str | bytes, what: str) -> tuple[str, bytes]:
 def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Ruleset, state: dict[str, Any],
                 reports: Mapping[str, Any], orders: Mapping[str, str], defaulted: list[str], r: bytes,
                 referee: PrivateIdentity, identities: Mapping[str, PublicIdentity], dice_secret: bytes,
-                state_secret: bytes) -> list[tuple[Path, bytes]]:
+                state_secret: bytes, deadline: int, received: Mapping[str, int]) -> list[tuple[Path, bytes]]:
     """Reports, sealed state and the ledger entry of one step (ledger entry last)."""
     items = dict(rules.secrets(state))
     if STATE_LABEL in items:
@@ -253,7 +281,7 @@ def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Rul
         payloads[side] = canonical_bytes({"salt": salt.hex(), "report": reports[side]})
     result = rules.result(state)
     body = led.entry_body(game, number, prev, rules.owes(state), dict(orders), defaulted, r, state_commit, commits,
-                          report_commits, rules.public(state), result)
+                          report_commits, rules.public(state), result, deadline, dict(received))
     entry_bytes = led.dump_signed(body, referee, led.ENTRY_DOMAIN)
     entry_hash = hashlib.sha256(entry_bytes).hexdigest()
     files = []
@@ -275,12 +303,14 @@ def status(game_dir: Path) -> dict[str, Any]:
     man = led.read_manifest(Path(game_dir))
     entry = led.latest(Path(game_dir), man)
     return {"game": man.game, "step": entry.number, "owes": dict(entry.owes), "result": entry.result,
-            "board": entry.board, "entry_hash": entry.hash}
+            "board": entry.board, "entry_hash": entry.hash, "deadline": entry.deadline}
 
 
-def write_order(game_dir: Path, player: PrivateIdentity, side: str, step: int, body: Any, *,
-                entropy: bytes | None = None) -> str:
-    """An armored order: signed by ``player`` as ``side``, sealed to the referee, bound to the step."""
+def write_order(game_dir: Path, player: PrivateIdentity, side: str, step: int, body: Any) -> str:
+    """An armored order: signed by ``player`` as ``side``, sealed to the referee, bound to the step.
+
+    Its entropy is fixed by the side's key and the step (§8.2): sealing again gives the same.
+    """
     game_dir = Path(game_dir)
     man = led.read_manifest(game_dir)
     if side not in man.identities:
@@ -295,27 +325,25 @@ def write_order(game_dir: Path, player: PrivateIdentity, side: str, step: int, b
         raise ReplayError(f"orders for step {step} are not wanted: the game is at step {entry.number} (protocol §7.3).")
     if side not in entry.owes:
         raise EnvelopeError(f"{side} owes no orders at step {step} (protocol §7.3).")
-    entropy = secrets.token_bytes(32) if entropy is None else entropy
-    if len(entropy) != 32:
-        raise FormatError("an order's entropy must be 32 bytes (protocol §7.3).")
-    payload = canonical_bytes({"entropy": entropy.hex(), "order": body})
+    proof = beacon.entropy_proof(player, man.game, step, entry.hash)
+    payload = canonical_bytes({"proof": b64(proof), "order": body})
     sealed = env_mod.seal(player, [man.referee], payload, game=man.game, kind="order", side=side, step=step,
                           answers=entry.hash)
     return armor.armor(sealed)
 
 
 def parse_order_payload(payload: bytes, where: str) -> tuple[bytes, Any]:
-    """(entropy, order body) from an order's decrypted payload."""
+    """(entropy proof, order body) from an order's or join's decrypted payload (§7.3, §8.2)."""
     data = canonical_loads(payload)
-    if not isinstance(data, dict) or set(data) != {"entropy", "order"} or not isinstance(data["entropy"], str):
-        raise FormatError(f"{where}: the order payload must hold exactly entropy and order (protocol §7.3).")
-    try:
-        entropy = bytes.fromhex(data["entropy"])
-    except ValueError:
-        entropy = b""
-    if len(entropy) != 32 or entropy.hex() != data["entropy"]:
-        raise FormatError(f"{where}: the order's entropy must be 64 lower-case hex digits (protocol §7.3).")
-    return entropy, data["order"]
+    if not isinstance(data, dict) or set(data) != {"proof", "order"} or not isinstance(data["proof"], str):
+        raise FormatError(f"{where}: the order payload must hold exactly proof and order (protocol §7.3).")
+    return unb64(data["proof"], f"{where}: proof", 64), data["order"]
+
+
+def order_entropy(man: led.Manifest, env: env_mod.Envelope, proof: bytes, where: str) -> bytes:
+    """The entropy of an order or join, once its proof checks against the side's key (§8.2)."""
+    h = env.header
+    return beacon.check_entropy_proof(man.identities[h.side], man.game, h.step, h.answers, proof, where)
 
 
 def _check_order(man: led.Manifest, entry: led.Entry, referee: PrivateIdentity, raw: bytes | str,
@@ -333,7 +361,8 @@ def _check_order(man: led.Manifest, entry: led.Entry, referee: PrivateIdentity, 
     env_mod.expect(env, where, step=entry.number, answers=entry.hash, to=referee.public)
     if side not in entry.owes:
         raise EnvelopeError(f"{where}: {side} owes no orders at step {entry.number} (protocol §7.3).")
-    entropy, body = parse_order_payload(env_mod.open_sealed(env, referee, where), where)
+    proof, body = parse_order_payload(env_mod.open_sealed(env, referee, where), where)
+    entropy = order_entropy(man, env, proof, where)
     _check_body_binding(body, env.header, where)
     return env, side, entropy, body
 
@@ -364,12 +393,13 @@ def _load_state(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: Pr
 
 
 def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, where: str = "order",
-                  rules: rs.Ruleset | None = None) -> tuple[str, int]:
-    """Check an order as it arrives and keep it in ``orders/`` until adjudication (protocol §7.3).
+                  rules: rs.Ruleset | None = None, now: int | None = None) -> receipts.Receipt:
+    """Check an order as it arrives, keep it in the private area and issue its receipt (§7.3, §9.2).
 
-    A later valid order of the same side, signed by that side, replaces the kept one; once the
-    step is adjudicated it is closed (``replay``). The order is checked against the game's rules
-    now, so the player hears at once, and nothing is kept when it is refused.
+    The order is checked in full now (binding, entropy proof, the game's rules), so the player
+    hears at once, and nothing is kept when it is refused. A later valid order of the same side
+    replaces the kept one and gets the next seq; an identical resend gets the receipt first issued
+    (``identical`` True). The pending order stays out of the public record until its step closes.
     """
     game_dir = Path(game_dir)
     man = led.read_manifest(game_dir)
@@ -382,8 +412,32 @@ def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, wh
         rules.validate(state, side, body)
     except PbemError as exc:
         raise _located(exc, where) from None
-    _write_all([(led.order_path(game_dir, entry.number, side), armor.armor(env.raw).encode("ascii"))])
-    return side, entry.number
+    receipt, files = _receive(game_dir, man, entry, referee, env, _now(now))
+    _write_all(files)
+    return receipt
+
+
+def _receive(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: PrivateIdentity, env: env_mod.Envelope,
+             now: int) -> tuple[receipts.Receipt, list[tuple[Path, bytes]]]:
+    """The receipt of a checked order and the files that keep it (pending order, receipt copy).
+
+    An identical resend of the pending order gets the receipt first issued and writes nothing.
+    """
+    side, step = env.header.side, entry.number
+    issued = receipts.kept(game_dir, man, step, side)
+    pending = led.pending_path(game_dir, step, side)
+    if issued and issued[-1].order == env.hash and pending.exists():
+        return dataclasses.replace(issued[-1], identical=True), []
+    older = [r.seq for r in issued[:-1] if r.order == env.hash]
+    if older:
+        raise ReplayError(f"this order was receipted as order {older[0]} of {side} for step {step} and has been "
+                          "replaced since; an older order cannot come back (protocol §9.2).",
+                          hint="to play it after all, seal it again: that makes a new order")
+    seq = issued[-1].seq + 1 if issued else 1
+    receipt = receipts.issue(referee, man.game, step, side, entry.hash, seq, env.hash, now, entry.deadline,
+                             issued[-1].order if issued else "")
+    return receipt, [(pending, armor.armor(env.raw).encode("ascii")),
+                     (led.receipt_path(game_dir, step, side, seq), receipt.armored.encode("ascii"))]
 
 
 def _installed_rules(man: led.Manifest, rules: rs.Ruleset | None) -> rs.Ruleset:
@@ -396,13 +450,17 @@ def _installed_rules(man: led.Manifest, rules: rs.Ruleset | None) -> rs.Ruleset:
 
 
 def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[Path | str | bytes],
-               deadline_passed: bool = False, rules: rs.Ruleset | None = None) -> dict[str, Any]:
-    """Verify the orders, adjudicate the step, write entry, reports and state; nothing written on failure.
+               deadline_passed: bool = False, rules: rs.Ruleset | None = None,
+               now: int | None = None) -> dict[str, Any]:
+    """Receive the orders given, adjudicate the step from the pending orders, write entry, reports and state.
 
-    ``order_files`` are paths (armored or binary) or the envelopes themselves. Orders already kept
-    in ``orders/`` for this step count too; one given here replaces the kept one of its side.
+    ``order_files`` are paths (armored or binary) or the envelopes themselves; each is received
+    first (receipts issued, returned under ``"receipts"``), replacing the pending order of its
+    side. Default orders for silent sides only with ``deadline_passed`` and only once ``now`` is
+    at or past the deadline the latest entry recorded (§8.3). A refused step writes nothing.
     """
     game_dir = Path(game_dir)
+    now = _now(now)
     man = led.read_manifest(game_dir)
     _check_referee(man, referee)
     rules = _installed_rules(man, rules)
@@ -411,49 +469,83 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
         raise PbemError(f"game {man.game} is over; nobody owes orders (protocol §7.2).")
     secret = _load_state(game_dir, man, entry, referee)
     state = secret["state"]
-    received: dict[str, tuple[env_mod.Envelope, bytes, Any, str]] = {}
-    for side in man.sides:  # orders kept earlier by receive_order
-        kept = led.order_path(game_dir, entry.number, side)
-        if kept.exists():
-            env, s, ent, body = _check_order(man, entry, referee, read_input(kept), str(kept))
-            if s != side:
-                raise LedgerError(f"{kept} holds an order of {s}, not of {side} (protocol §7.3).")
-            received[s] = (env, ent, body, str(kept))
-    given: set[str] = set()
+    given: dict[str, tuple[env_mod.Envelope, bytes, Any]] = {}
     for item in order_files:
         where, raw = _input(item, "order")
         env, side, ent, body = _check_order(man, entry, referee, raw, where)
         if side in given:
             raise EnvelopeError(f"{where} is a second order from {side} for step {entry.number} in one batch; "
                                 "send only the one you mean (protocol §7.3).")
-        given.add(side)
-        received[side] = (env, ent, body, where)
-    missing = [s for s in man.sides if s in entry.owes and s not in received]
-    if missing and not deadline_passed:
-        raise PbemError(f"step {entry.number} is incomplete: {', '.join(missing)} still owe orders (protocol §7.3).",
-                        hint="wait for them, or pass --deadline-passed to give them the default orders")
-    orders: dict[str, Any] = {}
-    for side, (_, _, body, where) in sorted(received.items()):
         try:
             rules.validate(state, side, body)
         except PbemError as exc:
             raise _located(exc, where) from None
-        orders[side] = body
+        given[side] = (env, ent, body)
+    covered = set(given) | {s for s in man.sides if led.pending_path(game_dir, entry.number, s).exists()}
+    missing = [s for s in man.sides if s in entry.owes and s not in covered]
+    if missing:
+        _check_deadline_passed(man, entry, missing, deadline_passed, now)
+    issued: list[receipts.Receipt] = []
+    receipt_files: list[tuple[Path, bytes]] = []
+    received: dict[str, tuple[env_mod.Envelope, bytes, Any, int]] = {}
+    for side in man.sides:
+        kept = led.pending_path(game_dir, entry.number, side)
+        if side in given:  # received now: its receipt is written with the step, the order goes straight to orders/
+            env, ent, body = given[side]
+            receipt, files = _receive(game_dir, man, entry, referee, env, now)
+            issued.append(receipt)
+            receipt_files += [f for f in files if f[0] != kept]
+            received[side] = (env, ent, body, receipt.seq)
+            continue
+        if not kept.exists():
+            continue
+        env, s, ent, body = _check_order(man, entry, referee, read_input(kept), str(kept))
+        last = receipts.kept(game_dir, man, entry.number, side)
+        if s != side or not last or last[-1].order != env.hash:
+            raise LedgerError(f"{kept} is not the order of {side} last receipted for step {entry.number} "
+                              "(protocol §9.2).")
+        try:
+            rules.validate(state, side, body)
+        except PbemError as exc:
+            raise _located(exc, str(kept)) from None
+        received[side] = (env, ent, body, last[-1].seq)
+    orders: dict[str, Any] = {s: received[s][2] for s in sorted(received)}
     for side in missing:
         orders[side] = rules.default_order(state, side)
     entropies = [(s, received[s][1] if s in received else b"") for s in man.sides if s in entry.owes]
     number = entry.number + 1
-    r = beacon.reveal(bytes.fromhex(secret["dice_secret"]), man.chain_length, number)
-    rng = Drbg(beacon.step_seed(r, man.game, number, entropies))
+    dice_secret = bytes.fromhex(secret["dice_secret"])
+    r = beacon.reveal(dice_secret, man.chain_length, number)
+    rng = Drbg(beacon.seed_for(dice_secret, man.chain_length, man.game, number, entropies))
     new_state, public, reports = rs.outcome_parts(rules.adjudicate(state, orders, rng, game_id=man.game))
     del public  # the board is the ruleset's public view of the new state, recomputed in _step_files
-    files = [(led.order_path(game_dir, entry.number, s), armor.armor(received[s][0].raw).encode("ascii"))
-             for s in sorted(received)]
+    files = receipt_files + [(led.order_path(game_dir, entry.number, s), armor.armor(received[s][0].raw).encode("ascii"))
+                             for s in sorted(received)]
     files += _step_files(game_dir, man.game, number, entry.hash, rules, new_state, reports,
                          {s: received[s][0].hash for s in received}, missing, r, referee, man.identities,
-                         bytes.fromhex(secret["dice_secret"]), bytes.fromhex(secret["state_secret"]))
+                         dice_secret, bytes.fromhex(secret["state_secret"]),
+                         _deadline(man, rules.owes(new_state), now), {s: received[s][3] for s in received})
     _write_all(files)
-    return status(game_dir)
+    for side in man.sides:  # the step is closed: its orders are public now, none pending
+        led.pending_path(game_dir, entry.number, side).unlink(missing_ok=True)
+    return {**status(game_dir), "receipts": issued}
+
+
+def _check_deadline_passed(man: led.Manifest, entry: led.Entry, missing: Sequence[str], deadline_passed: bool,
+                           now: int) -> None:
+    """Default orders only when asked for, and only once the recorded deadline has passed (§8.3)."""
+    if not deadline_passed:
+        raise PbemError(f"step {entry.number} is incomplete: {', '.join(missing)} still owe orders (protocol §7.3).",
+                        hint="wait for them, or pass --deadline-passed after the deadline to give them the "
+                             "default orders")
+    if not entry.deadline:
+        raise PbemError(f"game {man.game} has no deadline (deadline hours = 0), so {', '.join(missing)} cannot be "
+                        "given default orders (protocol §8.3).", hint="wait for their orders")
+    if now < entry.deadline:
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(entry.deadline))
+        raise PbemError(f"the deadline of step {entry.number} is {when} ({entry.deadline}); it has not passed, so "
+                        f"{', '.join(missing)} cannot be given default orders yet (protocol §8.3).",
+                        hint="wait for their orders or for the deadline")
 
 
 def _located(exc: PbemError, where: str) -> PbemError:
@@ -501,21 +593,22 @@ def open_report(path: Path, me: PrivateIdentity, game_dir: Path | None = None) -
     return report if isinstance(report, dict) else {"report": report}
 
 
-def verify(game_dir: Path) -> dict[str, Any]:
+def verify(game_dir: Path, now: int | None = None) -> dict[str, Any]:
     """Check the whole public record (pbem.core.ledger.verify_game)."""
-    return led.verify_game(Path(game_dir))
+    return led.verify_game(Path(game_dir), now=now)
 
 
-def audit(game_dir: Path, reveal: Any) -> dict[str, Any]:
-    """Replay the game from a reveal bundle (a dict, a bundle file, or the referee's key)."""
+def audit(game_dir: Path, reveal: Any, receipt_files: Sequence[tuple[str, bytes]] = ()) -> dict[str, Any]:
+    """Replay the game from a reveal bundle (a dict, a bundle file, or the referee's key), holding
+    the ledger to the players' receipts ((where, armored receipt) pairs) when given."""
     from pbem.core import audit as audit_mod
 
     if isinstance(reveal, PrivateIdentity):
         reveal = audit_mod.make_reveal(Path(game_dir), reveal)
     elif isinstance(reveal, (str, Path)):
         reveal = audit_mod.read_reveal(Path(reveal))
-    return audit_mod.audit(Path(game_dir), reveal)
+    return audit_mod.audit(Path(game_dir), reveal, receipt_files=receipt_files)
 
 
 __all__ = ["new_game", "open_game", "write_join", "start_game", "write_order", "receive_order", "adjudicate", "status", "open_report", "verify", "audit",
-           "report_path", "order_path", "state_path", "read_input"]
+           "report_path", "order_path", "state_path", "read_input", "order_entropy", "parse_order_payload"]

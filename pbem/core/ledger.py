@@ -14,8 +14,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +29,15 @@ from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, unb64
 
-MANIFEST_FORMAT = "pbem-game-v1"
+MANIFEST_FORMAT = "pbem-game-v2"
 SETUP_REFEREE = "referee"  # set-up draws from the dice chain alone (game new)
 SETUP_PLAYERS = "players"  # set-up also mixes every side's join entropy (game open / join / start)
-ENTRY_FORMAT = "pbem-ledger-v1"
-MANIFEST_DOMAIN = b"pbem-manifest-v1"
-ENTRY_DOMAIN = b"pbem-ledger-entry-v1"
+ENTRY_FORMAT = "pbem-ledger-v2"
+MANIFEST_DOMAIN = b"pbem-manifest-v2"
+ENTRY_DOMAIN = b"pbem-ledger-entry-v2"
+DEADLINE_POLICY = "default-orders"  # a side silent at the deadline gets the ruleset's default orders
+DEFAULT_DEADLINE_HOURS = 72
+PRIVATE_DIR = ".pbem"  # the referee's private area of a game folder: never published (protocol §7)
 _ENTRY_NAME = re.compile(r"^(\d{4,})\.toml$")
 
 
@@ -116,17 +120,19 @@ class Manifest:
     referee: PublicIdentity
     anchor: bytes
     chain_length: int
-    deadline: str
+    deadline: str  # the deadline policy, "default-orders"
     hash: str
     setup: str = SETUP_REFEREE  # who supplies set-up entropy (§8.1)
+    deadline_hours: int = DEFAULT_DEADLINE_HOURS  # each step's deadline: entry written + hours (0: no deadline)
 
 
 def manifest_body(game: str, ruleset: str, version: str, scenario: str, options: dict[str, Any],
                   sides: tuple[str, ...], identities: dict[str, PublicIdentity], referee: PublicIdentity,
-                  anchor: bytes, length: int, deadline: str, setup: str = SETUP_REFEREE) -> dict[str, Any]:
+                  anchor: bytes, length: int, deadline: str, setup: str = SETUP_REFEREE,
+                  deadline_hours: int = DEFAULT_DEADLINE_HOURS) -> dict[str, Any]:
     body = {"format": MANIFEST_FORMAT, "game": game, "ruleset": ruleset, "ruleset_version": version,
             "scenario": scenario, "options": canonical_bytes(options).decode("utf-8"), "sides": list(sides),
-            "deadline": deadline, "referee": referee.to_dict(),
+            "deadline": {"policy": deadline, "hours": deadline_hours}, "referee": referee.to_dict(),
             "identities": {s: identities[s].to_dict() for s in sides},
             "dice": {"anchor": anchor.hex(), "length": length}}
     if setup != SETUP_REFEREE:  # absent means the referee-only set-up of games made before joins existed
@@ -168,14 +174,20 @@ def parse_manifest(data: bytes, where: str) -> Manifest:
     options = json_field(doc, "options", where)
     if not isinstance(options, dict):
         raise FormatError(f"{where}: options must be a JSON object (protocol §7.1).")
+    deadline = _table(doc, "deadline", where)
+    hours = deadline.get("hours")
+    if set(deadline) != {"policy", "hours"} or deadline.get("policy") != DEADLINE_POLICY \
+            or not isinstance(hours, int) or isinstance(hours, bool) or not 0 <= hours <= 100_000:
+        raise FormatError(f"{where}: field deadline must be a table with policy = {DEADLINE_POLICY!r} and "
+                          "hours = a whole number from 0 to 100000 (protocol §7.1).")
     setup = doc.get("setup", SETUP_REFEREE)
     if setup not in (SETUP_REFEREE, SETUP_PLAYERS) or doc.get("setup") == SETUP_REFEREE:
         raise FormatError(f"{where}: field setup, when present, must be {SETUP_PLAYERS!r} (protocol §8.1).")
     return Manifest(_str(doc, "game", where), _str(doc, "ruleset", where), _str(doc, "ruleset_version", where),
                     _str(doc, "scenario", where), options, tuple(sides),
                     {s: PublicIdentity.from_dict(ids[s], f"{where}: identities.{s}") for s in sides},
-                    referee, bytes.fromhex(anchor_hex), length, _str(doc, "deadline", where),
-                    sha256_file_bytes(data), setup)
+                    referee, bytes.fromhex(anchor_hex), length, DEADLINE_POLICY,
+                    sha256_file_bytes(data), setup, hours)
 
 
 @dataclass(frozen=True)
@@ -198,6 +210,8 @@ class Entry:
     result: Any
     hash: str
     path: Path
+    deadline: int = 0  # unix seconds: the deadline of next_step (0 when none, §7.2)
+    received: dict[str, int] = field(default_factory=dict)  # side -> receipt seq of each consumed order (§9.2)
 
 
 def entry_path(game_dir: Path, number: int) -> Path:
@@ -206,12 +220,19 @@ def entry_path(game_dir: Path, number: int) -> Path:
 
 def entry_body(game: str, number: int, prev: str, owes: dict[str, str], orders: dict[str, str],
                defaulted: list[str], dice: bytes, state: str, commitments: dict[str, str],
-               reports: dict[str, str], board: Any, result: Any) -> dict[str, Any]:
+               reports: dict[str, str], board: Any, result: Any, deadline: int = 0,
+               received: dict[str, int] | None = None) -> dict[str, Any]:
     return {"format": ENTRY_FORMAT, "game": game, "entry": number, "kind": "setup" if number == 0 else "step",
             "step": number - 1, "next_step": number, "prev": prev, "owes": dict(sorted(owes.items())),
             "orders": dict(sorted(orders.items())), "defaulted": sorted(defaulted), "dice": dice.hex(),
             "state": state, "commitments": dict(sorted(commitments.items())), "reports": dict(sorted(reports.items())),
-            "board": canonical_bytes(board).decode("utf-8"), "result": canonical_bytes(result).decode("utf-8")}
+            "board": canonical_bytes(board).decode("utf-8"), "result": canonical_bytes(result).decode("utf-8"),
+            "deadline": deadline, "received": dict(sorted((received or {}).items()))}
+
+
+# The fields of a ledger entry besides ``signature``: exactly those the writer puts in (§7.2,
+# closed; the same list as schemas/ledger-entry.schema.json, which tests/core check against it).
+ENTRY_FIELDS = tuple(entry_body("", 0, "", {}, {}, [], bytes(32), "", {}, {}, None, None))
 
 
 def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
@@ -223,6 +244,11 @@ def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
         raise LedgerError(f"{path}: ledger entry {number} is missing (protocol §7.2).") from None
     where = str(path)
     doc = load_signed(data, where, ENTRY_DOMAIN, manifest.referee)
+    extra, missing = sorted(set(doc) - set(ENTRY_FIELDS)), [f for f in ENTRY_FIELDS if f not in doc]
+    if extra or missing:
+        raise LedgerError(f"{where}: " + (f"field {extra[0]} is not a ledger entry field" if extra else
+                                         f"field {missing[0]} is missing") +
+                          "; an entry has exactly the fields of §7.2, signed or not (protocol §7.2).")
     if doc.get("format") != ENTRY_FORMAT:
         raise FormatError(f"{where}: format must be {ENTRY_FORMAT!r} (protocol §7.2).")
     if doc.get("game") != manifest.game:
@@ -235,13 +261,17 @@ def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
     dice_hex = _str(doc, "dice", where)
     if not re.fullmatch(r"[0-9a-f]{64}", dice_hex):
         raise FormatError(f"{where}: field dice must be 64 hex digits (protocol §8).")
+    deadline = _int(doc, "deadline", where)
+    received = _table(doc, "received", where)
+    if deadline < 0 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in received.values()):
+        raise FormatError(f"{where}: field deadline must be >= 0 and each received seq >= 1 (protocol §7.2).")
     defaulted = doc.get("defaulted", [])
     if not isinstance(defaulted, list) or not all(isinstance(s, str) for s in defaulted):
         raise FormatError(f"{where}: field defaulted must be a list of sides (protocol §7.2).")
     return Entry(number, doc["kind"], number - 1, _str(doc, "prev", where), number, _table(doc, "owes", where),
                  _table(doc, "orders", where), tuple(defaulted), bytes.fromhex(dice_hex), _str(doc, "state", where),
                  _table(doc, "commitments", where), _table(doc, "reports", where), json_field(doc, "board", where),
-                 json_field(doc, "result", where), sha256_file_bytes(data), path)
+                 json_field(doc, "result", where), sha256_file_bytes(data), path, deadline, received)
 
 
 def entry_numbers(game_dir: Path) -> list[int]:
@@ -286,9 +316,24 @@ def join_path(game_dir: Path, side: str) -> Path:
     return Path(game_dir) / "joins" / f"{side}.pbem"
 
 
+def private_dir(game_dir: Path) -> Path:
+    """The referee's private area (``GAME/.pbem``): pending orders, receipts, opening secrets (§7)."""
+    return Path(game_dir) / PRIVATE_DIR
+
+
 def opening_path(game_dir: Path) -> Path:
     """The referee's sealed secrets between ``game open`` and ``game start`` (§8.1)."""
-    return Path(game_dir) / "state" / "opening.pbem"
+    return private_dir(game_dir) / "opening.pbem"
+
+
+def pending_path(game_dir: Path, step: int, side: str) -> Path:
+    """A received order kept, out of the public record, until its step closes (§7.3)."""
+    return private_dir(game_dir) / "pending" / f"{step:04d}-{side}.pbem"
+
+
+def receipt_path(game_dir: Path, step: int, side: str, seq: int) -> Path:
+    """The referee's copy of the receipt it issued for an order (§9.2)."""
+    return private_dir(game_dir) / "receipts" / f"{step:04d}-{side}-{seq:03d}.pbem"
 
 
 def report_path(game_dir: Path, step: int, side: str) -> Path:
@@ -299,25 +344,29 @@ def state_path(game_dir: Path, number: int) -> Path:
     return Path(game_dir) / "state" / f"{number:04d}.pbem"
 
 
-def verify_game(game_dir: Path) -> dict[str, Any]:
+def verify_game(game_dir: Path, now: int | None = None) -> dict[str, Any]:
     """Check the whole public record; LedgerError (or a subclass of PbemError) names the first failure.
 
+    ``now`` (unix seconds; None: the clock) bounds when entries may say they were written (§8.3).
     Returns a summary: game, entries, step, owes, result and readable lines.
     """
     game_dir = Path(game_dir)
+    now = int(time.time()) if now is None else int(now)
     man = read_manifest(game_dir)
     lines = [f"game {man.game}: ruleset {man.ruleset} {man.ruleset_version}, scenario {man.scenario}, "
              f"set-up entropy from {'the players and ' if man.setup == SETUP_PLAYERS else ''}the dice chain",
              f"referee {man.referee.name} ({man.referee.fingerprint})"]
     lines += [f"side {s}: {man.identities[s].name} ({man.identities[s].fingerprint})" for s in man.sides]
-    prev_hash, prev_dice, prev_owes = man.hash, man.anchor, {}
+    prev_hash, prev_dice, prev_owes, prev_deadline = man.hash, man.anchor, {}, 0
     check_started(game_dir, man)
     entries = entry_numbers(game_dir)
     if len(entries) > man.chain_length:
         raise LedgerError(f"{game_dir}: {len(entries)} entries exceed the dice chain of {man.chain_length} (protocol §8).")
     entry: Entry | None = None
+    read: list[Entry] = []
     for n in entries:
         entry = read_entry(game_dir, n, man)
+        read.append(entry)
         where = str(entry.path)
         if entry.prev != prev_hash:
             raise LedgerError(f"{where}: field prev does not match the hash of "
@@ -328,10 +377,12 @@ def verify_game(game_dir: Path) -> dict[str, Any]:
             raise LedgerError(f"{where}: field owes names unknown side {unknown[0]!r} (protocol §7.2).")
         if n > 0:
             _verify_orders(game_dir, man, entry, prev_owes, prev_hash)
+            _verify_deadline(man, entry, prev_deadline)
         else:
             _verify_joins(game_dir, man, entry)
+        _verify_written(man, entry, now)
         _verify_reports(game_dir, man, entry)
-        prev_hash, prev_dice, prev_owes = entry.hash, entry.dice, entry.owes
+        prev_hash, prev_dice, prev_owes, prev_deadline = entry.hash, entry.dice, entry.owes, entry.deadline
         lines.append(f"entry {n:04d}: {'setup' if n == 0 else f'step {n - 1}'}"
                      + (f", {'joins' if n == 0 else 'orders'} from {', '.join(sorted(entry.orders))}"
                         if entry.orders else "")
@@ -339,17 +390,18 @@ def verify_game(game_dir: Path) -> dict[str, Any]:
                      + f"; next: {', '.join(f'{s} owes {k}' for s, k in sorted(entry.owes.items())) or 'nobody owes'}")
     assert entry is not None
     _verify_nothing_after(game_dir, entry.number)
-    _verify_state_file(game_dir, man, entry)
+    _verify_record_files(game_dir, man, read)
+    _verify_state_files(game_dir, man, read)
     lines.append(f"ok: {len(entries)} entries, signatures, chain links, dice reveals, orders and reports check out")
     return {"game": man.game, "entries": len(entries), "step": entry.number, "owes": entry.owes,
             "result": entry.result, "board": entry.board, "lines": lines}
 
 
-def _verify_nothing_after(game_dir: Path, last: int) -> None:
-    """No report, state or order belongs to an entry past the last one: the ledger was cut short (§7.2).
+RECORD_FOLDERS = ("ledger", "orders", "reports", "state", "joins")
 
-    Orders for the step the game is at (``orders/LAST-SIDE``) are kept orders awaiting adjudication.
-    """
+
+def _verify_nothing_after(game_dir: Path, last: int) -> None:
+    """No report, state or order belongs to an entry past the last one: the ledger was cut short (§7.2)."""
     for folder in ("reports", "state", "orders"):
         for p in sorted((game_dir / folder).glob("[0-9][0-9][0-9][0-9]*")):
             if int(p.name[:4]) > last:
@@ -357,8 +409,39 @@ def _verify_nothing_after(game_dir: Path, last: int) -> None:
                                   "an entry was removed (protocol §7.2).")
 
 
+CLOCK_SLACK = 3600  # seconds a referee's clock may run ahead of a verifier's
+
+
+def _verify_written(man: Manifest, entry: Entry, now: int) -> None:
+    """An entry may not claim to be written in the future: that is how a referee would fake a passed deadline (§8.3)."""
+    if entry.deadline and man.deadline_hours and entry.deadline - man.deadline_hours * 3600 > now + CLOCK_SLACK:
+        raise LedgerError(f"{entry.path}: field deadline says the entry was written at "
+                          f"{entry.deadline - man.deadline_hours * 3600}, after now ({now}): the referee's clock "
+                          "is wrong or it claimed a deadline had passed early (protocol §8.3).")
+
+
+def _verify_deadline(man: Manifest, entry: Entry, previous: int) -> None:
+    """Default orders only after the recorded deadline (§8.3).
+
+    An entry's own deadline is the time it was written plus the manifest's hours, so an entry
+    that defaults a side and was written before the previous entry's deadline gives itself away.
+    """
+    where = str(entry.path)
+    if not entry.defaulted:
+        return
+    if not previous:
+        raise LedgerError(f"{where}: defaults {', '.join(entry.defaulted)}, but the step it adjudicates had no "
+                          "deadline (protocol §8.3).")
+    if entry.deadline and entry.deadline - man.deadline_hours * 3600 < previous:
+        raise LedgerError(f"{where}: defaults {', '.join(entry.defaulted)}, but was written before the step's "
+                          f"deadline ({previous}): the deadline had not passed (protocol §8.3).")
+
+
 def _verify_orders(game_dir: Path, man: Manifest, entry: Entry, owed: dict[str, str], answered: str) -> None:
     where = str(entry.path)
+    if set(entry.received) != set(entry.orders):
+        raise LedgerError(f"{where}: field received must give the receipt seq of exactly the orders consumed "
+                          "(protocol §7.2).")
     given = set(entry.orders) | set(entry.defaulted)
     if set(entry.orders) & set(entry.defaulted):
         raise LedgerError(f"{where}: a side is listed both in orders and in defaulted (protocol §7.2).")
@@ -414,13 +497,59 @@ def _verify_reports(game_dir: Path, man: Manifest, entry: Entry) -> None:
                        step=entry.number, answers=entry.hash, to=man.identities[side])
 
 
-def _verify_state_file(game_dir: Path, man: Manifest, entry: Entry) -> None:
-    path = state_path(game_dir, entry.number)
-    if not path.exists():
-        raise LedgerError(f"{path}: the sealed state of the latest entry is missing (protocol §7.5).")
-    env = env_mod.read_file(path)
-    env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="state", step=entry.number,
-                   answers=entry.hash, to=man.referee)
+def _record_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> set[Path]:
+    """Every file the record may hold in its folders (§7): the entries, the orders they consumed,
+    their reports and sealed states, and the joins of entry 0. Built from the ledger alone."""
+    known: set[Path] = set()
+    for n, entry in enumerate(entries):
+        known.add(entry_path(game_dir, n))
+        known |= {report_path(game_dir, n, s) for s in man.sides}
+        known.add(state_path(game_dir, n))
+        if n == 0:
+            known |= {join_path(game_dir, s) for s in entry.orders}
+        else:
+            known |= {order_path(game_dir, entry.step, s) for s in entry.orders}
+    known.add(opening_path(game_dir))
+    return {p.resolve() for p in known}
+
+
+def _verify_record_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> None:
+    """Nothing in a record folder that the ledger does not account for (§7): an order no entry
+    consumed (a copy of an old order under the next step's name, a kept order published before
+    its step closed), a stray report or state, a sub-folder. Names starting with ``.`` are the
+    temporary files of an interrupted write and are not part of the record; nor is anything
+    outside the record folders."""
+    known = _record_files(game_dir, man, entries)
+    for folder in RECORD_FOLDERS:
+        where = game_dir / folder
+        if not where.exists():
+            continue
+        if not where.is_dir():
+            raise LedgerError(f"{where} is a file; {folder}/ is a folder of the public record (protocol §7).")
+        for p in sorted(where.iterdir()):
+            if p.name.startswith("."):
+                continue
+            if p.resolve() not in known or not p.is_file():
+                what = ("an order no ledger entry consumed" if folder == "orders" else
+                        "a file the ledger does not account for")
+                raise LedgerError(f"{p} is {what}; the record folders hold only the files of §7 "
+                                  "(protocol §7).")
+
+
+def _verify_state_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> None:
+    """The sealed state of the latest entry is required (the referee continues from it); an earlier
+    one may be absent, and when present must be that entry's (§7.5)."""
+    last = entries[-1].number
+    if not state_path(game_dir, last).exists():
+        raise LedgerError(f"{state_path(game_dir, last)}: the sealed state of the latest entry is missing "
+                          "(protocol §7.5).")
+    for n, entry in enumerate(entries):
+        path = state_path(game_dir, n)
+        if n < last and not path.exists():
+            continue
+        env = env_mod.read_file(path)
+        env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="state", step=n,
+                       answers=entry.hash, to=man.referee)
 
 
 __all__ = ["Manifest", "Entry", "PbemError", "verify_game", "read_manifest", "read_entry", "latest"]

@@ -61,7 +61,26 @@ class DefaultBattleDecider:
             return "fire" if "fire" in opts else "pass"
         if question.kind == "regroup":
             return "stay"
+        if question.kind == "retreat_lost":
+            return retreat_lost_default(question)
         return sorted(opts)[0]
+
+
+LEADERS = (EDWARD, KING, "Wallace")
+
+
+def retreat_lost_default(question: Question) -> str:
+    """Which block a border limit leaves behind when no plan says (5.5): the least loss first —
+    plain blocks before nobles (a noble left behind is captured, 5.7) before leaders (Edward, the
+    King, Wallace); then the fewest steps, the weakest fighter (C before A, low fire), the name."""
+    strengths = question.context.get("strengths", {})
+
+    def key(name: str) -> tuple[int, int, str, int, str]:
+        s = spec(name)
+        rank = 2 if name in LEADERS else 1 if s.is_noble else 0
+        return (rank, int(strengths.get(name, 0)), chr(ord("Z") - ord(s.letter)), s.fire, name)
+
+    return sorted(question.options, key=key)[0]
 
 
 # --- hits (5.41), shared with the Pillage event -------------------------------------------------------
@@ -103,6 +122,9 @@ def apply_hits(state: GameState, blocks: list[str], hits: int, decider: Decider,
     if "side" not in progress:  # fixed once: a noble captured meanwhile no longer takes these hits
         progress["side"] = state.blocks[blocks[0]].owner if blocks else ""
     while progress["left"] > 0:
+        if state.winner:  # the game ended at the last hit (9.1): the rest of the volley is not applied
+            progress["left"] = 0
+            break
         targets = strongest(state, [b for b in blocks if state.blocks[b].owner == progress["side"]])
         if not targets:
             break
@@ -422,6 +444,14 @@ def _forced_retreat(state: GameState, f: dict[str, Any], rng: Rng, decider: Deci
         if state.blocks[block].location != f["area"]:
             f["queue"].pop(0)
             continue
+        lost = _left_behind(state, f, decider)
+        if lost:
+            _emit(f, what="no_retreat", block=lost, side=state.blocks[lost].owner, border_limit=True, rule="5.5")
+            f["queue"].remove(lost)
+            _eliminate_anywhere(state, f, lost)
+            if state.winner:
+                break
+            continue
         areas = retreat_areas(state, block, f["area"], f["used"], _battle_record(state, f))
         if not areas:
             _emit(f, what="no_retreat", block=block, side=state.blocks[block].owner, rule="5.5")
@@ -437,6 +467,36 @@ def _forced_retreat(state: GameState, f: dict[str, Any], rng: Rng, decider: Deci
         f["queue"].pop(0)
         _retreat(state, f, block, to, forced=True)
     f["stage"] = "end"
+
+
+def _left_behind(state: GameState, f: dict[str, Any], decider: Decider) -> str:
+    """When the border limits let fewer of the attacker's land blocks retreat than must, the owner
+    chooses which are lost (a ``retreat_lost`` question, one block at a time) (5.5); "" when
+    every block can go, or none can (no choice then)."""
+    land = sorted(b for b in f["queue"] if state.blocks[b].location == f["area"] and spec(b).type != "norse")
+    if len(land) < 2:
+        return ""
+    room = _room(state, f, land[0])
+    if room == 0 or room >= len(land):
+        return ""
+    side = state.blocks[land[0]].owner
+    return checked(decider, Question(
+        side=side, kind="retreat_lost", options=tuple(land), rule="5.5",
+        context={"area": f["area"], "round": f["round"], "room": room, "blocks": len(land),
+                 "strengths": {b: state.blocks[b].strength for b in land}}))
+
+
+def _room(state: GameState, f: dict[str, Any], block: str) -> int:
+    """How many more of ``block``'s side may retreat by land now: the crossings left on the borders
+    to every area it may retreat to (all land blocks of one side have the same areas, 5.5)."""
+    from pbem.hammer.board import board
+    side = state.blocks[block].owner
+    room = 0
+    for to in retreat_areas(state, block, f["area"], {}, _battle_record(state, f)):
+        border = board().border(f["area"], to)
+        assert border is not None
+        room += max(0, border.limit - f["used"].get(crossing_key(side, border.key), 0))
+    return room
 
 
 def _eliminate_anywhere(state: GameState, f: dict[str, Any], block: str) -> None:

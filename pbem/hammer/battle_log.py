@@ -31,7 +31,8 @@ def format_entry(e: dict[str, Any]) -> str:
         how = "must retreat" if e.get("forced") else "retreats"
         return f"{r}{e['block']} ({e['side']}) {how} to {e['to']}"
     if what == "no_retreat":
-        return f"{r}{e['block']} ({e['side']}) cannot retreat"
+        why = ": left behind, the border limits are full" if e.get("border_limit") else ""
+        return f"{r}{e['block']} ({e['side']}) cannot retreat{why}"
     if what == "pass":
         return f"{r}{e['block']} ({e['side']}) passes"
     if what == "regroup":

@@ -201,10 +201,6 @@ def end_turn(state: GameState, rng: Rng, decider: Decider) -> Log:
     if not year_over(state):
         state.phase = "card"
         return log
-    _end_of_scenario(state)
-    if state.winner:
-        state.phase = "over"
-        return log
     discarded = end_year(state)
     for side in SIDES:
         if discarded[side]:
@@ -217,7 +213,7 @@ def run_winter(state: GameState, rng: Rng, decider: Decider) -> Log:
     """The Winter Turn (7.1-7.7) and the new year's deal (7.8): winter.py turns the year."""
     _require(state, "winter", "winter")
     log = _winter(state, rng, decider)
-    if state.winner:  # a winter started in a scenario's last year only counts the nobles (9.0)
+    if state.winner:  # the last year's winter ends with the count of nobles (9.0, 8.3)
         state.phase = "over"
         return log
     state.phase = "card"
@@ -276,8 +272,8 @@ def play_game(state: GameState, players: dict[str, Player], rng_for_step: Callab
     """Play from ``state`` to the end: step ``k`` draws its chance from ``rng_for_step(k)``.
 
     Deterministic given deterministic players. ``after_step(state, step)`` is called after every
-    step (tests check invariants there). ``until_year`` stops an endless Campaign (8.3) unfinished
-    when a later year is about to begin.
+    step (tests check invariants there). ``until_year`` stops a game unfinished when a later year
+    is about to begin (a Campaign still tied after 1314 plays on, 8.3).
     """
     decider = _Deciders(players)
     log: Log = []
@@ -374,9 +370,3 @@ def _winter(state: GameState, rng: Rng, decider: Decider) -> Log:
 def _sudden_death(state: GameState) -> None:
     from pbem.hammer.victory import check_sudden_death
     check_sudden_death(state)
-
-
-def _end_of_scenario(state: GameState) -> None:
-    """Asked at every year's end, before any Winter: judges only the scenario's last year (9.0)."""
-    from pbem.hammer.victory import check_end_of_scenario
-    check_end_of_scenario(state)

@@ -253,21 +253,25 @@ def _victuals(state: GameState, side: str, params: dict[str, Any], rng: Any, dec
 def pillage_candidates(state: GameState, area: str, side: str) -> list[str]:
     """Blocks of ``side`` in ``area`` that may take the next Pillage hit: the strongest (5.41).
 
-    A noble other than Moray never takes a Pillage hit at strength 1: Pillage is not combat, so
-    it cannot capture (5.7), and nobles never disband (7.1) (docs/rules-notes.md).
+    "Applied as in combat" (3.12): every block may take a hit, a noble at strength 1 too; his last
+    step lost, he is captured (5.7, ``_pillage``).
     """
-    eligible = [n for n in state.blocks_in(area, side)
-                if not (spec(n).is_noble and n != MORAY and state.blocks[n].strength <= 1)]
-    if not eligible:
+    here = state.blocks_in(area, side)
+    if not here:
         return []
-    top = max(state.blocks[n].strength for n in eligible)
-    return [n for n in eligible if state.blocks[n].strength == top]
+    top = max(state.blocks[n].strength for n in here)
+    return sorted(n for n in here if state.blocks[n].strength == top)
 
 
 def _pillage(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
+    """Two hits on the target group, as in combat (3.12, 5.41); a noble (Moray excepted) whose last
+    step is hit is captured (5.7) and joins the pillaging group at strength 1; any other block
+    reduced to 0 goes to its Draw Pool, black cross or not (5.8). Each step removed may be added
+    to a block of the pillaging group (docs/rules-notes.md)."""
     target, enemy = params["target"], other_side(side)
     hit: list[str] = []
     removed: list[str] = []
+    captured: list[str] = []
     for n in range(PILLAGE_HITS):
         tied = pillage_candidates(state, target, enemy)
         if not tied:
@@ -278,17 +282,26 @@ def _pillage(state: GameState, side: str, params: dict[str, Any], rng: Any, deci
         b = state.blocks[name]
         b.strength -= 1
         hit.append(name)
-        if b.strength == 0:  # to the Draw Pool, black cross or not (5.8)
+        if b.strength > 0:
+            continue
+        if spec(name).is_noble and name != MORAY:  # captured as in combat (5.7)
+            b.owner, b.strength, b.location = side, 1, params["from"]
+            captured.append(name)
+        else:  # to the Draw Pool, black cross or not (5.8)
             b.location = POOL
             removed.append(name)
     gained: list[str] = []
     for name in list(params.get("steps_to", []))[:len(hit)]:
         b = state.blocks[name]
-        if b.location == params["from"] and b.strength < spec(name).steps:
+        if b.location == params["from"] and b.owner == side and b.strength < spec(name).steps:
             b.strength += 1
             gained.append(name)
-    return [{"what": "event", "public": True, "side": "", "by": side, "event": "pillage", "from": params["from"],
-             "target": target, "hits": len(hit), "removed": len(removed), "gained": len(gained)},
+    public: dict[str, Any] = {"what": "event", "public": True, "side": "", "by": side, "event": "pillage",
+                              "from": params["from"], "target": target, "hits": len(hit),
+                              "removed": len(removed), "gained": len(gained)}
+    if captured:
+        public["captured"] = captured  # a noble changing sides is public, as in battle (5.7)
+    return [public,
             {"what": "event", "public": False, "side": enemy, "event": "pillage", "hit": hit, "removed": removed},
             {"what": "event", "public": False, "side": side, "event": "pillage", "gained": gained}]
 

@@ -120,6 +120,7 @@ class _Phase:
                 battle = state.current.battles.get(area)
                 self.closed[area] = set(battle.entered.get(self.enemy, [])) if battle else set()
         self.left: dict[str, int] = {}
+        self.groups: dict[str, int] = {}  # land Group moves made: origin -> its border crossers (4.2, 4.4)
         self.pins = dict(pins)
         self.pinned = {b for names in pins.values() for b in names}
         # Blocks that entered an enemy-occupied area this phase: area -> [(block, origin, via)].
@@ -321,6 +322,9 @@ class _Phase:
                 if crosses_anglo_scottish(gm.origin, path):
                     crossers += len(part.blocks)
         cost = group_cost(crossers)
+        if not gm.is_sea:  # entries from one origin are one Group move, split (4.2): charged once
+            cost = self.land_cost(gm.origin, crossers)
+            self.groups[gm.origin] = self.groups.get(gm.origin, 0) + crossers
         left = self.budget - self.used
         if cost > left:
             why = (f"{crossers} blocks crossing the Anglo-Scottish border cost one move point each"
@@ -336,6 +340,13 @@ class _Phase:
             counts[p[-1]] = counts.get(p[-1], 0) + len(b)
         self.log.append({"side": self.side, "public": True, "what": "moves", "from": gm.origin,
                          "to": dict(sorted(counts.items())), "sea": gm.is_sea})
+
+    def land_cost(self, origin: str, crossers: int) -> int:
+        """What a land move from ``origin`` with ``crossers`` border crossers would cost now."""
+        before = self.groups.get(origin)
+        if before is None:
+            return group_cost(crossers)
+        return group_cost(before + crossers) - group_cost(before)
 
     def finish(self, main_attack: dict[str, MainAttack]) -> None:
         """Main attacks and reserves (5.32), reinforcements (5.33), once every move is made."""
@@ -423,7 +434,8 @@ def apply_moves(state: GameState, side: str, order: MoveOrder) -> Log:
 
 
 def legal_steps(state: GameState, side: str, done: MoveOrder | None = None) -> list[Step]:
-    """Every legal single-block move for ``side`` now, as a new group move, in canonical order.
+    """Every legal single-block move for ``side`` now, in canonical order: as a new group move, or
+    as more of a group that already moved from its origin (one Group move, split, 4.2).
 
     ``done`` is the part of the Move Phase already decided (its moves are made first, its pins
     apply). Sorted by origin, block, path length, path. Empty when the side may not move now
@@ -435,7 +447,8 @@ def legal_steps(state: GameState, side: str, done: MoveOrder | None = None) -> l
     phase = _Phase(work, side, done.pins if done else {})
     for number, gm in enumerate(done.moves if done else (), start=1):
         phase.apply_group(gm, number)
-    if phase.budget - phase.used < 1:
+    left = phase.budget - phase.used
+    if left < 1 and not phase.groups:
         return []
     out: list[Step] = []
     coastal = board().coastal_areas()
@@ -444,12 +457,14 @@ def legal_steps(state: GameState, side: str, done: MoveOrder | None = None) -> l
         if origin in PLACES:
             continue
         if block == NORSE or spec(block).type == "norse":
-            out.extend(Step(origin, block, (dest,), sea=True) for dest in coastal
-                       if phase.sea_error(block, origin, dest) is None)
+            if left >= 1:
+                out.extend(Step(origin, block, (dest,), sea=True) for dest in coastal
+                           if phase.sea_error(block, origin, dest) is None)
             continue
         if phase.block_error(block, origin, sea=False) is not None:
             continue
-        out.extend(Step(origin, block, path) for path in _walk(phase, block, origin))
+        out.extend(Step(origin, block, path) for path in _walk(phase, block, origin)
+                   if phase.land_cost(origin, int(crosses_anglo_scottish(origin, path))) <= left)
     return sorted(out, key=lambda s: (s.origin, s.block, len(s.path), s.path))
 
 

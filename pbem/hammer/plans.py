@@ -18,9 +18,10 @@ from pbem.hammer.decisions import Decider, NeedDecision, Question
 from pbem.hammer.errors import InvalidOrder
 from pbem.hammer.state import GameState
 
-BATTLE_KINDS = ("battle_action", "hit", "retreat", "regroup", "raid_loss", "battle_next", "pillage_hit")
+BATTLE_KINDS = ("battle_action", "hit", "retreat", "regroup", "raid_loss", "battle_next", "pillage_hit",
+                "retreat_lost")
 ALL = "all"
-TOP_KEYS = ("ask", "hits", "raid_loss", "battle", "areas")
+TOP_KEYS = ("ask", "hits", "raid_loss", "retreat_lost", "battle", "areas")
 BATTLE_KEYS = ("retreat_from_round", "retreat_if_outnumbered", "retreat_below_percent",
                "retreat_if_steps_lost", "retreat_to", "regroup", "ask")
 LEADERS = ("Edward", "King", "Wallace")  # losing them loses the game or much (6.1, 9.1): hit last
@@ -49,6 +50,7 @@ class Plans:
     ask: tuple[str, ...] = ()
     hits: tuple[str, ...] = ()
     raid_loss: tuple[str, ...] = ()
+    retreat_lost: tuple[str, ...] = ()  # left behind first when a border limit stops a forced retreat (5.5)
     battle: BattlePlan = field(default_factory=BattlePlan)
     areas: dict[str, BattlePlan] = field(default_factory=dict)
 
@@ -137,6 +139,7 @@ def parse_plans(side: str, raw: Any) -> Plans:
     raid = _names(raw.get("raid_loss", []), "plans.raid_loss", own, f"a {side} block")
     if raid and side != "england":
         raise _bad("plans.raid_loss", "only England loses blocks to border raids (5.9)")
+    lost = _names(raw.get("retreat_lost", []), "plans.retreat_lost", own, f"a {side} block")
     battle = _battle_plan(raw.get("battle", {}), "plans.battle", BattlePlan())
     areas_raw = raw.get("areas", {})
     if not isinstance(areas_raw, dict):
@@ -146,7 +149,7 @@ def parse_plans(side: str, raw: Any) -> Plans:
         if area not in board().areas:
             raise _bad(f"plans.areas.{area}", "unknown area (1.1)")
         areas[area] = _battle_plan(areas_raw[area], f"plans.areas.{area}", battle)
-    return Plans(side=side, ask=ask, hits=hits, raid_loss=raid, battle=battle, areas=areas)
+    return Plans(side=side, ask=ask, hits=hits, raid_loss=raid, retreat_lost=lost, battle=battle, areas=areas)
 
 
 # --- the situation a retreat condition looks at ------------------------------------------------------
@@ -247,6 +250,10 @@ class PlanDecider:
         return _first_listed(self.plans.hits, q.options) or sorted(q.options, key=_hit_default_key)[0]
 
     _pillage_hit = _hit
+
+    def _retreat_lost(self, q: Question, plan: BattlePlan) -> str:
+        from pbem.hammer.battle import retreat_lost_default
+        return _first_listed(self.plans.retreat_lost, q.options) or retreat_lost_default(q)
 
     def _raid_loss(self, q: Question, plan: BattlePlan) -> str:
         listed = _first_listed(self.plans.raid_loss, q.options)

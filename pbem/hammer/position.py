@@ -34,6 +34,7 @@ KINGS = ("", "Bruce", "Comyn", "Balliol")
 TURN_KEYS = tuple(f.name for f in fields(Turn) if f.name != "battles")
 _TURN_PLAIN = ("cards", "player1", "truce", "fighting", "moved", "moves_done", "events_done", "crossings")
 BATTLE_KEYS = tuple(f.name for f in fields(Battle) if f.name != "area")
+CASE_KEY = "case"  # a rules case's own table (docs/cases.md); a position reader skips it
 
 
 class _Reader:
@@ -75,11 +76,18 @@ def load_position(path: str | Path) -> GameState:
 
 def parse_position(text: str, source: str = "<text>") -> GameState:
     """Build a state from position TOML (``source`` names it in error messages)."""
-    r = _Reader(source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"position {source}: not valid TOML ({exc})") from None
+    if isinstance(data.get(CASE_KEY), dict):  # a rules case (docs/cases.md): the position part
+        data = {k: v for k, v in data.items() if k != CASE_KEY}
+    return parse_position_data(data, source)
+
+
+def parse_position_data(data: dict[str, Any], source: str = "<text>") -> GameState:
+    """Build a state from position TOML already parsed into plain data."""
+    r = _Reader(source)
     r.only(data, TOP_KEYS, "")
     sid = r.typed(data.get("scenario", ""), str, "scenario", "a scenario name")
     if sid not in scenarios():

@@ -12,6 +12,7 @@ from pbem.hammer.battle_log import format_entry as battle_line
 from pbem.hammer.board import board
 from pbem.hammer.cards import card
 from pbem.hammer.errors import PbemError
+from pbem.hammer.sentences import sentence, summary
 
 RULE = "-" * 78
 
@@ -77,9 +78,17 @@ def _lists(v: dict[str, Any]) -> list[str]:
     return lines
 
 
+def pending_battles(v: dict[str, Any]) -> list[dict[str, Any]]:
+    """Battles still to fight: never one that has ended (its ``battle_end`` is in the log) nor
+    the one in progress (shown on its own, with its round)."""
+    ended = {e.get("area") for e in v.get("log", []) if e.get("what") == "battle_end"}
+    fighting = (v.get("fight") or {}).get("area")
+    return [b for b in v.get("battles", []) if b["area"] not in ended and b["area"] != fighting]
+
+
 def _battles(v: dict[str, Any]) -> list[str]:
     lines = []
-    for b in v.get("battles", []):
+    for b in pending_battles(v):
         counts = ", ".join(f"{s} {n}" + (f" ({b['reserves'][s]} in reserve)" if b["reserves"].get(s) else "")
                            for s, n in sorted(b["blocks"].items()))
         lines.append(f"  {b['area']}: {b['attacker']} attacks; {counts}")
@@ -90,52 +99,52 @@ def _battles(v: dict[str, Any]) -> list[str]:
         lines.append(f"battle in progress in {f['area']}, round {f['round']}: {f['attacker']} attacks")
         lines.append(f"  your line: {', '.join(f['line']) or '-'}; your reserves: {', '.join(f['reserves']) or '-'}")
         lines.append(f"  enemy: {f['enemy_line']} in line, {f['enemy_reserves']} in reserve")
-        lines += ["  " + log_line(e) for e in f.get("log", [])]
+        lines += ["  " + line for line in (log_line(e, v["side"]) for e in f.get("log", [])) if line]
     return lines
 
 
-def _fields(e: dict[str, Any], skip: tuple[str, ...] = ()) -> str:
-    return " ".join(f"{k}={e[k]}" for k in sorted(e)
-                    if k not in ("what", "public", "redact", "rule", "step", *skip))
+BATTLE_KINDS = frozenset({"battle", "reveal", "celtic", "control", "fire", "hit", "eliminated", "retreat",
+                          "no_retreat", "pass", "regroup", "battle_end"})
 
 
-def log_line(e: dict[str, Any]) -> str:
-    """One log entry as one line; dice always carry their index in the random stream."""
-    what = str(e.get("what", ""))
-    rule = f" ({e['rule']})" if e.get("rule") else (f" ({e['step']})" if e.get("step") else "")
+def log_line(e: dict[str, Any], reader: str = "") -> str:
+    """One log entry as one line: battle lines die by die (every die with its index in the
+    random stream), everything else as a sentence from ``reader``'s side (sentences.py)."""
     if "text" in e:
         return str(e["text"])
-    if e.get("redacted"):
-        who = f"{e['block']} ({e.get('side', '')})" if "block" in e else e.get("side", "")
-        return f"{who} {what}s; {', '.join(e['redacted'])} hidden{rule}"
-    if e.get("hidden"):
-        return f"{e.get('side', '')}: {what} {_fields(e, ('hidden', 'side'))} (which block is hidden){rule}"
-    if what == "cards":
-        played = "; ".join(f"{s} {_card(c)}" for s, c in sorted(e.get("cards", {}).items()))
-        tail = "; both Events: the year ends" if e.get("year_ends") else ""
-        return f"cards revealed: {played}; Player 1: {e.get('player1')}{tail}"
-    if what == "moves" and "to" in e:
-        to = ", ".join(f"{a} {n}" for a, n in sorted(e["to"].items()))
-        return f"{e.get('side')} moves{' by sea' if e.get('sea') else ''} from {e['from']}: {to}"
-    if what == "moves":
-        parts = "; ".join(f"{', '.join(p['blocks'])} via {'-'.join(p['path'])}" for p in e.get("parts", []))
-        return f"{e.get('side')} moves from {e['from']} ({e.get('points')} point(s)): {parts}"
-    if what == "event" and "die" in e:
-        return (f"event {e['event']} by {e.get('by')}: {_fields(e, ('event', 'by', 'die', 'die_index', 'side'))} "
-                f"die {e['die']} [#{e['die_index']}]")
-    if what in ("event", "winter", "border_raid", "discard", "new_year", "coronation", "edward_ii"):
-        return f"{what}: {_fields(e)}{rule}".replace(": ", ": ", 1).rstrip()
-    try:
-        return battle_line(e)
-    except (KeyError, TypeError):
-        return f"{what}: {_fields(e)}{rule}"
+    if e.get("what") in BATTLE_KINDS and not e.get("redacted"):
+        try:
+            return battle_line(e)
+        except (KeyError, TypeError):
+            pass
+    return sentence(e, reader)
 
 
 def _log(v: dict[str, Any]) -> list[str]:
     entries = v.get("log", [])
     if not entries:
         return []
-    return ["what happened:"] + ["  " + log_line(e) for e in entries]
+    lines = [log_line(e, v["side"]) for e in entries]
+    return ["what happened (in full, die by die):"] + ["  " + line for line in lines if line]
+
+
+def question_where(q: dict[str, Any], v: dict[str, Any]) -> str:
+    """Which battle and round a question belongs to (its context, else the battle in progress)."""
+    ctx = q.get("context") or {}
+    fight = v.get("fight") or {}
+    area = ctx.get("area") or fight.get("area")
+    if not area:
+        return ""
+    rnd = ctx.get("round") or (fight.get("round") if fight.get("area") == area else None)
+    return f" in the battle in {area}, round {rnd}" if rnd else f" about {area}"
+
+
+def since_last(v: dict[str, Any]) -> list[str]:
+    """"Since your last report": what happened, in sentences from this side's point of view;
+    orders given by default (the deadline passed) first."""
+    lines = [f"  {line}" for line in v.get("defaults", [])]
+    lines += [f"  {line}." for line in summary(v.get("log", []), v["side"])]
+    return ["since your last report:"] + (lines or ["  nothing you could see happened."])
 
 
 def _asks(v: dict[str, Any]) -> list[str]:
@@ -156,14 +165,15 @@ def _asks(v: dict[str, Any]) -> list[str]:
     q = asks.get("question") or {}
     if q:
         ctx = " ".join(f"{k}={q['context'][k]}" for k in sorted(q.get("context", {})))
-        lines.append(f"  question {q['kind']} ({q.get('rule', '')}): {ctx}".rstrip())
+        lines.append(f"  question {q['kind']} ({q.get('rule', '')}){question_where(q, v)}: {ctx}".rstrip())
         lines.append(f"  options: {', '.join(q['options'])}")
     return lines
 
 
 def render_text(view: dict[str, Any]) -> str:
     """The whole view as text: header, board, pools, cards, battles, log, what is asked."""
-    parts = [_header(view), _board_table(view), _lists(view), _battles(view), _log(view), _asks(view)]
+    parts = [_header(view), since_last(view), _board_table(view), _lists(view), _battles(view), _log(view),
+             _asks(view)]
     blocks = ["\n".join(p) for p in parts if p]
     return ("\n" + RULE + "\n").join(blocks) + "\n"
 
@@ -180,6 +190,8 @@ def report_view(rep: dict[str, Any]) -> dict[str, Any]:
         v["log"] = filter_log(rep.get("log", []), side)
     if rep.get("asks"):
         v["asks"] = {"kind": rep["asks"], **(rep.get("options") or {})}
+    if rep.get("defaults"):
+        v["defaults"] = list(rep["defaults"])
     return v
 
 
@@ -188,4 +200,5 @@ def render_report(rep: dict[str, Any]) -> str:
     return render_text(report_view(rep))
 
 
-__all__ = ["render_text", "render_view", "render_report", "report_view", "log_line"]
+__all__ = ["render_text", "render_view", "render_report", "report_view", "log_line", "since_last", "pending_battles",
+           "question_where"]

@@ -39,10 +39,11 @@ from pbem.hammer.state import PLACES, GameState, Options, Turn
 from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
 from pbem.hammer.winter import plan_decider as winter_plan
-from pbem.hammer.winter import validate_winter_plan, winter_plan_options
+from pbem.hammer.winter import check_winter_plan, validate_winter_plan, winter_plan_options
 
 RULESET_ID = "hammer"
-RULESET_VERSION = "1"
+WORDS_PER_KEY = 8  # an engine call's stream key: 8 words (32 bytes) of the step's stream
+RULESET_VERSION = "2"
 
 
 class HammerRuleset:
@@ -172,6 +173,8 @@ class HammerRuleset:
                                    f"({q.get('rule', '')})", rule=str(q.get("rule", "")))
         if asks == "moves":
             _eng_apply_moves(g, side, draft.sections.get("moves", {}))  # a dry run: movement rules raise
+        if asks == "winter":  # every choice must be one offered in this position (7.0)
+            check_winter_plan(g, side, draft.sections.get("winter", {}))
         _check_plans(draft)
         return draft
 
@@ -371,19 +374,23 @@ def _drive(state: dict[str, Any], rng: Drbg, log: list[dict[str, Any]]) -> None:
 def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg, log: list[dict[str, Any]]) -> bool:
     """Call one engine step, resumably: False when a side must decide first.
 
-    The call runs on a copy of the state taken before it, with its own stream keyed from the
-    step's stream, the standing plans as they were when it started, and the answers given in
-    ``decide`` steps so far. After a "decide" step it is replayed from that copy with the same
+    The call runs on a copy of the state taken before it, with its own stream keyed by the next
+    block of the step's stream (every log line it writes says which: ``"stream": [entry, call]``),
+    the standing plans as they were when it started, and the answers given in ``decide`` steps
+    so far. After a "decide" step it is replayed from that copy with the same
     key and plans, so the questions come in the same order and dice already shown never change.
     Plans sent with a ``decide`` order take effect from the next call.
     """
     resume = state.get("resume")
     if not resume:
-        key = b"".join(rng.word().to_bytes(4, "big") for _ in range(8))
+        # Call k of this step (k = 0, 1, ...) is keyed by words 8k .. 8k+7 of the step's stream, i.e.
+        # its block k: nothing else reads the step's stream (docs/random-stream.md "Engine calls").
+        call = rng.position // WORDS_PER_KEY
+        key = b"".join(rng.word().to_bytes(4, "big") for _ in range(WORDS_PER_KEY))
         plans = {s: {k: v for k, v in state.get("pending", {}).get(s, {}).items() if k in ("plans", "winter")}
                  for s in SIDES}
         resume = {"call": name, "args": args, "game": state["game"], "key": key.hex(), "answers": {},
-                  "plans": copy.deepcopy(plans)}
+                  "plans": copy.deepcopy(plans), "stream": [int(state.get("step", 0)) + 1, call]}
         state["resume"] = resume
     g = GameState.from_dict(resume["game"])
     sub = Drbg(bytes.fromhex(resume["key"]))
@@ -394,11 +401,16 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg, log: lis
     except NeedDecision as need:
         state["question"] = need.question.to_dict()
         state["owes"] = {need.question.side: "decide"}
+        for entry in (g.current.fight or {}).get("log", []) or []:
+            entry.setdefault("stream", list(resume["stream"]))
         state["paused"] = g.to_dict()  # shown in the reports; the call itself replays from resume
         return False
     # Who sees a line is views.entry_for's rule alone: a line naming neither ``side`` nor
-    # ``public`` is the referee's (fail closed).
-    log.extend(engine.tagged(out, name))
+    # ``public`` is the referee's (fail closed). Each line names the sub-stream its dice came from.
+    out = engine.tagged(out, name)
+    for entry in out:
+        entry.setdefault("stream", list(resume["stream"]))
+    log.extend(out)
     state["game"] = g.to_dict()
     state["resume"] = None
     state["question"] = None

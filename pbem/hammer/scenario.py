@@ -22,6 +22,7 @@ class Scenario:
     name: str
     first_year: int
     last_year: int          # 0: no fixed end (the Campaign, 8.3)
+    count_from: int         # the first year whose winter ends with the count of nobles (9.0, 8.3)
     english_levy: int
     english: dict[str, tuple[str, ...]]
     scottish: dict[str, tuple[str, ...]]
@@ -59,7 +60,8 @@ def parse_scenarios(data: dict) -> dict[str, Scenario]:
                 raise DataError(f"scenarios: {sid} does not place noble {name} (8.0)")
         out[sid] = Scenario(
             id=sid, name=str(raw["name"]), first_year=int(raw["first_year"]),
-            last_year=int(raw.get("last_year", 0)), english_levy=int(base["english_levy"]),
+            last_year=int(raw.get("last_year", 0)),
+            count_from=int(raw.get("count_from", raw.get("last_year", 0))), english_levy=int(base["english_levy"]),
             english=setup["english"], scottish=setup["scottish"],
             scottish_off_map=tuple(base.get("scottish_off_map", [])),
             scottish_dead=tuple(base.get("scottish_dead", [])),

@@ -7,9 +7,14 @@ and the first result stands (a later check never overwrites it).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.errors import InvalidOrder
 from pbem.hammer.state import DEAD, GameState
+
+if TYPE_CHECKING:
+    from pbem.hammer.scenario import Scenario
 
 WALLACE = "Wallace"
 
@@ -43,37 +48,24 @@ def check_sudden_death(state: GameState) -> str:
     return ""
 
 
-def _last_year(state: GameState) -> int:
+def _scenario(state: GameState) -> "Scenario":
     from pbem.hammer.scenario import scenario
-    return scenario(state.scenario).last_year
-
-
-def scenario_over(state: GameState) -> bool:
-    """The scenario's last year has ended (its last Game Turn is played, 9.0).
-
-    The count is taken at the end of the last year, before its Winter (docs/rules-notes.md);
-    a Campaign (no last year, 8.3) never ends this way.
-    """
-    last = _last_year(state)
-    if not last:
-        return False
-    if state.year > last or state.winter.get("final"):
-        return True
-    from pbem.hammer.cardphase import year_over
-    return state.year == last and year_over(state)
+    return scenario(state.scenario)
 
 
 def check_end_of_scenario(state: GameState) -> str:
-    """At the end of the scenario, the side with more nobles wins (9.0); the Wallace tie-break."""
+    """The count of nobles on the map (9.0), called by the winter of a year that ends the scenario
+    once 7.1-7.5 are played: the side with more wins. A tie goes by Wallace (on the map: the Scots;
+    dead or in the pool: the English). In the Campaign a tie is no victory: it plays on (8.3)."""
     if state.winner:
         return state.winner
-    if not scenario_over(state):
-        return ""
     counts = noble_counts(state)
     e, s = counts["england"], counts["scotland"]
     if e != s:
         side = "england" if e > s else "scotland"
         return declare_winner(state, side, f"controls {max(e, s)} of {e + s} nobles at the end of {state.year} (9.0)")
+    if not _scenario(state).last_year:
+        return ""
     wallace = state.blocks.get(WALLACE)
     on_map = wallace is not None and state.on_map(WALLACE) and wallace.owner == "scotland"
     side = "scotland" if on_map else "england"

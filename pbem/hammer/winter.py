@@ -217,7 +217,8 @@ def _release(state: GameState, side: str, area: str, candidates: Callable[[], li
 # --- 7.5 Scottish disbanding ----------------------------------------------------------------------
 
 def wallace_options(state: GameState) -> list[str]:
-    """Wallace may go to Selkirk (unless enemy-occupied) and gain 2 steps (7.5)."""
+    """Wallace "may" go to Selkirk (unless enemy-occupied) and gain 2 steps; like any Scottish
+    block he may also remain (not in England, 5.9) or disband (7.5)."""
     b = state.blocks[WALLACE]
     can_go = not state.is_enemy_occupied(SELKIRK, "scotland")
     options = []
@@ -225,7 +226,7 @@ def wallace_options(state: GameState) -> list[str]:
         options.append("stay")
     if can_go:
         options.insert(0 if b.strength < spec(WALLACE).steps else len(options), "selkirk")
-    return options or ["disband"]
+    return options + ["disband"]
 
 
 def scottish_disbanding(state: GameState, rng: Any, decider: Decider) -> Log:
@@ -351,19 +352,39 @@ STEPS: tuple[tuple[str, Callable[[GameState, Any, Decider], Log]], ...] = (
 )
 
 
+COUNT_AFTER = "7.5"  # the last step that can change who controls a noble (9.0)
+
+
+def counts_this_winter(state: GameState) -> bool:
+    """Whether this Winter Turn ends with the count (9.0): the scenario's last year, or for the
+    Campaign 1314 and every later year while the count gives no winner (8.3)."""
+    from pbem.hammer.scenario import scenario
+    count_from = scenario(state.scenario).count_from
+    return bool(count_from) and state.year >= count_from
+
+
+def final_count(state: GameState, rng: Any, decider: Decider) -> Log:
+    """The count after the steps that can change who controls a noble (9.0, 8.3)."""
+    from pbem.hammer.victory import check_end_of_scenario
+    check_end_of_scenario(state)
+    return [_public(step="9.0", final=bool(state.winner), winner=state.winner, reason=state.win_reason,
+                    year=state.year)]
+
+
 def winter(state: GameState, rng: Any, decider: Decider) -> Log:
-    """Play the Winter Turn; in the scenario's last year count the nobles instead (9.0)."""
+    """Play the Winter Turn. In a year that ends the scenario (9.0, 8.3) the nobles are counted
+    once every step that can change who controls one is played (7.1 to 7.5: nobles home and
+    defecting, Moray's and the castle limits' disbanding, Wallace's wintering); with a winner the
+    game ends there, the later steps unplayed; a Campaign without one plays on."""
     if state.winner:
         return []
-    from pbem.hammer.scenario import scenario
-    from pbem.hammer.victory import check_end_of_scenario
-    last = scenario(state.scenario).last_year
-    if last and state.year >= last:
-        state.winter["final"] = True
-        check_end_of_scenario(state)
-        return [_public(step="9.0", final=True, winner=state.winner, reason=state.win_reason)]
-    log: Log = []
+    steps: list[tuple[str, Callable[[GameState, Any, Decider], Log]]] = []
     for name, step in STEPS:
+        steps.append((name, step))
+        if name == COUNT_AFTER and counts_this_winter(state):
+            steps.append(("9.0", final_count))
+    log: Log = []
+    for name, step in steps:
         if name in state.winter.get("done", []):
             continue
         work = state.copy()
@@ -378,6 +399,9 @@ def winter(state: GameState, rng: Any, decider: Decider) -> Log:
             setattr(state, f.name, getattr(work, f.name))
         state.winter.setdefault("done", []).append(name)
         log += entries
+        if state.winner:
+            state.winter["final"] = True
+            return log
     state.winter = {}
     return log
 
@@ -392,6 +416,8 @@ PLAN_KEYS = ("homes", "moray", "king", "edward", "edward_company", "wallace", "d
 QUESTION_KINDS = ("winter_home", "winter_moray", "winter_king", "winter_edward", "winter_edward_company",
                   "winter_wallace", "winter_disband", "winter_release", "winter_build")
 _SCOTS_ONLY = ("moray", "king", "wallace")
+_SINGLE_KINDS = ("winter_home", "winter_moray", "winter_king", "winter_edward", "winter_edward_company",
+                 "winter_wallace")
 _ENGLISH_ONLY = ("edward", "edward_company")
 
 
@@ -501,6 +527,38 @@ def winter_plan_options(state: GameState, side: str) -> dict[str, Any]:
     return out
 
 
+_CHOICE_RULES = {"moray": "7.1", "king": "7.2", "wallace": "7.5", "edward": "7.4", "edward_company": "7.4"}
+_CHOICE_WHO = {"moray": "Moray is not", "king": "the King is not", "wallace": "Wallace is not",
+               "edward": "Edward is not", "edward_company": "Edward may not winter in Scotland, so no block is"}
+
+
+def check_winter_plan(state: GameState, side: str, plan: Any) -> dict[str, Any]:
+    """``validate_winter_plan`` and, against the position the plan is written in, every choice
+    one of the options listed for it (``winter_plan_options``): the referee refuses a plan that
+    names an option not offered, citing the rule, rather than replacing it by a default (7.0)."""
+    from pbem.hammer.errors import IllegalOrder
+
+    plan = validate_winter_plan(side, plan)
+    offered = winter_plan_options(state, side)
+    for key, rule in _CHOICE_RULES.items():
+        if key not in plan:
+            continue
+        if key not in offered:
+            where = "a block of yours on the map" if key != "edward_company" else "left to winter with him"
+            raise IllegalOrder(f"winter.{key} = {plan[key]!r}: {_CHOICE_WHO[key]} {where}, so there is "
+                               f"no such choice this winter ({rule})", rule=rule)
+        if plan[key] not in offered[key]:
+            raise IllegalOrder(f"winter.{key} = {plan[key]!r}: not a choice this winter; choose one of "
+                               f"{', '.join(offered[key])} ({rule})", rule=rule)
+    rule = "7.32" if side == "england" else "7.5"
+    for key in ("disband", "release"):
+        for name in plan.get(key, []):
+            if name not in offered[key]:
+                raise IllegalOrder(f"winter.{key}: {name!r} is not one of the blocks that may disband by "
+                                   f"choice this winter ({', '.join(offered[key]) or 'none'}) ({rule})", rule=rule)
+    return plan
+
+
 class PlanDecider:
     """Answers winter questions from a validated winter plan, the first option otherwise."""
 
@@ -516,6 +574,10 @@ class PlanDecider:
         for answer in wanted:
             if answer in question.options:
                 return answer
+        if question.kind in _SINGLE_KINDS and any(wanted):
+            # The plan chose, and the winter has since made that choice illegal: ask, never
+            # silently replace it (docs/rules-notes.md 7.0).
+            raise NeedDecision(question)
         return question.options[0]
 
     def _wanted(self, q: Question) -> list[str]:

@@ -56,12 +56,15 @@ def played(_played: Path, tmp_path: Path) -> Path:
     return d
 
 
+T0 = 1_700_000_000  # when the fresh game was made (unix seconds): its first deadline, 72 hours on, is long past
+
+
 @pytest.fixture
 def fresh(tmp_path: Path, keys: Keys) -> Path:
-    """A new RPS game at step 0."""
+    """A new RPS game at step 0, made at T0."""
     d = tmp_path / "fresh"
     game.new_game(d, "rps", "standard", {}, keys.referee, {"north": keys.north.public, "south": keys.south.public},
-                  game_id="rps-fresh", chain_length=20)
+                  game_id="rps-fresh", chain_length=20, now=T0)
     return d
 
 

@@ -59,11 +59,12 @@ def test_protocol_8_chain_reveals_hash_back_to_the_anchor() -> None:
 
 
 def test_protocol_8_seed_encoding_is_unambiguous() -> None:
-    r = bytes(32)
-    a = beacon.step_seed(r, "g", 1, [("ab", b"c" * 32)])
-    b = beacon.step_seed(r, "g", 1, [("a", b"b" + b"c" * 32)])
+    k, r = bytes(32), bytes([1]) * 32
+    a = beacon.step_seed(k, "g", 1, r, [("ab", b"c" * 32)])
+    b = beacon.step_seed(k, "g", 1, r, [("a", b"b" + b"c" * 32)])
     assert a != b and len(a) == 32
-    assert beacon.step_seed(r, "g", 1, [("a", b"")]) != beacon.step_seed(r, "g", 1, [])
+    assert beacon.step_seed(k, "g", 1, r, [("a", b"")]) != beacon.step_seed(k, "g", 1, r, [])
+    assert beacon.step_seed(k, "g", 1, r, []) != beacon.step_seed(bytes([2]) * 32, "g", 1, r, [])
 
 
 def test_protocol_5_passphrase_protected_key_round_trips(tmp_path: Path) -> None:

@@ -153,7 +153,7 @@ def _rebind_state(d: Path, keys: Keys, n: int) -> None:
 
 def test_protocol_7_atomic_write_leaves_no_temporary_files(played: Path) -> None:
     assert not [p for p in played.rglob(".*.tmp")]
-    assert audit.REVEAL_FORMAT == "pbem-reveal-v1"
+    assert audit.REVEAL_FORMAT == "pbem-reveal-v2"
 
 
 def _rebind_all(d: Path, keys: Keys, n: int) -> None:

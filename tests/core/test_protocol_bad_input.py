@@ -122,15 +122,16 @@ def test_protocol_7_3_second_order_from_a_side_in_one_batch_is_rejected(fresh: P
 
 def test_protocol_7_3_second_order_before_adjudication_replaces_the_first(fresh: Path, keys: Keys) -> None:
     game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "rock"))
-    side, step = game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "paper"))
-    assert (side, step) == ("north", 0)
+    receipt = game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "paper"))
+    assert (receipt.side, receipt.step, receipt.seq) == ("north", 0, 2)
     game.adjudicate(fresh, keys.referee, [order(keys, fresh, "south", "rock")])
     assert game.status(fresh)["board"]["rounds"][0]["throws"] == ["paper", "rock"]
 
 
 def test_protocol_7_3_incomplete_step_is_refused_unless_the_deadline_passed(fresh: Path, keys: Keys) -> None:
     assert "incomplete" in refused(fresh, keys, [order(keys, fresh, "north", "paper")], PbemError)
-    game.adjudicate(fresh, keys.referee, [order(keys, fresh, "north", "paper")], deadline_passed=True)
+    game.adjudicate(fresh, keys.referee, [order(keys, fresh, "north", "paper")], deadline_passed=True,
+                    now=game.status(fresh)["deadline"])
     info = game.verify(fresh)
     assert "defaults for south" in "\n".join(info["lines"])
 

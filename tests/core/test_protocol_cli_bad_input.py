@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from conftest import Keys, order, snapshot
 from pbem.cli.main import app
-from pbem.core import armor, audit, envelope, game, identity
+from pbem.core import armor, audit, beacon, envelope, game, identity
+from pbem.core.canonical import canonical_bytes
 
 runner = CliRunner()
 
@@ -61,8 +62,8 @@ def sealed(keys: Keys, d: Path, *, signer: str = "north", side: str = "north", s
            answers: str | None = None, to: str = "referee", game_id: str = "rps-fresh") -> str:
     """An order envelope with chosen header fields and a valid payload."""
     answers = game.status(d)["entry_hash"] if answers is None else answers
-    payload = ('{"entropy":"' + "ab" * 32 + '","order":{"side":"' + side + '","step":' + str(step)
-               + ',"throw":"rock"}}').encode()
+    proof = beacon.entropy_proof(getattr(keys, signer), game_id, step, answers)
+    payload = canonical_bytes({"order": {"side": side, "step": step, "throw": "rock"}, "proof": identity.b64(proof)})
     raw = envelope.seal(getattr(keys, signer), [getattr(keys, to).public], payload, game=game_id, kind="order",
                         side=side, step=step, answers=answers)
     return armor.armor(raw)
@@ -166,9 +167,10 @@ def test_protocol_7_3_cli_second_order_replaces_the_first_before_adjudication(fr
                                                                              tmp_path: Path) -> None:
     key = kdir / "referee.key"
     ok("game", "receive", fresh, put(tmp_path, "n1.asc", order(keys, fresh, "north", "rock")), "--key", key)
-    kept = (fresh / "orders" / "0000-north.pbem").read_bytes()
+    kept = (fresh / ".pbem" / "pending" / "0000-north.pbem").read_bytes()
     ok("game", "receive", fresh, put(tmp_path, "n2.asc", order(keys, fresh, "north", "paper")), "--key", key)
-    assert (fresh / "orders" / "0000-north.pbem").read_bytes() != kept
+    assert (fresh / ".pbem" / "pending" / "0000-north.pbem").read_bytes() != kept
+    assert not (fresh / "orders").exists()  # pending orders stay out of the public record
     ok("adjudicate", fresh, put(tmp_path, "s.asc", order(keys, fresh, "south", "rock")), "--key", key)
     assert game.status(fresh)["board"]["rounds"][0]["throws"] == ["paper", "rock"]
 

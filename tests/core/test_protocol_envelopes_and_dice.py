@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from conftest import Keys, order
-from pbem.core import armor, beacon, envelope, game, identity, ledger, ruleset
+from pbem.core import armor, audit, beacon, envelope, game, identity, ledger, ruleset
 from pbem.core.errors import DecryptError, LedgerError
 
 
@@ -45,27 +45,39 @@ def _rules_recording_step_keys(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, li
     return rules, keyed
 
 
+def _entropy(keys: Keys, d: Path, side: str, step: int = 0) -> bytes:
+    """A side's entropy for a step: the hash of its signature over game, step and the entry it answers (§8.2)."""
+    man = ledger.read_manifest(d)
+    answers = ledger.read_entry(d, step, man).hash
+    return beacon.entropy_of(beacon.entropy_proof(getattr(keys, side), man.game, step, answers))
+
+
+def _step_key_and_r(d: Path, keys: Keys, entry: int) -> tuple[bytes, bytes]:
+    x = bytes.fromhex(audit.make_reveal(d, keys.referee)["dice_secret"])
+    return beacon.step_key(x, "rps-fresh", entry), ledger.read_entry(d, entry, ledger.read_manifest(d)).dice
+
+
 def test_protocol_8_step_seed_mixes_each_orders_entropy_in_side_order(fresh: Path, keys: Keys,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     rules, keyed = _rules_recording_step_keys(monkeypatch)
-    north = game.write_order(fresh, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "rock"},
-                             entropy=bytes([7]) * 32)
-    south = game.write_order(fresh, keys.south, "south", 0, {"side": "south", "step": 0, "throw": "rock"},
-                             entropy=bytes([9]) * 32)
+    en, es = _entropy(keys, fresh, "north"), _entropy(keys, fresh, "south")
+    north = game.write_order(fresh, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "rock"})
+    south = game.write_order(fresh, keys.south, "south", 0, {"side": "south", "step": 0, "throw": "rock"})
     game.adjudicate(fresh, keys.referee, [south, north], rules=rules)  # given in any order
-    r1 = ledger.read_entry(fresh, 1, ledger.read_manifest(fresh)).dice
-    assert keyed == [beacon.step_seed(r1, "rps-fresh", 1, [("north", bytes([7]) * 32), ("south", bytes([9]) * 32)])]
-    assert keyed[0] != beacon.step_seed(r1, "rps-fresh", 1, [("south", bytes([9]) * 32), ("north", bytes([7]) * 32)])
+    k1, r1 = _step_key_and_r(fresh, keys, 1)
+    assert keyed == [beacon.step_seed(k1, "rps-fresh", 1, r1, [("north", en), ("south", es)])]
+    assert keyed[0] != beacon.step_seed(k1, "rps-fresh", 1, r1, [("south", es), ("north", en)])
 
 
 def test_protocol_8_a_defaulted_side_adds_empty_entropy(fresh: Path, keys: Keys,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     rules, keyed = _rules_recording_step_keys(monkeypatch)
-    north = game.write_order(fresh, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "rock"},
-                             entropy=bytes([7]) * 32)
-    game.adjudicate(fresh, keys.referee, [north], deadline_passed=True, rules=rules)
-    r1 = ledger.read_entry(fresh, 1, ledger.read_manifest(fresh)).dice
-    assert keyed == [beacon.step_seed(r1, "rps-fresh", 1, [("north", bytes([7]) * 32), ("south", b"")])]
+    en = _entropy(keys, fresh, "north")
+    north = game.write_order(fresh, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "rock"})
+    game.adjudicate(fresh, keys.referee, [north], deadline_passed=True, rules=rules,
+                    now=game.status(fresh)["deadline"])
+    k1, r1 = _step_key_and_r(fresh, keys, 1)
+    assert keyed == [beacon.step_seed(k1, "rps-fresh", 1, r1, [("north", en), ("south", b"")])]
 
 
 def test_protocol_7_2_a_gap_in_the_ledger_numbering_fails_verify(played: Path) -> None:

@@ -1,5 +1,5 @@
-"""schemas/{manifest,ledger-entry,reveal-bundle}.schema.json describe the real files exactly
-(docs/protocol.md §7.1, §7.2, §9): files a game wrote validate; a tampered one does not."""
+"""schemas/{manifest,ledger-entry,reveal-bundle,receipt}.schema.json describe the real files exactly
+(docs/protocol.md §7.1, §7.2, §9, §9.2): files a game wrote validate; a tampered one does not."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conftest import Keys
-from pbem.core import audit, game
+from pbem.core import audit, envelope, game
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 
@@ -68,6 +68,10 @@ def test_protocol_9_a_real_reveal_bundle_validates(played: Path, keys: Keys) -> 
     ("reveal-bundle", lambda d: d.update(salts={})),
     ("reveal-bundle", lambda d: d["orders"]["0001"]["north"].pop("key")),
     ("reveal-bundle", lambda d: d.update(dice_secret="11")),
+    ("reveal-bundle", lambda d: d["orders"]["0001"]["north"].pop("proof")),
+    ("manifest", lambda d: d["deadline"].update(hours=-1)),
+    ("ledger-entry", lambda d: d.pop("deadline")),
+    ("ledger-entry", lambda d: d["received"].update(north=0)),
 ])
 def test_protocol_7_tampered_files_fail_their_schema(played: Path, keys: Keys, name: str, change: object) -> None:
     doc = {"manifest": lambda: toml(played / "game.toml"),
@@ -76,3 +80,13 @@ def test_protocol_7_tampered_files_fail_their_schema(played: Path, keys: Keys, n
     assert errors(name, doc) == []
     change(doc)  # type: ignore[operator]
     assert errors(name, doc) != []
+
+
+def test_protocol_9_2_a_real_receipt_validates(fresh: Path, keys: Keys) -> None:
+    from conftest import order
+
+    receipt = game.receive_order(fresh, keys.referee, order(keys, fresh, "north"))
+    payload = json.loads(envelope.read(receipt.armored).body)
+    assert errors("receipt", payload) == []
+    assert errors("receipt", {**payload, "seq": 0}) != []
+    assert errors("receipt", {**payload, "extra": 1}) != []

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from conftest import Keys, order, snapshot
 from pbem.cli.main import app
-from pbem.core import beacon, envelope, game, identity, ledger, ruleset
+from pbem.core import audit, beacon, envelope, game, identity, ledger, ruleset
 from pbem.core.errors import EnvelopeError, FormatError, PbemError, ReplayError, SignatureError
 
 runner = CliRunner()
@@ -44,9 +44,9 @@ def opened(tmp_path: Path, keys: Keys) -> Path:
 
 def joins(keys: Keys, d: Path, tmp_path: Path) -> list[Path]:
     out = []
-    for n, side in enumerate(SIDES):
+    for side in SIDES:
         p = tmp_path / f"join-{side}.asc"
-        p.write_text(game.write_join(d, getattr(keys, side), side, entropy=bytes([n + 1]) * 32))
+        p.write_text(game.write_join(d, getattr(keys, side), side))
         out.append(p)
     return out
 
@@ -90,8 +90,10 @@ def test_protocol_8_1_setup_seed_mixes_every_sides_join_entropy(opened: Path, ke
     game.start_game(opened, keys.referee, joins(keys, opened, tmp_path), rules=rules)
     man = ledger.read_manifest(opened)
     r0 = ledger.read_entry(opened, 0, man).dice
-    assert keyed == [beacon.step_seed(r0, "rps-joined", 0, [("north", bytes([1]) * 32), ("south", bytes([2]) * 32)])]
-    assert keyed[0] != beacon.step_seed(r0, "rps-joined", 0, [])
+    k0 = beacon.step_key(bytes.fromhex(audit.make_reveal(opened, keys.referee)["dice_secret"]), "rps-joined", 0)
+    entropy = {s: beacon.entropy_of(beacon.entropy_proof(getattr(keys, s), "rps-joined", 0, man.hash)) for s in SIDES}
+    assert keyed == [beacon.step_seed(k0, "rps-joined", 0, r0, [(s, entropy[s]) for s in SIDES])]
+    assert keyed[0] != beacon.step_seed(k0, "rps-joined", 0, r0, [])
 
 
 def test_protocol_8_1_game_cannot_start_without_every_join(opened: Path, keys: Keys, tmp_path: Path) -> None:
@@ -108,7 +110,7 @@ def test_protocol_8_1_join_signed_by_another_side_or_for_another_game_is_refused
                                                                                tmp_path: Path) -> None:
     north, south = joins(keys, opened, tmp_path)
     man = ledger.read_manifest(opened)
-    forged = envelope.seal(keys.north, [keys.referee.public], b'{"entropy":"' + b"aa" * 32 + b'","order":null}',
+    forged = envelope.seal(keys.north, [keys.referee.public], b'{"order":null,"proof":"' + identity.b64(bytes(64)).encode() + b'"}',
                            game=man.game, kind="join", side="south", step=0, answers=man.hash)
     other = tmp_path / "other"
     game.open_game(other, "rps", "standard", {}, keys.referee, {s: getattr(keys, s).public for s in SIDES},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import tomllib
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from pbem.core.errors import PbemError
 from pbem.core.identity import from_seeds
 
 VECTORS = Path(__file__).parent / "vectors"
-FILES = sorted(p for p in VECTORS.glob("*.toml") if p.name != "drbg.toml")
+FILES = sorted(p for p in VECTORS.glob("*.toml") if p.name not in ("drbg.toml", "dice.toml"))
 
 
 def run_vector(doc: dict) -> bytes:
@@ -104,3 +106,36 @@ def test_random_stream_matches_the_twenty_line_description() -> None:
     assert mine == [d.d6() for _ in range(50)]
     value, index = Drbg(key, 3).d6_at()
     assert index == 3
+
+
+DICE = tomllib.loads((VECTORS / "dice.toml").read_text(encoding="utf-8"))
+
+
+def _lp(data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + data
+
+
+@pytest.mark.parametrize("case", DICE["case"], ids=lambda c: f"{c['game']}-{c['entry']}")
+def test_protocol_8_step_key_and_seed_vectors_recomputed_from_the_text(case: dict) -> None:
+    """k_e, r_e and seed_e as §8 writes them, with hashlib and hmac only (no pbem code)."""
+    x, game, e = bytes.fromhex(case["dice_secret"]), case["game"].encode(), case["entry"]
+    k = hmac.new(x, b"pbem-step-key-v2" + _lp(game) + e.to_bytes(8, "big"), hashlib.sha256).digest()
+    r = x
+    for _ in range(case["length"] - 1 - e):
+        r = hashlib.sha256(r).digest()
+    msg = b"pbem-seed-v2" + _lp(game) + e.to_bytes(8, "big") + _lp(r) + len(case["sides"]).to_bytes(4, "big")
+    for side, entropy in zip(case["sides"], case["entropies"]):
+        msg += _lp(side.encode()) + _lp(bytes.fromhex(entropy))
+    assert (k.hex(), r.hex()) == (case["step_key"], case["reveal"])
+    assert hmac.new(k, msg, hashlib.sha256).hexdigest() == case["seed"]
+
+
+def test_protocol_8_2_entropy_proof_vector_recomputed_from_the_text() -> None:
+    """The proof is the side's Ed25519 signature (deterministic) over the §8.2 message; entropy is its hash."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    v = DICE["proof"]
+    msg = (b"pbem-entropy-v2" + _lp(v["game"].encode()) + v["step"].to_bytes(8, "big") + _lp(v["answers"].encode()))
+    proof = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(v["signer_sign_seed"])).sign(msg)
+    assert envelope.b64(proof) == v["proof"]
+    assert hashlib.sha256(b"pbem-entropy-v2" + proof).hexdigest() == v["entropy"]

@@ -12,6 +12,7 @@ from e2e_support import new_game, run, runner
 from e2e_support import report_of as report_in
 
 from pbem.cli.main import app
+from pbem.core import game as core_game
 
 
 @pytest.fixture
@@ -64,15 +65,24 @@ def test_e2e_orders_auto_writes_a_draft_that_checks(game: Path) -> None:
         run("orders", "check", draft, "--report", rep, "--key", k / "england.key")
 
 
-def test_e2e_adjudicate_refuses_an_incomplete_step_unless_the_deadline_passed(game: Path) -> None:
+def test_e2e_adjudicate_refuses_an_incomplete_step_unless_the_deadline_passed(game: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     k = game / "keys"
     rep = report_of(game, "england")
     run("orders", "auto", rep, "--key", k / "england.key", "--out", game / "e.toml")
-    run("orders", "seal", game / "e.toml", "--key", k / "england.key", "--game", game / "g", "--out", game / "e.asc")
+    out = run("orders", "seal", game / "e.toml", "--key", k / "england.key", "--game", game / "g", "--out",
+              game / "e.asc")
+    assert "keep the receipt" in out and "the deadline of step 0 is" in out
     result = runner.invoke(app, ["adjudicate", str(game / "g"), str(game / "e.asc"), "--key", str(k / "referee.key")])
     assert result.exit_code == 1 and result.output.startswith("error: ") and "scotland" in result.output
     assert "Traceback" not in result.output
-    run("adjudicate", game / "g", game / "e.asc", "--key", k / "referee.key", "--deadline-passed")
+    early = runner.invoke(app, ["adjudicate", str(game / "g"), str(game / "e.asc"), "--key", str(k / "referee.key"),
+                                "--deadline-passed"])
+    assert early.exit_code == 1 and "it has not passed" in early.output and "Traceback" not in early.output
+    deadline = core_game.status(game / "g")["deadline"]
+    monkeypatch.setattr("time.time", lambda: float(deadline))  # three days later
+    out = run("adjudicate", game / "g", game / "e.asc", "--key", k / "referee.key", "--deadline-passed")
+    assert "mail the receipt to england" in out
     assert "step 1" in run("status", game / "g")
 
 
@@ -139,12 +149,13 @@ def test_e2e_report_open_shows_battles_with_dice_cards_played_and_writes_the_map
     picture = svg.read_text()
     assert picture.startswith("<svg") or picture.startswith("<?xml")
     opened = json.loads((tmp_path / "s.json").read_text())
-    for b in opened["view"]["blocks"]:                                  # own blocks named, with strength
-        assert f">{b['block']} {b['strength']}<" in picture
-    counts = sorted(int(n) for n in re.findall(r">x(\d+)<", picture))  # enemy blocks: face-down counts
-    assert counts == sorted(opened["view"]["enemy_blocks"].values())
+    for b in opened["view"]["blocks"]:                                  # own blocks named, strength/maximum
+        assert f">{b['block']} {b['strength']}/{b['steps']}<" in picture
+    counts = sorted(len(re.findall(r'class="enemy-block"', g))          # enemy blocks: face down, one each
+                    for g in re.findall(r'<g id="blocks-[^"]*">(.*?)</g>', picture, re.S))
+    assert sum(counts) == sum(opened["view"]["enemy_blocks"].values())
     for english in ("Northumber Infantry", "Cumbria Infantry", "Lancaster Knights"):
-        assert english not in picture and english not in out.split("what happened:")[0]
+        assert english not in picture and english not in out.split("what happened")[0]
     saved = run("orders", "new", tmp_path / "s.json", "--out", tmp_path / "d.toml")
     assert "draft written" in saved and 'kind = "card"' in (tmp_path / "d.toml").read_text()
 

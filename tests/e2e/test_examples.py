@@ -100,7 +100,11 @@ def test_examples_the_ledger_verifies() -> None:
     assert r.exit_code == 0, r.output
 
 
-def test_examples_re_adjudicating_the_envelopes_reproduces_the_ledger(tmp_path: Path) -> None:
+START = 1_735_689_600  # make_example.py's clock
+
+
+def test_examples_re_adjudicating_the_envelopes_reproduces_the_ledger(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     fresh = tmp_path / "game"
     for rel in ("game.toml", "ledger/0000.toml", "state/0000.pbem",
                 "reports/0000-england.pbem", "reports/0000-scotland.pbem"):
@@ -109,7 +113,9 @@ def test_examples_re_adjudicating_the_envelopes_reproduces_the_ledger(tmp_path: 
     for step in range(LAST):
         envs = sorted((EXAMPLE / "envelopes").glob(f"{step:04d}-*.asc"))
         assert envs, f"step {step}"
-        run("adjudicate", fresh, *envs, "--key", KEYS / "referee.key")
+        with monkeypatch.context() as clock:  # the example's clock (make_example.py): START plus an hour a step
+            clock.setattr("time.time", lambda: float(START + (step + 1) * 3600))
+            run("adjudicate", fresh, *envs, "--key", KEYS / "referee.key")
     for entry in sorted((GAME / "ledger").glob("*.toml")):
         assert (fresh / "ledger" / entry.name).read_bytes() == entry.read_bytes(), entry.name
     for rep in REPORTS:  # sealed afresh, so other bytes; the same report inside

@@ -139,13 +139,12 @@ def test_4_2_one_group_move_may_split_to_several_areas_for_one_point() -> None:
     assert [e["points"] for e in log if not e.get("public")] == [1]
 
 
-def test_4_2_blocks_left_behind_may_move_in_a_second_group_move_for_another_point() -> None:
+def test_4_2_two_entries_from_one_area_are_one_group_move_split() -> None:
     state = place(turn("scotland", scotland=1), "scotland", "Buchan", "Wallace", "Douglas")
     order = moves(go("Buchan", (["Wallace"], ["Angus"])), go("Buchan", (["Douglas"], ["Mar"])))
-    illegal(state, "scotland", order, "4.2")
-    state.current.cards["scotland"] = "move2-5"
-    apply_moves(state, "scotland", order)
-    assert state.block("Douglas").location == "Mar"
+    log = apply_moves(state, "scotland", order)
+    assert state.block("Douglas").location == "Mar" and state.block("Wallace").location == "Angus"
+    assert [e["points"] for e in log if not e.get("public")] == [1, 0]
 
 
 def test_4_2_a_group_moves_only_blocks_standing_in_its_area() -> None:
@@ -505,3 +504,14 @@ def test_orders_a_move_order_round_trips_through_its_plain_data() -> None:
             "pins": {"Lennox": ["Campbell"]}}
     assert parse_moves(data).to_dict() == data
     assert parse_moves(None).to_dict() == {"moves": []}
+
+
+def test_4_2_the_generator_lists_more_of_a_group_that_already_moved_as_free() -> None:
+    state = place(turn("scotland", scotland=1), "scotland", "Buchan", "Wallace", "Douglas")
+    place(state, "scotland", "Mar", "Campbell")
+    done = moves(go("Buchan", (["Wallace"], ["Angus"])))
+    steps = legal_steps(state, "scotland", done)
+    assert {s.origin for s in steps} == {"Buchan"} and {s.block for s in steps} == {"Douglas"}
+    for step in steps:  # each is accepted by the validator, still on a Move 1 card
+        work = state.copy()
+        apply_moves(work, "scotland", moves(go("Buchan", (["Wallace"], ["Angus"])), go("Buchan", (["Douglas"], list(step.path)))))

@@ -82,11 +82,14 @@ def _english_in_fife_hemmed_in(*english: str) -> GameState:
 
 def test_5_5_border_limit_applies_to_the_mandatory_retreat_the_third_block_is_eliminated() -> None:
     state = _english_in_fife_hemmed_in("Lancaster Infantry", "York Infantry", "York Knights")
-    log = run(state, "Fife", [], Recorder(actions({})))
-    assert [(e["block"], e["to"]) for e in entries(log, "retreat")] == [("Lancaster Infantry", "Atholl"),
-                                                                        ("York Infantry", "Atholl")]
-    assert [e["block"] for e in entries(log, "no_retreat")] == ["York Knights"]
-    assert state.blocks["York Knights"].location == POOL          # no black cross: to the Draw Pool (5.8)
+    rec = Recorder(actions({}))
+    log = run(state, "Fife", [], rec)
+    assert [(q.kind, q.options) for q in rec.asked if q.kind == "retreat_lost"] == [
+        ("retreat_lost", ("Lancaster Infantry", "York Infantry", "York Knights"))]  # the owner chooses (5.5)
+    assert [(e["block"], e["to"]) for e in entries(log, "retreat")] == [("York Infantry", "Atholl"),
+                                                                        ("York Knights", "Atholl")]
+    assert [e["block"] for e in entries(log, "no_retreat")] == ["Lancaster Infantry"]  # default: the least loss
+    assert state.blocks["Lancaster Infantry"].location == POOL    # no black cross: to the Draw Pool (5.8)
     assert entries(log, "battle_end")[0]["winner"] == S
 
 
@@ -138,9 +141,14 @@ def test_5_5_closing_borders_whoever_retreats_first_closes_the_border_to_the_ene
 
 
 def test_5_7_a_noble_unable_to_retreat_is_captured_and_stays_with_the_victor() -> None:
-    # in name order Lancaster Infantry and Mar take the red border; Ross and York Infantry cannot
+    # two may take the red border; England leaves Ross and York Infantry behind (5.5)
     state = _english_in_fife_hemmed_in("Lancaster Infantry", "Mar", "Ross", "York Infantry")
-    log = run(state, "Fife", [], Recorder(actions({})))
+
+    def leave(q: Question) -> str | None:
+        if q.kind == "retreat_lost":
+            return next(b for b in ("Ross", "York Infantry") if b in q.options)
+        return actions({})(q)
+    log = run(state, "Fife", [], Recorder(leave))
     assert [e["block"] for e in entries(log, "no_retreat")] == ["Ross", "York Infantry"]
     assert (state.blocks["Ross"].owner, state.blocks["Ross"].location, state.blocks["Ross"].strength) == (S, "Fife", 1)
     assert state.blocks["York Infantry"].location == POOL

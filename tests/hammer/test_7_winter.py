@@ -187,7 +187,7 @@ def test_7_5_cathedral_adds_one_to_the_scottish_limit() -> None:
 def test_7_5_wallace_to_selkirk_gains_two_steps_and_winters_there() -> None:
     s = bare_state()
     put(s, "scotland", "Fife", "Wallace", strength=1)
-    assert w.wallace_options(s) == ["selkirk", "stay"]
+    assert w.wallace_options(s) == ["selkirk", "stay", "disband"]
     w.scottish_disbanding(s, ScriptedDice(), FirstOption())
     assert (s.blocks["Wallace"].location, s.blocks["Wallace"].strength) == ("Selkirk", 3)
 
@@ -196,7 +196,7 @@ def test_7_5_wallace_not_to_an_enemy_selkirk() -> None:
     s = bare_state()
     put(s, "scotland", "Fife", "Wallace", strength=1)
     put(s, "england", "Selkirk", "Edward")
-    assert w.wallace_options(s) == ["stay"]
+    assert w.wallace_options(s) == ["stay", "disband"]
 
 
 def test_7_5_no_scot_winters_in_england() -> None:

@@ -57,7 +57,7 @@ def test_7_0_winter_plan_options_list_each_choice_the_position_allows() -> None:
     put(s, "england", "Lothian", "Edward", "York Knights", "Cumbria Infantry", "Dunbar")
     scots, english = w.winter_plan_options(s, "scotland"), w.winter_plan_options(s, "england")
     assert scots["homes"] == {"Bruce": ["Annan", "Carrick"], "Comyn": ["Badenoch", "Lochaber"]} == english["homes"]
-    assert scots["moray"] == ["home", "stay", "disband"] and scots["wallace"] == ["selkirk", "stay"]
+    assert scots["moray"] == ["home", "stay", "disband"] and scots["wallace"] == ["selkirk", "stay", "disband"]
     assert "king" not in scots and "edward" not in scots
     assert english["edward"] == ["disband", "winter"] and english["edward_company"] == ["stay", "disband"]
     assert english["disband"] == english["release"] == ["Cumbria Infantry"]  # the choice is about infantry (7.32)
@@ -92,6 +92,23 @@ def test_7_0_every_listed_winter_choice_is_accepted_by_the_validator(index: int)
                     assert w.validate_winter_plan(side, {key: choice})
 
 
+class _AnswersWhenAsked:
+    """A player at the table: a plan choice the winter itself made illegal is asked (7.0), and
+    the player answers it (the first option); any other pause is a failure."""
+
+    def __init__(self, plans: Any) -> None:
+        self.plans = plans
+
+    def decide(self, question: Any) -> str:
+        from pbem.hammer.decisions import NeedDecision
+        try:
+            return self.plans.decide(question)
+        except NeedDecision as need:
+            assert need.question.kind in ("winter_home", "winter_moray", "winter_king", "winter_edward",
+                                          "winter_edward_company", "winter_wallace"), need.question
+            return question.options[0]
+
+
 def castle_limits_hold(s: GameState, camp: str) -> None:
     for area in board().area_names():
         for side in SIDES:
@@ -116,7 +133,9 @@ def test_7_0_any_plan_built_from_the_listing_is_valid_and_plays_the_winter(index
     plans = {side: plan_from(w.winter_plan_options(s, side), rng) for side in SIDES}
     for side in SIDES:
         assert w.validate_winter_plan(side, plans[side]) == plans[side]
-    decider = BySide(w.plan_decider("england", plans["england"]), w.plan_decider("scotland", plans["scotland"]))
+        assert w.check_winter_plan(s, side, plans[side]) == plans[side]  # the referee's check (7.0)
+    decider = _AnswersWhenAsked(BySide(w.plan_decider("england", plans["england"]),
+                                       w.plan_decider("scotland", plans["scotland"])))
     w.winter(s, rng, decider)
     assert s.winner or (s.year == year + 1 and s.check() == [])
     if not s.winner:
@@ -134,3 +153,43 @@ def test_2_0_the_winter_options_never_tell_where_the_enemy_nobles_stand() -> Non
     assert w.winter_plan_options(on_map, "england") == w.winter_plan_options(in_pool, "england")
     assert w.winter_plan_options(on_map, "england")["homes"] == {"Bruce": ["Annan", "Carrick"],
                                                                  "Comyn": ["Badenoch", "Lochaber"]}
+
+
+def test_7_5_the_referee_refuses_a_winter_choice_not_offered_with_the_rule() -> None:
+    """Wallace in England may go to Selkirk or disband; "stay" is refused by the referee's
+    validation, citing 7.5, rather than replaced by the default."""
+    from pbem.hammer import drafts
+    from pbem.hammer.errors import IllegalOrder
+    from pbem.hammer.ruleset import HammerRuleset
+    s = bare_state("braveheart", 1299)
+    s.phase = "winter"
+    put(s, "scotland", "England", "Wallace", strength=2)
+    state = {"game": s.to_dict(), "owes": {"england": "winter", "scotland": "winter"},
+             "pending": {"england": {}, "scotland": {}}, "resume": None, "question": None, "paused": None, "step": 7}
+    d = drafts.Draft(side="scotland", step=7, kind="winter")
+    d.sections["winter"] = {"wallace": "stay"}
+    with pytest.raises(IllegalOrder, match=r"winter\.wallace = 'stay': not a choice this winter; choose one of "
+                                           r"selkirk, disband \(7\.5\)") as exc:
+        HammerRuleset().validate(state, "scotland", d.body())
+    assert exc.value.rule == "7.5"
+    d.sections["winter"] = {"wallace": "disband", "moray": "stay"}  # Moray is not on the map: no such choice
+    with pytest.raises(IllegalOrder, match=r"winter\.moray = 'stay': Moray is not a block of yours on the map"):
+        HammerRuleset().validate(state, "scotland", d.body())
+    d.sections["winter"] = {"wallace": "disband"}
+    assert HammerRuleset().validate(state, "scotland", d.body()).sections["winter"] == {"wallace": "disband"}
+
+
+def test_7_0_a_plan_choice_the_winter_made_illegal_is_asked_not_defaulted() -> None:
+    """The King's plan names Fife's cathedral; at 7.1 an English noble comes home... to a
+    cathedral area held by the English, so the choice is gone: the Scots are asked (7.2)."""
+    from pbem.hammer.decisions import FirstOption, NeedDecision
+    from fakes import ScriptedDice
+    s = bare_state("braveheart", 1299)
+    s.phase = "winter"
+    put(s, "scotland", "Fife", "King", "Douglas")
+    put(s, "england", "Mentieth", "Lennox")          # Lennox goes home to Lennox (a cathedral) at 7.1
+    plan = {"king": "Lennox"}
+    assert w.check_winter_plan(s, "scotland", plan) == plan  # offered when written
+    with pytest.raises(NeedDecision) as need:
+        w.winter(s, ScriptedDice(), BySide(FirstOption(), w.plan_decider("scotland", plan)))
+    assert need.value.question.kind == "winter_king" and "Lennox" not in need.value.question.options

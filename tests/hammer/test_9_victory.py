@@ -32,11 +32,11 @@ def test_9_0_majority_of_nobles_at_the_end_of_the_scenario() -> None:
 
 
 def test_9_0_no_count_before_the_last_year_ends() -> None:
-    s = end_of(1304, NOBLES[:8])
-    assert victory.check_end_of_scenario(s) == "" and not s.winner
-    s = end_of(1305, NOBLES[:8])
-    s.turn, s.hands = 3, {"england": ["move1-1"], "scotland": ["move1-2"]}
-    assert victory.check_end_of_scenario(s) == ""
+    assert not winter.counts_this_winter(end_of(1304, NOBLES[:8]))
+    assert winter.counts_this_winter(end_of(1305, NOBLES[:8]))
+    assert not winter.counts_this_winter(end_of(1313, NOBLES[:8], scenario="the_bruce"))
+    assert not winter.counts_this_winter(end_of(1313, NOBLES[:8], scenario="campaign"))
+    assert winter.counts_this_winter(end_of(1316, NOBLES[:8], scenario="campaign"))
 
 
 def test_9_0_braveheart_tie_scots_win_if_wallace_is_on_the_map() -> None:
@@ -54,7 +54,9 @@ def test_9_0_braveheart_tie_english_win_if_wallace_is_dead_or_in_the_pool() -> N
         assert victory.check_end_of_scenario(s) == "england"
 
 
-def test_9_0_the_last_years_winter_is_not_played_before_the_count() -> None:
+def test_9_0_the_last_years_winter_is_played_up_to_the_count() -> None:
+    """Comyn, Scottish, has both homes held by the English: 7.1 makes him defect before the
+    count, and 7-7 becomes 6-8 (the English win although Wallace is on the map)."""
     s = end_of(1305, NOBLES[:6])
     put(s, "scotland", "Moray", "Moray")
     put(s, "scotland", "Fife", "Wallace")
@@ -62,11 +64,14 @@ def test_9_0_the_last_years_winter_is_not_played_before_the_count() -> None:
     s.blocks["Comyn"].location = "Lochaber"  # a Scottish noble whose homes both hold English
     put(s, "england", "Lochaber", "Westmor Infantry")
     winter.winter(s, ScriptedDice(), FirstOption())
-    assert s.winner == "scotland" and s.year == 1305 and s.blocks["Comyn"].owner == "scotland"
+    assert s.winner == "england" and s.year == 1305 and s.blocks["Comyn"].owner == "england"
+    assert "8 of 14" in s.win_reason
 
 
-def test_8_3_the_campaign_never_ends_by_count() -> None:
-    s = end_of(1320, NOBLES[:8], scenario="campaign")
+def test_8_3_a_campaign_tie_is_no_victory() -> None:
+    s = end_of(1320, NOBLES[:6], scenario="campaign")
+    put(s, "scotland", "Moray", "Moray")
+    put(s, "scotland", "Fife", "Wallace")
     assert victory.check_end_of_scenario(s) == ""
 
 
@@ -96,15 +101,14 @@ def test_9_0_the_english_win_with_the_majority_too() -> None:
     assert victory.check_end_of_scenario(s) == "england" and "8 of 13" in s.win_reason
 
 
-def test_9_0_the_bruce_is_counted_at_the_end_of_1314_not_before() -> None:
-    s = end_of(1313, NOBLES[:8], scenario="the_bruce")
-    assert victory.check_end_of_scenario(s) == ""
+def test_9_0_the_bruce_is_counted_at_the_end_of_1314() -> None:
     s = end_of(1314, NOBLES[:8], scenario="the_bruce")
     assert victory.check_end_of_scenario(s) == "scotland" and "1314" in s.win_reason
 
 
-def test_8_3_the_campaign_plays_on_past_1314() -> None:
-    s = end_of(1314, NOBLES[:8], scenario="campaign")
+def test_8_3_the_campaign_plays_on_past_1314_while_the_count_gives_no_winner() -> None:
+    s = end_of(1314, NOBLES[:6], scenario="campaign")
+    put(s, "scotland", "Moray", "Moray")  # 7-7: no victory in the Campaign (8.3)
     s.edward = "II"
     s.hands = {"england": [], "scotland": []}
     winter.winter(s, ScriptedDice(), FirstOption())

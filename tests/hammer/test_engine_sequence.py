@@ -32,7 +32,6 @@ class Stand:
         monkeypatch.setattr(engine, "_winter", self.winter)
         monkeypatch.setattr(engine, "_sudden_death", self.sudden_death)
         monkeypatch.setattr(engine, "_resolve_event", self.resolve_event)
-        monkeypatch.setattr(engine, "_end_of_scenario", self.end_of_scenario)
 
     def apply_moves(self, state: GameState, side: str, order: Any) -> list[dict[str, Any]]:
         self.calls.append(("moves", side, order))
@@ -66,8 +65,6 @@ class Stand:
         self.calls.append(("event", side, card_id, params))
         return []
 
-    def end_of_scenario(self, state: GameState) -> None:
-        self.calls.append(("end_of_scenario", state.year, state.phase))
 
 
 def fresh(hands: dict[str, list[str]] | None = None) -> GameState:
@@ -179,7 +176,8 @@ def test_9_1_sudden_death_at_the_end_of_a_game_turn_ends_the_game(monkeypatch: p
     assert engine.next_step(state) == "over" and engine.who_owes(state) == []
 
 
-def test_9_0_the_last_year_is_judged_before_its_winter(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_9_0_the_last_year_ends_with_its_winter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count is the winter's last act (winter.py); the engine never counts before it."""
     stand = Stand(monkeypatch)
     state = fresh(MOVES)
     state.year = 1305
@@ -187,8 +185,9 @@ def test_9_0_the_last_year_is_judged_before_its_winter(monkeypatch: pytest.Monke
         engine.submit_cards(state, {s: MOVES[s][i] for s in MOVES}, RNG, FirstOption())
         for _ in range(2):
             engine.submit_moves(state, engine.who_owes(state)[0], {"moves": []}, RNG, FirstOption())
-    assert [c for c in stand.calls if c[0] == "end_of_scenario"] == [("end_of_scenario", 1305, "end_turn")]
-    assert not [c for c in stand.calls if c[0] == "winter"]
+    assert engine.next_step(state) == "winter" and not state.winner
+    engine.run_winter(state, RNG, FirstOption())
+    assert [c for c in stand.calls if c[0] == "winter"] == [("winter", 1305)]
 
 
 def test_5_1_battles_are_fought_one_by_one_in_player_1s_order(monkeypatch: pytest.MonkeyPatch) -> None:

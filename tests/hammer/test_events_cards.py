@@ -114,14 +114,15 @@ def test_5_8_pillage_removes_black_cross_blocks_to_the_draw_pool() -> None:
     assert s.blocks["Wallace"].location == POOL and s.blocks["Douglas"].location == POOL
 
 
-def test_3_12_pillage_never_takes_a_nobles_last_step_but_moray_disbands() -> None:
+def test_3_12_pillage_captures_a_noble_whose_last_step_is_hit_but_moray_disbands() -> None:
     s = bare_state()
     put(s, "england", "Mentieth", "York Knights")
     put(s, "scotland", "Fife", "Mar", strength=1)
     put(s, "scotland", "Fife", "Barclay", strength=1)
     events.resolve_event(s, "england", "pillage", {"from": "Mentieth", "target": "Fife"}, ScriptedDice(), FirstOption())
-    assert s.blocks["Mar"].strength == 1 and s.blocks["Mar"].owner == "scotland"
-    assert s.blocks["Barclay"].location == POOL  # the hit went to the other block, the second is lost
+    assert s.blocks["Barclay"].location == POOL  # tied at 1: the owner's (first) choice
+    b = s.blocks["Mar"]  # applied as in combat: captured (5.7), he joins the pillagers
+    assert (b.owner, b.location, b.strength) == ("england", "Mentieth", 1)
     put(s, "scotland", "Fife", "Moray", strength=1)
     events.resolve_event(s, "england", "pillage", {"from": "Mentieth", "target": "Fife"}, ScriptedDice(), FirstOption())
     assert s.blocks["Moray"].location == POOL

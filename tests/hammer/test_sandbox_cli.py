@@ -168,3 +168,36 @@ def test_sandbox_applies_the_4_4_border_movement_example(tmp_path: Path) -> None
                       'blocks = ["York Knights", "Durham Knights", "Hobelars"] }]\n', encoding="utf-8")
     code, out = run(pos, "--orders", str(orders), "--side", "england")
     assert code == 1 and "3 blocks crossing the Anglo-Scottish border cost one move point each" in out
+
+
+def _printed_commands() -> list[tuple[str, list[str]]]:
+    """Every ``pbem ...`` command printed in the comments of an example position."""
+    import shlex
+    out = []
+    for path in sorted(EXAMPLES.glob("*.toml")):
+        for text in path.read_text(encoding="utf-8").splitlines():
+            body = text.lstrip("#").strip()
+            if text.startswith("#") and "pbem sandbox " in body:
+                command = body[body.index("pbem sandbox "):]
+                out.append((f"{path.name}: {command}", shlex.split(command)[1:]))
+    return out
+
+
+@pytest.mark.parametrize(("where", "argv"), _printed_commands(), ids=[w for w, _ in _printed_commands()])
+def test_every_command_printed_in_an_example_runs(where: str, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(EXAMPLES.parents[1])
+    result = runner.invoke(app, argv)
+    assert result.exit_code == 0, f"{where}: {result.output}"
+
+
+def test_the_examples_print_commands() -> None:
+    names = {w.split(":")[0] for w, _ in _printed_commands()}
+    assert {"battle-fife.toml", "border-4-4.toml", "buchan-4-2.toml"} <= names
+
+
+def test_sandbox_without_answers_takes_the_referees_defaults() -> None:
+    """docs/battles.md: pass when there is nothing to fire at, leaders hit last; not the first option."""
+    code, out = run(str(EXAMPLES / "battle-fife.toml"), "--battle", "Fife", "--seed", "00" * 16)
+    assert code == 0
+    hits = [ln for ln in out.splitlines() if "asked hit (5.41): Edward" in ln]
+    assert hits and all(not ln.endswith("-> Edward") for ln in hits)

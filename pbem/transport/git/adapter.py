@@ -17,6 +17,7 @@ from pbem.core import audit as audit_mod
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
 from pbem.core import identity
+from pbem.core import receipts as receipts_mod
 from pbem.core import ledger as led
 from pbem.core.errors import FormatError, PbemError, SignatureError
 from pbem.core.identity import PrivateIdentity
@@ -112,11 +113,8 @@ def check_order_public(game_dir: Path, raw: bytes, where: str) -> Header:
 
 def receive(game_dir: Path, referee: Key, raw: bytes, where: str, now: int | None = None) -> Received:
     """Take in one order (protocol §7.3: binding and the game's rules); nothing is kept when it is refused."""
-    got = core_game.receive_order(Path(game_dir), referee, raw, where)
-    if isinstance(got, tuple):  # protocol v1: (side, step), no receipt
-        side, step = got
-        return Received(side, step)
-    return Received(got.side, got.step, got.seq, got.identical, got.armored)  # protocol v2: a Receipt
+    got = core_game.receive_order(Path(game_dir), referee, raw, where, now=now)
+    return Received(got.side, got.step, got.seq, got.identical, got.armored)
 
 
 def check_order(game_dir: Path, referee: Key, raw: bytes, where: str) -> Header:
@@ -149,8 +147,41 @@ def _copy_record(src: Path, dst: Path) -> None:
 def adjudicate(game_dir: Path, referee: Key, orders: list[bytes], *, deadline_passed: bool = False,
                now: int | None = None) -> Position:
     """Adjudicate the step with the orders kept and given; default orders for the rest when the deadline passed."""
-    core_game.adjudicate(Path(game_dir), referee, list(orders), deadline_passed=deadline_passed)
+    core_game.adjudicate(Path(game_dir), referee, list(orders), deadline_passed=deadline_passed, now=now)
     return position(game_dir)
+
+
+def receipt_name(step: int, side: str, seq: int) -> str:
+    """The file name of a receipt, the same in the repository's receipts/ and the referee's private area."""
+    return led.receipt_path(Path("."), step, side, seq).name
+
+
+def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path]) -> None:
+    """Rebuild the referee's private area from the public repository (a CI job starts from a bare checkout).
+
+    The receipts already issued (``receipts``, the repository's folder) go back where the referee
+    keeps them, and each inbox order whose latest receipt names it is pending again, so taking it
+    in once more is an identical resend (same receipt, same seq), never a new order.
+    """
+    game_dir = Path(game_dir)
+    man = led.read_manifest(game_dir)
+    entry = led.latest(game_dir, man)
+    if receipts.is_dir():
+        for path in sorted(receipts.iterdir()):
+            target = led.private_dir(game_dir) / "receipts" / path.name
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(path.read_bytes())
+    for side, path in sorted(inbox.items()):
+        issued = receipts_mod.kept(game_dir, man, entry.number, side)
+        pending = led.pending_path(game_dir, entry.number, side)
+        try:
+            order = env_mod.read(path.read_bytes(), str(path)).hash
+        except PbemError:
+            continue  # not an order at all: the referee's pass refuses it
+        if issued and not pending.exists() and issued[-1].order == order:
+            pending.parent.mkdir(parents=True, exist_ok=True)
+            pending.write_bytes(path.read_bytes())
 
 
 def verify(game_dir: Path) -> list[str]:

@@ -4,7 +4,7 @@
 
     game.toml, ledger/, orders/, reports/, state/, joins/   the public record (docs/protocol.md §7)
     inbox/NNNN-SIDE.pbem    SIDE's sealed order for step NNNN, pushed by the player
-    receipts/NNNN-SIDE.pbem the referee's receipt for it, when the protocol issues receipts
+    receipts/NNNN-SIDE-SEQ.pbem the referee's receipts for it (SEQ counts the side's orders for the step)
     .gitignore, .gitattributes
 
 Private keys, passphrases and the referee's private area (``.pbem/``) never enter it: the
@@ -55,8 +55,14 @@ def inbox_path(step: int, side: str) -> str:
     return f"{INBOX}/{step:04d}-{side}.pbem"
 
 
-def receipt_path(step: int, side: str) -> str:
-    return f"{RECEIPTS}/{step:04d}-{side}.pbem"
+def receipt_path(step: int, side: str, seq: int) -> str:
+    """The repository path of a receipt: the name the referee keeps it under in its private area."""
+    return f"{RECEIPTS}/{step:04d}-{side}-{seq:03d}.pbem"
+
+
+def receipts_of(root: Path, step: int, side: str) -> list[str]:
+    """The receipts for SIDE's orders at STEP in a checkout, by seq."""
+    return [f"{RECEIPTS}/{p.name}" for p in sorted((Path(root) / RECEIPTS).glob(f"{step:04d}-{side}-*.pbem"))]
 
 
 def parse_inbox(path: str) -> InboxName | None:
@@ -83,11 +89,15 @@ def find_private_key(data: bytes) -> bool:
 
 
 def write_repo_files(root: Path) -> list[str]:
-    """Write .gitignore and .gitattributes in a game folder when missing; the names written."""
+    """Write .gitignore and .gitattributes in a game folder, adding our lines to any already there."""
     written = []
     for name, text in ((".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)):
         path = Path(root) / name
-        if not path.exists():
-            path.write_text(text, encoding="utf-8")
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        have = set(old.splitlines())
+        missing = [line for line in text.splitlines() if line not in have or line.startswith("#")]
+        if any(not line.startswith("#") for line in missing):
+            path.write_text(old + ("" if not old or old.endswith("\n") else "\n") + "\n".join(missing) + "\n",
+                            encoding="utf-8")
             written.append(name)
     return written

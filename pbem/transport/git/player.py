@@ -179,9 +179,10 @@ def pull(repo: Path, side: str | None = None) -> Pulled:
                          "pbem git submit")
         else:
             lines.append(f"{s}: nothing owed at step {pos.step}; report {report}")
-        receipt = top / layout.receipt_path(pos.step, s)
-        if receipt.exists():
-            lines.append(f"{s}: receipt for your order: {layout.receipt_path(pos.step, s)} (keep a copy)")
+        receipts = layout.receipts_of(top, pos.step, s)
+        if receipts:
+            lines.append(f"{s}: the referee's receipt for your order: {receipts[-1]} (keep a copy: "
+                         "pbem audit --receipt checks it)")
     return Pulled(pos, lines, True)
 
 

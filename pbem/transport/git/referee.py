@@ -80,6 +80,9 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
     add: list[str] = list(settled.add)
     for _ in range(10_000):
         pos = adapter.position(work)
+        adapter.restore_private(work, work / layout.RECEIPTS,
+                                {n.side: work / p for p, n in _inbox_files(work) if n and n.step == pos.step
+                                 and p not in remove})
         owed_here: dict[str, str] = {}
         for path, name in _inbox_files(work):
             if path in remove:
@@ -104,15 +107,14 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
                 remove.append(path)
                 continue
             owed_here[name.side] = path
-            if got.receipt:
-                rpath = layout.receipt_path(name.step, name.side)
-                target = work / rpath
-                if not target.exists() or target.read_text(encoding="ascii") != got.receipt:
-                    target.parent.mkdir(exist_ok=True)
-                    target.write_text(got.receipt, encoding="ascii")
-                    add.append(rpath)
-            out.lines.append(f"received {name.side}'s order for step {name.step}"
-                             + (f" (receipt {layout.receipt_path(name.step, name.side)})" if got.receipt else ""))
+            rpath = layout.receipt_path(name.step, name.side, got.seq)
+            if got.receipt and not (work / rpath).exists():
+                (work / rpath).parent.mkdir(exist_ok=True)
+                (work / rpath).write_text(got.receipt, encoding="ascii")
+                add.append(rpath)
+                out.lines.append(f"received {name.side}'s order for step {name.step}: receipt {rpath}")
+            elif not got.identical:
+                out.lines.append(f"received {name.side}'s order for step {name.step}")
         if pos.over:
             break
         missing = sorted(set(pos.owes) - set(owed_here))
@@ -159,8 +161,9 @@ def _result(pos: adapter.Position) -> str:
 
 def commit(work: Path, out: Outcome) -> str:
     """Commit what the pass staged as the referee; the new commit's id."""
+    news = [line.split(":")[0] for line in out.lines if line.startswith(("received", "refused"))]
     title = ("referee: " + "; ".join(f"step {s} adjudicated" for s in out.adjudicated) if out.adjudicated
-             else "referee: receipts and refusals")
+             else "referee: " + "; ".join(news[:3]) if news else "referee: inbox settled")
     body = "\n".join(out.lines)
     gitcmd.run([*gitcmd.referee_identity(), "commit", "-q", "--no-verify", "-m", title, "-m", body], work)
     return gitcmd.run(["rev-parse", "HEAD"], work).out.strip()

@@ -18,10 +18,11 @@ from typing import Any
 
 import tomli_w
 
-from pbem.core import armor, envelope
+from pbem.core import armor, beacon, envelope
+from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
 from pbem.core.envelope import MAGIC, SIG_DOMAIN
-from pbem.core.identity import from_seeds
+from pbem.core.identity import b64, from_seeds
 
 HERE = Path(__file__).parent
 SENDER = from_seeds("sender", bytes([0x11]) * 32, bytes([0x12]) * 32)
@@ -64,12 +65,38 @@ def vector(name: str, description: str, section: str, expect: str, text: str, *,
     (OUT[0] / f"{name}.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
 
 
+def order_payload() -> bytes:
+    """A v2 order payload: the sender's entropy proof for the vector step and an order (§7.3, §8.2)."""
+    proof = beacon.entropy_proof(SENDER, FIELDS["game"], FIELDS["step"], FIELDS["answers"])
+    return canonical_bytes({"proof": b64(proof), "order": {"hello": "sealed"}})
+
+
 def sealed_base() -> bytes:
     """The stored sealed envelope (made once: HPKE's ephemeral key cannot be fixed)."""
     path = HERE / "sealed-ok.toml"
     if path.exists():
         return armor.dearmor(tomllib.loads(path.read_text(encoding="utf-8"))["armored"])
-    return envelope.seal(SENDER, [RECIPIENT.public], b'{"hello":"sealed"}', kind="order", **FIELDS)
+    return envelope.seal(SENDER, [RECIPIENT.public], order_payload(), kind="order", **FIELDS)
+
+
+def dice_vectors() -> None:
+    """Step keys, seeds and entropy proofs (docs/protocol.md §8): x, game, entry and entropies in; k_e, r_e, seed_e out."""
+    cases = []
+    for x, game, entry, length, entropies in (
+            (bytes(32), "vector-game", 0, 4, []),
+            (bytes(range(32)), "vector-game", 2, 10, [("north", bytes([7]) * 32), ("south", bytes([9]) * 32)]),
+            (b"\xff" * 32, "g", 1, 3, [("north", bytes([7]) * 32), ("south", b"")])):
+        k = beacon.step_key(x, game, entry)
+        r = beacon.reveal(x, length, entry)
+        cases.append({"dice_secret": x.hex(), "game": game, "entry": entry, "length": length,
+                      "sides": [s for s, _ in entropies], "entropies": [e.hex() for _, e in entropies],
+                      "step_key": k.hex(), "reveal": r.hex(),
+                      "seed": beacon.step_seed(k, game, entry, r, entropies).hex()})
+    proof = beacon.entropy_proof(SENDER, FIELDS["game"], FIELDS["step"], FIELDS["answers"])
+    doc = {"description": "pbem-v2 step keys, seeds (§8) and an entropy proof (§8.2)", "case": cases,
+           "proof": {"signer_sign_seed": (bytes([0x11]) * 32).hex(), "game": FIELDS["game"], "step": FIELDS["step"],
+                     "answers": FIELDS["answers"], "proof": b64(proof), "entropy": beacon.entropy_of(proof).hex()}}
+    (OUT[0] / "dice.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
 
 
 def drbg_vectors() -> None:
@@ -111,10 +138,15 @@ def main(out: Path = HERE) -> None:
            armor.armor(flip(signed, len(signed) - 10)))
     vector("header-not-canonical", "A header with a space after a colon, correctly signed.", "4.1", "format",
            armor.armor(join(header.replace(b'"game":', b'"game": '), body)))
-    vector("bad-magic", "The magic is PBEMenv2.", "4.1", "format", armor.armor(b"PBEMenv2" + signed[8:]))
+    vector("bad-magic", "The magic is PBEMenv1, protocol version 1's.", "4.1", "format",
+           armor.armor(b"PBEMenv1" + signed[8:]))
+    receipt = canonical_bytes({"order": "cd" * 32, "seq": 2, "received": 1_790_000_000, "deadline": 1_790_259_200,
+                               "replaces": "ef" * 32})
+    vector("receipt-ok", "A valid receipt: sign-only, kind receipt, signed by the referee (the sender here).",
+           "9.2", "ok", armor.armor(envelope.sign_only(SENDER, receipt, kind="receipt", **FIELDS)), payload=receipt)
     sealed = sealed_base()
     vector("sealed-ok", "A valid envelope sealed to the recipient (stored once; HPKE is randomised).", "4.4", "ok",
-           armor.armor(sealed), recipient=0x21, payload=b'{"hello":"sealed"}')
+           armor.armor(sealed), recipient=0x21, payload=order_payload())
     sh, sb, _ = split(sealed)
     vector("sealed-payload-flipped-resigned", "One payload byte flipped and the envelope re-signed by the "
            "sender: the signature holds, the AEAD tag does not.", "4.4", "decrypt",
@@ -126,6 +158,7 @@ def main(out: Path = HERE) -> None:
     vector("sealed-wrong-recipient", "A valid sealed envelope opened with a key it was not sealed to.", "4.4",
            "decrypt", armor.armor(sealed), recipient=OTHER_SEED)
     drbg_vectors()
+    dice_vectors()
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ ruleset.register("rps", "rps_game:RpsRuleset")
 HERE = Path(__file__).resolve().parent
 PBEM = [sys.executable, str(HERE / "pbem_with_rps.py")]  # the pbem command, with the test ruleset known
 HOOK = [*PBEM, "hook"]
+OVERDUE = 2 * 3600  # the arena's game was opened two hours ago with a one-hour deadline: step 0 is overdue
 
 
 def git(*args: str, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -110,7 +112,7 @@ def make_arena(tmp_path: Path, with_hooks: bool) -> Arena:
     g = tmp_path / "referee-game"
     game.new_game(g, "rps", "standard", {}, keys["referee"], {"north": keys["north"].public,
                                                             "south": keys["south"].public},
-                  game_id="rps-git", chain_length=20)
+                  game_id="rps-git", chain_length=20, deadline_hours=1, now=int(time.time()) - OVERDUE)
     bare = tmp_path / "game.git"
     setup.init(g, bare)
     if with_hooks:

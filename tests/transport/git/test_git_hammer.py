@@ -23,7 +23,7 @@ def _keys() -> dict[str, PrivateIdentity]:
 def _repository(tmp_path: Path, keys: dict[str, PrivateIdentity], players: tuple[str, ...]) -> Path:
     g = tmp_path / "referee-game"
     game.new_game(g, "hammer", "braveheart", {}, keys["referee"], {s: keys[s].public for s in SIDES},
-                  game_id="hammer-git", chain_length=400)
+                  game_id="hammer-git", chain_length=400, deadline_hours=72)
     bare = tmp_path / "game.git"
     setup.init(g, bare)
     for name in players:

@@ -45,7 +45,8 @@ def test_git_ci_referee_as_the_workflow_runs_it(hosted: Arena, tmp_path: Path) -
     player.submit(hosted.clones["north"], hosted.order("north", "paper"))
     out = run_workflow(hosted.clones["ci"], "take in orders and adjudicate", before, hosted.referee_key)
     assert out.returncode == 0, out.stderr
-    assert "received north's order for step 0" in out.stdout and "step 0: waiting for south" in out.stdout
+    assert "received north's order for step 0: receipt receipts/0000-north-001.pbem" in out.stdout
+    assert "step 0: waiting for south" in out.stdout
     before = tip(hosted)
     player.submit(hosted.clones["south"], hosted.order("south", "rock"))
     out = run_workflow(hosted.clones["ci"], "take in orders and adjudicate", before, hosted.referee_key)
@@ -79,7 +80,7 @@ def test_git_ci_referee_removes_an_order_that_does_not_verify_and_says_why(hoste
     assert "refused inbox/0000-north.pbem as pushed in commit" in out.stdout
     assert "inbox/0000-north.pbem holds an order of south, not of north" in out.stdout
     body = git("log", "-1", "--format=%B", "main", cwd=hosted.bare).stdout
-    assert body.startswith("referee: receipts and refusals") and "holds an order of south" in body
+    assert body.startswith("referee: refused inbox/0000-north.pbem") and "holds an order of south" in body
     assert "inbox/0000-north.pbem" not in git("ls-tree", "-r", "--name-only", "main", cwd=hosted.bare).stdout
 
 
@@ -113,21 +114,23 @@ def test_git_ci_referee_refuses_a_rewritten_history_and_a_changed_record(hosted:
 def test_git_tick_gives_default_orders_once_the_deadline_has_passed(hosted: Arena) -> None:
     player.submit(hosted.clones["north"], hosted.order("north", "paper"))
     ci = hosted.clones["ci"]
-    now = int(time.time())
-    out = run_workflow(ci, "deadlines", key=hosted.referee_key, extra=f" --hours 1 --now {now}")
-    assert out.returncode == 0, out.stderr
-    assert "step 0: the deadline is" in out.stdout and "step 0: waiting for south" in out.stdout
-    out = run_workflow(ci, "deadlines", key=hosted.referee_key, extra=f" --hours 1 --now {now + 3 * 3600}")
+    out = run_workflow(ci, "deadlines", key=hosted.referee_key)  # step 0's deadline passed an hour ago
     assert out.returncode == 0, out.stderr
     assert "step 0 adjudicated (default orders for south)" in out.stdout
+    assert "step 1: waiting for north, south" in out.stdout
     git("pull", "-q", cwd=hosted.clones["south"])
     entry = tomllib.loads((hosted.clones["south"] / "ledger" / "0001.toml").read_text())
     assert entry["defaulted"] == ["south"] and list(entry["orders"]) == ["north"]
+    assert entry["received"] == {"north": 1}
+    out = run_workflow(ci, "deadlines", key=hosted.referee_key)  # step 1 is due in an hour: nothing yet
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"step 1: the deadline is (3[0-6]\d\d) seconds away", out.stdout), out.stdout
+    assert "adjudicated" not in out.stdout
 
 
 def test_git_tick_on_a_self_hosted_bare_repository(arena: Arena) -> None:
     player.submit(arena.clones["south"], arena.order("south", "rock"))
-    out = pbem("git", "tick", "--repo", arena.bare, "--key", arena.referee_key, "--hours", "0")
+    out = pbem("git", "tick", "--repo", arena.bare, "--key", arena.referee_key)
     assert out.returncode == 0, out.stderr
     assert "step 0 adjudicated (default orders for north)" in out.stdout
     assert git("log", "-1", "--format=%s", "main", cwd=arena.bare).stdout.strip() == "referee: step 0 adjudicated"
