@@ -25,8 +25,6 @@ RepoOpt = Annotated[Path, typer.Option("--repo", help="Your clone of the game re
 PassOpt = Annotated[Path | None, typer.Option("--passphrase-file", help="The key's passphrase file.")]
 NowOpt = Annotated[int | None, typer.Option("--now", help="The time to judge deadlines by (unix seconds; "
                                             "default: the clock).", hidden=True)]
-HoursOpt = Annotated[int | None, typer.Option("--hours", help="For a record that sets no deadline: the hours "
-                                              "after an entry's commit when its orders are due.")]
 
 
 def _echo(lines: list[str], prefix: str = "") -> None:
@@ -95,15 +93,15 @@ def tick(repo: RepoOpt = Path("."),
          key: Annotated[Path | None, typer.Option("--key", help="The referee's private key file.")] = None,
          key_env: Annotated[str | None, typer.Option("--key-env", help="Environment variable holding the key.")]
          = None,
-         hours: HoursOpt = None, now: NowOpt = None,
+         now: NowOpt = None,
          branch: Annotated[str | None, typer.Option("--branch", help="The game's branch.")] = None,
          passphrase_file: PassOpt = None) -> None:
-    """Deadlines (cron or a scheduled job): adjudicate overdue steps with default orders for missing sides."""
+    """Deadlines (cron or a scheduled job): adjudicate steps past the ledger's deadline, default orders for the silent."""
     ref = _key(key, key_env, passphrase_file)
     if _is_bare(repo):
-        out = hooks.tick(repo, ref, now=now, hours=hours)
+        out = hooks.tick(repo, ref, now=now)
     else:
-        out = hosted.run(repo, ref, branch=branch, tick=True, now=now, hours=hours)
+        out = hosted.run(repo, ref, branch=branch, tick=True, now=now)
     _echo(out.lines or ["nothing to do"])
 
 

@@ -1,8 +1,8 @@
 """Every call the git transport makes into the protocol (pbem.core), and nothing else.
 
-The protocol is moving to version 2 (receipts from ``receive_order``, deadlines in the ledger,
-a game lock, pending orders in the referee's private area); keeping the calls here means the
-switch touches this module only. The transport sees typed records, never core's own types.
+Receipts from ``receive_order``, deadlines in the ledger, pending orders and receipts in the
+referee's private area (``GAME/.pbem``): keeping the calls here means a change of the protocol
+touches this module only. The transport sees typed records, never core's own types.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class Position:
     result: Any
     sides: tuple[str, ...]
     entry_hash: str
-    deadline: int  # unix seconds by which the owed orders are due; 0 when the record sets none
+    deadline: int  # unix seconds by which the owed orders are due (the ledger's); 0: none, never defaults
 
     @property
     def over(self) -> bool:
@@ -51,7 +51,7 @@ class Received:
     step: int
     seq: int = 0
     identical: bool = False
-    receipt: str = ""  # armored receipt envelope, "" when the protocol issues none
+    receipt: str = ""  # the armored receipt envelope, signed by the referee, for the player to keep
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def position(game_dir: Path) -> Position:
     man = led.read_manifest(Path(game_dir))
     entry = led.latest(Path(game_dir), man)
     return Position(man.game, entry.number, dict(entry.owes), entry.result, tuple(man.sides), entry.hash,
-                    int(getattr(entry, "deadline", 0) or 0))
+                    entry.deadline)
 
 
 def check_referee(game_dir: Path, key: Key) -> str:

@@ -90,11 +90,5 @@ def export(repo: Path, commit: str, dest: Path, hook_env: bool = False) -> None:
         tar.extractall(dest, filter="data")
 
 
-def commit_time(repo: Path, path: str) -> int:
-    """Unix time of the last commit that touched ``path`` (0 when none)."""
-    out = gitcmd.run(["log", "-1", "--format=%ct", "--", path], repo).out.strip()
-    return int(out) if out else 0
-
-
 def short(sha: str) -> str:
     return sha[:10]

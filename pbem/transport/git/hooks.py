@@ -110,8 +110,8 @@ def post_receive(bare: Path) -> referee.Outcome:
     return referee.referee(referee.BareWorkspace(Path(bare).absolute(), settings.branch), key)
 
 
-def tick(bare: Path, key: adapter.Key, now: int | None = None, hours: int | None = None) -> referee.Outcome:
+def tick(bare: Path, key: adapter.Key, now: int | None = None) -> referee.Outcome:
     """The deadline run on a bare repository (from cron): default orders for overdue steps."""
     settings = load_settings(bare)
     return referee.referee(referee.BareWorkspace(Path(bare).absolute(), settings.branch), key, tick=True,
-                           now=now, hours=hours)
+                           now=now)

@@ -121,11 +121,11 @@ def branch_of(repo: Path, branch: str | None) -> str:
 
 
 def run(repo: Path, key: adapter.Key, *, branch: str | None = None, since: str = "", tick: bool = False,
-        now: int | None = None, hours: int | None = None) -> referee.Outcome:
+        now: int | None = None) -> referee.Outcome:
     """One referee run in a clone (the CI checkout): take in, adjudicate, commit, push."""
     repo = Path(repo)
     if gitcmd.run(["rev-parse", "--is-inside-work-tree"], repo, check=False).out.strip() != "true":
         raise gitcmd.GitError(f"{repo} is not a git checkout of the game repository (docs/git.md).")
     top = Path(gitcmd.run(["rev-parse", "--show-toplevel"], repo).out.strip())
     space = GuardedClone(top, branch_of(top, branch), since)
-    return referee.referee(space, key, tick=tick, now=now, hours=hours)
+    return referee.referee(space, key, tick=tick, now=now)

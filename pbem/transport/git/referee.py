@@ -47,16 +47,6 @@ def _inbox_files(work: Path) -> list[tuple[str, layout.InboxName | None]]:
             for p in sorted(folder.iterdir()) if p.is_file()]
 
 
-def deadline(work: Path, pos: adapter.Position, hours: int | None) -> int:
-    """When the owed orders are due: the ledger's own deadline, else ``hours`` after the entry was committed."""
-    if pos.deadline:
-        return pos.deadline
-    if hours is None:
-        return 0
-    written = history.commit_time(work, f"ledger/{pos.step:04d}.toml")
-    return written + hours * 3600 if written else 0
-
-
 @dataclass
 class Settled:
     """What a workspace changed in the inbox before a pass (a hosted run replaying the pushes it could not refuse)."""
@@ -67,7 +57,7 @@ class Settled:
 
 
 def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | None = None,
-             hours: int | None = None, settled: Settled | None = None) -> tuple[Outcome, bool]:
+             settled: Settled | None = None) -> tuple[Outcome, bool]:
     """One referee pass in a checked-out game folder: (what happened, whether there is anything to commit).
 
     Stages its changes in the work tree's index; the caller commits and publishes.
@@ -118,7 +108,7 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
         if pos.over:
             break
         missing = sorted(set(pos.owes) - set(owed_here))
-        due = deadline(work, pos, hours) if tick else 0
+        due = pos.deadline if tick else 0  # the ledger's own deadline (0: none, never defaults)
         clock = int(time.time()) if now is None else now
         if missing and not (tick and due and clock >= due):
             if tick and not due:
@@ -179,15 +169,14 @@ class Workspace(Protocol):
     def lock(self) -> AbstractContextManager[None]: ...  # one run at a time
 
 
-def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int | None = None,
-            hours: int | None = None) -> Outcome:
+def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int | None = None) -> Outcome:
     """Run passes until one publishes cleanly (or has nothing to publish)."""
     with space.lock():
         for attempt in range(ATTEMPTS):
             work, tip = space.prepare()
             settle = getattr(space, "settle", None)
             settled = settle(work, key) if settle else None
-            out, changed = run_pass(work, key, tick=tick, now=now, hours=hours, settled=settled)
+            out, changed = run_pass(work, key, tick=tick, now=now, settled=settled)
             if not changed:
                 return out
             new = commit(work, out)

@@ -69,7 +69,10 @@ def test_git_whole_game_by_pushes_then_verify_and_audit_from_a_fresh_clone(arena
     assert lines.returncode == 0 and "ok: 3 entries" in lines.stdout
     bundle = tmp_path / "reveal.json"
     bundle.write_text(adapter.reveal(fresh, adapter.load_key(arena.referee_key)), encoding="utf-8")
-    audited = pbem("audit", fresh, "--reveal", bundle)
+    receipts = sorted((fresh / "receipts").glob("*.pbem"))
+    assert [p.name for p in receipts] == ["0000-north-001.pbem", "0000-south-001.pbem", "0001-north-001.pbem",
+                                          "0001-south-001.pbem"]
+    audited = pbem("audit", fresh, "--reveal", bundle, *[a for p in receipts for a in ("--receipt", p)])
     assert audited.returncode == 0, audited.stderr
     pulled = pbem("git", "pull", "--repo", arena.clones["south"], "--side", "south")
     assert "game rps-git is over at step 2: north wins" in pulled.stdout
@@ -87,6 +90,7 @@ def test_git_pull_lists_what_the_player_owes_and_where_the_report_is(arena: Aren
     assert "pbem: step 0: waiting for south" in sent.stdout
     out = pbem("git", "pull", "--repo", arena.clones["north"], "--side", "north")
     assert "north: your throw order for step 0 is in (inbox/0000-north.pbem); waiting for the others" in out.stdout
+    assert "north: the referee's receipt for your order: receipts/0000-north-001.pbem" in out.stdout
 
 
 def test_git_hooks_call_the_installing_interpreter(arena: Arena) -> None:
