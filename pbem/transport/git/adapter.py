@@ -18,6 +18,7 @@ from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
 from pbem.core import identity
 from pbem.core import receipts as receipts_mod
+from pbem.core import ruleset
 from pbem.core import ledger as led
 from pbem.core.errors import FormatError, PbemError, SignatureError
 from pbem.core.identity import PrivateIdentity
@@ -79,6 +80,21 @@ def position(game_dir: Path) -> Position:
     entry = led.latest(Path(game_dir), man)
     return Position(man.game, entry.number, dict(entry.owes), entry.result, tuple(man.sides), entry.hash,
                     entry.deadline)
+
+
+def check_ready(game_dir: Path) -> None:
+    """Refuse to referee with the wrong rules installed: that is no fault of any order, so no order may
+    be refused for it (protocol §10)."""
+    man = led.read_manifest(Path(game_dir))
+    installed = ruleset.load(man.ruleset)
+    if str(installed.version) != man.ruleset_version:
+        raise FormatError(f"game {man.game} uses {man.ruleset} version {man.ruleset_version}, but version "
+                          f"{installed.version} is installed here; the referee stops until it is (protocol §10).")
+
+
+def is_verdict(exc: PbemError) -> bool:
+    """Does this error judge the order (refuse it), rather than the moment (another writer busy)?"""
+    return exc.kind != "busy"
 
 
 def check_referee(game_dir: Path, key: Key) -> str:

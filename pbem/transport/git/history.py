@@ -72,14 +72,19 @@ def blob_at(repo: Path, commit: str, path: str, hook_env: bool = False) -> bytes
 
 
 def versions(repo: Path, tip: str, path: str, hook_env: bool = False) -> list[tuple[str, bytes]]:
-    """Every earlier content of ``path`` in the history of ``tip``: (commit, bytes), newest first."""
-    out = gitcmd.run(["log", "--format=%H", tip, "--", path], repo, hook_env=hook_env).out
-    found = []
-    for sha in out.split():
-        data = blob_at(repo, sha, path, hook_env)
-        if data is not None:
-            found.append((sha, data))
-    return found
+    """Every content ``path`` had in the history of ``tip``: (commit, bytes), newest first."""
+    out = gitcmd.run(["log", "--format=C %H", "--raw", "--no-abbrev", "--no-renames", tip, "--", path], repo,
+                     hook_env=hook_env).out
+    found: list[tuple[str, str]] = []
+    commit = ""
+    for line in out.splitlines():
+        if line.startswith("C "):
+            commit = line[2:].strip()
+        elif line.startswith(":"):
+            fields = line[1:].split()
+            if fields[4] != "D":
+                found.append((commit, fields[3]))
+    return [(sha, blob(repo, b, hook_env)) for sha, b in found]
 
 
 def export(repo: Path, commit: str, dest: Path, hook_env: bool = False) -> None:

@@ -35,6 +35,9 @@ def main(name: str) -> int:
         if exc.hint:
             print(f"hint: {exc.hint}", file=sys.stderr)
         return 1
+    except OSError as exc:  # a full disk, a key file gone: one line, never a traceback
+        print(f"error: {exc.filename or 'a file'}: {exc.strerror or exc}.", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -76,6 +76,7 @@ def settle_inbox(work: Path, key: adapter.Key) -> referee.Settled:
     verifies, and each refused version is named.
     """
     done = referee.Settled()
+    adapter.check_ready(work)
     folder = work / layout.INBOX
     if not folder.is_dir():
         return done
@@ -85,9 +86,12 @@ def settle_inbox(work: Path, key: adapter.Key) -> referee.Settled:
         name = layout.parse_inbox(path)
         if name is None or pos.over or name.step != pos.step:
             continue  # the pass refuses and removes these
+        versions = history.versions(work, "HEAD", path)
+        if len(versions) < 2:
+            continue  # pushed once: the pass takes it in, or refuses and removes it
         taken: bytes | None = None
         seen: set[str] = set()
-        for sha, data in reversed(history.versions(work, "HEAD", path)):
+        for sha, data in reversed(versions):
             try:
                 head = adapter.header(data, path)
                 if head.hash in seen:
@@ -99,6 +103,8 @@ def settle_inbox(work: Path, key: adapter.Key) -> referee.Settled:
                     raise adapter.format_error(f"{path} holds an order of {got.side}, not of {name.side}.")
                 taken = data
             except adapter.Error as exc:
+                if not adapter.is_verdict(exc):
+                    raise
                 done.lines.append(f"refused {path} as pushed in commit {history.short(sha)}: {exc}")
         current = file.read_bytes()
         if taken is None:
@@ -106,7 +112,6 @@ def settle_inbox(work: Path, key: adapter.Key) -> referee.Settled:
             done.remove.append(path)
         elif taken != current:
             file.write_bytes(taken)
-            done.add.append(path)
             done.lines.append(f"kept {path} as {name.side} last sent it")
     return done
 
@@ -124,8 +129,10 @@ def run(repo: Path, key: adapter.Key, *, branch: str | None = None, since: str =
         now: int | None = None) -> referee.Outcome:
     """One referee run in a clone (the CI checkout): take in, adjudicate, commit, push."""
     repo = Path(repo)
-    if gitcmd.run(["rev-parse", "--is-inside-work-tree"], repo, check=False).out.strip() != "true":
+    res = gitcmd.run(["rev-parse", "--show-toplevel", "--abbrev-ref", "HEAD"], repo, check=False)
+    lines = res.out.splitlines()
+    if res.code != 0 or len(lines) != 2:
         raise gitcmd.GitError(f"{repo} is not a git checkout of the game repository (docs/git.md).")
-    top = Path(gitcmd.run(["rev-parse", "--show-toplevel"], repo).out.strip())
-    space = GuardedClone(top, branch_of(top, branch), since)
+    top = Path(lines[0])
+    space = GuardedClone(top, branch or (lines[1] if lines[1] != "HEAD" else branch_of(top, None)), since)
     return referee.referee(space, key, tick=tick, now=now)

@@ -76,12 +76,14 @@ def install_pre_commit(hooks: Path) -> None:
 def _sync(top: Path, branch: str) -> None:
     """Fetch and fast-forward the clone to the shared branch; refuse when it has changes of its own."""
     gitcmd.run(["fetch", "-q", "origin", branch], top, what="git fetch from the game repository (origin)")
-    dirty = gitcmd.run(["status", "--porcelain", "--untracked-files=no"], top).out.strip()
+    status = gitcmd.run(["status", "--porcelain=v2", "--branch", "--untracked-files=no"], top).out.splitlines()
+    dirty = [line for line in status if not line.startswith("#")]
     if dirty:
-        raise gitcmd.GitError(f"your clone {top} has changed files ({dirty.splitlines()[0].strip()} ...); a game clone "
+        raise gitcmd.GitError(f"your clone {top} has changed files ({dirty[0].split()[-1]} ...); a game clone "
                               "holds only what the repository holds.", hint="git checkout -- . (or git stash), then "
                                                                             "try again")
-    ahead = gitcmd.run(["rev-list", "--count", "FETCH_HEAD..HEAD"], top).out.strip()
+    ab = [line.split() for line in status if line.startswith("# branch.ab ")]
+    ahead = ab[0][2].lstrip("+") if ab else gitcmd.run(["rev-list", "--count", "FETCH_HEAD..HEAD"], top).out.strip()
     if ahead != "0":
         raise gitcmd.GitError(f"your clone {top} has {ahead} commit(s) the shared repository does not have; a game "
                               "clone holds only what the repository holds.",
@@ -117,14 +119,9 @@ def submit(repo: Path, order: Path) -> Submitted:
         target.parent.mkdir(exist_ok=True)
         target.write_bytes(raw)
         gitcmd.run(["add", "--", path], top)
-        if gitcmd.run(["diff", "--cached", "--quiet"], top, check=False).code == 0:
+        if not _commit(top, head.side, f"{head.side}: order for step {head.step}"):
             out.lines.append(f"{path} already holds this order; nothing to push")
             return out
-        user = [] if gitcmd.run(["config", "user.name"], top, check=False).out.strip() else \
-            ["-c", f"user.name={head.side}", "-c", f"user.email={head.side}@pbem.invalid"]
-        # --no-verify: the one staged file was checked above, and _sync refused anything else staged
-        gitcmd.run([*user, "commit", "-q", "--no-verify", "-m", f"{head.side}: order for step {head.step}"], top,
-                   what="git commit")
         res = gitcmd.run(["push", "--porcelain", "origin", f"HEAD:refs/heads/{branch}"], top, check=False)
         if res.code == 0:
             out.lines += _remote_lines(res.err)
@@ -142,6 +139,24 @@ def submit(repo: Path, order: Path) -> Submitted:
         time.sleep(0.1 * (attempt + 1))  # the branch moved on meanwhile: fetch and try again
     raise gitcmd.GitError(f"the game repository kept moving while you pushed ({ATTEMPTS} tries); pull and push "
                           "again (docs/git.md).")
+
+
+def _commit(top: Path, side: str, message: str) -> bool:
+    """Commit what is staged; False when nothing is. A player git does not know yet commits as the side.
+
+    --no-verify: the one staged file was checked by submit, and _sync refused anything else staged.
+    """
+    args = ["commit", "-q", "--no-verify", "-m", message]
+    res = gitcmd.run(args, top, check=False)
+    if res.code != 0 and gitcmd.run(["diff", "--cached", "--quiet"], top, check=False).code == 0:
+        return False
+    if res.code != 0 and not gitcmd.run(["config", "user.name"], top, check=False).out.strip():
+        res = gitcmd.run(["-c", f"user.name={side}", "-c", f"user.email={side}@pbem.invalid", *args], top,
+                         check=False)
+    if res.code != 0:
+        raise gitcmd.GitError(f"git commit failed: {gitcmd.first_line(res.err) or gitcmd.first_line(res.out)} "
+                              "(docs/git.md).")
+    return True
 
 
 def _behind(text: str) -> bool:

@@ -52,7 +52,6 @@ class Settled:
     """What a workspace changed in the inbox before a pass (a hosted run replaying the pushes it could not refuse)."""
 
     lines: list[str] = field(default_factory=list)
-    add: list[str] = field(default_factory=list)
     remove: list[str] = field(default_factory=list)
 
 
@@ -65,9 +64,8 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
     settled = settled or Settled()
     out = Outcome(lines=list(settled.lines), refused=[line for line in settled.lines if line.startswith("refused")])
     adapter.check_referee(work, key)
-    record_changed = False
+    adapter.check_ready(work)
     remove: list[str] = list(settled.remove)
-    add: list[str] = list(settled.add)
     for _ in range(10_000):
         pos = adapter.position(work)
         adapter.restore_private(work, work / layout.RECEIPTS,
@@ -92,6 +90,8 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
                     raise adapter.format_error(f"{path} holds an order of {got.side}, not of {name.side} "
                                                "(docs/git.md).")
             except adapter.Error as exc:
+                if not adapter.is_verdict(exc):
+                    raise
                 out.refused.append(f"{path}: {exc}")
                 out.lines.append(f"refused {path}: {exc}; removed")
                 remove.append(path)
@@ -101,7 +101,6 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
             if got.receipt and not (work / rpath).exists():
                 (work / rpath).parent.mkdir(exist_ok=True)
                 (work / rpath).write_text(got.receipt, encoding="ascii")
-                add.append(rpath)
                 out.lines.append(f"received {name.side}'s order for step {name.step}: receipt {rpath}")
             elif not got.identical:
                 out.lines.append(f"received {name.side}'s order for step {name.step}")
@@ -118,7 +117,6 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
             out.lines.append(f"step {pos.step}: waiting for {', '.join(missing)}")
             break
         new = adapter.adjudicate(work, key, [], deadline_passed=bool(missing), now=now)
-        record_changed = True
         remove += list(owed_here.values())
         out.adjudicated.append(pos.step)
         out.lines.append(f"step {pos.step} adjudicated" + (f" (default orders for {', '.join(missing)})"
@@ -129,19 +127,17 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
             (work / path).unlink(missing_ok=True)
     for path in remove:
         (work / path).unlink(missing_ok=True)
-    if remove:
-        gitcmd.run(["rm", "-q", "--cached", "--ignore-unmatch", "--", *remove], work)
-    add = [p for p in add if (work / p).exists()]
-    if add:
-        gitcmd.run(["add", "--", *add], work)
-    if record_changed:
-        gitcmd.run(["add", "-A", "--", *[p for p in layout.RECORD if (work / p).exists()]], work)
-    staged = gitcmd.run(["diff", "--cached", "--name-only", "-z", "--diff-filter=AM"], work).out
-    for path in [p for p in staged.split("\0") if p]:
-        if layout.find_private_key((work / path).read_bytes()):
+    # One add for everything the pass touched: the record (written only by the referee's own
+    # adjudication: pending orders live in the private area), the inbox and the receipts.
+    folders = [p for p in (*layout.RECORD, layout.INBOX, layout.RECEIPTS) if (work / p).exists()]
+    gitcmd.run(["add", "-A", "--", *folders, *[p for p in remove if p.split("/")[0] not in folders]], work)
+    staged = gitcmd.run(["diff", "--cached", "--name-status", "--no-renames", "-z"], work).out.split("\0")
+    changed = [(staged[i], staged[i + 1]) for i in range(0, len(staged) - 1, 2)]
+    for status, path in changed:
+        if status != "D" and layout.find_private_key((work / path).read_bytes()):
             gitcmd.run(["reset", "-q"], work)
             raise gitcmd.GitError(f"{path} holds a private key; the referee never commits one (docs/git.md).")
-    return out, bool(remove or add or record_changed)
+    return out, bool(changed)
 
 
 def _result(pos: adapter.Position) -> str:

@@ -10,6 +10,7 @@ import time
 import tomllib
 from pathlib import Path
 
+import pytest
 from conftest import PBEM, Arena, git, pbem
 
 from pbem.transport.git import player
@@ -175,3 +176,24 @@ def test_git_ci_referee_keeps_the_order_a_player_last_sent_when_others_overwrite
     git("pull", "-q", cwd=south)
     entry = tomllib.loads((south / "ledger" / "0001.toml").read_text())
     assert '"north":1' in entry["board"].replace(" ", "")  # paper beat rock: north scored
+
+
+def test_git_referee_with_other_rules_installed_stops_and_refuses_no_order(hosted: Arena) -> None:
+    """Protocol §10: the wrong ruleset version is no fault of the orders; the referee stops, the inbox stays."""
+    from rps_game import RpsRuleset
+
+    from pbem.core import ruleset
+    from pbem.transport.git import adapter
+    from pbem.transport.git import hosted as hosted_mod
+
+    class Newer(RpsRuleset):
+        version = "99"
+
+    player.submit(hosted.clones["north"], hosted.order("north", "paper"))
+    ruleset.register("rps", Newer)
+    try:
+        with pytest.raises(adapter.Error, match="version 99 is installed here"):
+            hosted_mod.run(hosted.clones["ci"], adapter.load_key(hosted.referee_key))
+    finally:
+        ruleset.register("rps", "rps_game:RpsRuleset")
+    assert "inbox/0000-north.pbem" in git("ls-tree", "-r", "--name-only", "main", cwd=hosted.bare).stdout
