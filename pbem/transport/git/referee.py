@@ -80,7 +80,7 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
                        "arrived after the game ended" if pos.over else
                        f"is for step {name.step}, but the game is at step {pos.step}")
                 out.refused.append(f"{path} {why}")
-                out.lines.append(f"refused {path}: it {why}; removed")
+                out.lines.append(f"refused and removed {path}: it {why}")
                 remove.append(path)
                 continue
             raw = (work / path).read_bytes()
@@ -93,7 +93,7 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
                 if not adapter.is_verdict(exc):
                     raise
                 out.refused.append(f"{path}: {exc}")
-                out.lines.append(f"refused {path}: {exc}; removed")
+                out.lines.append(f"refused and removed {path}: {exc}")
                 remove.append(path)
                 continue
             owed_here[name.side] = path

@@ -78,10 +78,10 @@ def test_git_ci_referee_removes_an_order_that_does_not_verify_and_says_why(hoste
     git("push", "-q", "origin", "HEAD:main", cwd=north)  # a git host takes any push
     out = run_workflow(hosted.clones["ci"], "take in orders and adjudicate", before, hosted.referee_key)
     assert out.returncode == 0, out.stderr
-    assert "refused inbox/0000-north.pbem as pushed in commit" in out.stdout
-    assert "inbox/0000-north.pbem holds an order of south, not of north" in out.stdout
+    assert "refused and removed inbox/0000-north.pbem: inbox/0000-north.pbem holds an order of south, not of " \
+           "north" in out.stdout
     body = git("log", "-1", "--format=%B", "main", cwd=hosted.bare).stdout
-    assert body.startswith("referee: refused inbox/0000-north.pbem") and "holds an order of south" in body
+    assert body.startswith("referee: refused and removed inbox/0000-north.pbem") and "holds an order of south" in body
     assert "inbox/0000-north.pbem" not in git("ls-tree", "-r", "--name-only", "main", cwd=hosted.bare).stdout
 
 
