@@ -24,6 +24,8 @@ def test_e2e_demo_plays_a_whole_game_and_prints_a_consistent_summary(tmp_path: P
     ratio = float(re.search(r"^exchanges per game turn: (\d+\.\d\d)", out, re.M).group(1))
     assert ratio == round(int(steps.group(1)) / turns, 2)
     assert "verify: ok; audit: ok" in out
+    assert re.search(r"^group moves: england \d+ as Player 1, \d+ as Player 2; scotland \d+ as Player 1, \d+ as "
+                     r"Player 2; Player 2 pinned \(4\.6\) in \d+ moves steps$", out, re.M), out
     assert re.search(r"^time taken: \d+\.\ds$", out, re.M)
     assert f"files: {tmp_path / 'd'}" in out
     assert (tmp_path / "d" / "game" / "ledger" / "0000.toml").exists()
@@ -31,7 +33,8 @@ def test_e2e_demo_plays_a_whole_game_and_prints_a_consistent_summary(tmp_path: P
 
 
 def test_e2e_twenty_bot_games_through_sealed_files_ledger_verify_and_audit(tmp_path: Path) -> None:
-    turns = steps = 0
+    turns = steps = pinned = 0
+    moves: dict[str, int] = {}
     for i in range(20):
         bots = [("simple", "random"), ("random", "simple"), ("random", "random"), ("simple", "simple")][i % 4]
         s = play_bot_game(tmp_path / f"g{i}", "braveheart", {"england": bots[0], "scotland": bots[1]},
@@ -41,4 +44,13 @@ def test_e2e_twenty_bot_games_through_sealed_files_ledger_verify_and_audit(tmp_p
         assert s.steps == sum(s.steps_by_kind.values()) and s.game_turns > 0
         turns += s.game_turns
         steps += s.steps
+        pinned += s.pinned_steps
+        for role, n in s.group_moves.items():
+            moves[role] = moves.get(role, 0) + n
     assert steps / turns <= 2.5, "round trips per game turn (docs/round-trips.md)"
+    # 4.1, 4.6: both sides move, as Player 1 (from [if_player1]) and as Player 2, and Player 1's
+    # attacks pin Player 2's blocks.
+    for side in ("england", "scotland"):
+        for role in ("player1", "player2"):
+            assert moves.get(f"{side}/{role}", 0) > 0, moves
+    assert pinned > 0

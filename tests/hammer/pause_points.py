@@ -26,7 +26,7 @@ from pbem.hammer.winter import QUESTION_KINDS as WINTER_QUESTIONS
 
 R = HammerRuleset()
 SCENARIOS = ("braveheart", "the_bruce", "campaign")
-GAMES_PER_SCENARIO = 5
+GAMES_PER_SCENARIO = 6
 YEARS = 2
 
 
@@ -85,6 +85,9 @@ def _orders(state: dict[str, Any], k: int, tag: str) -> dict[str, dict[str, Any]
             d.sections["winter"] = {**d.sections.get("winter", {}), "ask": list(WINTER_QUESTIONS)}
         if kind == "card" and "event" in d.sections and r.randbelow(2):
             del d.sections["event"]
+        used = [p for p in report["options"].get("event_params", []) if "target" in p or "noble" in p]
+        if kind == "event" and used:  # a Pillage or a Herald used, not passed: its hits and battles pause too
+            d.sections["event"] = used[r.randbelow(len(used))]
         section = "moves" if kind == "moves" else "if_player1" if "if_player1" in d.sections else ""
         if section and r.randbelow(3):
             extra = _pile_in(report, r)
