@@ -8,9 +8,11 @@ touches this module only. The transport sees typed records, never core's own typ
 from __future__ import annotations
 
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pbem.core import armor
 from pbem.core import audit as audit_mod
@@ -20,7 +22,7 @@ from pbem.core import identity
 from pbem.core import receipts as receipts_mod
 from pbem.core import ruleset
 from pbem.core import ledger as led
-from pbem.core.errors import FormatError, PbemError, SignatureError
+from pbem.core.errors import FormatError, GameBusy, PbemError, SignatureError
 from pbem.core.identity import PrivateIdentity
 
 Key = PrivateIdentity
@@ -94,7 +96,7 @@ def check_ready(game_dir: Path) -> None:
 
 def is_verdict(exc: PbemError) -> bool:
     """Does this error judge the order (refuse it), rather than the moment (another writer busy)?"""
-    return exc.kind != "busy"
+    return not isinstance(exc, GameBusy)
 
 
 def check_referee(game_dir: Path, key: Key) -> str:
@@ -127,9 +129,27 @@ def check_order_public(game_dir: Path, raw: bytes, where: str) -> Header:
     return Header(env.header.game, env.header.kind, side, env.header.step, env.hash)
 
 
+BUSY_TRIES = 25
+BUSY_WAIT = 0.2  # seconds between tries while another pbem command writes the game (protocol §7.5)
+
+T = TypeVar("T")
+
+
+def _when_free(write: Callable[[], T]) -> T:
+    """Run a writer of the game folder, waiting a few seconds while another holds its lock (GameBusy)."""
+    for attempt in range(BUSY_TRIES):
+        try:
+            return write()
+        except GameBusy:
+            if attempt == BUSY_TRIES - 1:
+                raise
+            time.sleep(BUSY_WAIT)
+    raise AssertionError("unreachable")
+
+
 def receive(game_dir: Path, referee: Key, raw: bytes, where: str, now: int | None = None) -> Received:
     """Take in one order (protocol §7.3: binding and the game's rules); nothing is kept when it is refused."""
-    got = core_game.receive_order(Path(game_dir), referee, raw, where, now=now)
+    got = _when_free(lambda: core_game.receive_order(Path(game_dir), referee, raw, where, now=now))
     return Received(got.side, got.step, got.seq, got.identical, got.armored)
 
 
@@ -163,7 +183,8 @@ def _copy_record(src: Path, dst: Path) -> None:
 def adjudicate(game_dir: Path, referee: Key, orders: list[bytes], *, deadline_passed: bool = False,
                now: int | None = None) -> Position:
     """Adjudicate the step with the orders kept and given; default orders for the rest when the deadline passed."""
-    core_game.adjudicate(Path(game_dir), referee, list(orders), deadline_passed=deadline_passed, now=now)
+    _when_free(lambda: core_game.adjudicate(Path(game_dir), referee, list(orders), deadline_passed=deadline_passed,
+                                            now=now))
     return position(game_dir)
 
 

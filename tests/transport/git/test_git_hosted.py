@@ -197,3 +197,32 @@ def test_git_referee_with_other_rules_installed_stops_and_refuses_no_order(hoste
     finally:
         ruleset.register("rps", "rps_game:RpsRuleset")
     assert "inbox/0000-north.pbem" in git("ls-tree", "-r", "--name-only", "main", cwd=hosted.bare).stdout
+
+
+def test_git_referee_waits_while_another_pbem_command_writes_the_game(hosted: Arena) -> None:
+    """Protocol §7.5: the game lock held by another writer delays the referee; it is no verdict on the order."""
+    import threading
+
+    from pbem.core.lock import game_lock
+
+    player.submit(hosted.clones["north"], hosted.order("north", "paper"))
+    player.submit(hosted.clones["south"], hosted.order("south", "rock"))
+    ci = hosted.clones["ci"]
+    git("pull", "-q", cwd=ci)
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with game_lock(ci):
+            held.set()
+            release.wait(10)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(10)
+    started = time.monotonic()
+    threading.Timer(2.5, release.set).start()
+    out = run_workflow(ci, "take in orders and adjudicate", tip(hosted), hosted.referee_key)
+    t.join()
+    assert out.returncode == 0, out.stderr
+    assert time.monotonic() - started >= 2.4  # it could not adjudicate before the other writer let go
+    assert "step 0 adjudicated" in out.stdout and "refused" not in out.stdout
