@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import git, pbem
+from git_support import git, pbem
 
 from pbem.core import game, identity
 from pbem.core.identity import PrivateIdentity
 from pbem.hammer import bots
-from pbem.transport.git import adapter, hooks, player, referee, setup
+from pbem.transport.git import adapter, hooks, referee, setup
 
 SIDES = ("england", "scotland")
 
@@ -37,25 +37,32 @@ def _bot_order(clone: Path, key: PrivateIdentity, side: str, step: int, out: Pat
     """What a player with a bot does: open the report in the clone, let the bot draft, seal."""
     report = game.open_report(adapter.report_path(clone, step, side), key, clone)
     draft = bots.auto_draft(report, "simple", f"git|{step}|{side}".encode())
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(game.write_order(clone, key, side, step, draft.body()), encoding="ascii")
     return out
 
 
 def test_git_whole_hammer_bot_game_by_pushes_ends_in_verify_and_audit_from_a_fresh_clone(tmp_path: Path) -> None:
+    """Each bot pushes its order as one commit; after each push the referee runs as the post-receive hook
+    runs it (in this process: a game of up to a hundred steps is spared two interpreters per push)."""
     keys = _keys()
-    bare = _repository(tmp_path, keys, (*SIDES, "ci"))
+    bare = _repository(tmp_path, keys, SIDES)
+    space = referee.BareWorkspace(bare, "main")
     steps = 0
-    ci = tmp_path / "ci"
     while True:
-        pos = adapter.position(ci)
+        git("pull", "-q", "--ff-only", cwd=tmp_path / SIDES[0])
+        pos = adapter.position(tmp_path / SIDES[0])
         if pos.over:
             break
-        for side in sorted(pos.owes):  # the bots read and seal from the referee's checkout: the same files
-            order = _bot_order(ci, keys[side], side, pos.step, tmp_path / f"{pos.step:04d}-{side}.asc")
-            player.submit(tmp_path / side, order)
-        # The referee as the CI job runs it, less the job's own checks (verify the record, replay the inbox
-        # history) that other tests cover: they cost a whole-record verify per step.
-        out = referee.referee(referee.CloneWorkspace(ci, "main"), keys["referee"])
+        for side in sorted(pos.owes):
+            clone = tmp_path / side
+            git("pull", "-q", "--ff-only", cwd=clone)  # the referee committed the other side's receipt meanwhile
+            path = f"inbox/{pos.step:04d}-{side}.pbem"
+            _bot_order(clone, keys[side], side, pos.step, clone / path)
+            git("add", path, cwd=clone)
+            git("commit", "-q", "-m", f"{side}: order for step {pos.step}", cwd=clone)
+            git("push", "-q", "origin", "HEAD:main", cwd=clone)
+            out = referee.referee(space, keys["referee"])
         assert out.adjudicated == [pos.step] and out.commit
         steps += 1
         assert steps < 400

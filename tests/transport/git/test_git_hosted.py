@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import PBEM, Arena, git, pbem
+from git_support import PBEM, Arena, git, pbem
 
 from pbem.transport.git import player
 

@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 
 
-from conftest import PBEM, Arena, git, pbem
+from git_support import PBEM, Arena, git, pbem
 
 from pbem.core import armor, game, ledger
 from pbem.core import envelope as env_mod
