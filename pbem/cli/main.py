@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from pbem.cli import demo, game, judge, key, mail, orders, report, sandbox, verify
+from pbem.cli import demo, game, git, judge, key, mail, orders, report, sandbox, verify
 
 app = typer.Typer(
     name="pbem",
@@ -29,6 +29,7 @@ app.command("audit")(verify.audit)
 app.command("sandbox")(sandbox.sandbox)
 app.add_typer(judge.judge_app, name="judge")
 app.add_typer(mail.mail_app, name="mail")
+app.add_typer(git.git_app, name="git")
 
 
 if __name__ == "__main__":  # pragma: no cover
