@@ -14,15 +14,13 @@ it is idempotent: two runs one after the other do the work once. Two places publ
 
 from __future__ import annotations
 
-import fcntl
-import os
 import time
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from pbem.core.lock import flock_file
 from pbem.transport.git import adapter, gitcmd, history, layout
 
 ATTEMPTS = 8
@@ -184,28 +182,10 @@ def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int 
                           "moving; run it again (docs/git.md).")
 
 
-@contextmanager
-def file_lock(path: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
-    """An exclusive lock on ``path`` (flock), waited for up to ``wait`` seconds."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        give_up = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > give_up:
-                    raise gitcmd.GitError(f"another referee run has held {path} for {wait:.0f} seconds; "
-                                          "try again later (docs/git.md).") from None
-                time.sleep(0.05)
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
+def file_lock(path: Path, wait: float = LOCK_WAIT) -> AbstractContextManager[None]:
+    """An exclusive lock on ``path`` (pbem.core.lock.flock_file), waited for up to ``wait`` seconds."""
+    return flock_file(path, lambda: gitcmd.GitError(f"another referee run has held {path} for {wait:.0f} seconds; "
+                                                    "try again later (docs/git.md)."), wait)
 
 
 def _clean(work: Path) -> None:
