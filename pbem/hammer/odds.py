@@ -1,0 +1,392 @@
+"""Exact battle odds (docs/battles.md "Odds"): the whole outcome distribution of one battle.
+
+Not a re-implementation of the battle rules and not sampling: the engine's own battle stages
+(battle.py) and the sides' own deciders (plans.py, or the documented defaults) are run from a
+snapshot, and every die roll is a branch point. A volley of ``n`` dice at rating ``r`` has
+``n + 1`` outcomes (``k`` hits with the binomial weight), a Celtic Unity roll two (stays 4/6,
+to the pool 2/6). The engine is fed one representative roll per outcome (1 for a hit, 6 for a
+miss), which changes nothing it does but the log's die faces.
+
+States are merged when they are equal (dynamic programming): a snapshot is taken just before a
+block's volley, when the battle is resumable (the same property a paused battle relies on), and
+snapshots are processed in battle order (round, combat turn), each with its total probability.
+Probabilities are exact ``Fraction`` values; only printing rounds them.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+from pbem.hammer import plans as plans_mod
+from pbem.hammer.battle import STAGES, _begin, _rating
+from pbem.hammer.blocks import SIDES, other_side
+from pbem.hammer.decisions import BySide, Decider, NeedDecision
+from pbem.hammer.errors import IllegalOrder
+from pbem.hammer.state import PLACES, BlockState, GameState
+
+HIT, MISS = 1, 6            # representative faces: 1 hits at any rating, 6 misses at any (fire <= 4)
+CELTIC_STAYS = 4            # of 6 faces (5.2): 1-4 stays, 5-6 goes to the Draw Pool
+DICE_PER_BLOCK = 3 * 4 + 1  # at most: three volleys of four dice and one Celtic Unity roll
+
+
+# --- the result ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BlockOdds:
+    """One block's fate, as exact probabilities summing to 1, and its expected steps at the end."""
+
+    block: str
+    side: str                 # its owner when the battle begins
+    strength: int             # its steps when the battle begins
+    holds: Fraction           # still with its side, and did not retreat (it may have regrouped)
+    retreated: Fraction       # retreated (by choice, or after round 3) and survived
+    captured: Fraction        # a noble taken by the enemy (5.7)
+    eliminated: Fraction      # to the Draw Pool or dead (5.8, 6.1)
+    expected_steps: Fraction  # steps still with its own side at the end (0 when lost)
+
+    @property
+    def survives(self) -> Fraction:
+        return self.holds + self.retreated
+
+
+@dataclass(frozen=True)
+class BattleOdds:
+    """The outcome distribution of the battle in ``area``."""
+
+    area: str
+    attacker: str
+    defender: str
+    attacker_wins: Fraction       # the attacker alone holds the area at the end
+    defender_holds: Fraction      # the defender holds it (the attacker gone, destroyed or retreated)
+    forced_retreat: Fraction      # the battle went three rounds and the attacker had to retreat (5.3)
+    game_over: Fraction           # Edward II or the King fell (9.1)
+    blocks: tuple[BlockOdds, ...]
+    expected_lost: dict[str, Fraction] = field(default_factory=dict)  # steps each side loses
+    states: int = 0               # distinct battle states merged (a measure of the work)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data with probabilities as decimal strings (percent, one decimal)."""
+        return {"area": self.area, "attacker": self.attacker, "defender": self.defender,
+                "attacker_wins": pct(self.attacker_wins), "defender_holds": pct(self.defender_holds),
+                "forced_retreat": pct(self.forced_retreat), "game_over": pct(self.game_over),
+                "expected_lost": {s: f"{float(v):.2f}" for s, v in sorted(self.expected_lost.items())},
+                "blocks": [{"block": b.block, "side": b.side, "strength": b.strength, "holds": pct(b.holds),
+                            "retreated": pct(b.retreated), "captured": pct(b.captured),
+                            "eliminated": pct(b.eliminated), "expected_steps": f"{float(b.expected_steps):.2f}"}
+                           for b in self.blocks]}
+
+
+def pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+# --- deciders ----------------------------------------------------------------------------------------
+
+def _no_ask(p: plans_mod.Plans) -> plans_mod.Plans:
+    """A plan that pauses for the player cannot be followed by a computation: its ``ask`` is
+    dropped, so those questions take the plan's own answer or the default (docs/battles.md)."""
+    return replace(p, ask=(), battle=replace(p.battle, ask=False),
+                   areas={a: replace(bp, ask=False) for a, bp in p.areas.items()})
+
+
+def plan_deciders(state: GameState, standing: dict[str, dict[str, Any]] | None = None) -> Decider:
+    """The referee's battle deciders: each side's ``{"plans": ...}`` (plans.py), the defaults
+    where silent, without pauses."""
+    standing = standing or {}
+    by = {s: plans_mod.PlanDecider(_no_ask(plans_mod.parse_plans(s, (standing.get(s) or {}).get("plans", {}))),
+                                   state) for s in SIDES}
+    return BySide(**by)
+
+
+# --- snapshots ---------------------------------------------------------------------------------------
+
+class _Fire(Exception):
+    """The engine asked for the first die of a volley: the battle is resumable here."""
+
+    def __init__(self, dice: int, rating: int) -> None:
+        self.dice, self.rating = dice, rating
+
+
+class _Celtic(Exception):
+    """The engine asked for a Celtic Unity die (mid-stage: replayed from the last snapshot)."""
+
+
+class _BranchDice:
+    """Dice from a script; past its end, stops the engine and says what kind of roll is due."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.script: list[int] = []
+        self.pos = 0
+
+    def d6_at(self) -> tuple[int, int]:
+        if self.pos < len(self.script):
+            self.pos += 1
+            return self.script[self.pos - 1], self.pos - 1
+        f = self.state.current.fight
+        if f.get("stage") == "turns":
+            block = f["order"][f["index"]]
+            raise _Fire(self.state.blocks[block].strength, _rating(self.state, f, block))
+        raise _Celtic()
+
+
+def _copy_fight(f: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in f.items():
+        if k == "log":
+            out[k] = []
+        elif isinstance(v, list):
+            out[k] = list(v)
+        elif isinstance(v, dict):
+            out[k] = {kk: (list(vv) if isinstance(vv, list) else vv) for kk, vv in v.items()}
+        else:
+            out[k] = v
+    return out
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, dict):
+        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+@dataclass
+class _Snap:
+    blocks: tuple[tuple[str, str, str, int], ...]
+    fight: dict[str, Any]
+    edward: str
+    winner: str
+    win_reason: str
+    retreated: frozenset[str]
+
+    def key(self) -> tuple[Any, ...]:
+        """What decides the rest of the battle and its summary. Left out: the log and ``revealed``
+        (they only change what the log shows), ``pending`` and ``queue`` (empty before a volley)."""
+        f = self.fight
+        return (self.blocks, f["round"], f["stage"], f["index"], f["attacker"], tuple(f["line"]),
+                tuple(f["reserves"]), tuple(f["captured"]), tuple(f["order"]), _freeze(f["used"]),
+                _freeze(f["lost"]), f["winner"], f.get("forced", False), self.edward, self.winner, self.retreated)
+
+
+class _Runner:
+    """Runs the engine's battle stages on one working state, restoring snapshots between runs."""
+
+    def __init__(self, state: GameState, area: str, decider: Decider) -> None:
+        self.state, self.area, self.decider = state, area, decider
+        self.rng = _BranchDice(state)
+        if state.current.fight and state.current.fight.get("area") != area:
+            raise IllegalOrder(f"battle in {area}: the battle in {state.current.fight.get('area')} "
+                               f"is not finished (5.1)", rule="5.1")
+        if not state.current.fight:
+            state.current.fight = _begin(state, area)
+        f = state.current.fight
+        self.tracked = tuple(sorted(set(f["line"]) | set(f["reserves"]) | set(f["captured"])))
+        self.battle_record = state.current.battles.get(area)
+
+    def snap(self, retreated: frozenset[str]) -> _Snap:
+        s = self.state
+        return _Snap(tuple((n, s.blocks[n].owner, s.blocks[n].location, s.blocks[n].strength) for n in self.tracked),
+                     _copy_fight(s.current.fight), s.edward, s.winner, s.win_reason, retreated)
+
+    def restore(self, snap: _Snap) -> None:
+        s = self.state
+        for n, owner, loc, strength in snap.blocks:
+            s.blocks[n] = BlockState(owner, loc, strength)
+        s.current.fight = _copy_fight(snap.fight)
+        s.edward, s.winner, s.win_reason = snap.edward, snap.winner, snap.win_reason
+        if self.battle_record is not None:
+            s.current.battles[self.area] = self.battle_record
+
+    def run(self, snap: _Snap, script: list[int]) -> list[tuple[int, int, Any]]:
+        """Resume ``snap`` with ``script``'s dice; returns (weight, dice, result) triples, the
+        probability being weight / 6**dice, where a result is a ``(_Snap, dice, rating)`` before
+        the next volley or a terminal ``_Snap``."""
+        self.restore(snap)
+        self.rng.script, self.rng.pos = script, 0
+        f = self.state.current.fight
+        try:
+            while f["stage"] != "done":
+                STAGES[f["stage"]](self.state, f, self.rng, self.decider)
+        except _Fire as fire:
+            return [(1, 0, (self.snap(self._retreated(snap)), fire.dice, fire.rating))]
+        except _Celtic:
+            stays = self.run(snap, [*script, HIT])
+            goes = self.run(snap, [*script, MISS])
+            return ([(w * CELTIC_STAYS, d + 1, r) for w, d, r in stays]
+                    + [(w * (6 - CELTIC_STAYS), d + 1, r) for w, d, r in goes])
+        except NeedDecision as need:  # pragma: no cover - deciders here never pause
+            raise IllegalOrder(f"odds: a decider paused on {need.question.kind}") from None
+        done = self.snap(self._retreated(snap))
+        forced = any((e.get("what") == "retreat" and e.get("forced")) or e.get("what") == "no_retreat"
+                     for e in f["log"])
+        done.fight["forced"] = forced
+        return [(1, 0, done)]
+
+    def _retreated(self, before: _Snap) -> frozenset[str]:
+        new = {e["block"] for e in self.state.current.fight["log"] if e.get("what") == "retreat"}
+        return before.retreated | new if new else before.retreated
+
+
+def _volley(dice: int, rating: int) -> list[tuple[int, int]]:
+    """(weight, k) for k = 0..dice hits, P(k) = weight / 6**dice, each die hitting on rating or
+    less (5.4)."""
+    return [(comb(dice, k) * rating ** k * (6 - rating) ** (dice - k), k) for k in range(dice + 1)]
+
+
+# --- the public entry point ----------------------------------------------------------------------------
+
+def battle_odds(state: GameState, area: str, decider: Decider | None = None) -> BattleOdds:
+    """The exact outcome distribution of the battle in ``area`` as the engine would fight it with
+    ``decider`` (default: the referee's defaults). ``state`` is not changed."""
+    work = state.copy()
+    # Only blocks on the map can matter to a battle (control of the areas around it, 5.5); the
+    # rest are dropped from the working copy so each engine step scans fewer blocks.
+    work.blocks = {n: b for n, b in work.blocks.items() if b.location not in PLACES}
+    decider = decider if decider is not None else plan_deciders(work)
+    if isinstance(decider, BySide):  # deciders that look at the live game must see the working copy
+        for d in decider.by_side.values():
+            if isinstance(d, plans_mod.PlanDecider) and d.state is not None:
+                d.state = work
+    runner = _Runner(work, area, decider)
+    f0 = work.current.fight
+    attacker = f0["original_attacker"]
+    start = {n: (work.blocks[n].owner, work.blocks[n].strength) for n in runner.tracked}
+    first = runner.snap(frozenset())
+    # Masses are exact: an integer over 6**total, total bounding every die the battle can roll.
+    total = DICE_PER_BLOCK * len(runner.tracked)
+    heap: list[tuple[int, int, int]] = []
+    nodes: dict[Any, tuple[_Snap, int, int]] = {}
+    mass: dict[Any, int] = {}
+    finals: dict[Any, tuple[_Snap, int]] = {}
+    counter = 0
+
+    def add(p: int, result: Any) -> None:
+        nonlocal counter
+        if isinstance(result, tuple):
+            snap, dice, rating = result
+            key = snap.key()
+            if key not in nodes:
+                nodes[key] = (snap, dice, rating)
+                mass[key] = 0
+                counter += 1
+                heapq.heappush(heap, (snap.fight["round"], snap.fight["index"], counter))
+                order[counter] = key
+            mass[key] += p
+        else:
+            key = result.key() + (result.fight.get("forced", False),)
+            old = finals.get(key)
+            finals[key] = (result, (old[1] if old else 0) + p)
+
+    order: dict[int, Any] = {}
+    for w, d, r in runner.run(first, []):
+        add(6 ** (total - d) * w, r)
+    while heap:
+        _, _, c = heapq.heappop(heap)
+        key = order.pop(c)
+        snap, dice, rating = nodes[key]
+        m = mass.pop(key)
+        for wk, k in _volley(dice, rating):
+            if wk == 0:
+                continue
+            for w, d, r in runner.run(snap, [HIT] * k + [MISS] * (dice - k)):
+                p, rest = divmod(m * wk * w, 6 ** (dice + d))
+                assert rest == 0, "the dice bound of the battle was exceeded"
+                add(p, r)
+    runner.restore(first)
+    scale = 6 ** total
+    return _summarise(area, attacker, start, {k: (s, Fraction(p, scale)) for k, (s, p) in finals.items()},
+                      len(nodes))
+
+
+def _summarise(area: str, attacker: str, start: dict[str, tuple[str, int]],
+               finals: dict[Any, tuple[_Snap, Fraction]], states: int) -> BattleOdds:
+    defender = other_side(attacker)
+    win = {s: Fraction(0) for s in SIDES}
+    forced = over = Fraction(0)
+    fate = {n: {"holds": Fraction(0), "retreated": Fraction(0), "captured": Fraction(0),
+                "eliminated": Fraction(0), "steps": Fraction(0)} for n in start}
+    lost = {s: Fraction(0) for s in SIDES}
+    for snap, p in finals.values():
+        if snap.winner:
+            over += p
+        elif snap.fight.get("winner"):
+            win[snap.fight["winner"]] += p
+        if snap.fight.get("forced"):
+            forced += p
+        for n, owner, loc, strength in snap.blocks:
+            side, steps = start[n]
+            if loc in PLACES:
+                what, left = "eliminated", 0
+            elif owner != side:
+                what, left = "captured", 0
+            else:
+                what, left = ("retreated" if n in snap.retreated else "holds"), strength
+            fate[n][what] += p
+            fate[n]["steps"] += p * left
+            lost[side] += p * (steps - left)
+    blocks = tuple(BlockOdds(n, start[n][0], start[n][1], v["holds"], v["retreated"], v["captured"],
+                             v["eliminated"], v["steps"])
+                   for n, v in sorted(fate.items(), key=lambda kv: (start[kv[0]][0] != attacker, kv[0])))
+    return BattleOdds(area=area, attacker=attacker, defender=defender, attacker_wins=win[attacker],
+                      defender_holds=win[defender], forced_retreat=forced, game_over=over, blocks=blocks,
+                      expected_lost=lost, states=states)
+
+
+def format_odds(odds: BattleOdds) -> str:
+    """The odds as text, percentages rounded to one decimal."""
+    lines = [f"battle in {odds.area}: {odds.attacker} attacks, {odds.defender} defends",
+             f"  {odds.attacker} wins: {pct(odds.attacker_wins)}",
+             f"  {odds.defender} holds: {pct(odds.defender_holds)}"
+             f" (of which the attacker retreats after round 3: {pct(odds.forced_retreat)})"]
+    if odds.game_over:
+        lines.append(f"  the game ends in this battle (9.1): {pct(odds.game_over)}")
+    lines.append("  expected steps lost: " + ", ".join(f"{s} {float(odds.expected_lost[s]):.2f}"
+                                                      for s in (odds.attacker, odds.defender)))
+    lines.append("  block (side, steps): holds / retreats / captured / eliminated; expected steps")
+    for b in odds.blocks:
+        lines.append(f"  {b.block} ({b.side}, {b.strength}): {pct(b.holds)} / {pct(b.retreated)} / "
+                     f"{pct(b.captured)} / {pct(b.eliminated)}; {float(b.expected_steps):.2f}")
+    return "\n".join(lines) + "\n"
+
+
+# --- a battle from a position or a rules case ----------------------------------------------------------
+
+def load_battle(path: str, area: str, side: str | None = None,
+                standing: dict[str, dict[str, Any]] | None = None) -> tuple[GameState, Decider]:
+    """The position in ``path`` ready to fight the battle in ``area``, and the sides' deciders.
+
+    A rules case (docs/cases.md) first runs its steps up to its battle in ``area`` and brings its
+    own ``[case.plans]``; ``standing`` (``{side: {"plans": ...}}``) overrides them side by side.
+    A contested area without a battle record gets one, as ``pbem sandbox --battle`` does: the
+    attacker is ``side``, else Player 1."""
+    import tomllib
+    from pathlib import Path
+
+    from pbem.hammer.cases import Recording, ensure_battle, run_step, split_case, stream_of
+    from pbem.hammer.errors import DataError
+
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"position {path}: not valid TOML ({exc})") from None
+    state, case = split_case(data, str(path))
+    plans = dict(case.standing) if case is not None else {}
+    plans.update(standing or {})
+    if case is not None:
+        rng = stream_of(case.seed)
+        for step in case.steps:
+            if str(step.get("battle", "")) == area:
+                side = side or step.get("side")
+                break
+            run_step(state, step, rng, Recording(dict(case.answers), plans, state))
+    ensure_battle(state, area, side)
+    return state, plan_deciders(state, plans)
+
+
+__all__ = ["BattleOdds", "BlockOdds", "battle_odds", "format_odds", "load_battle", "plan_deciders", "pct"]
