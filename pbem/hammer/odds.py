@@ -111,6 +111,10 @@ class _Fire(Exception):
         self.dice, self.rating = dice, rating
 
 
+class TooLarge(Exception):
+    """The battle has more states than the caller's budget (``max_states``)."""
+
+
 class _Celtic(Exception):
     """The engine asked for a Celtic Unity die (mid-stage: replayed from the last snapshot)."""
 
@@ -241,9 +245,11 @@ def _volley(dice: int, rating: int) -> list[tuple[int, int]]:
 
 # --- the public entry point ----------------------------------------------------------------------------
 
-def battle_odds(state: GameState, area: str, decider: Decider | None = None) -> BattleOdds:
+def battle_odds(state: GameState, area: str, decider: Decider | None = None,
+                max_states: int = 0) -> BattleOdds:
     """The exact outcome distribution of the battle in ``area`` as the engine would fight it with
-    ``decider`` (default: the referee's defaults). ``state`` is not changed."""
+    ``decider`` (default: the referee's defaults). ``state`` is not changed. With ``max_states``,
+    ``TooLarge`` is raised once more battle states than that are met."""
     work = state.copy()
     # Only blocks on the map can matter to a battle (control of the areas around it, 5.5); the
     # rest are dropped from the working copy so each engine step scans fewer blocks.
@@ -272,6 +278,8 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None) -> 
             snap, dice, rating = result
             key = snap.key()
             if key not in nodes:
+                if max_states and len(nodes) >= max_states:
+                    raise TooLarge(f"battle in {area}: more than {max_states} states")
                 nodes[key] = (snap, dice, rating)
                 mass[key] = 0
                 counter += 1
@@ -355,6 +363,49 @@ def format_odds(odds: BattleOdds) -> str:
     return "\n".join(lines) + "\n"
 
 
+# --- the check: the engine itself, fighting with real dice ---------------------------------------------
+
+def simulate(state: GameState, area: str, decider: Decider, battles: int, seed: bytes) -> BattleOdds:
+    """The frequencies of ``battles`` battles fought by the engine (``battle.fight``, dice from
+    the stream keyed by ``seed``), summarised as ``battle_odds`` summarises its distribution: what
+    the exact odds are checked against (bench/battle_odds.py, tests)."""
+    from pbem.core.drbg import Drbg
+    from pbem.hammer.battle import fight
+
+    work = state.copy()
+    work.blocks = {n: b for n, b in work.blocks.items() if b.location not in PLACES}
+    if isinstance(decider, BySide):
+        for d in decider.by_side.values():
+            if isinstance(d, plans_mod.PlanDecider) and d.state is not None:
+                d.state = work
+    record = work.current.battles.get(area)
+    tracked = tuple(work.blocks_in(area))
+    start = {n: (work.blocks[n].owner, work.blocks[n].strength) for n in tracked}
+    base = [(n, work.blocks[n].owner, work.blocks[n].location, work.blocks[n].strength) for n in tracked]
+    edward, winner = work.edward, work.winner
+    attacker = record.attacker if record is not None else ""
+    rng = Drbg(seed)
+    counts: dict[Any, tuple[_Snap, int]] = {}
+    for _ in range(battles):
+        for n, owner, loc, strength in base:
+            work.blocks[n] = BlockState(owner, loc, strength)
+        work.current.fight = {}
+        if record is not None:
+            work.current.battles[area] = record
+        work.edward, work.winner, work.win_reason = edward, winner, ""
+        log = fight(work, area, rng, decider)
+        end = next((e for e in log if e.get("what") == "battle_end"), {})
+        forced = any((e.get("what") == "retreat" and e.get("forced")) or e.get("what") == "no_retreat" for e in log)
+        snap = _Snap(tuple((n, work.blocks[n].owner, work.blocks[n].location, work.blocks[n].strength) for n in tracked),
+                     {"winner": end.get("winner", ""), "forced": forced}, work.edward, work.winner, "",
+                     frozenset(e["block"] for e in log if e.get("what") == "retreat"))
+        key = (snap.blocks, snap.fight["winner"], forced, snap.winner, snap.retreated)
+        old = counts.get(key)
+        counts[key] = (snap, (old[1] if old else 0) + 1)
+    return _summarise(area, attacker or log[0]["attacker"], start,
+                      {k: (sn, Fraction(c, battles)) for k, (sn, c) in counts.items()}, len(counts))
+
+
 # --- a battle from a position or a rules case ----------------------------------------------------------
 
 def load_battle(path: str, area: str, side: str | None = None,
@@ -389,4 +440,86 @@ def load_battle(path: str, area: str, side: str | None = None,
     return state, plan_deciders(state, plans)
 
 
-__all__ = ["BattleOdds", "BlockOdds", "battle_odds", "format_odds", "load_battle", "plan_deciders", "pct"]
+# --- a side's own estimate, from its view only -----------------------------------------------------------
+
+VIEW_BUDGET = 3000  # battle states a report's estimate may take (a few tenths of a second)
+LEADER_BLOCKS = ("Edward", "King", "Wallace")
+
+
+def view_odds(view: dict[str, Any], area: str, max_states: int = VIEW_BUDGET) -> BattleOdds | None:
+    """The odds of the pending battle in ``area`` as ``view``'s side can reckon them: a function
+    of the view alone (docs/battles.md "Odds from a report"), so it can be shown in a report.
+
+    Own blocks are exact (names, areas, strengths). The enemy's face-down blocks there are taken
+    as its ordinary blocks: of the enemy blocks the view does not place elsewhere (not its own,
+    not dead, not off the map) and that are not leaders, sorted by combat rating (letter, then
+    fire, then steps, then name), the middle ``n`` ones, at full strength. Every block fights
+    from round 1 (reserves not told apart), no border control, the default plans; areas the
+    enemy holds get one stand-in enemy block each, so retreats see the control the view shows.
+    None when the battle takes more than ``max_states`` states (too costly for a report)."""
+    from pbem.hammer.blocks import blocks as block_specs
+    from pbem.hammer.blocks import spec
+    from pbem.hammer.state import OFF_MAP, Battle, Turn
+
+    battle = next((b for b in view.get("battles", []) if b.get("area") == area), None)
+    if battle is None:
+        return None
+    side, enemy = str(view["side"]), str(view["enemy"])
+    own = {str(b["block"]): (str(b["area"]), int(b["strength"])) for b in view.get("blocks", [])}
+    known_gone = set(own)
+    for place in ("dead", "off_map"):
+        for names in (view.get(place) or {}).values():
+            known_gone |= set(names)
+    candidates = sorted((n for n, sp in block_specs().items() if enemy in sp.sides and n not in known_gone
+                         and n not in LEADER_BLOCKS),
+                        key=lambda n: (spec(n).letter, -spec(n).fire, spec(n).steps, n))
+    count = int(battle["blocks"].get(enemy, 0))
+    if count == 0 or count > len(candidates):
+        return None
+    first = max(0, (len(candidates) - count) // 2)
+    fighting = candidates[first:first + count]
+    spare = [n for n in candidates if n not in fighting]
+    state = GameState(scenario=str(view["scenario"]), year=int(view["year"]), turn=int(view.get("turn", 0)),
+                      phase="battle", edward=str(view.get("edward", "I")), king=str(view.get("king", "")))
+    for name, sp in block_specs().items():
+        state.blocks[name] = BlockState(sp.sides[0], OFF_MAP, 0)
+    for name, (where, strength) in own.items():
+        state.blocks[name] = BlockState(side, where, strength)
+    for name in fighting:
+        state.blocks[name] = BlockState(enemy, area, spec(name).steps)
+    for a, holder in sorted((view.get("control") or {}).items()):
+        if a != area and holder in (enemy, "contested") and spare:
+            name = spare.pop(0)
+            state.blocks[name] = BlockState(enemy, a, 1)
+    state.current = Turn(player1=str(view.get("player1", "")))
+    attacker = str(battle["attacker"])
+    state.current.battles[area] = Battle(area=area, attacker=attacker, main=state.blocks_in(area, attacker))
+    try:
+        return battle_odds(state, area, plan_deciders(state), max_states=max_states)
+    except TooLarge:
+        return None
+
+
+def estimates(view: dict[str, Any], areas: list[str]) -> dict[str, dict[str, Any]]:
+    """The report's ``odds`` field: for each pending battle, the side's estimate (``view_odds``)
+    as plain data, ``{}`` when it is too large to reckon in a report."""
+    out: dict[str, dict[str, Any]] = {}
+    for area in areas:
+        odds = view_odds(view, area)
+        out[area] = {} if odds is None else {
+            "attacker": odds.attacker, "defender": odds.defender, "attacker_wins": pct(odds.attacker_wins),
+            "defender_holds": pct(odds.defender_holds),
+            "expected_lost": {s: f"{float(v):.1f}" for s, v in sorted(odds.expected_lost.items())}}
+    return out
+
+
+def estimate_line(area: str, odds: dict[str, Any]) -> str:
+    """One report line for a pending battle's estimate (docs/battles.md "Odds from a report")."""
+    if not odds:
+        return "    odds: too many blocks to reckon here; pbem odds computes a position's exact odds"
+    a, d = odds["attacker"], odds["defender"]
+    return (f"    odds from what you see: {a} wins {odds['attacker_wins']}, {d} holds {odds['defender_holds']}; "
+            f"steps lost {a} {odds['expected_lost'][a]}, {d} {odds['expected_lost'][d]}")
+
+
+__all__ = ["BattleOdds", "BlockOdds", "battle_odds", "format_odds", "load_battle", "plan_deciders", "pct", "simulate", "view_odds", "estimates", "estimate_line", "TooLarge"]
