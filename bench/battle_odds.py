@@ -83,7 +83,8 @@ def six_against_six() -> tuple[float, BattleOdds]:
     """A 6-against-6 battle at full strength, as ``pbem odds`` would compute it."""
     from pbem.hammer.position import parse_position
     text = (POS / "pinning-4-6.toml").read_text(encoding="utf-8")
-    text = text.replace('Buchan = ["York Knights"', 'Buchan = ["Durham Infantry", "York Knights"', 1)
+    text = text.replace('Buchan = ["Edward",', 'Buchan = ["Cumbria Infantry", "Edward",', 1)
+    text = text.replace('"Grant:2"]', '"Grant"]', 1)
     state = parse_position(text, "6v6")
     t = time.process_time()
     odds = battle_odds(state, "Buchan", plan_deciders(state))
