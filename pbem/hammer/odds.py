@@ -217,8 +217,14 @@ class _Runner:
         try:
             while f["stage"] != "done":
                 STAGES[f["stage"]](self.state, f, self.rng, self.decider)
-        except _Fire as fire:
-            return [(1, 0, (self.snap(self._retreated(snap)), fire.dice, fire.rating))]
+        except _Fire as fire:  # the working battle is dropped by the next restore: kept as it is, not copied
+            retreated = self._retreated(snap)
+            self.state.current.fight = {}
+            f["log"] = []
+            s = self.state
+            return [(1, 0, (_Snap(tuple((n, s.blocks[n].owner, s.blocks[n].location, s.blocks[n].strength)
+                                        for n in self.tracked), f, s.edward, s.winner, s.win_reason, retreated),
+                            fire.dice, fire.rating))]
         except _Celtic:
             stays = self.run(snap, [*script, HIT])
             goes = self.run(snap, [*script, MISS])
