@@ -252,10 +252,15 @@ def _volley(dice: int, rating: int) -> list[tuple[int, int]]:
 # --- the public entry point ----------------------------------------------------------------------------
 
 def battle_odds(state: GameState, area: str, decider: Decider | None = None,
-                max_states: int = 0) -> BattleOdds:
+                max_states: int = 0, general: bool = False) -> BattleOdds:
     """The exact outcome distribution of the battle in ``area`` as the engine would fight it with
     ``decider`` (default: the referee's defaults). ``state`` is not changed. With ``max_states``,
-    ``TooLarge`` is raised once more battle states than that are met."""
+    ``TooLarge`` is raised once more battle states than that are met (by the general path).
+
+    Two paths give the same exact distribution (tests/hammer/test_odds.py compares them): the
+    general one runs the engine's battle stages between volleys; the fast one (``_Fast``, taken
+    when no Celtic Unity die and no voluntary retreat can occur, unless ``general``) plays the
+    combat rounds on compact states and hands each final situation to the engine's own stages."""
     work = state.copy()
     # Only blocks on the map can matter to a battle (control of the areas around it, 5.5); the
     # rest are dropped from the working copy so each engine step scans fewer blocks.
@@ -265,6 +270,11 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None,
         for d in decider.by_side.values():
             if isinstance(d, plans_mod.PlanDecider) and d.state is not None:
                 d.state = work
+    if not general and _fast_applies(work, area, decider) and area in work.current.battles and work.control(area) == "contested":
+        fast = _Fast(work, area, decider)
+        finals_f, seen = fast.odds()
+        start = {n: (state.blocks[n].owner, state.blocks[n].strength) for n in fast.names}
+        return _summarise(area, fast.record.attacker, start, finals_f, seen)
     runner = _Runner(work, area, decider)
     f0 = work.current.fight
     attacker = f0["original_attacker"]
@@ -368,6 +378,226 @@ def format_odds(odds: BattleOdds) -> str:
                      f"{pct(b.captured)} / {pct(b.eliminated)}; {float(b.expected_steps):.2f}")
     return "\n".join(lines) + "\n"
 
+
+# --- the fast path: the combat rounds on compact states, the end by the engine ------------------------
+
+LINE, RESERVE, CAPTURED, GONE = 1, 2, 3, 0
+
+
+def _fast_applies(state: GameState, area: str, decider: Decider) -> bool:
+    """The compact rounds reproduce the engine only where no die or choice they leave out can
+    occur: no Celtic Unity roll, no voluntary retreat in either side's plan for this battle, no
+    battle already begun, no decider but the sides' plans (which the compact rounds still ask)."""
+    from pbem.hammer.blocks import spec
+    if state.current.fight or state.winner or not isinstance(decider, BySide):
+        return False
+    if any(spec(n).celtic for n in state.blocks_in(area)):
+        return False
+    for d in decider.by_side.values():
+        if not isinstance(d, plans_mod.PlanDecider):
+            return False
+        plan = d.plans.for_area(area)
+        if plan.retreat_from_round or plan.conditional:
+            return False
+    return True
+
+
+class _Fast:
+    """Rounds 1-3 of one battle on tuples (strength, owner, group per block), the engine's own
+    rules functions asked for fire ratings and hit choices; the end of the battle (forced
+    retreat, 5.3-5.6) is run by the engine's own stages on each distinct final situation."""
+
+    def __init__(self, state: GameState, area: str, decider: Decider) -> None:
+        from pbem.hammer.blocks import spec
+        self.state, self.area, self.decider = state, area, decider
+        self.record = state.current.battles[area]
+        here = state.blocks_in(area)
+        reserves = set(self.record.attacker_reserves) | set(self.record.defender_reserves)
+        self.names = tuple(here)
+        self.spec = [spec(n) for n in here]
+        self.sort_key = [(sp.letter, n) for sp, n in zip(self.spec, here)]
+        self.start = (tuple(state.blocks[n].strength for n in here), tuple(state.blocks[n].owner for n in here),
+                      tuple(RESERVE if n in reserves else LINE for n in here))
+        self.hit_answers: dict[tuple[str, tuple[str, ...]], str] = {}
+        self.ratings: dict[tuple[Any, ...], int] = {}
+        self.ends: dict[Any, tuple[_Snap, int, int]] = {}
+
+    # the engine's functions, on the working state made to match a compact one ----------------------
+    def _place(self, strengths: tuple[int, ...], owners: tuple[str, ...], groups: tuple[int, ...]) -> None:
+        s = self.state
+        for i, n in enumerate(self.names):
+            s.blocks[n] = BlockState(owners[i], self.area if groups[i] != GONE else "pool", strengths[i])
+
+    def rating(self, i: int, owners: tuple[str, ...], groups: tuple[int, ...], strengths: tuple[int, ...],
+               defender: str) -> int:
+        line = tuple(j for j in range(len(groups)) if groups[j] == LINE)
+        key = (i, owners[i], defender, tuple((j, owners[j]) for j in line))
+        r = self.ratings.get(key)
+        if r is None:
+            self._place(strengths, owners, groups)
+            f = {"area": self.area, "defender": defender, "line": [self.names[j] for j in line]}
+            r = self.ratings[key] = _rating(self.state, f, self.names[i])
+        return r
+
+    def hit_choice(self, side: str, tied: tuple[str, ...], left: int, by: str, round_: int) -> str:
+        from pbem.hammer.decisions import Question, checked
+        key = (side, tied)
+        answer = self.hit_answers.get(key)
+        if answer is None:
+            answer = self.hit_answers[key] = checked(self.decider, Question(
+                side=side, kind="hit", options=tied, rule="5.41",
+                context={"area": self.area, "round": round_, "by": by, "hits_left": left}))
+        return answer
+
+    # the compact rounds --------------------------------------------------------------------------------
+    def present(self, side: str, owners: tuple[str, ...], groups: tuple[int, ...]) -> bool:
+        return any(g != GONE and o == side for g, o in zip(groups, owners))
+
+    def enter_round(self, r: int, st: tuple[int, ...], ow: tuple[str, ...], gr: tuple[int, ...],
+                    attacker: str, edward: str) -> Any:
+        """Round ``r`` begins (5.32, 5.7): reserves and captured nobles join the line; battlefield
+        control may change; the combat order is fixed."""
+        if r > 1:
+            defender = other_side(attacker)
+            if r == 2 and not any(g == LINE and o == defender for g, o in zip(gr, ow)):
+                attacker = defender
+            gr = tuple(LINE if g in ((RESERVE, CAPTURED) if r == 2 else (CAPTURED,)) else g for g in gr)
+        if not (self.present("england", ow, gr) and self.present("scotland", ow, gr)):
+            return ("end", r, "end", st, ow, gr, attacker, edward, "")
+        defender = other_side(attacker)
+        order = tuple(sorted((i for i, g in enumerate(gr) if g == LINE),
+                             key=lambda i: (self.spec[i].letter, ow[i] != defender, self.names[i])))
+        return self.advance(r, 0, order, st, ow, gr, attacker, edward)
+
+    def advance(self, r: int, idx: int, order: tuple[int, ...], st: tuple[int, ...], ow: tuple[str, ...],
+                gr: tuple[int, ...], attacker: str, edward: str) -> Any:
+        while idx < len(order) and gr[order[idx]] != LINE:
+            idx += 1
+        if idx == len(order):
+            if r < 3:
+                return self.enter_round(r + 1, st, ow, gr, attacker, edward)
+            return ("end", r, "round_end", st, ow, gr, attacker, edward, "")
+        return (r, idx, order, st, ow, gr, attacker, edward)
+
+    def volley(self, node: Any, hits: int) -> Any:
+        """``node``'s block fires and ``hits`` of its dice hit (5.4, 5.41, 5.7, 5.8, 6.1, 9.1)."""
+        r, idx, order, st0, ow0, gr0, attacker, edward = node
+        i = order[idx]
+        enemy = other_side(ow0[i])
+        targets = [j for j in range(len(gr0)) if gr0[j] == LINE and ow0[j] == enemy]
+        st, ow, gr = list(st0), list(ow0), list(gr0)
+        winner = ""
+        for left in range(hits, 0, -1):
+            if winner:
+                break
+            alive = [j for j in targets if ow[j] == enemy and gr[j] != GONE and st[j] > 0]
+            if not alive:
+                break
+            top = max(st[j] for j in alive)
+            tied = [j for j in alive if st[j] == top]
+            j = tied[0]
+            if len(tied) > 1:
+                pick = self.hit_choice(enemy, tuple(self.names[t] for t in tied), left, self.names[i], r)
+                j = self.names.index(pick)
+            st[j] -= 1
+            if st[j] == 0:
+                name = self.names[j]
+                if self.spec[j].is_noble and name != "Moray":
+                    ow[j], st[j], gr[j] = other_side(ow[j]), 1, CAPTURED
+                else:
+                    gr[j] = GONE
+                    if name == "Edward":
+                        if edward == "II":
+                            winner = "scotland"
+                        edward = "II"
+                    elif name == "King":
+                        winner = "england"
+        t_st, t_ow, t_gr = tuple(st), tuple(ow), tuple(gr)
+        if winner or not (self.present("england", t_ow, t_gr) and self.present("scotland", t_ow, t_gr)):
+            return ("end", r, "end", t_st, t_ow, t_gr, attacker, edward, winner)
+        return self.advance(r, idx + 1, order, t_st, t_ow, t_gr, attacker, edward)
+
+    def fire_of(self, node: Any) -> tuple[int, int]:
+        """Dice and rating of the node's volley; (0, 0) for a pass (no enemy block in the line)."""
+        r, idx, order, st, ow, gr, attacker, edward = node
+        i = order[idx]
+        if not any(g == LINE and o != ow[i] for g, o in zip(gr, ow)):
+            return 0, 0
+        return st[i], self.rating(i, ow, gr, st, other_side(attacker))
+
+    def finish(self, end: Any) -> _Snap:
+        """The engine's own end of the battle (forced retreat, 5.3, 5.5; victor, 5.6) from a final
+        compact situation; no die is rolled there."""
+        cached = self.ends.get(end)
+        if cached is not None:
+            return cached[0]
+        _, r, stage, st, ow, gr, attacker, edward, winner = end
+        self._place(st, ow, gr)
+        s = self.state
+        s.edward, s.winner, s.win_reason = edward, winner, ("" if not winner else "9.1")
+        names = self.names
+        f: dict[str, Any] = {
+            "area": self.area, "attacker": attacker, "defender": other_side(attacker),
+            "original_attacker": self.record.attacker, "round": r, "stage": stage,
+            "line": [names[i] for i, g in enumerate(gr) if g == LINE],
+            "reserves": [names[i] for i, g in enumerate(gr) if g == RESERVE],
+            "captured": [names[i] for i, g in enumerate(gr) if g == CAPTURED],
+            "order": [], "index": 0, "pending": {}, "queue": [], "used": {},
+            "lost": {side: 0 for side in SIDES}, "revealed": [], "winner": "", "log": []}
+        s.current.fight = f
+        rng = _BranchDice(s)
+        while f["stage"] != "done":
+            STAGES[f["stage"]](s, f, rng, self.decider)
+        forced = any((e.get("what") == "retreat" and e.get("forced")) or e.get("what") == "no_retreat"
+                     for e in f["log"])
+        snap = _Snap(tuple((n, s.blocks[n].owner, s.blocks[n].location, s.blocks[n].strength) for n in names),
+                     {"winner": f["winner"], "forced": forced}, s.edward, s.winner, s.win_reason,
+                     frozenset(e["block"] for e in f["log"] if e.get("what") == "retreat"))
+        self.ends[end] = (snap, 0, 0)
+        s.current.fight = {}
+        return snap
+
+    def odds(self) -> tuple[dict[Any, tuple[_Snap, Fraction]], int]:
+        total = DICE_PER_BLOCK * len(self.names)
+        st, ow, gr = self.start
+        first = self.enter_round(1, st, ow, gr, self.record.attacker, self.state.edward)
+        mass: dict[Any, int] = {}
+        heap: list[tuple[int, int, Any]] = []
+        finals: dict[Any, int] = {}
+        seen = 0
+
+        def add(node: Any, m: int) -> None:
+            nonlocal seen
+            if node[0] == "end":
+                finals[node] = finals.get(node, 0) + m
+            elif node in mass:
+                mass[node] += m
+            else:
+                mass[node] = m
+                seen += 1
+                heapq.heappush(heap, (node[0], node[1], seen, node))
+
+        add(first, 6 ** total)
+        while heap:
+            _, _, _, node = heapq.heappop(heap)
+            m = mass.pop(node)
+            dice, rating = self.fire_of(node)
+            if dice == 0:
+                add(self.advance(node[0], node[1] + 1, *node[2:]), m)
+                continue
+            for wk, k in _volley(dice, rating):
+                if wk:
+                    p, rest = divmod(m * wk, 6 ** dice)
+                    assert rest == 0, "the dice bound of the battle was exceeded"
+                    add(self.volley(node, k), p)
+        scale = 6 ** total
+        out: dict[Any, tuple[_Snap, Fraction]] = {}
+        for end, m in finals.items():
+            snap = self.finish(end)
+            key = (snap.blocks, snap.fight["winner"], snap.fight["forced"], snap.edward, snap.winner, snap.retreated)
+            old = out.get(key)
+            out[key] = (snap, (old[1] if old else Fraction(0)) + Fraction(m, scale))
+        return out, seen
 
 # --- the check: the engine itself, fighting with real dice ---------------------------------------------
 
