@@ -272,9 +272,9 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None,
                 d.state = work
     if not general and _fast_applies(work, area, decider) and area in work.current.battles and work.control(area) == "contested":
         fast = _Fast(work, area, decider)
-        finals_f, seen = fast.odds()
+        finals_f, seen, scale = fast.odds()
         start = {n: (state.blocks[n].owner, state.blocks[n].strength) for n in fast.names}
-        return _summarise(area, fast.record.attacker, start, finals_f, seen)
+        return _summarise(area, fast.record.attacker, start, finals_f, seen, scale)
     runner = _Runner(work, area, decider)
     f0 = work.current.fight
     attacker = f0["original_attacker"]
@@ -329,13 +329,16 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None,
 
 
 def _summarise(area: str, attacker: str, start: dict[str, tuple[str, int]],
-               finals: dict[Any, tuple[_Snap, Fraction]], states: int) -> BattleOdds:
+               finals: dict[Any, tuple[_Snap, Any]], states: int, scale: int = 1) -> BattleOdds:
+    """Outcome, block fates and expected steps from the final situations and their masses
+    (``Fraction`` probabilities, or integers over ``scale``)."""
     defender = other_side(attacker)
-    win = {s: Fraction(0) for s in SIDES}
-    forced = over = Fraction(0)
-    fate = {n: {"holds": Fraction(0), "retreated": Fraction(0), "captured": Fraction(0),
-                "eliminated": Fraction(0), "steps": Fraction(0)} for n in start}
-    lost = {s: Fraction(0) for s in SIDES}
+    zero: Any = 0
+    win = {s: zero for s in SIDES}
+    forced = over = zero
+    fate = {n: {"holds": zero, "retreated": zero, "captured": zero, "eliminated": zero, "steps": zero}
+            for n in start}
+    lost = {s: zero for s in SIDES}
     for snap, p in finals.values():
         if snap.winner:
             over += p
@@ -354,8 +357,14 @@ def _summarise(area: str, attacker: str, start: dict[str, tuple[str, int]],
             fate[n][what] += p
             fate[n]["steps"] += p * left
             lost[side] += p * (steps - left)
-    blocks = tuple(BlockOdds(n, start[n][0], start[n][1], v["holds"], v["retreated"], v["captured"],
-                             v["eliminated"], v["steps"])
+    def q(x: Any) -> Fraction:
+        return Fraction(x) / scale
+
+    win = {s: q(v) for s, v in win.items()}
+    forced, over = q(forced), q(over)
+    lost = {s: q(v) for s, v in lost.items()}
+    blocks = tuple(BlockOdds(n, start[n][0], start[n][1], q(v["holds"]), q(v["retreated"]), q(v["captured"]),
+                             q(v["eliminated"]), q(v["steps"]))
                    for n, v in sorted(fate.items(), key=lambda kv: (start[kv[0]][0] != attacker, kv[0])))
     return BattleOdds(area=area, attacker=attacker, defender=defender, attacker_wins=win[attacker],
                       defender_holds=win[defender], forced_retreat=forced, game_over=over, blocks=blocks,
@@ -418,9 +427,11 @@ class _Fast:
         self.sort_key = [(sp.letter, n) for sp, n in zip(self.spec, here)]
         self.start = (tuple(state.blocks[n].strength for n in here), tuple(state.blocks[n].owner for n in here),
                       tuple(RESERVE if n in reserves else LINE for n in here))
+        self.schiltroms = state.options.schiltroms
         self.hit_answers: dict[tuple[str, tuple[str, ...]], str] = {}
         self.ratings: dict[tuple[Any, ...], int] = {}
-        self.ends: dict[Any, tuple[_Snap, int, int]] = {}
+        self.ends: dict[Any, Any] = {}
+        self.volleys: dict[Any, tuple[Any, ...]] = {}
 
     # the engine's functions, on the working state made to match a compact one ----------------------
     def _place(self, strengths: tuple[int, ...], owners: tuple[str, ...], groups: tuple[int, ...]) -> None:
@@ -430,10 +441,11 @@ class _Fast:
 
     def rating(self, i: int, owners: tuple[str, ...], groups: tuple[int, ...], strengths: tuple[int, ...],
                defender: str) -> int:
-        line = tuple(j for j in range(len(groups)) if groups[j] == LINE)
-        key = (i, owners[i], defender, tuple((j, owners[j]) for j in line))
+        # _rating reads the block, its owner, the defender and, with schiltroms only, the line
+        key = (i, owners[i], defender, (groups, owners) if self.schiltroms else ())
         r = self.ratings.get(key)
         if r is None:
+            line = tuple(j for j in range(len(groups)) if groups[j] == LINE)
             self._place(strengths, owners, groups)
             f = {"area": self.area, "defender": defender, "line": [self.names[j] for j in line]}
             r = self.ratings[key] = _rating(self.state, f, self.names[i])
@@ -450,8 +462,11 @@ class _Fast:
         return answer
 
     # the compact rounds --------------------------------------------------------------------------------
-    def present(self, side: str, owners: tuple[str, ...], groups: tuple[int, ...]) -> bool:
-        return any(g != GONE and o == side for g, o in zip(groups, owners))
+    @staticmethod
+    def both(owners: tuple[str, ...], groups: tuple[int, ...]) -> bool:
+        """Both sides still have a block in the battle (line, reserve or captured) (5.6)."""
+        sides = {o for g, o in zip(groups, owners) if g != GONE}
+        return len(sides) == 2
 
     def enter_round(self, r: int, st: tuple[int, ...], ow: tuple[str, ...], gr: tuple[int, ...],
                     attacker: str, edward: str) -> Any:
@@ -462,7 +477,7 @@ class _Fast:
             if r == 2 and not any(g == LINE and o == defender for g, o in zip(gr, ow)):
                 attacker = defender
             gr = tuple(LINE if g in ((RESERVE, CAPTURED) if r == 2 else (CAPTURED,)) else g for g in gr)
-        if not (self.present("england", ow, gr) and self.present("scotland", ow, gr)):
+        if not self.both(ow, gr):
             return ("end", r, "end", st, ow, gr, attacker, edward, "")
         defender = other_side(attacker)
         order = tuple(sorted((i for i, g in enumerate(gr) if g == LINE),
@@ -481,6 +496,18 @@ class _Fast:
 
     def volley(self, node: Any, hits: int) -> Any:
         """``node``'s block fires and ``hits`` of its dice hit (5.4, 5.41, 5.7, 5.8, 6.1, 9.1)."""
+        r, idx, order, st0, ow0, gr0, attacker, edward = node
+        key = (st0, ow0, gr0, ow0[order[idx]], hits, edward)
+        done = self.volleys.get(key)
+        if done is None:
+            done = self.volleys[key] = self.hits(node, hits)
+        t_st, t_ow, t_gr, edward, winner = done
+        if winner or not self.both(t_ow, t_gr):
+            return ("end", r, "end", t_st, t_ow, t_gr, attacker, edward, winner)
+        return self.advance(r, idx + 1, order, t_st, t_ow, t_gr, attacker, edward)
+
+    def hits(self, node: Any, hits: int) -> tuple[Any, ...]:
+        """The blocks after ``hits`` hits on the firing block's enemies in the line (5.41)."""
         r, idx, order, st0, ow0, gr0, attacker, edward = node
         i = order[idx]
         enemy = other_side(ow0[i])
@@ -512,10 +539,7 @@ class _Fast:
                         edward = "II"
                     elif name == "King":
                         winner = "england"
-        t_st, t_ow, t_gr = tuple(st), tuple(ow), tuple(gr)
-        if winner or not (self.present("england", t_ow, t_gr) and self.present("scotland", t_ow, t_gr)):
-            return ("end", r, "end", t_st, t_ow, t_gr, attacker, edward, winner)
-        return self.advance(r, idx + 1, order, t_st, t_ow, t_gr, attacker, edward)
+        return tuple(st), tuple(ow), tuple(gr), edward, winner
 
     def fire_of(self, node: Any) -> tuple[int, int]:
         """Dice and rating of the node's volley; (0, 0) for a pass (no enemy block in the line)."""
@@ -527,10 +551,22 @@ class _Fast:
 
     def finish(self, end: Any) -> _Snap:
         """The engine's own end of the battle (forced retreat, 5.3, 5.5; victor, 5.6) from a final
-        compact situation; no die is rolled there."""
-        cached = self.ends.get(end)
-        if cached is not None:
-            return cached[0]
+        compact situation; no die is rolled there. Only the attacker's blocks move or fall in the
+        forced retreat, and where they may go does not depend on the defender's blocks, so one
+        engine run serves every final situation with the same attacker's blocks."""
+        _, r, stage, st, ow, gr, attacker, edward, winner = end
+        mine = tuple(i for i in range(len(gr)) if gr[i] != GONE and ow[i] == attacker)
+        key = (attacker, tuple((i, st[i]) for i in mine), edward, winner)
+        cached = self.ends.get(key)
+        if cached is None:
+            cached = self.ends[key] = self._finish(end, mine)
+        moved, fwinner, forced, s_edward, s_winner, s_reason, retreated = cached
+        blocks = tuple(moved[i] if i in moved else
+                       (n, ow[i], self.area if gr[i] != GONE else "pool", st[i] if gr[i] != GONE else 0)
+                       for i, n in enumerate(self.names))
+        return _Snap(blocks, {"winner": fwinner, "forced": forced}, s_edward, s_winner, s_reason, retreated)
+
+    def _finish(self, end: Any, mine: tuple[int, ...]) -> tuple[Any, ...]:
         _, r, stage, st, ow, gr, attacker, edward, winner = end
         self._place(st, ow, gr)
         s = self.state
@@ -550,14 +586,14 @@ class _Fast:
             STAGES[f["stage"]](s, f, rng, self.decider)
         forced = any((e.get("what") == "retreat" and e.get("forced")) or e.get("what") == "no_retreat"
                      for e in f["log"])
-        snap = _Snap(tuple((n, s.blocks[n].owner, s.blocks[n].location, s.blocks[n].strength) for n in names),
-                     {"winner": f["winner"], "forced": forced}, s.edward, s.winner, s.win_reason,
-                     frozenset(e["block"] for e in f["log"] if e.get("what") == "retreat"))
-        self.ends[end] = (snap, 0, 0)
+        moved = {i: (names[i], s.blocks[names[i]].owner, s.blocks[names[i]].location, s.blocks[names[i]].strength)
+                 for i in mine}
+        out = (moved, f["winner"], forced, s.edward, s.winner, s.win_reason,
+               frozenset(e["block"] for e in f["log"] if e.get("what") == "retreat"))
         s.current.fight = {}
-        return snap
+        return out
 
-    def odds(self) -> tuple[dict[Any, tuple[_Snap, Fraction]], int]:
+    def odds(self) -> tuple[dict[Any, tuple[_Snap, int]], int, int]:
         total = DICE_PER_BLOCK * len(self.names)
         st, ow, gr = self.start
         first = self.enter_round(1, st, ow, gr, self.record.attacker, self.state.edward)
@@ -590,14 +626,23 @@ class _Fast:
                     p, rest = divmod(m * wk, 6 ** dice)
                     assert rest == 0, "the dice bound of the battle was exceeded"
                     add(self.volley(node, k), p)
-        scale = 6 ** total
-        out: dict[Any, tuple[_Snap, Fraction]] = {}
+        out: dict[Any, tuple[_Snap, int]] = {}
         for end, m in finals.items():
-            snap = self.finish(end)
+            snap = self.finish(end) if end[2] == "round_end" else self.over(end)
             key = (snap.blocks, snap.fight["winner"], snap.fight["forced"], snap.edward, snap.winner, snap.retreated)
             old = out.get(key)
-            out[key] = (snap, (old[1] if old else Fraction(0)) + Fraction(m, scale))
-        return out, seen
+            out[key] = (snap, (old[1] if old else 0) + m)
+        return out, seen, 6 ** total
+
+    def over(self, end: Any) -> _Snap:
+        """A battle ended before the forced retreat: one side is gone, or the game is (5.6, 9.1).
+        The victor's regroup (5.6) moves blocks but changes no block's fate, so it is not run."""
+        _, r, stage, st, ow, gr, attacker, edward, winner = end
+        sides = {o for g, o in zip(gr, ow) if g != GONE}
+        victor = "" if winner or len(sides) != 1 else sides.pop()
+        return _Snap(tuple((n, ow[i], self.area if gr[i] != GONE else "pool", st[i] if gr[i] != GONE else 0)
+                           for i, n in enumerate(self.names)),
+                     {"winner": victor, "forced": False}, edward, winner, "", frozenset())
 
 # --- the check: the engine itself, fighting with real dice ---------------------------------------------
 
