@@ -110,6 +110,12 @@ def main() -> int:
         seen = simulate(state, area, decider, args.battles, name.encode().ljust(16, b"."))
         t_sim = time.process_time() - t
         bad = compare(exact, seen, args.battles)
+        state, decider = load_battle(str(path), area, None, plans)
+        general = battle_odds(state, area, decider, general=True)  # the engine-driven path, for agreement
+        if (general.attacker_wins, general.defender_holds, general.forced_retreat, general.game_over,
+                general.blocks) != (exact.attacker_wins, exact.defender_holds, exact.forced_retreat,
+                                    exact.game_over, exact.blocks):
+            bad.append("the fast and the engine-driven paths disagree")
         worst = max((abs(float(fs - p)) / math.sqrt(float(p * (1 - p)) / args.battles)
                      for key, p in probabilities(exact).items() if 0 < p < 1
                      for fs in [probabilities(seen).get(key, Fraction(0))]), default=0.0)

@@ -15,6 +15,7 @@ Probabilities are exact ``Fraction`` values; only printing rounds them.
 
 from __future__ import annotations
 
+import functools
 import heapq
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -243,10 +244,11 @@ class _Runner:
         return before.retreated | new if new else before.retreated
 
 
-def _volley(dice: int, rating: int) -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=None)
+def _volley(dice: int, rating: int) -> tuple[tuple[int, int], ...]:
     """(weight, k) for k = 0..dice hits, P(k) = weight / 6**dice, each die hitting on rating or
     less (5.4)."""
-    return [(comb(dice, k) * rating ** k * (6 - rating) ** (dice - k), k) for k in range(dice + 1)]
+    return tuple((comb(dice, k) * rating ** k * (6 - rating) ** (dice - k), k) for k in range(dice + 1))
 
 
 # --- the public entry point ----------------------------------------------------------------------------
@@ -272,7 +274,7 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None,
                 d.state = work
     if not general and _fast_applies(work, area, decider) and area in work.current.battles and work.control(area) == "contested":
         fast = _Fast(work, area, decider)
-        finals_f, seen, scale = fast.odds()
+        finals_f, seen, scale = fast.odds(max_states)
         start = {n: (state.blocks[n].owner, state.blocks[n].strength) for n in fast.names}
         return _summarise(area, fast.record.attacker, start, finals_f, seen, scale)
     runner = _Runner(work, area, decider)
@@ -501,8 +503,8 @@ class _Fast:
         done = self.volleys.get(key)
         if done is None:
             done = self.volleys[key] = self.hits(node, hits)
-        t_st, t_ow, t_gr, edward, winner = done
-        if winner or not self.both(t_ow, t_gr):
+        t_st, t_ow, t_gr, edward, winner, both = done
+        if winner or not both:
             return ("end", r, "end", t_st, t_ow, t_gr, attacker, edward, winner)
         return self.advance(r, idx + 1, order, t_st, t_ow, t_gr, attacker, edward)
 
@@ -539,7 +541,8 @@ class _Fast:
                         edward = "II"
                     elif name == "King":
                         winner = "england"
-        return tuple(st), tuple(ow), tuple(gr), edward, winner
+        t_ow, t_gr = tuple(ow), tuple(gr)
+        return tuple(st), t_ow, t_gr, edward, winner, self.both(t_ow, t_gr)
 
     def fire_of(self, node: Any) -> tuple[int, int]:
         """Dice and rating of the node's volley; (0, 0) for a pass (no enemy block in the line)."""
@@ -593,39 +596,43 @@ class _Fast:
         s.current.fight = {}
         return out
 
-    def odds(self) -> tuple[dict[Any, tuple[_Snap, int]], int, int]:
+    def odds(self, max_states: int = 0) -> tuple[dict[Any, tuple[_Snap, int]], int, int]:
         total = DICE_PER_BLOCK * len(self.names)
         st, ow, gr = self.start
         first = self.enter_round(1, st, ow, gr, self.record.attacker, self.state.edward)
-        mass: dict[Any, int] = {}
-        heap: list[tuple[int, int, Any]] = []
+        # Nodes wait in buckets by (round, combat turn): every step goes forward, so a bucket is
+        # complete when its turn comes.
+        buckets: dict[tuple[int, int], dict[Any, int]] = {}
         finals: dict[Any, int] = {}
         seen = 0
 
         def add(node: Any, m: int) -> None:
-            nonlocal seen
             if node[0] == "end":
                 finals[node] = finals.get(node, 0) + m
-            elif node in mass:
-                mass[node] += m
-            else:
-                mass[node] = m
-                seen += 1
-                heapq.heappush(heap, (node[0], node[1], seen, node))
+                return
+            bucket = buckets.setdefault((node[0], node[1]), {})
+            bucket[node] = bucket.get(node, 0) + m
 
         add(first, 6 ** total)
-        while heap:
-            _, _, _, node = heapq.heappop(heap)
-            m = mass.pop(node)
-            dice, rating = self.fire_of(node)
-            if dice == 0:
-                add(self.advance(node[0], node[1] + 1, *node[2:]), m)
+        pow6 = [6 ** d for d in range(DICE_PER_BLOCK)]
+        for turn in sorted({(r, i) for r in range(1, 4) for i in range(len(self.names) + 1)}):
+            bucket = buckets.pop(turn, None)
+            if not bucket:
                 continue
-            for wk, k in _volley(dice, rating):
-                if wk:
-                    p, rest = divmod(m * wk, 6 ** dice)
-                    assert rest == 0, "the dice bound of the battle was exceeded"
-                    add(self.volley(node, k), p)
+            seen += len(bucket)
+            if max_states and seen > max_states:
+                raise TooLarge(f"battle in {self.area}: more than {max_states} states")
+            for node, m in bucket.items():
+                dice, rating = self.fire_of(node)
+                if dice == 0:
+                    add(self.advance(node[0], node[1] + 1, *node[2:]), m)
+                    continue
+                for wk, k in _volley(dice, rating):
+                    if wk:
+                        p, rest = divmod(m * wk, pow6[dice])
+                        assert rest == 0, "the dice bound of the battle was exceeded"
+                        add(self.volley(node, k), p)
+        assert not buckets
         out: dict[Any, tuple[_Snap, int]] = {}
         for end, m in finals.items():
             snap = self.finish(end) if end[2] == "round_end" else self.over(end)
@@ -723,7 +730,7 @@ def load_battle(path: str, area: str, side: str | None = None,
 
 # --- a side's own estimate, from its view only -----------------------------------------------------------
 
-VIEW_BUDGET = 3000  # battle states a report's estimate may take (a few tenths of a second)
+VIEW_BUDGET = 10_000  # battle states a report's estimate may take (about a tenth of a second)
 LEADER_BLOCKS = ("Edward", "King", "Wallace")
 
 

@@ -39,6 +39,23 @@ def test_5_odds_agree_with_battles_the_engine_fights(path: Path, area: str, plan
     assert compare(exact, seen, 2000, sigmas=5) == []
 
 
+@pytest.mark.parametrize("path,area", [
+    (ROOT / "examples/positions/battle-fife.toml", "Fife"),
+    (CASES / "5_33-player-2-reinforcements-arrive-in-round-2.toml", "Buchan"),
+    (CASES / "5_32-main-attack-and-reserves.toml", "Buchan"),
+    (CASES / "5_5-retreat-lost-plan-key.toml", "Fife"),
+    (CASES / "9_1-the-game-ends-at-the-hit-that-kills-edward-ii.toml", "Fife"),
+], ids=lambda x: getattr(x, "stem", None))
+def test_5_the_fast_path_gives_the_engine_driven_distribution_exactly(path: Path, area: str) -> None:
+    state, decider = load_battle(str(path), area)
+    fast = battle_odds(state, area, decider)
+    state, decider = load_battle(str(path), area)
+    general = battle_odds(state, area, decider, general=True)
+    assert fast.blocks == general.blocks
+    assert (fast.attacker_wins, fast.defender_holds, fast.forced_retreat, fast.game_over) == \
+        (general.attacker_wins, general.defender_holds, general.forced_retreat, general.game_over)
+
+
 def test_5_odds_are_exact_fractions_that_sum_to_one() -> None:
     state, decider = load_battle(str(CASES / "9_1-the-game-ends-at-the-hit-that-kills-the-king.toml"), "Fife")
     odds = battle_odds(state, "Fife", decider)
