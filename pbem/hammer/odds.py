@@ -740,7 +740,7 @@ def view_odds(view: dict[str, Any], area: str, max_states: int = VIEW_BUDGET) ->
 
     Own blocks are exact (names, areas, strengths). The enemy's face-down blocks there are taken
     as its ordinary blocks: of the enemy blocks the view does not place elsewhere (not its own,
-    not dead, not off the map) and that are not leaders, sorted by combat rating (letter, then
+    not dead, not off the map) and that are not leaders nor Welsh or Irish, sorted by combat rating (letter, then
     fire, then steps, then name), the middle ``n`` ones, at full strength. Every block fights
     from round 1 (reserves not told apart), no border control, the default plans; areas the
     enemy holds get one stand-in enemy block each, so retreats see the control the view shows.
@@ -759,7 +759,7 @@ def view_odds(view: dict[str, Any], area: str, max_states: int = VIEW_BUDGET) ->
         for names in (view.get(place) or {}).values():
             known_gone |= set(names)
     candidates = sorted((n for n, sp in block_specs().items() if enemy in sp.sides and n not in known_gone
-                         and n not in LEADER_BLOCKS),
+                         and n not in LEADER_BLOCKS and not sp.celtic),
                         key=lambda n: (spec(n).letter, -spec(n).fire, spec(n).steps, n))
     count = int(battle["blocks"].get(enemy, 0))
     if count == 0 or count > len(candidates):
