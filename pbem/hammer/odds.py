@@ -758,13 +758,15 @@ def view_odds(view: dict[str, Any], area: str, max_states: int = VIEW_BUDGET) ->
     for place in ("dead", "off_map"):
         for names in (view.get(place) or {}).values():
             known_gone |= set(names)
-    candidates = sorted((n for n, sp in block_specs().items() if enemy in sp.sides and n not in known_gone
-                         and n not in LEADER_BLOCKS and not sp.celtic),
-                        key=lambda n: (spec(n).letter, -spec(n).fire, spec(n).steps, n))
+    possible = [n for n, sp in block_specs().items() if enemy in sp.sides and n not in known_gone
+                and n not in LEADER_BLOCKS and not sp.celtic]
+    rating = lambda n: (spec(n).letter, -spec(n).fire, spec(n).steps, n)  # noqa: E731
+    plain = sorted((n for n in possible if not spec(n).is_noble), key=rating)
+    candidates = plain + sorted((n for n in possible if spec(n).is_noble), key=rating)
     count = int(battle["blocks"].get(enemy, 0))
     if count == 0 or count > len(candidates):
         return None
-    first = max(0, (len(candidates) - count) // 2)
+    first = max(0, (len(plain) - count) // 2)
     fighting = candidates[first:first + count]
     spare = [n for n in candidates if n not in fighting]
     state = GameState(scenario=str(view["scenario"]), year=int(view["year"]), turn=int(view.get("turn", 0)),
