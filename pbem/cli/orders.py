@@ -19,8 +19,11 @@ import typer
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import read_text, record_file_of_a_game, write_output
 from pbem.cli.key import load_key
+from pbem.cli.lazy import lazy
 from pbem.core.errors import EnvelopeError, FormatError
-from pbem.hammer import bots, drafts
+
+bots = lazy("pbem.hammer.bots")
+drafts = lazy("pbem.hammer.drafts")
 
 orders_app = typer.Typer(no_args_is_help=True, help="Player: write, check and seal orders.")
 

@@ -16,8 +16,10 @@ import typer
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import record_file_of_a_game, write_output
 from pbem.cli.orders import PassOpt, ReportGameOpt, open_report, reading
-from pbem.hammer import render
-from pbem.hammer.svg import render_svg
+from pbem.cli.lazy import lazy
+
+render = lazy("pbem.hammer.render")
+svg = lazy("pbem.hammer.svg")
 
 report_app = typer.Typer(no_args_is_help=True, help="Player: read your reports.")
 
@@ -131,4 +133,4 @@ def render_report(rep: dict[str, Any], path: Path | None = None, key: Path | Non
 
 def svg_of(rep: dict[str, Any]) -> str:
     """The SVG map of this side's view."""
-    return str(render_svg(render.report_view(rep)))
+    return str(svg.render_svg(render.report_view(rep)))
