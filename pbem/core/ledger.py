@@ -21,9 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-from cryptography.exceptions import InvalidSignature
-
 from pbem.core import beacon
 from pbem.core import envelope as env_mod
 from pbem.core.canonical import canonical_bytes
@@ -66,6 +63,7 @@ def _parse_toml(data: bytes, where: str) -> dict[str, Any]:
 
 def dump_signed(body: dict[str, Any], signer: PrivateIdentity, domain: bytes) -> bytes:
     """TOML text of ``body`` plus its signature."""
+    import tomli_w  # here: only writers need it (docs/architecture.md "Start-up")
     sig = signer.sign(domain + canonical_bytes(body))
     return tomli_w.dumps({**body, "signature": b64(sig)}).encode("utf-8")
 
@@ -86,11 +84,9 @@ def load_record(data: bytes, where: str, domain: bytes, key: PublicIdentity | No
         raise FormatError(f"{where} holds a value with no canonical form (a float, a date or a lone surrogate) "
                           "(protocol §2).") from None
     if key is not None:
-        try:
-            key.verifier().verify(sig, domain + body_bytes)
-        except InvalidSignature:
+        if not key.verifies(sig, domain + body_bytes):
             raise LedgerError(f"{where}: the referee's signature does not verify; the file was altered "
-                              "(protocol §7.1).") from None
+                              "(protocol §7.1).")
     return doc, record_hash_of({**doc, "signature": sig_text})
 
 
