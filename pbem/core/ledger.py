@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core import beacon
-from pbem.core import envelope as env_mod
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
+from pbem.core.lazy import lazy
+
+env_mod = lazy("pbem.core.envelope")  # only verify_game reads envelopes; status and the readers never load it
 
 MANIFEST_FORMAT = "pbem-game-v2"
 SETUP_REFEREE = "referee"  # set-up draws from the dice chain alone (game new)
