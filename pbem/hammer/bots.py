@@ -189,7 +189,7 @@ class RandomPlayer:
     """Plays any legal thing at random, seeing the whole state: for property tests and benches.
 
     Not adjudication, so Python's ``random`` is fine here; seeded, it replays exactly. Moves are
-    drawn from the movement module's legal-move generator and tried on a copy of the state: an
+    drawn from the movement module's legal-move generator and tried on a scratch copy of the state: an
     order the rules refuse is cut down (last group move dropped) until one is accepted, so the
     player never stalls the game.
     """
@@ -208,7 +208,7 @@ class RandomPlayer:
 
     def moves(self, state: Any, side: str) -> dict[str, Any]:
         from pbem.hammer.errors import IllegalOrder as Refused
-        from pbem.hammer.movement import apply_moves, legal_steps
+        from pbem.hammer.movement import apply_moves, legal_steps, scratch_copy
         from pbem.hammer.orders import parse_moves
         value = card_of(state.current.cards[side]).value
         by_origin: dict[str, dict[str, list[Any]]] = {}
@@ -233,7 +233,7 @@ class RandomPlayer:
         while True:
             order = {"moves": moves}
             try:
-                apply_moves(state.copy(), side, parse_moves(order))
+                apply_moves(scratch_copy(state), side, parse_moves(order))  # all a Move Phase changes
                 return order
             except Refused:
                 if not moves:
