@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.hammer.blocks import other_side, spec
 from pbem.hammer.board import ENGLAND, board, border_key
@@ -24,9 +24,10 @@ from pbem.hammer.state import PLACES, Battle, BlockState, GameState
 Log = list[dict[str, Any]]
 
 
-@dataclass(frozen=True)
-class Step:
-    """One legal unit of movement: one block from its area along a path (or the Norse by sea)."""
+class Step(NamedTuple):
+    """One legal unit of movement: one block from its area along a path (or the Norse by sea).
+
+    A named tuple, not a dataclass: the generator makes tens of thousands a game."""
 
     origin: str
     block: str
@@ -111,9 +112,15 @@ class _Phase:
         self.defenders: dict[str, list[str]] = {}
         self.attackers: dict[str, int] = {}
         self.closed: dict[str, set[str]] = {}
-        for area in board().area_names():
-            own = state.blocks_in(area, side)
-            enemy = state.blocks_in(area, self.enemy)
+        by_area: dict[str, tuple[list[str], list[str]]] = {}
+        for name in sorted(state.blocks):
+            b = state.blocks[name]
+            if b.location not in PLACES:
+                by_area.setdefault(b.location, ([], []))[b.owner != side].append(name)
+        # Only ``side``'s blocks move in its Move Phase: the areas holding enemy blocks stay these.
+        self.enemy_areas = frozenset(a for a, (_, enemy) in by_area.items() if enemy)
+        for area in sorted(by_area):
+            own, enemy = by_area[area]
             if own and enemy:
                 self.defenders[area] = own
                 self.attackers[area] = len(enemy)
@@ -178,13 +185,13 @@ class _Phase:
         truce = self.state.current.truce
         if truce_bars(self.state, self.side, nxt):
             return _illegal(f"{cur}→{nxt}: the Scots may not enter England during a Truce", "5.9")
-        if truce and truce != self.side and self.state.is_enemy_occupied(nxt, self.side):
+        if truce and truce != self.side and nxt in self.enemy_areas:
             return _illegal(f"{cur}→{nxt}: {nxt} holds enemy blocks and the Truce forbids attacking", "3.12")
         return None
 
     def stop_reason(self, cur: str, nxt: str) -> tuple[str, str] | None:
         """Why a block entering ``nxt`` from ``cur`` must stop there, with the rule, or None."""
-        if self.state.is_enemy_occupied(nxt, self.side):
+        if nxt in self.enemy_areas:
             return "it entered an area holding enemy blocks", "4.0"
         if nxt == ENGLAND:
             return "it entered England", "4.4"
@@ -228,7 +235,7 @@ class _Phase:
         if dest == origin:
             return _illegal(f"{route}: a sea move goes to another coastal area", "4.7")
         truce = self.state.current.truce
-        if truce and truce != self.side and self.state.is_enemy_occupied(dest, self.side):
+        if truce and truce != self.side and dest in self.enemy_areas:
             return _illegal(f"{route}: {dest} holds enemy blocks and the Truce forbids attacking", "3.12")
         return None
 
@@ -244,7 +251,7 @@ class _Phase:
                 st.current.crossings[key] = st.current.crossings.get(key, 0) + 1
         if origin in self.defenders:
             self.left[origin] = self.left.get(origin, 0) + 1
-        attacking = st.is_enemy_occupied(dest, self.side)
+        attacking = dest in self.enemy_areas
         st.blocks[block].location = dest
         st.current.moved.append(block)
         if attacking:
@@ -262,7 +269,7 @@ class _Phase:
         return ({n: b.location for n, b in st.blocks.items()}, list(st.current.moved),
                 dict(st.current.crossings), dict(self.left),
                 {a: list(v) for a, v in self.arrivals.items()},
-                copy.deepcopy(st.current.battles))
+                {a: b.copy() for a, b in st.current.battles.items()})
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         locations, moved, crossings, left, arrivals, battles = snap
@@ -406,7 +413,7 @@ def scratch_copy(state: GameState) -> GameState:
     """
     out = copy.copy(state)
     out.blocks = {n: BlockState(b.owner, b.location, b.strength) for n, b in state.blocks.items()}
-    out.current = copy.deepcopy(state.current)
+    out.current = state.current.copy()
     return out
 
 
@@ -452,6 +459,9 @@ def legal_steps(state: GameState, side: str, done: MoveOrder | None = None) -> l
         return []
     out: list[Step] = []
     coastal = board().coastal_areas()
+    # A block's legal paths depend only on where it stands and its Move Rating (2.13): every
+    # check on the way (borders, limits, stops, Truce) is the same for each block there.
+    paths_at: dict[tuple[str, int], list[tuple[str, ...]]] = {}
     for block in work.blocks_of(side):
         origin = work.blocks[block].location
         if origin in PLACES:
@@ -463,8 +473,12 @@ def legal_steps(state: GameState, side: str, done: MoveOrder | None = None) -> l
             continue
         if phase.block_error(block, origin, sea=False) is not None:
             continue
-        out.extend(Step(origin, block, path) for path in _walk(phase, block, origin)
-                   if phase.land_cost(origin, int(crosses_anglo_scottish(origin, path))) <= left)
+        key = (origin, spec(block).move)
+        paths = paths_at.get(key)
+        if paths is None:
+            paths = paths_at[key] = [path for path in _walk(phase, block, origin)
+                                     if phase.land_cost(origin, int(crosses_anglo_scottish(origin, path))) <= left]
+        out.extend(Step(origin, block, path) for path in paths)
     return sorted(out, key=lambda s: (s.origin, s.block, len(s.path), s.path))
 
 

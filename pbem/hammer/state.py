@@ -48,6 +48,12 @@ class Battle:
     defender_reserves: list[str] = field(default_factory=list)  # Player 2's reinforcements (5.33)
     entered: dict[str, list[str]] = field(default_factory=dict)  # side -> border keys used to enter
 
+    def copy(self) -> Battle:
+        return Battle(area=self.area, attacker=self.attacker, main=list(self.main), main_origin=self.main_origin,
+                      main_border=self.main_border, attacker_reserves=list(self.attacker_reserves),
+                      defender_reserves=list(self.defender_reserves),
+                      entered={s: list(v) for s, v in self.entered.items()})
+
 
 @dataclass
 class Turn:
@@ -63,6 +69,13 @@ class Turn:
     events_done: list[str] = field(default_factory=list)  # sides whose Event is resolved (3.12)
     fighting: str = ""                                    # the battle begun and not finished (5.1)
     fight: dict[str, Any] = field(default_factory=dict)   # the battle in progress (battle.py); {} between battles
+
+    def copy(self) -> Turn:
+        """A deep copy (hand-written: see ``GameState.copy``)."""
+        return Turn(cards=dict(self.cards), player1=self.player1, moved=list(self.moved),
+                    crossings=dict(self.crossings), battles={a: b.copy() for a, b in self.battles.items()},
+                    moves_done=list(self.moves_done), truce=self.truce, events_done=list(self.events_done),
+                    fighting=self.fighting, fight=plain_copy(self.fight))
 
 
 def plain_copy(data: Any) -> Any:
@@ -86,13 +99,6 @@ def _battle_dict(b: Battle) -> dict[str, Any]:
             "main_border": b.main_border, "attacker_reserves": list(b.attacker_reserves),
             "defender_reserves": list(b.defender_reserves),
             "entered": {s: list(v) for s, v in b.entered.items()}}
-
-
-def _battle_copy(b: Battle) -> Battle:
-    return Battle(area=b.area, attacker=b.attacker, main=list(b.main), main_origin=b.main_origin,
-                  main_border=b.main_border, attacker_reserves=list(b.attacker_reserves),
-                  defender_reserves=list(b.defender_reserves),
-                  entered={s: list(v) for s, v in b.entered.items()})
 
 
 @dataclass
@@ -160,17 +166,12 @@ class GameState:
 
     def copy(self) -> GameState:
         """A deep copy: nothing mutable is shared with this state."""
-        c = self.current
-        turn = Turn(cards=dict(c.cards), player1=c.player1, moved=list(c.moved), crossings=dict(c.crossings),
-                    battles={a: _battle_copy(b) for a, b in c.battles.items()},
-                    moves_done=list(c.moves_done), truce=c.truce, events_done=list(c.events_done),
-                    fighting=c.fighting, fight=plain_copy(c.fight))
         return GameState(
             scenario=self.scenario, year=self.year, turn=self.turn, phase=self.phase,
             options=Options(schiltroms=self.options.schiltroms, bid=self.options.bid),
             blocks={n: BlockState(b.owner, b.location, b.strength) for n, b in self.blocks.items()},
             deck=list(self.deck), hands={s: list(v) for s, v in self.hands.items()},
-            played={s: list(v) for s, v in self.played.items()}, current=turn,
+            played={s: list(v) for s, v in self.played.items()}, current=self.current.copy(),
             edward=self.edward, edward_wintered=self.edward_wintered, king=self.king,
             winner=self.winner, win_reason=self.win_reason, winter=plain_copy(self.winter))
 
