@@ -148,14 +148,14 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
-        raw = plain_copy(data)
-        turn = raw.pop("current", {}) or {}
-        battles = {a: Battle(**b) for a, b in (turn.pop("battles", {}) or {}).items()}
+        raw = dict(data)  # copied field by field below: nothing of ``data`` is shared
+        turn = dict(raw.pop("current", {}) or {})
+        battles = {a: Battle(**plain_copy(b)) for a, b in (turn.pop("battles", {}) or {}).items()}
         return cls(
             options=Options(**raw.pop("options", {})),
             blocks={n: BlockState(**b) for n, b in raw.pop("blocks", {}).items()},
-            current=Turn(battles=battles, **turn),
-            **raw,
+            current=Turn(battles=battles, **plain_copy(turn)),
+            **plain_copy(raw),
         )
 
     def canonical_bytes(self) -> bytes:
