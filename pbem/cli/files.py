@@ -12,10 +12,10 @@ from pathlib import Path
 from pbem.core import armor
 from pbem.core.errors import FormatError
 from pbem.core.atomic import write_atomic
+from pbem.core.lock import PRIVATE
 
 # The files of a game folder (docs/protocol.md §7) that no --out may replace.
 RECORD_FOLDERS = ("ledger", "orders", "reports", "state", "joins")
-RECORD_SUFFIXES = (".toml", ".pbem")
 
 
 def read_text(path: Path, what: str) -> str:
@@ -37,13 +37,19 @@ def read_text(path: Path, what: str) -> str:
 
 
 def record_file_of_a_game(path: Path) -> Path | None:
-    """The game folder whose signed record ``path`` is part of, if it is."""
-    path = Path(path).absolute()
-    if path.name == "game.toml" and path.exists():
+    """The game folder whose record (or private area) ``path`` would write into, if any.
+
+    The path is resolved first (a symlinked folder or file leads where it points), and anything
+    inside a game's record folders counts, whatever its name or suffix: ``ledger/0003.TOML`` is
+    no entry, but it makes verify refuse the whole game (§7.2). Names are compared ignoring case,
+    as a case-insensitive file system would.
+    """
+    path = Path(path).expanduser().resolve()
+    if path.name.lower() == "game.toml" and (path.parent / "game.toml").exists():
         return path.parent
-    in_record = path.parent.name in RECORD_FOLDERS and path.suffix in RECORD_SUFFIXES
-    if in_record and (path.parent.parent / "game.toml").exists():
-        return path.parent.parent
+    for folder in path.parents:
+        if folder.name.lower() in (*RECORD_FOLDERS, PRIVATE) and (folder.parent / "game.toml").exists():
+            return folder.parent
     return None
 
 

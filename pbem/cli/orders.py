@@ -28,6 +28,9 @@ KeyOpt = Annotated[Path | None, typer.Option("--key", help="Your private key fil
                                               "a report saved with report open --save).")]
 PassOpt = Annotated[Path | None, typer.Option("--passphrase-file", help="Your key's passphrase file "
                                                "(for a key made with one).")]
+ReportGameOpt = Annotated[Path | None, typer.Option("--game", help="The game folder (game.toml and ledger) a "
+                                                     "sealed report is checked against (default: the "
+                                                     "report's own game folder).")]
 
 
 # An opened report saved as JSON (``report open --save``): its fields and their types.
@@ -44,7 +47,8 @@ class SavedReport(dict):  # type: ignore[type-arg]
     path: Path
 
 
-def open_report(path: Path, key: Path | None, passphrase_file: Path | None = None) -> dict[str, Any]:
+def open_report(path: Path, key: Path | None, passphrase_file: Path | None = None,
+                game: Path | None = None) -> dict[str, Any]:
     """The report sealed to this key's side, decrypted and its referee signature checked.
 
     A report already opened and saved as JSON (``pbem report open --save``) is read as it is,
@@ -58,6 +62,8 @@ def open_report(path: Path, key: Path | None, passphrase_file: Path | None = Non
             data = json.loads(raw.decode("utf-8"))
         except UnicodeDecodeError:
             raise FormatError(f"{path} is not UTF-8 text, so it is not an opened report.") from None
+        except RecursionError:
+            raise FormatError(f"{path} is not an opened report: its JSON nests too deeply.") from None
         except json.JSONDecodeError as exc:
             raise FormatError(f"{path} is not an opened report: its JSON breaks at line {exc.lineno} "
                               f"({exc.msg}).") from None
@@ -78,7 +84,7 @@ def open_report(path: Path, key: Path | None, passphrase_file: Path | None = Non
         return saved
     if key is None:
         raise FormatError(f"{path} is a sealed report; give your private key with --key to open it.")
-    return dict(core_game.open_report(path, load_key(key, passphrase_file)))
+    return dict(core_game.open_report(path, load_key(key, passphrase_file), game))
 
 
 SAVED_HINT = "open the sealed report again with: pbem report open REPORT --key KEY --save FILE"
@@ -111,9 +117,10 @@ def new(
     key: KeyOpt = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write the draft here (default: print it).")] = None,
     passphrase_file: PassOpt = None,
+    game: ReportGameOpt = None,
 ) -> None:
     """A draft to start from: what you owe, with the legal options as comments."""
-    rep = open_report(report, key, passphrase_file)
+    rep = open_report(report, key, passphrase_file, game)
     with reading(rep):
         text = drafts.template(rep)
     if out is None:
@@ -130,10 +137,11 @@ def check(
     report: Annotated[Path, typer.Option("--report", help="The report the draft answers.")],
     key: KeyOpt = None,
     passphrase_file: PassOpt = None,
+    game: ReportGameOpt = None,
 ) -> None:
     """Check a draft against your own view before sending it."""
     d = read_draft(draft)
-    rep = open_report(report, key, passphrase_file)
+    rep = open_report(report, key, passphrase_file, game)
     with reading(rep):
         drafts.check_draft(d, rep)
     typer.echo(f"{draft}: ok ({d.kind} orders for {d.side}, step {d.step})")
@@ -190,6 +198,7 @@ def auto(
     bot: Annotated[str, typer.Option("--bot", help="random or simple.")] = "simple",
     seed: Annotated[str, typer.Option("--seed", help="Hex seed for the bot's choices (default: fresh).")] = "",
     passphrase_file: PassOpt = None,
+    game: ReportGameOpt = None,
 ) -> None:
     """Let a bot fill a draft with its choice (a real draft: check and seal it as usual)."""
     try:
@@ -197,7 +206,7 @@ def auto(
     except ValueError:
         raise FormatError(f"--seed {seed!r} is not hexadecimal bytes: give an even number of digits 0-9 and a-f."
                           ) from None
-    rep = open_report(report, key, passphrase_file)
+    rep = open_report(report, key, passphrase_file, game)
     with reading(rep):
         d = bots.auto_draft(rep, bot, seed_bytes)
         text = drafts.dump_draft(d)

@@ -14,8 +14,8 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.errors import fails_cleanly
-from pbem.cli.files import write_output
-from pbem.cli.orders import PassOpt, open_report, reading
+from pbem.cli.files import record_file_of_a_game, write_output
+from pbem.cli.orders import PassOpt, ReportGameOpt, open_report, reading
 from pbem.hammer import render
 from pbem.hammer.svg import render_svg
 
@@ -30,23 +30,25 @@ def open_(
     save: Annotated[Path | None, typer.Option("--save", help="Also save the opened report as JSON "
                                               "(for orders new/check/auto without the key).")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Where to write the map (default: beside "
-                                             "the report, .svg).")] = None,
+                                             "the report, .svg; in the current folder when the report "
+                                             "is in a game's record).")] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Also write the whole report as one "
                                               "self-contained HTML page (map, summary, board, hand, "
                                               "what you owe and your options; no scripts, no network).")] = None,
     passphrase_file: PassOpt = None,
+    game: ReportGameOpt = None,
 ) -> None:
     """Show your view: the board, the cards played, battle logs with dice, what is asked next."""
-    rep = open_report(file, key, passphrase_file)
-    shown = {**rep, "defaults": defaults_told(rep, file.parent.parent,
-                                              lambda path: open_report(path, key, passphrase_file))}
+    rep = open_report(file, key, passphrase_file, game)
+    shown = {**rep, "defaults": defaults_told(rep, game or file.parent.parent,
+                                              lambda path: open_report(path, key, passphrase_file, game))}
     with reading(rep):
         text, picture = render_report(shown), svg_of(shown)
         page = html_of(shown, file) if html is not None else ""
     typer.echo(text)
     if save is not None:
         write_output(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "--save")
-    out = svg or file.with_name(file.name + ".svg")
+    out = svg or default_svg(file)
     write_output(out, picture, "--svg")
     typer.echo(f"map written to {out}")
     if html is not None:
@@ -104,6 +106,13 @@ def html_of(rep: dict[str, Any], path: Path | None = None) -> str:
     """The report as one self-contained HTML page (pbem/hammer/htmlpage.py)."""
     from pbem.hammer.htmlpage import render_html
     return render_html(rep, _title(rep), _next(rep, path))
+
+
+def default_svg(report: Path) -> Path:
+    """Beside the report, unless that is inside a game's record (which takes no other file,
+    protocol §7): then in the current folder."""
+    beside = report.with_name(report.name + ".svg")
+    return Path(beside.name) if record_file_of_a_game(beside) is not None else beside
 
 
 def render_report(rep: dict[str, Any]) -> str:

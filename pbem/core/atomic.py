@@ -1,22 +1,36 @@
-"""Writes that never leave a half-written file (protocol §7.5): a temporary name, then a rename."""
+"""Writes that never leave a half-written file (protocol §7.5): a temporary name, then a rename.
+
+Temporary names are unique (``mkstemp`` in the target folder), so two writers never share one,
+and a file is created with its final mode from the start (a key file is never readable by
+others, not even for a moment).
+"""
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
+
+DEFAULT_MODE = 0o644
 
 
 def write_temp(path: Path, data: bytes, mode: int | None = None) -> Path:
-    """``data`` under the temporary name ``.NAME.tmp`` beside ``path``, flushed to disk; on any
-    failure the temporary file is removed before the error goes on."""
-    tmp = path.with_name(f".{path.name}.tmp")
+    """``data`` under a fresh temporary name ``.NAME.XXXXXXXX.tmp`` beside ``path``, flushed to disk,
+    created with ``mode`` (default 0644 less the umask); on any failure it is removed first."""
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(name)
     try:
-        with open(tmp, "wb") as fh:
+        with os.fdopen(fd, "wb") as fh:
+            # mkstemp creates the file 0600; only public files are widened (a secret is never wider)
+            if mode is None:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.fchmod(fh.fileno(), DEFAULT_MODE & ~umask)
+            elif mode != 0o600:
+                os.fchmod(fh.fileno(), mode)
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

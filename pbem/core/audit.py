@@ -20,6 +20,7 @@ from pbem.core import beacon, commitments, receipts
 from pbem.core import envelope as env_mod
 from pbem.core import game as game_mod
 from pbem.core import ledger as led
+from pbem.core import lock as lock_mod
 from pbem.core import ruleset as rs
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
@@ -31,6 +32,7 @@ REVEAL_FIELDS = {"format", "game", "dice_secret", "state_secret", "joins", "orde
 STATE_LABEL = game_mod.STATE_LABEL
 
 
+@lock_mod.locked
 def make_reveal(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
     """The reveal bundle, built with the referee's key from the game folder, whose public record
     must verify first (§7): a bundle of a damaged record would only fail its audit."""
@@ -66,7 +68,7 @@ def read_reveal(path: Path) -> dict[str, Any]:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file.") from None
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise FormatError(f"{path} is not a JSON reveal bundle (protocol §9).") from None
     if not isinstance(data, dict) or data.get("format") != REVEAL_FORMAT:
         raise FormatError(f"{path}: format must be {REVEAL_FORMAT!r} (protocol §9).")

@@ -2,7 +2,9 @@
 
 Canonical JSON (docs/protocol.md §2): objects with keys sorted by code point, no whitespace,
 UTF-8, non-ASCII kept as is (``ensure_ascii=False``). Only dict (str keys), list/tuple, str,
-int, bool and None are allowed; floats are refused because their text form is not unique.
+int, bool and None are allowed; floats are refused because their text form is not unique,
+strings holding a lone surrogate because they have no UTF-8 form, and data nested deeper than
+``MAX_DEPTH`` levels because no game needs it and a reader would run out of stack.
 """
 
 from __future__ import annotations
@@ -13,22 +15,35 @@ from typing import Any
 
 from pbem.core.errors import FormatError
 
+MAX_DEPTH = 64  # arrays and objects inside each other; game data uses about ten
 
-def _check(obj: Any, path: str) -> None:
+
+def _check(obj: Any, path: str, depth: int = 0) -> None:
     """Refuse anything without one obvious canonical form, naming where it sits."""
-    if obj is None or isinstance(obj, (bool, int, str)):
+    if obj is None or isinstance(obj, (bool, int)):
         return
+    if isinstance(obj, str):
+        try:
+            obj.encode("utf-8")
+        except UnicodeEncodeError:
+            raise FormatError(f"canonical data may not hold a lone surrogate (at {path}); strings are UTF-8 "
+                              "(protocol §2).") from None
+        return
+    if depth >= MAX_DEPTH:
+        raise FormatError(f"canonical data may not nest more than {MAX_DEPTH} levels deep (at {path[:80]}…) "
+                          "(protocol §2).")
     if isinstance(obj, float):
         raise FormatError(f"canonical data may not hold a float (at {path}); use integers (protocol §2).")
     if isinstance(obj, (list, tuple)):
         for i, item in enumerate(obj):
-            _check(item, f"{path}[{i}]")
+            _check(item, f"{path}[{i}]", depth + 1)
         return
     if isinstance(obj, dict):
         for key, value in obj.items():
             if not isinstance(key, str):
                 raise FormatError(f"canonical data may only use string keys, not {key!r} (at {path}) (protocol §2).")
-            _check(value, f"{path}.{key}")
+            _check(key, f"{path} (a key)", depth + 1)
+            _check(value, f"{path}.{key}", depth + 1)
         return
     raise FormatError(f"canonical data may not hold a {type(obj).__name__} (at {path}) (protocol §2).")
 
@@ -55,6 +70,8 @@ def canonical_loads(data: bytes) -> Any:
         obj = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise FormatError(f"payload is not UTF-8 JSON ({exc.__class__.__name__}) (protocol §2).") from None
+    except RecursionError:
+        raise FormatError(f"payload JSON nests more than {MAX_DEPTH} levels deep (protocol §2).") from None
     if canonical_bytes(obj) != data:
         raise FormatError("payload JSON is not in canonical form (protocol §2).")
     return obj

@@ -18,8 +18,9 @@ from typing import Any
 
 from pbem.core.canonical import canonical_bytes
 from pbem.core.encoding import lp, u64
-from pbem.core.errors import LedgerError
+from pbem.core.errors import FormatError, LedgerError
 
+SALT_LEN = 32
 SALT_DOMAIN = b"pbem-salt-v2"
 COMMIT_DOMAIN = b"pbem-commit-v2"
 
@@ -29,7 +30,10 @@ def salt_for(secret: bytes, game: str, entry: int, label: str) -> bytes:
 
 
 def commit(label: str, salt: bytes, value: Any) -> str:
-    """Hex commitment to one item."""
+    """Hex commitment to one item; the salt is exactly 32 bytes, or a committed 123 could open as 23
+    with a 33-byte salt ending in "1"."""
+    if len(salt) != SALT_LEN:
+        raise FormatError(f"a commitment salt must be {SALT_LEN} bytes, not {len(salt)} (protocol §6).")
     return hashlib.sha256(COMMIT_DOMAIN + lp(label) + salt + canonical_bytes(value)).hexdigest()
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import re
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -27,14 +28,16 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core import armor, beacon, commitments, receipts
+from pbem.core import lock as lock_mod
 from pbem.core.atomic import write_temp as _write_temp
 from pbem.core import envelope as env_mod
 from pbem.core import ledger as led
 from pbem.core import ruleset as rs
 from pbem.core.canonical import canonical_bytes, canonical_loads
 from pbem.core.drbg import Drbg
-from pbem.core.errors import EnvelopeError, FormatError, LedgerError, PbemError, ReplayError, SignatureError
-from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, unb64
+from pbem.core.errors import (EnvelopeError, FormatError, GameBusy, LedgerError, PbemError, ReplayError,
+                              SignatureError)
+from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 
 report_path = led.report_path
 order_path = led.order_path
@@ -44,7 +47,6 @@ state_path = led.state_path
 STATE_LABEL = "$state"
 DEADLINE_POLICY = led.DEADLINE_POLICY
 DEFAULT_DEADLINE_HOURS = led.DEFAULT_DEADLINE_HOURS
-GITIGNORE = b".pbem/\n"  # the referee's private area never joins a published copy of the folder
 
 
 def _now(now: int | None) -> int:
@@ -111,7 +113,7 @@ def _manifest(game_dir: Path, rules: rs.Ruleset, scenario: str, options: Mapping
     """(game id, manifest bytes, dice secret, state secret) of a new game; checks folder and sides."""
     if game_dir.exists() and not game_dir.is_dir():
         raise FormatError(f"{game_dir} is a file; a new game needs an empty or new folder (protocol §7).")
-    if game_dir.exists() and any(game_dir.iterdir()):
+    if game_dir.exists() and any(p.name != lock_mod.PRIVATE for p in game_dir.iterdir()):
         raise FormatError(f"{game_dir} is not empty; a new game needs an empty or new folder (protocol §7).")
     order = tuple(rules.sides)
     if set(sides) != set(order):
@@ -121,6 +123,7 @@ def _manifest(game_dir: Path, rules: rs.Ruleset, scenario: str, options: Mapping
         raise FormatError(f"deadline hours must be a whole number from 0 to 100000, not {deadline_hours!r} "
                           "(protocol §8.3).")
     game_id = game_id or f"{rules.id}-{secrets.token_hex(8)}"
+    check_name(game_id, "the game id")
     dice_secret, state_secret = secrets.token_bytes(32), secrets.token_bytes(32)
     anchor = beacon.anchor(dice_secret, chain_length)
     man_bytes = led.dump_signed(led.manifest_body(game_id, rules.id, str(rules.version), scenario, dict(options), order,
@@ -159,7 +162,7 @@ def new_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Ma
                                                         chain_length, deadline, led.SETUP_REFEREE, deadline_hours)
     man = led.parse_manifest(man_bytes, str(game_dir / "game.toml"))
     files = _setup_files(game_dir, man, rules, referee, dice_secret, state_secret, {}, _now(now))
-    _write_all([(game_dir / "game.toml", man_bytes), (game_dir / ".gitignore", GITIGNORE), *files])
+    _write_new_game(game_dir, [(game_dir / "game.toml", man_bytes), *files])
     return status(game_dir)
 
 
@@ -179,10 +182,31 @@ def open_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: M
                                                               deadline_hours)
     secret = canonical_bytes({"entry": -1, "dice_secret": dice_secret.hex(), "state_secret": state_secret.hex()})
     sealed = env_mod.seal(referee, [referee.public], secret, game=game_id, kind="state", side="", step=0,
-                          answers=hashlib.sha256(man_bytes).hexdigest())
-    _write_all([(game_dir / "game.toml", man_bytes), (game_dir / ".gitignore", GITIGNORE),
-                (led.opening_path(game_dir), armor.armor(sealed).encode("ascii"))])
+                          answers=led.record_hash(man_bytes))
+    _write_new_game(game_dir, [(game_dir / "game.toml", man_bytes),
+                               (led.opening_path(game_dir), armor.armor(sealed).encode("ascii"))])
     return game_id
+
+
+def _write_new_game(game_dir: Path, files: Sequence[tuple[Path, bytes]]) -> None:
+    """The first files of a game, written under its lock (§7.5) with the ``.gitignore`` that keeps the
+    referee's private area out of a published folder; a failed write leaves no folder behind."""
+    made = not game_dir.exists()
+    try:
+        with lock_mod.game_lock(game_dir):
+            if any(p.name != lock_mod.PRIVATE for p in game_dir.iterdir()):
+                raise FormatError(f"{game_dir} is not empty; a new game needs an empty or new folder (protocol §7).")
+            _write_all([*files, (game_dir / ".gitignore", lock_mod.GITIGNORE.encode("ascii"))])
+    except GameBusy:
+        raise
+    except BaseException:
+        if made:
+            private = lock_mod.private_dir(game_dir)
+            (private / lock_mod.LOCK_NAME).unlink(missing_ok=True)
+            for folder in (private, game_dir):
+                if folder.is_dir() and not any(folder.iterdir()):
+                    folder.rmdir()
+        raise
 
 
 def _opened(game_dir: Path) -> led.Manifest:
@@ -226,6 +250,7 @@ def _check_join(man: led.Manifest, referee: PrivateIdentity, raw: bytes | str, w
     return env, side, entropy
 
 
+@lock_mod.locked
 def start_game(game_dir: Path, referee: PrivateIdentity, join_files: Sequence[Path | str | bytes],
                rules: rs.Ruleset | None = None, now: int | None = None) -> dict[str, Any]:
     """Second half of an unbiased set-up: every side's join in, run the set-up, write entry 0 (§8.1)."""
@@ -283,7 +308,7 @@ def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Rul
     body = led.entry_body(game, number, prev, rules.owes(state), dict(orders), defaulted, r, state_commit, commits,
                           report_commits, rules.public(state), result, deadline, dict(received))
     entry_bytes = led.dump_signed(body, referee, led.ENTRY_DOMAIN)
-    entry_hash = hashlib.sha256(entry_bytes).hexdigest()
+    entry_hash = led.record_hash(entry_bytes)
     files = []
     for side in rules.sides:
         sealed = env_mod.seal(referee, [identities[side]], payloads[side], game=game, kind="report", side=side,
@@ -392,6 +417,7 @@ def _load_state(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: Pr
     return data
 
 
+@lock_mod.locked
 def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, where: str = "order",
                   rules: rs.Ruleset | None = None, now: int | None = None) -> receipts.Receipt:
     """Check an order as it arrives, keep it in the private area and issue its receipt (§7.3, §9.2).
@@ -449,6 +475,7 @@ def _installed_rules(man: led.Manifest, rules: rs.Ruleset | None) -> rs.Ruleset:
     return rules
 
 
+@lock_mod.locked
 def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[Path | str | bytes],
                deadline_passed: bool = False, rules: rs.Ruleset | None = None,
                now: int | None = None) -> dict[str, Any]:
@@ -570,25 +597,40 @@ def read_input(path: Path) -> bytes:
 
 
 def open_report(path: Path, me: PrivateIdentity, game_dir: Path | None = None) -> dict[str, Any]:
-    """A report sealed to me, checked against the game's manifest and ledger when they are at hand."""
+    """A report sealed to me, always checked against its game's manifest and ledger (protocol §7.4).
+
+    ``game_dir`` defaults to the report's own game folder (``GAME/reports/NNNN-SIDE.pbem``). The
+    report must be signed by the manifest's referee, answer the ledger entry of its step, and
+    match that entry's commitment: an envelope the opponent forged and sealed to me is refused,
+    wherever it was saved.
+    """
     path = Path(path)
     env = env_mod.read(read_input(path), str(path))
     env_mod.expect(env, str(path), kind="report")
-    data = canonical_loads(env_mod.open_sealed(env, me, str(path)))
-    if not isinstance(data, dict) or set(data) != {"salt", "report"}:
-        raise FormatError(f"{path}: a report payload holds exactly salt and report (protocol §7.4).")
     game_dir = Path(game_dir) if game_dir is not None else path.parent.parent
-    if (game_dir / "game.toml").exists():
-        man = led.read_manifest(game_dir)
-        env_mod.expect(env, str(path), signer=man.referee, game=man.game)
-        entry_file = led.entry_path(game_dir, env.header.step)
-        if entry_file.exists():
-            entry = led.read_entry(game_dir, env.header.step, man)
-            env_mod.expect(env, str(path), answers=entry.hash)
-            side = env.header.side
-            label = f"report.{side}"
-            if commitments.commit(label, bytes.fromhex(data["salt"]), data["report"]) != entry.reports.get(side):
-                raise LedgerError(f"{path}: the report does not match its commitment in {entry_file} (protocol §7.4).")
+    if not (game_dir / "game.toml").is_file():
+        raise FormatError(f"{path}: a report is opened against its game's manifest and ledger, and "
+                          f"{game_dir} holds no game.toml (protocol §7.4).",
+                          hint="give the game folder with --game DIR (a copy of the public record will do)")
+    man = led.read_manifest(game_dir)
+    env_mod.expect(env, str(path), signer=man.referee, game=man.game)
+    side = env.header.side
+    if side not in man.identities:
+        raise EnvelopeError(f"{path} is for side {side!r}, which is not in game {man.game} (protocol §4.5).")
+    led.check_started(game_dir, man)
+    entry_file = led.entry_path(game_dir, env.header.step)
+    if not entry_file.is_file():
+        raise LedgerError(f"{path} answers ledger entry {env.header.step}, which is not in {game_dir / 'ledger'}; "
+                          "update your copy of the game's record (protocol §7.4).")
+    entry = led.read_entry(game_dir, env.header.step, man)
+    env_mod.expect(env, str(path), answers=entry.hash, to=me.public)
+    data = canonical_loads(env_mod.open_sealed(env, me, str(path)))
+    if not isinstance(data, dict) or set(data) != {"salt", "report"} or not isinstance(data["salt"], str) \
+            or not re.fullmatch(r"[0-9a-f]{64}", data["salt"]):
+        raise FormatError(f"{path}: a report payload holds exactly salt (64 hex digits) and report (protocol §7.4).")
+    label = f"report.{side}"
+    if commitments.commit(label, bytes.fromhex(data["salt"]), data["report"]) != entry.reports.get(side):
+        raise LedgerError(f"{path}: the report does not match its commitment in {entry_file} (protocol §7.4).")
     report = data["report"]
     return report if isinstance(report, dict) else {"report": report}
 

@@ -28,9 +28,11 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from pbem.core.atomic import write_atomic
 from pbem.core.errors import DecryptError, FormatError
 
-FORMAT = "pbem-identity-v1"
-FINGERPRINT_DOMAIN = b"pbem-fingerprint-v1"
+FORMAT = "pbem-identity-v2"
+FINGERPRINT_DOMAIN = b"pbem-fingerprint-v2"
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**15, 8, 1
+SCRYPT_MAX_BYTES = 256 << 20  # 128 * n * r * p: a key file may not ask for more memory and time than this
+MAX_NAME = 64
 _B32 = "abcdefghijklmnopqrstuvwxyz234567"
 MAX_KEY_FILE = 1 << 16  # a key file is a few hundred bytes; anything this big is something else
 
@@ -53,6 +55,19 @@ def unb64(text: Any, where: str, length: int | None = None) -> bytes:
     if length is not None and len(data) != length:
         raise FormatError(f"{where} must hold {length} bytes, not {len(data)} (protocol §1).")
     return data
+
+
+def check_name(name: Any, where: str) -> str:
+    """A name a person chose (a player, a referee, a side): shown on terminals, so printable only.
+
+    A carriage return or an escape sequence in a name could rewrite what verify prints.
+    """
+    if not isinstance(name, str) or not name:
+        raise FormatError(f"{where} must be a non-empty string (protocol §5).")
+    if len(name) > MAX_NAME or not name.isprintable():
+        raise FormatError(f"{where} {name[:MAX_NAME]!r} must be at most {MAX_NAME} printable characters, with no "
+                          "control characters such as a line end (protocol §5).")
+    return name
 
 
 def _raw_pub(key: Ed25519PublicKey | X25519PublicKey) -> bytes:
@@ -94,9 +109,7 @@ class PublicIdentity:
         """Parse and check a public identity table; the fingerprint, when given, must match."""
         if not isinstance(data, dict):
             raise FormatError(f"{where} must be a table with name, sign and encrypt (protocol §5).")
-        name = data.get("name")
-        if not isinstance(name, str) or not name:
-            raise FormatError(f"{where}.name must be a non-empty string (protocol §5).")
+        name = check_name(data.get("name"), f"{where}.name")
         ident = cls(name, unb64(data.get("sign"), f"{where}.sign", 32), unb64(data.get("encrypt"), f"{where}.encrypt", 32))
         given = data.get("fingerprint")
         if given is not None and given != ident.fingerprint:
@@ -130,6 +143,7 @@ class PrivateIdentity:
 
 def generate(name: str) -> PrivateIdentity:
     """Fresh keys from the operating system's random source."""
+    check_name(name, "a key's name")
     return PrivateIdentity(name, Ed25519PrivateKey.generate(), X25519PrivateKey.generate())
 
 
@@ -165,9 +179,7 @@ def private_from_toml(text: str, where: str, passphrase: bytes | None = None) ->
     doc = _toml(text, where)
     if doc.get("format") != FORMAT:
         raise FormatError(f"{where} is not a pbem private key: a key file has format {FORMAT!r} (protocol §5.1).")
-    name = doc.get("name")
-    if not isinstance(name, str) or not name:
-        raise FormatError(f"{where}: name must be a non-empty string (protocol §5.1).")
+    name = check_name(doc.get("name"), f"{where}: name")
     prot = doc.get("protected")
     if prot is None and "sign_secret" not in doc and "encrypt_secret" not in doc:
         raise FormatError(f"{where} is a public identity, not a private key; give your own .key file "
@@ -181,9 +193,14 @@ def private_from_toml(text: str, where: str, passphrase: bytes | None = None) ->
         if not isinstance(prot, dict) or prot.get("kdf") != "scrypt" or prot.get("aead") != "chacha20poly1305":
             raise FormatError(f"{where}: [protected] must use kdf scrypt and aead chacha20poly1305 (protocol §5.1).")
         n, r, p = prot.get("n"), prot.get("r"), prot.get("p")
-        if not all(isinstance(v, int) and 0 < v <= 2**20 for v in (n, r, p)) or n & (n - 1):  # type: ignore[operator]
-            raise FormatError(f"{where}: [protected] scrypt parameters are out of range (protocol §5.1).")
-        key = _kdf(passphrase, unb64(prot.get("salt"), f"{where}: protected.salt"), n, r, p)  # type: ignore[arg-type]
+        if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 2**20 for v in (n, r, p)) \
+                or n < 2 or n & (n - 1) or 128 * n * r * p > SCRYPT_MAX_BYTES:  # type: ignore[operator]
+            raise FormatError(f"{where}: [protected] scrypt parameters are out of range: n a power of 2, and "
+                              f"128 * n * r * p at most {SCRYPT_MAX_BYTES >> 20} MiB (protocol §5.1).")
+        try:
+            key = _kdf(passphrase, unb64(prot.get("salt"), f"{where}: protected.salt"), n, r, p)  # type: ignore[arg-type]
+        except (ValueError, MemoryError):
+            raise FormatError(f"{where}: [protected] scrypt parameters are out of range (protocol §5.1).") from None
         try:
             plain = ChaCha20Poly1305(key).decrypt(unb64(prot.get("nonce"), f"{where}: protected.nonce", 12),
                                                   unb64(prot.get("sealed"), f"{where}: protected.sealed", 80),

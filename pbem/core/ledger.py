@@ -2,8 +2,9 @@
 
 Files (docs/protocol.md §7): ``game.toml`` and ``ledger/NNNN.toml`` are TOML documents whose
 every field but ``signature`` is the signed body; ``signature`` is Ed25519 over the domain and
-the canonical JSON of the body (§2). An entry's hash is SHA-256 of its file's exact bytes; entry
-0 links to the manifest's hash, entry e to entry e-1's. Game data that TOML cannot hold (``None``)
+the canonical JSON of the body (§2). A record's hash is H("pbem-record-v2" || canonical JSON of
+the parsed document, signature included), so chain and signature cover the same thing and line
+ends do not matter; entry 0 links to the manifest's hash, entry e to entry e-1's. Game data that TOML cannot hold (``None``)
 travels as canonical JSON strings: ``options``, ``board``, ``result``.
 
 ``verify_game`` checks everything anyone can check without secrets.
@@ -27,7 +28,7 @@ from pbem.core import beacon
 from pbem.core import envelope as env_mod
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, LedgerError, PbemError
-from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, unb64
+from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 
 MANIFEST_FORMAT = "pbem-game-v2"
 SETUP_REFEREE = "referee"  # set-up draws from the dice chain alone (game new)
@@ -38,11 +39,29 @@ ENTRY_DOMAIN = b"pbem-ledger-entry-v2"
 DEADLINE_POLICY = "default-orders"  # a side silent at the deadline gets the ruleset's default orders
 DEFAULT_DEADLINE_HOURS = 72
 PRIVATE_DIR = ".pbem"  # the referee's private area of a game folder: never published (protocol §7)
+RECORD_DOMAIN = b"pbem-record-v2"
 _ENTRY_NAME = re.compile(r"^(\d{4,})\.toml$")
 
 
-def sha256_file_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def record_hash_of(doc: dict[str, Any]) -> str:
+    """The hash of a signed record: H("pbem-record-v2" || canonical_bytes(document with its signature)).
+
+    What is chained is what is signed: CRLF line ends, re-wrapped TOML or another key order give
+    the same hash, so a folder that went through git's autocrlf or a mail client still verifies.
+    """
+    return hashlib.sha256(RECORD_DOMAIN + canonical_bytes(doc)).hexdigest()
+
+
+def record_hash(data: bytes, where: str = "record") -> str:
+    """The record hash (§7) of the bytes of a manifest or ledger entry."""
+    return record_hash_of(_parse_toml(data, where))
+
+
+def _parse_toml(data: bytes, where: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise FormatError(f"{where} is not UTF-8 TOML ({exc}) (protocol §7).") from None
 
 
 def dump_signed(body: dict[str, Any], signer: PrivateIdentity, domain: bytes) -> bytes:
@@ -53,22 +72,26 @@ def dump_signed(body: dict[str, Any], signer: PrivateIdentity, domain: bytes) ->
 
 def load_signed(data: bytes, where: str, domain: bytes, key: PublicIdentity | None) -> dict[str, Any]:
     """Parse a signed TOML document; checks the signature when ``key`` is given."""
-    try:
-        doc = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise FormatError(f"{where} is not UTF-8 TOML ({exc}) (protocol §7).") from None
-    sig = unb64(doc.pop("signature", None), f"{where}: signature", 64)
+    return load_record(data, where, domain, key)[0]
+
+
+def load_record(data: bytes, where: str, domain: bytes, key: PublicIdentity | None) -> tuple[dict[str, Any], str]:
+    """(body, record hash) of a signed TOML document; checks the signature when ``key`` is given."""
+    doc = _parse_toml(data, where)
+    sig_text = doc.pop("signature", None)
+    sig = unb64(sig_text, f"{where}: signature", 64)
     try:
         body_bytes = canonical_bytes(doc)
-    except FormatError:
-        raise FormatError(f"{where} holds a value with no canonical form (a float or a date) (protocol §2).") from None
+    except (FormatError, UnicodeEncodeError, RecursionError):
+        raise FormatError(f"{where} holds a value with no canonical form (a float, a date or a lone surrogate) "
+                          "(protocol §2).") from None
     if key is not None:
         try:
             key.verifier().verify(sig, domain + body_bytes)
         except InvalidSignature:
             raise LedgerError(f"{where}: the referee's signature does not verify; the file was altered "
                               "(protocol §7.1).") from None
-    return doc
+    return doc, record_hash_of({**doc, "signature": sig_text})
 
 
 def json_field(doc: dict[str, Any], name: str, where: str) -> Any:
@@ -78,7 +101,7 @@ def json_field(doc: dict[str, Any], name: str, where: str) -> Any:
         raise FormatError(f"{where}: field {name} must be a JSON string (protocol §7).")
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise FormatError(f"{where}: field {name} is not valid JSON (protocol §7).") from None
     if canonical_bytes(value).decode("utf-8") != text:
         raise FormatError(f"{where}: field {name} is not canonical JSON (protocol §2).")
@@ -158,11 +181,14 @@ def parse_manifest(data: bytes, where: str) -> Manifest:
     if doc.get("format") != MANIFEST_FORMAT:
         raise FormatError(f"{where}: format must be {MANIFEST_FORMAT!r} (protocol §7.1).")
     referee = PublicIdentity.from_dict(doc.get("referee"), f"{where}: referee")
-    load_signed(data, where, MANIFEST_DOMAIN, referee)
+    _, digest = load_record(data, where, MANIFEST_DOMAIN, referee)
     sides = doc.get("sides")
     if not isinstance(sides, list) or not sides or not all(isinstance(s, str) and s for s in sides) \
             or len(set(sides)) != len(sides):
         raise FormatError(f"{where}: sides must be a list of distinct side names (protocol §7.1).")
+    for i, s in enumerate(sides):
+        check_name(s, f"{where}: sides[{i}]")
+    check_name(doc.get("game"), f"{where}: game")
     ids = _table(doc, "identities", where)
     if set(ids) != set(sides):
         raise FormatError(f"{where}: identities must name exactly the sides {', '.join(sides)} (protocol §7.1).")
@@ -187,7 +213,7 @@ def parse_manifest(data: bytes, where: str) -> Manifest:
                     _str(doc, "scenario", where), options, tuple(sides),
                     {s: PublicIdentity.from_dict(ids[s], f"{where}: identities.{s}") for s in sides},
                     referee, bytes.fromhex(anchor_hex), length, DEADLINE_POLICY,
-                    sha256_file_bytes(data), setup, hours)
+                    digest, setup, hours)
 
 
 @dataclass(frozen=True)
@@ -243,7 +269,7 @@ def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
     except FileNotFoundError:
         raise LedgerError(f"{path}: ledger entry {number} is missing (protocol §7.2).") from None
     where = str(path)
-    doc = load_signed(data, where, ENTRY_DOMAIN, manifest.referee)
+    doc, digest = load_record(data, where, ENTRY_DOMAIN, manifest.referee)
     extra, missing = sorted(set(doc) - set(ENTRY_FIELDS)), [f for f in ENTRY_FIELDS if f not in doc]
     if extra or missing:
         raise LedgerError(f"{where}: " + (f"field {extra[0]} is not a ledger entry field" if extra else
@@ -271,7 +297,7 @@ def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
     return Entry(number, doc["kind"], number - 1, _str(doc, "prev", where), number, _table(doc, "owes", where),
                  _table(doc, "orders", where), tuple(defaulted), bytes.fromhex(dice_hex), _str(doc, "state", where),
                  _table(doc, "commitments", where), _table(doc, "reports", where), json_field(doc, "board", where),
-                 json_field(doc, "result", where), sha256_file_bytes(data), path, deadline, received)
+                 json_field(doc, "result", where), digest, path, deadline, received)
 
 
 def entry_numbers(game_dir: Path) -> list[int]:

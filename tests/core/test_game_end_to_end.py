@@ -135,7 +135,7 @@ def _rebind_report(d: Path, keys: Keys, side: str, n: int) -> None:
     from pbem.core import armor, envelope
     p = game.report_path(d, n, side)
     payload = envelope.open_sealed(envelope.read_file(p), getattr(keys, side))
-    entry_hash = ledger.sha256_file_bytes(ledger.entry_path(d, n).read_bytes())
+    entry_hash = ledger.record_hash(ledger.entry_path(d, n).read_bytes())
     raw = envelope.seal(keys.referee, [getattr(keys, side).public], payload, game="rps-test", kind="report",
                         side=side, step=n, answers=entry_hash)
     p.write_text(armor.armor(raw))
@@ -145,7 +145,7 @@ def _rebind_state(d: Path, keys: Keys, n: int) -> None:
     from pbem.core import armor, envelope
     p = game.state_path(d, n)
     payload = envelope.open_sealed(envelope.read_file(p), keys.referee)
-    entry_hash = ledger.sha256_file_bytes(ledger.entry_path(d, n).read_bytes())
+    entry_hash = ledger.record_hash(ledger.entry_path(d, n).read_bytes())
     raw = envelope.seal(keys.referee, [keys.referee.public], payload, game="rps-test", kind="state", side="",
                         step=n, answers=entry_hash)
     p.write_text(armor.armor(raw))
@@ -192,7 +192,7 @@ def test_protocol_7_3_rewritten_past_entry_is_betrayed_by_the_players_signed_ord
     players', signed to answer the original entry 2, so the public record no longer checks."""
     resign(played / "ledger" / "0002.toml", keys, lambda d: d["commitments"].update(first_die="0" * 64))
     _rebind_all(played, keys, 2)
-    new_hash = ledger.sha256_file_bytes((played / "ledger" / "0002.toml").read_bytes())
+    new_hash = ledger.record_hash((played / "ledger" / "0002.toml").read_bytes())
     resign(played / "ledger" / "0003.toml", keys, lambda d: d.update(prev=new_hash))
     _rebind_all(played, keys, 3)
     code, out = run("verify", played)

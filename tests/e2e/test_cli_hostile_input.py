@@ -53,7 +53,8 @@ def cli(*args: object) -> str:
 @dataclass(frozen=True)
 class World:
     """The folder of games and files under attack; ``names`` fills {R} (the folder), {M} (the
-    side that owes moves in game g) and {O} (the other side) in a case's arguments."""
+    side that owes moves in game g), {O} (the other side) and {MR} (the report asking {M} for
+    those moves, in g's record) in a case's arguments."""
 
     root: Path
     names: dict[str, str]
@@ -195,7 +196,7 @@ def _build(root: Path) -> dict[str, str]:
     _open_and_start(root, "g")
     mover = _play_until_someone_moves(root)
     g = root / "g"
-    cli("report", "open", root / "m-report.pbem", "--key", k / f"{mover}.key", "--save", root / "m-report.json",
+    cli("report", "open", root / "m-report.pbem", "--game", g, "--key", k / f"{mover}.key", "--save", root / "m-report.json",
         "--svg", root / "m-report.svg")
     cli("game", "reveal", g, "--key", k / "referee.key", "--out", root / "g-reveal.json", "--mid-game")
     _open_and_start(root, "g2")
@@ -229,6 +230,8 @@ def _build(root: Path) -> dict[str, str]:
     j = root / "junk"
     j.mkdir()
     (j / "folder").mkdir()
+    (j / "ledger-link").symlink_to(root / "g" / "ledger", target_is_directory=True)
+    (j / "entry-link.toml").symlink_to(root / "g" / "ledger" / "0001.toml")
     (j / "empty.txt").write_bytes(b"")
     (j / "garbage.bin").write_bytes(bytes(range(256)) * 8)
     (j / "latin1.txt").write_bytes("côté = \"é\"\n".encode("latin-1"))
@@ -264,7 +267,62 @@ def _build(root: Path) -> dict[str, str]:
             inner = inner[key]
         inner[path[-1]] = value
         (j / f"saved-{name}.json").write_text(json.dumps(bad), encoding="utf-8")
-    return {"{M}": mover, "{O}": "england" if mover == "scotland" else "scotland", "{R}": str(root)}
+    _build_issue_10_item_9(root, mover, me)
+    step = int(core_game.status(g)["step"])
+    return {"{M}": mover, "{O}": "england" if mover == "scotland" else "scotland", "{R}": str(root),
+            "{MR}": str(core_game.report_path(g, step, mover))}
+
+
+def _with_header(raw: bytes, old: bytes, new: bytes) -> bytes:
+    """The binary envelope with its header text edited (lengths fixed, signature left stale)."""
+    hlen = int.from_bytes(raw[8:12], "big")
+    hb = raw[12 : 12 + hlen]
+    assert old in hb, hb
+    hb = hb.replace(old, new, 1)
+    return raw[:8] + len(hb).to_bytes(4, "big") + hb + raw[12 + hlen :]
+
+
+def _build_issue_10_item_9(root: Path, mover: str, me: identity.PrivateIdentity) -> None:
+    """Hostile input that used to crash with a traceback (issue 10 item 9) and names (item 13)."""
+    from pbem.core import armor, envelope
+    from pbem.core import ledger as led
+
+    j, g, k = root / "junk", root / "g", root / "keys"
+    order = armor.dearmor((root / "m.asc").read_text(encoding="ascii"))
+    report = armor.dearmor((root / "m-report.pbem").read_text(encoding="ascii"))
+    for name, raw in (("order", order), ("report", report)):  # "\ud800" in the header, before the signature check
+        bad = _with_header(raw, b'"game":"', b'"game":"\\ud800')
+        (j / f"surrogate-header-{name}.asc").write_text(armor.armor(bad), encoding="ascii")
+    man = led.read_manifest(g)
+    entry = led.latest(g, man)
+    entropy = '"entropy":"' + "ab" * 32 + '"'
+    for name, payload in {"surrogate": '{' + entropy + ',"order":{"kind":"\\ud800"}}',
+                          "nested": '{' + entropy + ',"order":' + "[" * 100_000 + "]" * 100_000 + '}'}.items():
+        sealed = envelope.seal(me, [man.referee], payload.encode("ascii"), game=man.game, kind="order", side=mover,
+                               step=entry.number, answers=entry.hash)
+        (j / f"order-{name}.asc").write_text(armor.armor(sealed), encoding="ascii")
+    other = identity.load_private(k / f"{'england' if mover == 'scotland' else 'scotland'}.key")
+    mine = envelope.open_sealed(envelope.parse(report), me)  # the opponent forges a report for me (item 6)
+    forged = envelope.seal(other, [me.public], mine.replace(b'"hand":[', b'"hand":["truce",', 1), game=man.game,
+                           kind="report", side=mover, step=entry.number, answers=entry.hash)
+    (j / "forged-report.pbem").write_text(armor.armor(forged), encoding="ascii")
+    bundle = json.loads((root / "g-reveal.json").read_text(encoding="utf-8"))
+    step = sorted(bundle["orders"])[0]
+    side = sorted(bundle["orders"][step])[0]
+    bundle["orders"][step][side]["order"] = "\ud800"
+    (j / "reveal-surrogate.json").write_text(json.dumps(bundle), encoding="ascii")
+    text = (root / "g-reveal.json").read_text(encoding="utf-8")
+    (j / "reveal-nested.json").write_text(text.replace('"joins": {', '"joins": {"x": ' + "[" * 100_000 + "]" * 100_000
+                                                       + ", ", 1), encoding="utf-8")
+    saved = json.loads((root / "m-report.json").read_text(encoding="utf-8"))
+    saved["view"] = "VIEW"
+    (j / "saved-nested.json").write_text(json.dumps(saved).replace('"VIEW"', "[" * 100_000 + "]" * 100_000),
+                                         encoding="utf-8")
+    locked = (k / "locked.key").read_text(encoding="utf-8")
+    assert "n = 32768" in locked
+    (j / "greedy.key").write_text(locked.replace("n = 32768", "n = 1048576"), encoding="utf-8")  # 1 GiB
+    pub = (k / "england.pub.toml").read_text(encoding="utf-8")
+    (j / "cr-name.pub.toml").write_text(pub.replace('name = "england"', 'name = "england\\rok"'), encoding="utf-8")
 
 
 # An opened report saved as JSON is unsigned: a player may edit it out of shape.
@@ -340,7 +398,7 @@ for what, (path, frag) in JUNK.items():
         case(f"open-side-{what}", frag, "game", "open", "{R}/out/new", "--referee", "{R}/keys/referee.key",
              "--side", f"england={path}", "--side", "scotland={R}/keys/scotland.pub.toml")
     if what != "draft":
-        case(f"orders-check-{what}", frag, "orders", "check", path, "--report", "{R}/m-report.pbem", *MINE)
+        case(f"orders-check-{what}", frag, "orders", "check", path, "--report", "{MR}", *MINE)
         case(f"orders-seal-{what}", frag, "orders", "seal", path, "--game", "{R}/g", *MINE, "--out", "{R}/out/o.asc")
         case(f"orders-check-report-{what}", frag, "orders", "check", "{R}/m.toml", "--report", path, *MINE)
     # every verb that reads a private key, against the keys most likely in a player's folder
@@ -351,8 +409,8 @@ for what, (path, frag) in JUNK.items():
                        ("start", ("game", "start", "{R}/g3", "{R}/g-england.join")),
                        ("join", ("game", "join", "{R}/g3", "--side", "england", "--out", "{R}/out/j.asc")),
                        ("seal", ("orders", "seal", "{R}/m.toml", "--game", "{R}/g", "--out", "{R}/out/o.asc")),
-                       ("check", ("orders", "check", "{R}/m.toml", "--report", "{R}/m-report.pbem")),
-                       ("report-open", ("report", "open", "{R}/m-report.pbem", "--svg", "{R}/out/x.svg"))]:
+                       ("check", ("orders", "check", "{R}/m.toml", "--report", "{MR}")),
+                       ("report-open", ("report", "open", "{MR}", "--svg", "{R}/out/x.svg"))]:
         if full or verb in ("adjudicate", "seal", "report-open"):
             case(f"{verb}-key-{what}", frag, *argv, "--key", path)
     case(f"open-referee-{what}", frag, "game", "open", "{R}/out/new", "--referee", path,
@@ -378,7 +436,7 @@ case("report-open-a-report-of-another-game", "is for game", "report", "open",
 case("report-open-an-order-in-binary", "an order envelope, not a report (protocol §4.5)",
      "report", "open", "{R}/junk/binary.pbem", *MINE, "--svg", "{R}/out/x.svg")
 case("receive-a-report", "a report envelope, not an order (protocol §4.5)", "game", "receive", "{R}/g",
-     "{R}/m-report.pbem", *REF)
+     "{MR}", *REF)
 case("receive-the-sealed-state", "a state envelope, not an order", "game", "receive", "{R}/g", "{R}/g/state/0000.pbem",
      *REF)
 case("receive-replayed-order", "already adjudicated", "game", "receive", "{R}/g", "{R}/last-{M}.asc", *REF)
@@ -418,15 +476,15 @@ case("reveal-by-a-player", "is not this game's referee", "game", "reveal", "{R}/
 case("seal-with-the-other-side-key", "is not {M}'s identity", "orders", "seal", "{R}/m.toml",
      "--game", "{R}/g", "--key", "{R}/keys/{O}.key", "--out", "{R}/out/o.asc")
 case("seal-without-key", "needs --key", "orders", "seal", "{R}/m.toml", "--game", "{R}/g", "--out", "{R}/out/o.asc")
-case("report-open-with-the-other-side-key", "is not sealed to {O}", "report", "open", "{R}/m-report.pbem",
+case("report-open-with-the-other-side-key", "is not sealed to {O}", "report", "open", "{MR}",
      "--key", "{R}/keys/{O}.key", "--svg", "{R}/out/x.svg")
 case("report-open-with-a-public-key", "is a public identity, not a private key", "report", "open",
-     "{R}/m-report.pbem", "--key", "{R}/keys/{M}.pub.toml", "--svg", "{R}/out/x.svg")
-case("report-open-without-key", "--key", "report", "open", "{R}/m-report.pbem", "--svg", "{R}/out/x.svg")
+     "{MR}", "--key", "{R}/keys/{M}.pub.toml", "--svg", "{R}/out/x.svg")
+case("report-open-without-key", "--key", "report", "open", "{MR}", "--svg", "{R}/out/x.svg")
 for verb, argv in [("adjudicate", ("adjudicate", "{R}/g", "{R}/m.asc")),
                    ("seal", ("orders", "seal", "{R}/m.toml", "--game", "{R}/g", "--out", "{R}/out/o.asc")),
-                   ("report-open", ("report", "open", "{R}/m-report.pbem", "--svg", "{R}/out/x.svg")),
-                   ("orders-new", ("orders", "new", "{R}/m-report.pbem", "--out", "{R}/out/n.toml")),
+                   ("report-open", ("report", "open", "{MR}", "--svg", "{R}/out/x.svg")),
+                   ("orders-new", ("orders", "new", "{MR}", "--out", "{R}/out/n.toml")),
                    ("join", ("game", "join", "{R}/g3", "--side", "england", "--out", "{R}/out/j.asc"))]:
     case(f"{verb}-locked-key-without-passphrase", "protected by a passphrase", *argv, "--key", "{R}/keys/locked.key")
     case(f"{verb}-locked-key-wrong-passphrase", "wrong passphrase", *argv, "--key", "{R}/keys/locked.key",
@@ -453,7 +511,7 @@ SEAL_REFUSES = {"d_old_step.toml": "not wanted", "d_huge_step.toml": "not wanted
                 "d_plans_list.toml": "must be a table", "d_repeated_key.toml": "not valid TOML",
                 "d_nul.toml": "is not one of", "d_card_when_moves_are_owed.toml": "owes moves orders at step"}
 for name, frag in DRAFT_FRAGMENTS.items():
-    case(f"check-{name[2:-5]}", frag, "orders", "check", f"{{R}}/junk/{name}", "--report", "{R}/m-report.pbem", *MINE)
+    case(f"check-{name[2:-5]}", frag, "orders", "check", f"{{R}}/junk/{name}", "--report", "{MR}", *MINE)
 for name, frag in SEAL_REFUSES.items():
     case(f"seal-{name[2:-5]}", frag, "orders", "seal", f"{{R}}/junk/{name}", "--game", "{R}/g", *MINE,
          "--out", "{R}/out/o.asc")
@@ -496,8 +554,8 @@ case("reveal-a-running-game-without-mid-game", "is not over (", "game", "reveal"
 
 # --out into a folder, a game's signed record, or below a file.
 for verb, argv in [("seal", ("orders", "seal", "{R}/m.toml", "--game", "{R}/g", *MINE)),
-                   ("new", ("orders", "new", "{R}/m-report.pbem", *MINE)),
-                   ("auto", ("orders", "auto", "{R}/m-report.pbem", *MINE)),
+                   ("new", ("orders", "new", "{MR}", *MINE)),
+                   ("auto", ("orders", "auto", "{MR}", *MINE)),
                    ("reveal", ("game", "reveal", "{R}/g", "--mid-game", *REF)),
                    ("join", ("game", "join", "{R}/g3", "--side", "england", "--key", "{R}/keys/england.key")),
                    ("sandbox", ("sandbox", str(EXAMPLE_POSITION)))]:
@@ -506,15 +564,21 @@ for verb, argv in [("seal", ("orders", "seal", "{R}/m.toml", "--game", "{R}/g", 
     case(f"{verb}-out-over-the-manifest", "record of the game", *argv, "--out", "{R}/g3/game.toml")
     case(f"{verb}-out-a-new-report", "record of the game", *argv, "--out", "{R}/g/reports/0999-england.pbem")
     case(f"{verb}-out-below-a-file", "is a file, not a folder", *argv, "--out", "{R}/junk/empty.txt/x.txt")
-case("report-open-svg-over-the-ledger", "record of the game", "report", "open", "{R}/m-report.pbem", *MINE,
+    # issue 10 item 10: a symlinked folder or file leads into the record; any name inside it counts
+    case(f"{verb}-out-through-a-symlinked-folder", "record of the game", *argv, "--out", "{R}/junk/ledger-link/0001.toml")
+    case(f"{verb}-out-through-a-symlinked-file", "record of the game", *argv, "--out", "{R}/junk/entry-link.toml")
+    case(f"{verb}-out-an-odd-name-in-the-ledger", "record of the game", *argv, "--out", "{R}/g/ledger/0003.TOML")
+    case(f"{verb}-out-a-note-in-the-orders", "record of the game", *argv, "--out", "{R}/g/orders/notes.txt")
+    case(f"{verb}-out-into-the-private-area", "record of the game", *argv, "--out", "{R}/g/.pbem/pending/x.pbem")
+case("report-open-svg-over-the-ledger", "record of the game", "report", "open", "{MR}", *MINE,
      "--svg", "{R}/g/ledger/0000.toml")
-case("report-open-save-a-folder", "is a folder", "report", "open", "{R}/m-report.pbem", *MINE,
+case("report-open-save-a-folder", "is a folder", "report", "open", "{MR}", *MINE,
      "--save", "{R}/junk/folder", "--svg", "{R}/out/x.svg")
 
 # Options and arguments of the wrong shape.
-case("auto-seed-not-hex", "not hexadecimal", "orders", "auto", "{R}/m-report.pbem", *MINE, "--seed", "zz",
+case("auto-seed-not-hex", "not hexadecimal", "orders", "auto", "{MR}", *MINE, "--seed", "zz",
      "--out", "{R}/out/a.toml")
-case("auto-no-such-bot", "unknown bot", "orders", "auto", "{R}/m-report.pbem", *MINE, "--bot", "clever",
+case("auto-no-such-bot", "unknown bot", "orders", "auto", "{MR}", *MINE, "--bot", "clever",
      "--out", "{R}/out/a.toml")
 case("key-new-exists", "already exists", "key", "new", "england", "--dir", "{R}/keys")
 case("key-new-bad-name", "cannot be a file name", "key", "new", "../x", "--dir", "{R}/keys")
@@ -555,6 +619,36 @@ case("sandbox-seed-not-hex", "not hexadecimal", "sandbox", str(EXAMPLE_POSITION)
 case("sandbox-no-such-area", "(1.1)", "sandbox", str(EXAMPLE_POSITION), "--battle", "Atlantis")
 case("sandbox-no-such-side", "england or scotland", "sandbox", str(EXAMPLE_POSITION), "--side", "wales")
 case("sandbox-too-few-dice", "more dice", "sandbox", str(EXAMPLE_POSITION), "--battle", "Fife", "--dice", "1")
+
+
+# Issue 10 item 9: input that crashed with a traceback before v2.
+for verb in (("game", "receive", "{R}/g"), ("adjudicate", "{R}/g")):
+    case(f"{verb[-2]}-header-with-a-lone-surrogate", "canonical", *verb, "{R}/junk/surrogate-header-order.asc", *REF)
+    case(f"{verb[-2]}-order-with-a-lone-surrogate", "", *verb, "{R}/junk/order-surrogate.asc", *REF)
+    case(f"{verb[-2]}-order-nested-100000-deep", "", *verb, "{R}/junk/order-nested.asc", *REF)
+case("report-open-header-with-a-lone-surrogate", "canonical", "report", "open",
+     "{R}/junk/surrogate-header-report.asc", *MINE, "--svg", "{R}/out/x.svg")
+case("audit-reveal-with-a-lone-surrogate", "surrogate", "audit", "{R}/g", "--reveal", "{R}/junk/reveal-surrogate.json")
+case("audit-reveal-nested-100000-deep", "not a JSON reveal bundle", "audit", "{R}/g", "--reveal",
+     "{R}/junk/reveal-nested.json")
+for verb in (("report", "open"), ("orders", "new"), ("orders", "auto")):
+    case(f"{verb[0]}-{verb[1]}-saved-report-nested-100000-deep", "nests too deeply", *verb, "{R}/junk/saved-nested.json",
+         "--svg" if verb[0] == "report" else "--out", "{R}/out/x.out")
+case("report-open-with-a-key-asking-scrypt-for-a-gibibyte", "256 MiB", "report", "open", "{MR}",
+     "--key", "{R}/junk/greedy.key", "--passphrase-file", "{R}/pass.txt", "--svg", "{R}/out/x.svg")
+# Issue 10 item 6: a report forged by the opponent and saved outside the game folder.
+case("report-open-forged-saved-outside-the-game", "holds no game.toml (protocol §7.4)", "report", "open",
+     "{R}/junk/forged-report.pbem", *MINE, "--svg", "{R}/out/x.svg")
+case("report-open-forged-with-the-game", "is signed by a key that is not referee's", "report", "open",
+     "{R}/junk/forged-report.pbem", "--game", "{R}/g", *MINE, "--svg", "{R}/out/x.svg")
+case("orders-new-forged-with-the-game", "is signed by a key that is not referee's", "orders", "new",
+     "{R}/junk/forged-report.pbem", "--game", "{R}/g", *MINE)
+# Issue 10 item 13: names reach the terminal, so they are printable.
+case("key-new-a-name-with-a-carriage-return", "printable", "key", "new", "eve\rok", "--dir", "{R}/out/keys")
+case("game-open-a-side-named-with-a-carriage-return", "printable", "game", "open", "{R}/out/new",
+     "--referee", "{R}/keys/referee.key", "--side", "england={R}/junk/cr-name.pub.toml",
+     "--side", "scotland={R}/keys/scotland.pub.toml")
+case("key-show-a-name-with-a-carriage-return", "printable", "key", "show", "{R}/junk/cr-name.pub.toml")
 
 
 def test_cli_hostile_case_names_are_unique() -> None:

@@ -71,12 +71,16 @@ def order_payload() -> bytes:
     return canonical_bytes({"proof": b64(proof), "order": {"hello": "sealed"}})
 
 
-def sealed_base() -> bytes:
-    """The stored sealed envelope (made once: HPKE's ephemeral key cannot be fixed)."""
-    path = HERE / "sealed-ok.toml"
+def stored(name: str, plaintext: bytes) -> bytes:
+    """A stored sealed envelope (made once: HPKE's ephemeral key cannot be fixed)."""
+    path = HERE / f"{name}.toml"
     if path.exists():
         return armor.dearmor(tomllib.loads(path.read_text(encoding="utf-8"))["armored"])
-    return envelope.seal(SENDER, [RECIPIENT.public], order_payload(), kind="order", **FIELDS)
+    return envelope.seal_plaintext(SENDER, [RECIPIENT.public], plaintext, kind="order", **FIELDS)
+
+
+def sealed_base() -> bytes:
+    return stored("sealed-ok", envelope.pad("order", order_payload()))
 
 
 def dice_vectors() -> None:
@@ -144,6 +148,9 @@ def main(out: Path = HERE) -> None:
                                "replaces": "ef" * 32})
     vector("receipt-ok", "A valid receipt: sign-only, kind receipt, signed by the referee (the sender here).",
            "9.2", "ok", armor.armor(envelope.sign_only(SENDER, receipt, kind="receipt", **FIELDS)), payload=receipt)
+    vector("header-lone-surrogate", "A header whose game id starts with the escape of a lone surrogate "
+           "(\\ud800), correctly signed: it has no canonical form.", "4.1", "format",
+           armor.armor(join(header.replace(b'"game":"', b'"game":"\\ud800'), body)))
     sealed = sealed_base()
     vector("sealed-ok", "A valid envelope sealed to the recipient (stored once; HPKE is randomised).", "4.4", "ok",
            armor.armor(sealed), recipient=0x21, payload=order_payload())
@@ -157,6 +164,13 @@ def main(out: Path = HERE) -> None:
     assert other.header.to == (RECIPIENT.public.encrypt_key,)
     vector("sealed-wrong-recipient", "A valid sealed envelope opened with a key it was not sealed to.", "4.4",
            "decrypt", armor.armor(sealed), recipient=OTHER_SEED)
+    padded = envelope.pad("order", b'{"hello":"sealed"}')
+    vector("sealed-padding-not-zero", "A sealed order whose padding ends in 0x01 instead of zeros (sealed "
+           "once, stored).", "4.4", "format",
+           armor.armor(stored("sealed-padding-not-zero", padded[:-1] + b"\x01")), recipient=0x21)
+    vector("sealed-padding-wrong-bucket", "A sealed order padded to 100 bytes, not to the 2048-byte order "
+           "bucket (sealed once, stored).", "4.4", "format",
+           armor.armor(stored("sealed-padding-wrong-bucket", padded[:100])), recipient=0x21)
     drbg_vectors()
     dice_vectors()
 
