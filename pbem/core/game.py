@@ -555,6 +555,9 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
     _write_all(files)
     for side in man.sides:  # the step is closed: its orders are public now, none pending
         led.pending_path(game_dir, entry.number, side).unlink(missing_ok=True)
+    # Only the latest sealed state is ever read again (the next step, the reveal bundle); an
+    # earlier one MAY be absent (§7.5), and pruning it keeps a game folder about a third smaller.
+    led.state_path(game_dir, entry.number).unlink(missing_ok=True)
     return {**status(game_dir), "receipts": issued}
 
 
