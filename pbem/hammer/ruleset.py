@@ -193,7 +193,7 @@ class HammerRuleset:
         extra = sorted(set(orders) - set(state["owes"]))
         if extra:
             raise InvalidOrder(f"step {state.get('step', 0)}: {', '.join(extra)} owe nothing")
-        new = plain_copy(state)
+        new = _next_state(state)
         parsed = {side: self.validate(state, side, orders[side]) for side in sorted(orders)}
         log: list[dict[str, Any]] = []
         g = run_step(new, parsed, rng, log)  # the game as the step left it: parsed once, only read
@@ -219,6 +219,18 @@ def parse_options(options: dict[str, Any]) -> Options:
             raise InvalidOrder(f"option schiltroms={schiltroms!r}: say true or false (the optional Schiltroms rule)")
         schiltroms = word in ("1", "true", "yes", "on")
     return Options(schiltroms=bool(schiltroms), bid=str(options.get("bid", "")))
+
+
+def _next_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the secret state for ``run_step`` to change. The game's plain data (``game``,
+    ``paused``, the resume point's ``game``) is only ever replaced here, never changed in place,
+    so it is shared rather than copied; everything else is copied."""
+    def copied(part: dict[str, Any], shared: tuple[str, ...]) -> dict[str, Any]:
+        return {k: (v if k in shared else plain_copy(v)) for k, v in part.items()}
+    new = copied(state, ("game", "paused", "resume"))
+    if isinstance(state.get("resume"), dict):
+        new["resume"] = copied(state["resume"], ("game",))
+    return new
 
 
 def game_of(state: dict[str, Any]) -> GameState:
@@ -257,6 +269,13 @@ def _options(g: GameState, state: dict[str, Any], side: str) -> dict[str, Any]:
 
 
 def _plain(data: Any) -> Any:
+    kind = type(data)
+    if kind is str or kind is int or kind is bool or data is None:  # the most of it: no attribute look-up
+        return data
+    if kind is dict:
+        return {str(k): _plain(v) for k, v in data.items()}
+    if kind is list:
+        return [_plain(v) for v in data]
     if hasattr(data, "to_dict"):
         return data.to_dict()
     if isinstance(data, dict):
