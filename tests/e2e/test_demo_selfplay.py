@@ -1,9 +1,14 @@
-"""``pbem demo`` and the self-play gate: 20 whole games through the protocol with no failure."""
+"""``pbem demo`` and the self-play gate: 20 whole games through the protocol with no failure.
+
+The 20 games are 20 cases marked ``slow`` (a few seconds each): ``-m "not slow"`` leaves them out
+of a quick run; the full run (CI, the README's command) plays them all."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+import pytest
 
 from e2e_support import run
 
@@ -30,15 +35,17 @@ def test_e2e_demo_plays_a_whole_game_and_prints_a_consistent_summary(tmp_path: P
     assert any((tmp_path / "d" / "outbox").glob("*.asc")) and any((tmp_path / "d" / "drafts").glob("*.toml"))
 
 
-def test_e2e_twenty_bot_games_through_sealed_files_ledger_verify_and_audit(tmp_path: Path) -> None:
-    turns = steps = 0
-    for i in range(20):
-        bots = [("simple", "random"), ("random", "simple"), ("random", "random"), ("simple", "simple")][i % 4]
-        s = play_bot_game(tmp_path / f"g{i}", "braveheart", {"england": bots[0], "scotland": bots[1]},
-                          f"selfplay-{i}".encode())
-        assert s.winner, f"game {i} ended"
-        assert s.verified and s.audited, f"game {i}"
-        assert s.steps == sum(s.steps_by_kind.values()) and s.game_turns > 0
-        turns += s.game_turns
-        steps += s.steps
-    assert steps / turns <= 2.5, "round trips per game turn (docs/round-trips.md)"
+BOT_PAIRS = [("simple", "random"), ("random", "simple"), ("random", "random"), ("simple", "simple")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("i", range(20), ids=lambda i: f"game{i:02d}")
+def test_e2e_twenty_bot_games_through_sealed_files_ledger_verify_and_audit(tmp_path: Path, i: int) -> None:
+    """One of the 20 self-play games (one case each, so test workers can share them out)."""
+    bots = BOT_PAIRS[i % 4]
+    s = play_bot_game(tmp_path / f"g{i}", "braveheart", {"england": bots[0], "scotland": bots[1]},
+                      f"selfplay-{i}".encode())
+    assert s.winner, f"game {i} ended"
+    assert s.verified and s.audited, f"game {i}"
+    assert s.steps == sum(s.steps_by_kind.values()) and s.game_turns > 0
+    assert s.steps / s.game_turns <= 2.5, "round trips per game turn (docs/round-trips.md)"
