@@ -48,4 +48,7 @@ def test_e2e_twenty_bot_games_through_sealed_files_ledger_verify_and_audit(tmp_p
     assert s.winner, f"game {i} ended"
     assert s.verified and s.audited, f"game {i}"
     assert s.steps == sum(s.steps_by_kind.values()) and s.game_turns > 0
-    assert s.steps / s.game_turns <= 2.5, "round trips per game turn (docs/round-trips.md)"
+    # docs/round-trips.md: at most 2.5 exchanges a game turn besides the decide steps a side's
+    # plans asked for (the random bot's plans ask now and then; a side chooses each of those).
+    asked = s.steps_by_kind.get("decide", 0)
+    assert (s.steps - asked) / s.game_turns <= 2.5, "round trips per game turn (docs/round-trips.md)"
