@@ -46,6 +46,10 @@ class GameSummary:
     orders_by_kind: dict[str, int] = field(default_factory=dict)
     verified: bool = False
     audited: bool = False
+    # Group moves made, by "side/player1" or "side/player2" (4.1), from the public move lines of
+    # each side's reports; and the moves steps in which Player 2 stood attacked, so pinned (4.6).
+    group_moves: dict[str, int] = field(default_factory=dict)
+    pinned_steps: int = 0
 
     @property
     def orders(self) -> int:
@@ -63,6 +67,9 @@ class GameSummary:
                f"steps (exchanges, one adjudication each): {self.steps} = " + _by_kind(self.steps_by_kind),
                f"orders sealed (one per side owing): {self.orders} = " + _by_kind(self.orders_by_kind),
                f"exchanges per game turn: {self.exchanges_per_turn:.2f} (target at most 2.5)",
+               "group moves: " + "; ".join(f"{s} {self.group_moves.get(s + '/player1', 0)} as Player 1, "
+                                           f"{self.group_moves.get(s + '/player2', 0)} as Player 2" for s in SIDES)
+               + f"; Player 2 pinned (4.6) in {self.pinned_steps} moves steps",
                f"verify: {'ok' if self.verified else 'FAILED'}; audit: {'ok' if self.audited else 'FAILED'}"]
         if took is not None:
             out.append(f"time taken: {took:.1f}s")
@@ -125,6 +132,7 @@ def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str
         for side, kind in sorted(owes.items()):
             report_path = core_game.report_path(game_dir, step, side)
             report = core_game.open_report(report_path, priv[side])
+            _count_moves(summary, report, tally=not envelopes)  # the step's public lines: once per step
             d = bots.auto_draft(report, bot[side], seed + f"|{step}|{side}".encode())
             drafts.check_draft(d, report)
             draft_path = drafts_dir / f"{step:04d}-{side}.toml"
@@ -151,6 +159,19 @@ def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str
     summary.verified = bool(core_game.verify(game_dir))
     summary.audited = bool(core_game.audit(game_dir, priv["referee"], receipt_files=held))
     return summary
+
+
+def _count_moves(summary: GameSummary, report: dict[str, Any], tally: bool) -> None:
+    """Tally the group moves of the step the report tells of (its public move lines, both sides',
+    when ``tally``) and whether the report's side, owing moves as Player 2, stands attacked by
+    Player 1 somewhere (its blocks there pinned, 4.6)."""
+    side, view = report["side"], report["view"]
+    for e in report.get("log", []) if tally else []:
+        if e.get("what") == "moves" and e.get("public") and e.get("side") in SIDES:
+            role = f"{e['side']}/{'player1' if e['side'] == view.get('player1') else 'player2'}"
+            summary.group_moves[role] = summary.group_moves.get(role, 0) + 1
+    if report.get("asks") == "moves" and view.get("player1") != side:
+        summary.pinned_steps += any(b["attacker"] != side and b["blocks"].get(side) for b in view.get("battles", []))
 
 
 def _years(final: dict[str, Any], scenario: str) -> int:

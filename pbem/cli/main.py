@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from pbem.cli import demo, game, key, orders, report, sandbox, verify
+from pbem.cli import demo, game, judge, key, mail, orders, report, sandbox, verify
 
 app = typer.Typer(
     name="pbem",
@@ -27,6 +27,8 @@ app.add_typer(report.report_app, name="report")
 app.command("verify")(verify.verify)
 app.command("audit")(verify.audit)
 app.command("sandbox")(sandbox.sandbox)
+app.add_typer(judge.judge_app, name="judge")
+app.add_typer(mail.mail_app, name="mail")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -437,7 +437,11 @@ def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, wh
     try:
         rules.validate(state, side, body)
     except PbemError as exc:
-        raise _located(exc, where) from None
+        refused = _located(exc, where)
+        if led.pending_path(game_dir, entry.number, side).exists():  # tell the sender nothing was replaced
+            refused.hint = (f"the order {side} sent earlier for step {entry.number} stays in force; "
+                            "send a corrected order to replace it")
+        raise refused from None
     receipt, files = _receive(game_dir, man, entry, referee, env, _now(now))
     _write_all(files)
     return receipt

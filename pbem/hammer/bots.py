@@ -67,7 +67,26 @@ def auto_draft(report: dict[str, Any], bot: str, seed: bytes) -> drafts.Draft:
         d.sections["winter"] = _winter_plan(options.get("winter_plan", {}), bot, rng)
     if asks in ("card", "moves"):
         d.sections["plans"] = _plans(bot, rng)
+        _keep_legal(d, report)
     return d
+
+
+def _keep_legal(d: drafts.Draft, report: dict[str, Any]) -> None:
+    """Drop group moves from the end until the player's check (the referee's own, docs/orders.md)
+    accepts the draft: the bot picks each move from the listed reach, but the moves together may
+    still break a border limit (4.3), a pin (4.6) or the card's value (4.2)."""
+    from pbem.hammer.errors import IllegalOrder
+
+    key = "if_player1" if "if_player1" in d.sections else "moves"
+    moves = d.sections.get(key, {}).get("moves")
+    while True:
+        try:
+            drafts.check_draft(d, report)
+            return
+        except IllegalOrder:
+            if not moves:
+                raise
+            moves.pop()
 
 
 def _plans(bot: str, rng: Drbg) -> dict[str, Any]:
@@ -135,6 +154,7 @@ def _choose_moves(legal: dict[str, Any], value: int, bot: str, rng: Drbg,
     enemy = _enemy_areas(report)
     budget = value
     used: dict[str, int] = {}  # blocks across each border this Move Phase (4.3)
+    own = _own_counts(report)
     for origin in picked:
         # Only next-door destinations: one border crossed, so its limit and cost are known here.
         reach = {b: [d for d in ds if board().border(origin, d) is not None]
@@ -161,6 +181,8 @@ def _choose_moves(legal: dict[str, Any], value: int, bot: str, rng: Drbg,
         if border.anglo_scottish:  # each crossing block costs a move point (4.4)
             room = min(room, budget)
         names = names[:max(0, room)]
+        if origin in enemy:  # attacked there: as many stay pinned as attack (4.6)
+            names = names[:max(0, own.get(origin, 0) - enemy[origin])]
         if bot == "random" and len(names) > 1:
             names = sorted(rng.shuffled(names)[:1 + rng.randbelow(len(names))])
         if not names:
@@ -169,6 +191,14 @@ def _choose_moves(legal: dict[str, Any], value: int, bot: str, rng: Drbg,
         budget -= cost
         used[border.key] = used.get(border.key, 0) + len(names)
         out.append({"from": origin, "to": dest, "blocks": names})
+    return out
+
+
+def _own_counts(report: dict[str, Any]) -> dict[str, int]:
+    """Own blocks by area, from the side's view in the report."""
+    out: dict[str, int] = {}
+    for b in report.get("view", {}).get("blocks", []):
+        out[b["area"]] = out.get(b["area"], 0) + 1
     return out
 
 

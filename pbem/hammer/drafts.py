@@ -9,8 +9,9 @@ A draft is what a player owes at one step (docs/playing.md):
   ``[plans]`` (battle plans: ``plans.py``), ``[winter]`` (winter plans: ``plans.py``),
   ``[event]`` (event parameters: ``events.py``) and ``[decide]`` (the answer to an open question).
 
-Parsing checks the shape only (``InvalidOrder``); the rules are checked by the ruleset against
-the state (referee) or against the side's own report (player, ``pbem orders check``).
+Parsing checks the shape only (``InvalidOrder``); the rules are checked by the ruleset's
+``validate``: against the secret state (referee), or against the game as the side's own report
+shows it (player, ``pbem orders check``, ``known.py``): one code path, one verdict.
 """
 
 from __future__ import annotations
@@ -22,10 +23,7 @@ from typing import Any
 import tomli_w
 
 from pbem.hammer.blocks import SIDES
-from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.plans import parse_plans
-from pbem.hammer.orders import parse_moves
-from pbem.hammer.winter import validate_winter_plan
+from pbem.hammer.errors import InvalidOrder
 
 KINDS = ("card", "event", "moves", "decide", "winter")
 
@@ -193,13 +191,16 @@ def _reach_comments(legal: dict[str, dict[str, list[str]]]) -> list[str]:
 
 
 def check_draft(draft: Draft, report: dict[str, Any]) -> None:
-    """Check a draft against the side's own report, as far as that side can know (no referee).
+    """Check a draft as the referee will, on what the side's own report shows (no referee needed).
 
-    Refuses a draft for another game, side or step, or of the wrong kind; a card not in hand;
-    an answer not among the question's options; a move of a block the report does not list as
-    able to reach that area; malformed battle or winter plans. The referee re-checks everything
-    against the full state.
+    Refuses a draft for another game, side or step, or of the wrong kind; then runs the
+    referee's own validation (``HammerRuleset.validate``) on the game as the report shows it
+    (``known.py``): cards, moves, pins, Main Attacks, event parameters, answers, battle and
+    winter plans, each refusal with the rule the referee cites. The few refusals that depend on
+    what the side cannot see are listed in docs/orders.md ("Checking a draft").
     """
+    from pbem.hammer import known
+
     src = f"draft for {draft.side}, step {draft.step}"
     if report.get("game") and draft.game and draft.game != report["game"]:
         raise InvalidOrder(f"{src}: it names game {draft.game}, but the report is for game {report['game']}")
@@ -210,40 +211,4 @@ def check_draft(draft: Draft, report: dict[str, Any]) -> None:
     asks = report.get("asks", "")
     if draft.kind != asks:
         raise InvalidOrder(f"{src}: it is a {draft.kind} order, but the report asks for {asks or 'nothing'}")
-    options = report.get("options", {})
-    if draft.kind == "card":
-        play = draft.sections["card"]["play"]
-        if play not in options.get("hand", []):
-            raise IllegalOrder(f"play {play!r}: that card is not in your hand "
-                               f"({', '.join(options.get('hand', []))}) (3.1)", rule="3.1")
-    if draft.kind == "decide":
-        answer = draft.sections["decide"]["answer"]
-        q = options.get("question", {})
-        if answer not in q.get("options", []):
-            raise IllegalOrder(f"answer {answer!r}: not one of {', '.join(q.get('options', []))} "
-                               f"({q.get('rule', '')})", rule=str(q.get("rule", "")))
-    for key in ("moves", "if_player1"):
-        if key in draft.sections:
-            check_moves_against(draft.sections[key], options.get("moves", {}), src)
-    if "plans" in draft.sections:
-        parse_plans(draft.side, draft.sections["plans"])
-    if "winter" in draft.sections:
-        validate_winter_plan(draft.side, draft.sections["winter"])
-
-
-def check_moves_against(section: dict[str, Any], legal: dict[str, dict[str, list[str]]], src: str) -> None:
-    """Each listed move's blocks stand in its origin and can reach its destination (4.0, 4.2)."""
-    parse_moves({k: v for k, v in section.items() if k != "battle_order"}, src)  # the shape, once (orders.py)
-    moves = section.get("moves", [])
-    for i, m in enumerate(moves, 1):
-        if not isinstance(m, dict) or not {"from", "to", "blocks"} <= set(m):
-            raise InvalidOrder(f"{src}: move {i} needs from, to and blocks")
-        origin, dest = m["from"], m["to"]
-        for block in m["blocks"]:
-            reach = legal.get(origin, {}).get(block)
-            if reach is None:
-                raise IllegalOrder(f"{origin}→{dest} {block}: {block} cannot move from {origin} now (4.0)",
-                                   rule="4.0")
-            if dest not in reach:
-                raise IllegalOrder(f"{origin}→{dest} {block}: {dest} is not within its reach "
-                                   f"({', '.join(reach) or 'none'}) (4.2)", rule="4.2")
+    known.check(draft.body(), report)

@@ -254,7 +254,7 @@ def _options(g: GameState, state: dict[str, Any], side: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if asks == "card":
         out["hand"] = sorted(g.hands.get(side, []))
-        out["moves"] = _eng_legal_moves(g, side)
+        out["moves"] = _eng_reach_as_player1(g, side)  # for [if_player1] (4.1)
     elif asks == "moves":
         out["card"] = g.current.cards.get(side, "")
         out["moves"] = _eng_legal_moves(g, side)
@@ -488,6 +488,17 @@ class _ByKind:
 def _eng_legal_moves(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:
     """``{origin: {block: [areas it may reach]}}`` for ``side``'s Move Phase now (4.x)."""
     return _plain(legal_group_moves(g, side))
+
+
+def _eng_reach_as_player1(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:
+    """The legal moves ``side`` would have as Player 1 of a new Game Turn, as ``validate`` checks
+    ``[if_player1]``: the card only needs a value of at least 1 (4.1, 4.2)."""
+    work = g.copy()
+    work.current = Turn(cards={side: _A_MOVE_CARD}, player1=side)
+    return _eng_legal_moves(work, side)
+
+
+_A_MOVE_CARD = "move1-1"
 
 
 def _eng_apply_moves(g: GameState, side: str, section: dict[str, Any]) -> None:

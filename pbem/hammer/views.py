@@ -106,7 +106,10 @@ def _battles(state: GameState) -> list[dict[str, Any]]:
         out.append({"area": area, "attacker": b.attacker, "defender": other_side(b.attacker),
                     "blocks": {s: len(state.blocks_in(area, s)) for s in SIDES},
                     "reserves": {b.attacker: len(b.attacker_reserves),
-                                 other_side(b.attacker): len(b.defender_reserves)}})
+                                 other_side(b.attacker): len(b.defender_reserves)},
+                    # the borders each side crossed into the battle: seen on the board, and they bind
+                    # the defender's moves (4.6) and retreats (5.5)
+                    "entered": {s: list(b.entered.get(s, [])) for s in SIDES}})
     return out
 
 
@@ -116,6 +119,7 @@ def _common(state: GameState) -> dict[str, Any]:
     return {
         "scenario": state.scenario, "year": state.year, "turn": state.turn, "phase": state.phase,
         "player1": cur.player1, "edward": state.edward, "king": state.king, "truce": cur.truce,
+        "edward_wintered": state.edward_wintered,
         "winner": state.winner, "win_reason": state.win_reason,
         "cards": dict(sorted(cur.cards.items())),
         "played": {s: list(state.played.get(s, [])) for s in SIDES},

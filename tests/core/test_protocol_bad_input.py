@@ -128,6 +128,20 @@ def test_protocol_7_3_second_order_before_adjudication_replaces_the_first(fresh:
     assert game.status(fresh)["board"]["rounds"][0]["throws"] == ["paper", "rock"]
 
 
+def test_protocol_7_3_a_refused_replacement_says_the_earlier_order_stays_in_force(fresh: Path, keys: Keys) -> None:
+    from pbem.core.errors import IllegalOrder
+    bad = game.write_order(fresh, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "lizard"})
+    with pytest.raises(IllegalOrder) as first:
+        game.receive_order(fresh, keys.referee, bad)
+    assert first.value.hint is None or "stays in force" not in first.value.hint  # nothing was kept to stay
+    game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "rock"))
+    with pytest.raises(IllegalOrder) as second:
+        game.receive_order(fresh, keys.referee, bad)
+    assert second.value.hint == "the order north sent earlier for step 0 stays in force; send a corrected order to replace it"
+    game.adjudicate(fresh, keys.referee, [order(keys, fresh, "south", "paper")])
+    assert game.status(fresh)["board"]["rounds"][0]["throws"] == ["rock", "paper"]
+
+
 def test_protocol_7_3_incomplete_step_is_refused_unless_the_deadline_passed(fresh: Path, keys: Keys) -> None:
     assert "incomplete" in refused(fresh, keys, [order(keys, fresh, "north", "paper")], PbemError)
     game.adjudicate(fresh, keys.referee, [order(keys, fresh, "north", "paper")], deadline_passed=True,

@@ -16,11 +16,16 @@ def game(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_reports_a_side_whose_order_was_given_by_default_is_told_so_first(game: Path) -> None:
+def test_reports_a_side_whose_order_was_given_by_default_is_told_so_first(game: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.core import game as core_game
+
     k = game / "keys"
     rep = report_in(game / "g", "england")
     run("orders", "auto", rep, "--key", k / "england.key", "--out", game / "e.toml")
     run("orders", "seal", game / "e.toml", "--key", k / "england.key", "--game", game / "g", "--out", game / "e.asc")
+    deadline = core_game.status(game / "g")["deadline"]
+    monkeypatch.setattr("time.time", lambda: float(deadline))  # the deadline has come (protocol §8.3)
     run("adjudicate", game / "g", game / "e.asc", "--key", k / "referee.key", "--deadline-passed")
     sco = run("report", "open", report_in(game / "g", "scotland"), "--key", k / "scotland.key", "--svg", game / "s.svg")
     eng = run("report", "open", report_in(game / "g", "england"), "--key", k / "england.key", "--svg", game / "e.svg")

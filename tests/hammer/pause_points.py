@@ -85,6 +85,9 @@ def _orders(state: dict[str, Any], k: int, tag: str) -> dict[str, dict[str, Any]
             d.sections["winter"] = {**d.sections.get("winter", {}), "ask": list(WINTER_QUESTIONS)}
         if kind == "card" and "event" in d.sections and r.randbelow(2):
             del d.sections["event"]
+        used = [p for p in report["options"].get("event_params", []) if "target" in p or "noble" in p]
+        if kind == "event" and used:  # a Pillage or a Herald used, not passed: its hits and battles pause too
+            d.sections["event"] = used[r.randbelow(len(used))]
         section = "moves" if kind == "moves" else "if_player1" if "if_player1" in d.sections else ""
         if section and r.randbelow(3):
             extra = _pile_in(report, r)

@@ -187,23 +187,40 @@ def test_7_a_year_of_default_orders_costs_at_most_two_and_a_fifth_exchanges_a_tu
 
 
 def test_7_bot_games_run_to_the_end_within_two_and_a_half_exchanges_a_turn(fake: FakeBattle) -> None:
+    """Self-play (4.1, 4.6): bots move as Player 1 (from [if_player1]) and as Player 2, and Player 2
+    stands pinned where Player 1 attacked it."""
     from pbem.hammer import bots
 
     for i, pair in enumerate((("simple", "random"), ("random", "simple"), ("random", "random"))):
         s = R.setup("braveheart", {}, Drbg(bytes([i + 1]) * 32))
         steps = turns = 0
+        moved: dict[tuple[str, str], int] = {}  # (side, "player1" or "player2") -> group moves made
+        pinned = 0  # Player 2 asked for moves while Player 1's attackers pin its blocks (4.6)
         while R.owes(s) and steps < 400:
             orders = {}
             for side in R.owes(s):
                 rep = R.report(s, side, [], "g", s["step"])
+                if rep["asks"] == "moves" and rep["view"]["player1"] != side:
+                    pinned += any(b["attacker"] != side and b["blocks"][side] for b in rep["view"]["battles"])
                 d = bots.auto_draft(rep, pair[side == "scotland"], bytes([i, steps % 256]))
                 drafts.check_draft(d, rep)
                 orders[side] = d.body()
             turns += R.owes(s).get("england") == "card"
-            s = R.adjudicate(s, orders, Drbg(bytes([i + 1, steps % 256]) * 16)).state
+            p1 = ruleset.game_of(s).current.player1
+            out = R.adjudicate(s, orders, Drbg(bytes([i + 1, steps % 256]) * 16))
+            p1 = ruleset.game_of(out.state).current.player1 or p1
+            for e in out.log:
+                if e.get("what") == "moves" and e.get("public"):
+                    role = (e["side"], "player1" if e["side"] == p1 else "player2")
+                    moved[role] = moved.get(role, 0) + 1
+            s = out.state
             steps += 1
         assert ruleset.game_of(s).winner, f"game {i} ended"
         assert steps / turns <= 2.5
+        for side in ("england", "scotland"):
+            for role in ("player1", "player2"):
+                assert moved.get((side, role), 0) > 0, (i, side, role, moved)
+        assert pinned > 0, f"game {i}: Player 1 never attacked Player 2's blocks"
 
 
 # --- the real engine: pins, plans riding with the moves, decide steps, winter plans, game end ----------

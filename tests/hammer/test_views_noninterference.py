@@ -531,9 +531,9 @@ def test_2_0_a_report_at_every_pause_point_shows_what_its_side_may_see(kind: str
                 elif e.get("public") is False and e.get("redact"):
                     shown = {k: x for k, x in e.items() if k not in e["redact"]}
                     assert {**shown, "redacted": sorted(e["redact"])} in rep["log"]
-                if e.get("side") == side and e.get("drawn"):
+                if e.get("side") == side and e.get("drawn"):  # its own winter draw (7.62) or levy (7.7), by name
                     drawn = e["drawn"] if isinstance(e["drawn"], list) else [e["drawn"]]
-                    assert all(str(n) in text for n in drawn), drawn  # its own winter draw, by name (7.62)
+                    assert all(str(name) in text for name in drawn), drawn
             if p.state["owes"].get(side) == "decide":
                 assert rep["options"]["question"] == p.state["question"]
                 assert f"options: {', '.join(p.state['question']['options'])}" in text

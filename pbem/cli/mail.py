@@ -1,0 +1,97 @@
+"""``pbem mail import | extend``: the player's and host's side of a mail judge (docs/judge.md)."""
+
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pbem.cli.errors import fails_cleanly
+from pbem.cli.files import write_output
+from pbem.cli.key import load_key
+from pbem.core import armor
+from pbem.core import envelope as env_mod
+from pbem.core import game as core_game
+from pbem.core.canonical import canonical_bytes
+from pbem.core.errors import FormatError
+from pbem.transport.mail import bundle
+
+mail_app = typer.Typer(no_args_is_help=True, help="Play with a mail judge: import its files, host commands.")
+
+
+@mail_app.command("import")
+@fails_cleanly
+def import_(
+    source: Annotated[Path, typer.Argument(help="A mail from the judge (.eml) or its attached .pbem-files.json.")],
+    game: Annotated[Path, typer.Option("--game", help="Your copy of the game folder (created if new).")],
+) -> None:
+    """Apply the public files a judge's mail carries to your copy of the game, and verify it."""
+    done = bundle.apply(source, game)
+    state = f"the copy verifies ({done.entries} ledger entries)" if done.entries else "the game has not started yet"
+    typer.echo(f"imported {len(done.new)} new file(s) into {game}; {state}")
+
+
+@mail_app.command("open-request")
+@fails_cleanly
+def open_request(
+    game_id: Annotated[str, typer.Argument(help="The new game's id (letters, digits, '-').")],
+    side: Annotated[list[str], typer.Option("--side", help="SIDE=PUBLIC_ID.pub.toml, once per side.")],
+    key: Annotated[Path, typer.Option("--key", help="The host's private key (one the judge lists in hosts).")],
+    reply_to: Annotated[str, typer.Option("--reply-to", help="The host's mail address, for the judge's answer.")],
+    out: Annotated[Path, typer.Option("--out", help="Where to write the request to mail to the judge.")],
+    address: Annotated[list[str] | None, typer.Option("--address", help="SIDE=MAIL address: the judge invites "
+                                                      "the player and writes only there for that side.")] = None,
+    ruleset: Annotated[str, typer.Option("--ruleset")] = "hammer",
+    scenario: Annotated[str, typer.Option("--scenario")] = "braveheart",
+    option: Annotated[list[str] | None, typer.Option("--option", help="KEY=VALUE scenario option.")] = None,
+    deadline_hours: Annotated[int, typer.Option("--deadline-hours", help="Hours for each step; 0 = none.")] = 72,
+    passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file")] = None,
+) -> None:
+    """Host: a signed request that opens a game on a mail judge; mail it to the judge (docs/judge.md §2)."""
+    from pbem.cli.game import parse_pairs
+    from pbem.core import identity
+
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}", game_id):
+        raise FormatError(f"game id {game_id!r} must be letters, digits, '_' or '-' (at most 64).")
+    if deadline_hours < 0:
+        raise FormatError("--deadline-hours must be 0 or more.")
+    sides = {s: identity.load_public(Path(p)).to_dict() for s, p in sorted(parse_pairs(side, "--side").items())}
+    payload = {"command": "open", "ruleset": ruleset, "scenario": scenario,
+               "options": parse_pairs(option or [], "--option"), "hours": deadline_hours, "sides": sides,
+               "addresses": parse_pairs(address or [], "--address"), "host_address": reply_to}
+    host = load_key(key, passphrase_file)
+    env = env_mod.sign_only(host, canonical_bytes(payload), game=game_id, kind="message", side="", step=0, answers="")
+    write_output(out, armor.armor(env))
+    typer.echo(f"request to open game {game_id} written to {out}; mail it to the judge")
+
+
+@mail_app.command("extend")
+@fails_cleanly
+def extend(
+    game: Annotated[str, typer.Argument(help="The game id (with --step), or your copy of the game folder.")],
+    hours: Annotated[int, typer.Option("--hours", help="Hours to add to the current step's deadline.")],
+    key: Annotated[Path, typer.Option("--key", help="The host's private key (the one given to judge open).")],
+    out: Annotated[Path, typer.Option("--out", help="Where to write the command to mail to the judge.")],
+    step: Annotated[int | None, typer.Option("--step", help="The step to extend (mail 'status GAME' to the "
+                                             "judge to learn it); read from the folder when GAME is one.")] = None,
+    passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file")] = None,
+) -> None:
+    """Host: a signed command extending the current step's deadline; mail it to the judge."""
+    if not 0 < hours <= 1440:
+        raise FormatError("--hours must be from 1 to 1440.")
+    answers = ""
+    if Path(game).is_dir():
+        info = core_game.status(Path(game))
+        game, answers = str(info["game"]), str(info["entry_hash"])
+        step = int(info["step"]) if step is None else step
+    if step is None or step < 0:
+        raise FormatError("--step is needed (a number >= 0) when GAME is a game id, not a game folder.")
+    host = load_key(key, passphrase_file)
+    payload = canonical_bytes({"command": "extend", "hours": hours})
+    env = env_mod.sign_only(host, payload, game=game, kind="message", side="", step=step, answers=answers)
+    write_output(out, armor.armor(env))
+    typer.echo(f"extension by {hours} hours of step {step} of game {game} written to {out}; mail it to the judge "
+               f"(host key {base64.b64encode(host.public.sign_key).decode()[:12]}…)")

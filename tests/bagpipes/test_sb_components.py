@@ -1,0 +1,94 @@
+"""[SB-2], [SB-14], docs/bagpipes-notes.md §2: the component file, its checks, and the invented sample."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from pbem.core.errors import FormatError
+
+from pbem.bagpipes.components import load_components, parse_components, sample_components
+
+SAMPLE = resources.files("pbem.bagpipes.data").joinpath("sample-components.toml").read_text()
+REAL_TITLES = ("Bruce's Trick", "Wallace's Gratitude", "Lamberton's Help", "Bruces vs Comyns", "The Guardians",
+               "David's Lineage", "Vive la France", "Treaty with Eric II", "Balliol's Plan", "Pope's Influence",
+               "Irvine Capitulation", "Bruce Joins Us Again")
+
+
+def test_SB_2_components_sample_matches_the_book_counts() -> None:
+    comps = sample_components()
+    assert sum(1 for c in comps.round_cards if c.back == "red") == 2
+    assert sum(1 for c in comps.round_cards if c.back == "grey") == 8
+    assert len(comps.bagpipe_copies()) == 22 and len(comps.dagger_cards()) == 16
+    assert len(comps.defeat_track) == 5 and comps.defeat_track[0] == "Glasgow"
+
+
+def test_SB_2_components_counts_that_do_not_add_up_are_refused_naming_the_line(tmp_path: Path) -> None:
+    bad = SAMPLE.replace("bagpipe = 22", "bagpipe = 23")
+    line = bad.splitlines().index("bagpipe = 23") + 1
+    with pytest.raises(FormatError, match=rf"bad.toml:{line}: bagpipe = 23 but the file lists 22"):
+        parse_components(bad.encode(), "bad.toml")
+    bad = SAMPLE.replace("1 = 5", "1 = 4")
+    with pytest.raises(FormatError, match="dagger = 16 but the file lists 15"):
+        parse_components(bad.encode(), "bad.toml")
+
+
+def test_SB_2_components_missing_grey_card_is_refused_at_the_count_line() -> None:
+    start = SAMPLE.index("[[round_cards]]\nid = \"sample-arms-1\"")
+    end = SAMPLE.index("[[round_cards]]", start + 5)
+    bad = SAMPLE[:start] + SAMPLE[end:]
+    line = bad.splitlines().index("english_arms = 8") + 1
+    with pytest.raises(FormatError, match=rf"x.toml:{line}: english_arms = 8 but the file lists 7 grey"):
+        parse_components(bad.encode(), "x.toml")
+
+
+def test_SB_2_components_unknown_operation_names_the_card_line() -> None:
+    bad = SAMPLE.replace('{ op = "fields_troops", n = 2 }', '{ op = "summon_dragon", n = 2 }')
+    line = bad.splitlines().index('id = "sample-arms-4"') + 1
+    with pytest.raises(FormatError, match=rf"x.toml:{line}: unknown operation"):
+        parse_components(bad.encode(), "x.toml")
+
+
+def test_SB_2_components_a_short_sample_under_full_counts_fails_the_count_check() -> None:
+    """A file that declares the full counts but lists a short sample fails the count check."""
+    short = SAMPLE.split("[[round_cards]]")[0].replace("bagpipe = 22", "bagpipe = 4")
+    with pytest.raises(FormatError, match="king_edward = 2 but the file lists 0"):
+        parse_components(short.encode(), "short.toml")
+
+
+def test_SB_2_components_file_hash_is_what_the_manifest_records(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(SAMPLE)
+    import hashlib
+    assert load_components(path).sha256 == hashlib.sha256(SAMPLE.encode()).hexdigest() == sample_components().sha256
+    from pbem.bagpipes.ruleset import BagpipesRuleset
+    assert BagpipesRuleset(4, path).options()["components_sha256"] == sample_components().sha256
+
+
+def test_SB_2_components_manual_effect_is_allowed() -> None:
+    comps = sample_components()
+    assert comps.round_card("sample-arms-6").effect == "manual"
+    assert comps.bagpipe("sample-omen").effect == "manual"
+
+
+def test_SB_14_sample_says_it_is_invented_in_its_first_lines_and_every_title() -> None:
+    head = "\n".join(SAMPLE.splitlines()[:3])
+    assert "INVENTED" in head and "NOT THE PUBLISHED CARDS" in head
+    comps = sample_components()
+    for card in comps.round_cards + comps.bagpipe_cards:
+        assert "INVENTED SAMPLE" in card.title, card.id
+    assert "INVENTED" in comps.name
+
+
+def test_SB_14_no_real_card_title_in_the_repository_data() -> None:
+    for title in REAL_TITLES:
+        assert title not in SAMPLE
+    data_dir = Path(str(resources.files("pbem.bagpipes.data")))
+    assert sorted(p.name for p in data_dir.glob("*.toml")) == ["sample-components.toml"]
+
+
+def test_SB_15_credits_kept_and_no_published_card_data_claimed() -> None:
+    notes = (Path(__file__).parents[2] / "docs" / "bagpipes-notes.md").read_text()
+    assert "Yan Egorov" in notes and "No card data of the published game is in this repository" in notes

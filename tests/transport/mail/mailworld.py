@@ -1,0 +1,238 @@
+"""Real mail servers on 127.0.0.1 for the judge's tests (a module of its own, not conftest, whose name
+another test folder also uses): aiosmtpd (SMTP, with AUTH) and pymap (IMAP, maildir).
+
+The SMTP server plays the whole mail system: a mail to the judge is delivered into the judge's
+Maildir (the one pymap serves over IMAP), a mail to anyone else lands in that address's list.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import mailbox
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from email import message_from_bytes
+from email.policy import default as default_policy
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
+
+from pbem.core import identity, ruleset
+
+sys.path.append(str(Path(__file__).resolve().parents[2] / "core"))  # the rock-paper-scissors ruleset
+ruleset.register("rps", "rps_game:RpsRuleset")
+
+JUDGE = "judge@judge.test"
+SMTP_USER, SMTP_PASSWORD = "judge", "smtp-secret"
+IMAP_USER, IMAP_PASSWORD = "judge", "imap-secret"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Mailer:
+    """aiosmtpd handler: the judge's mail goes to its Maildir, everyone else's to a list."""
+
+    def __init__(self, judge_maildir: Path, imap_port: int | None = None) -> None:
+        self.judge_maildir = judge_maildir
+        self.imap_port = imap_port
+        self.delivered: dict[str, list[bytes]] = defaultdict(list)
+        self.lock = threading.Lock()
+        self.count = 0
+        self.conn: imaplib.IMAP4 | None = None
+
+    def append(self, data: bytes) -> None:
+        """IMAP APPEND over one kept connection (a mail system delivering to the judge's mailbox)."""
+        assert self.imap_port
+        for attempt in (1, 2):
+            try:
+                if self.conn is None:
+                    self.conn = imaplib.IMAP4("127.0.0.1", self.imap_port, timeout=10)
+                    self.conn.login(IMAP_USER, IMAP_PASSWORD)
+                typ, detail = self.conn.append("INBOX", None, None, data)
+                assert typ == "OK", detail
+                return
+            except (OSError, imaplib.IMAP4.error):
+                self.conn = None
+                if attempt == 2:
+                    raise
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        data = envelope.original_content or envelope.content
+        with self.lock:
+            for rcpt in envelope.rcpt_tos:
+                if rcpt.lower() == JUDGE:
+                    if self.imap_port:
+                        self.append(data)
+                    else:
+                        deliver(self.judge_maildir, data)
+                else:
+                    self.delivered[rcpt.lower()].append(data)
+            self.count += 1
+        return "250 OK"
+
+
+def deliver(maildir: Path, data: bytes) -> None:
+    """Deliver a mail the way a mail system does: write in tmp/, rename into new/."""
+    md = mailbox.Maildir(str(maildir), factory=None, create=True)
+    md.add(data)
+
+
+def append(port: int, data: bytes) -> None:
+    """Deliver into the judge's IMAP mailbox (IMAP APPEND: the server sees it at once)."""
+    conn = imaplib.IMAP4("127.0.0.1", port, timeout=10)
+    try:
+        conn.login(IMAP_USER, IMAP_PASSWORD)
+        typ, detail = conn.append("INBOX", None, None, data)
+        assert typ == "OK", detail
+    finally:
+        conn.logout()
+
+
+def _auth(server: Any, session: Any, envelope: Any, mechanism: str, auth_data: Any) -> AuthResult:
+    ok = isinstance(auth_data, LoginPassword) and auth_data.login == SMTP_USER.encode() \
+        and auth_data.password == SMTP_PASSWORD.encode()
+    return AuthResult(success=ok, handled=False)
+
+
+@dataclass
+class Smtp:
+    port: int
+    mailer: Mailer
+    controller: Controller | None = None
+
+    def start(self) -> None:
+        self.controller = Controller(self.mailer, hostname="127.0.0.1", port=self.port, authenticator=_auth,
+                                     auth_require_tls=False, auth_required=True, data_size_limit=50_000_000)
+        self.controller.start()
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+
+@dataclass
+class Imap:
+    port: int
+    base: Path
+    proc: subprocess.Popen[bytes] | None = None
+
+
+@dataclass
+class MailWorld:
+    """Both servers, the judge's folders and config, and the player keys."""
+
+    root: Path
+    smtp: Smtp
+    imap: Imap
+    judge_maildir: Path
+    config: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+    def to_judge(self, data: bytes) -> None:
+        """Deliver one mail to the judge's mailbox, as the mail system would."""
+        if self.smtp.mailer.imap_port:
+            with self.smtp.mailer.lock:
+                self.smtp.mailer.append(data)
+        else:
+            deliver(self.judge_maildir, data)
+
+    def mails_to(self, address: str) -> list[bytes]:
+        return list(self.smtp.mailer.delivered.get(address.lower(), []))
+
+
+def _pymap_base(base: Path) -> None:
+    from pysasl.hashing import BuiltinHash  # pymap's own password hash, cheap rounds for tests
+
+    base.mkdir(parents=True)
+    (base / "pymap-etc-passwd").write_text(f"{IMAP_USER}:::::{IMAP_USER}:\n")
+    (base / "pymap-etc-shadow").write_text(f"{IMAP_USER}:{BuiltinHash(rounds=1000).hash(IMAP_PASSWORD)}"
+                                           ":::::::\n")
+
+
+def start_pymap(base: Path, port: int, tls: tuple[Path, Path] | None = None) -> subprocess.Popen[bytes]:
+    """pymap serving ``base`` (maildir backend); with ``tls`` (cert, key) it offers STARTTLS."""
+    exe = Path(sys.executable).parent / "pymap"
+    security = ["--cert", str(tls[0]), "--key", str(tls[1])] if tls else ["--no-tls"]
+    proc = subprocess.Popen([str(exe), "--host", "127.0.0.1", "--port", str(port), *security,
+                             "--no-service", "admin", "maildir", str(base)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("pymap did not start")
+
+
+def write_config(path: Path, *, smtp_port: int, imap_port: int | None, maildir: Path | None,
+                 extra: str = "") -> None:
+    incoming = (f'[imap]\nhost = "127.0.0.1"\nport = {imap_port}\nsecurity = "none"\nuser = "{IMAP_USER}"\n'
+                'password_env = "PBEM_TEST_IMAP_PASSWORD"\n' if imap_port else f'[maildir]\npath = "{maildir}"\n')
+    path.write_text(
+        f'[judge]\naddress = "{JUDGE}"\nkey = "judge.key"\ndata = "data"\npoll_seconds = 1\n'
+        f'reminder_hours = 24\nretry_seconds = [1, 2, 4]\n{extra}\n'
+        f'{incoming}\n'
+        f'[smtp]\nhost = "127.0.0.1"\nport = {smtp_port}\nsecurity = "none"\nuser = "{SMTP_USER}"\n'
+        'password_env = "PBEM_TEST_SMTP_PASSWORD"\n', encoding="utf-8")
+
+
+@contextlib.contextmanager
+def make_world(root: Path) -> Iterator[MailWorld]:
+    """SMTP + IMAP servers and a judge config pointing at them (passwords in the environment)."""
+    os.environ["PBEM_TEST_SMTP_PASSWORD"] = SMTP_PASSWORD
+    os.environ["PBEM_TEST_IMAP_PASSWORD"] = IMAP_PASSWORD
+    base = root / "imap"
+    _pymap_base(base)
+    judge_maildir = base / IMAP_USER
+    for sub in ("new", "cur", "tmp"):
+        (judge_maildir / sub).mkdir(parents=True, exist_ok=True)
+    imap = Imap(free_port(), base)
+    smtp = Smtp(free_port(), Mailer(judge_maildir, imap.port))
+    smtp.start()
+    imap.proc = start_pymap(base, imap.port)
+    judge_dir = root / "judge"
+    judge_dir.mkdir()
+    identity.save_private(identity.generate("judge"), judge_dir / "judge.key")
+    config = judge_dir / "judge.toml"
+    write_config(config, smtp_port=smtp.port, imap_port=imap.port, maildir=None)
+    w = MailWorld(root, smtp, imap, judge_maildir, config,
+                  {"PBEM_TEST_SMTP_PASSWORD": SMTP_PASSWORD, "PBEM_TEST_IMAP_PASSWORD": IMAP_PASSWORD})
+    try:
+        yield w
+    finally:
+        smtp.stop()
+        if imap.proc is not None:
+            imap.proc.kill()
+            imap.proc.wait()
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[MailWorld]:
+    """Both servers and a judge config for one test (import it into the test module to use it)."""
+    with make_world(tmp_path) as w:
+        yield w
+
+
+def parse_mail(data: bytes) -> Any:
+    return message_from_bytes(data, policy=default_policy)
+
+
+

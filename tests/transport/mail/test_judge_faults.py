@@ -1,0 +1,230 @@
+"""Exactly once and nothing lost (issue 12 item 5): SMTP down then up; SIGKILL at random points over a game."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from mailworld import JUDGE, MailWorld, parse_mail, write_config
+from mailworld import world  # noqa: F401 (the fixture)
+from mail_players import Player, has_bundle
+
+from pbem.core import game as core_game
+from pbem.core import identity
+from pbem.transport.mail import config as cfg_mod
+from pbem.transport.mail import runner
+
+HERE = Path(__file__).parent
+NOW = 1_700_000_000  # a fixed clock in the past (verify refuses entries written in the future)
+
+
+def rps_throw(p: Player, report: dict[str, Any], step: int) -> dict[str, Any]:
+    return {"side": p.side, "step": step, "throw": ("rock", "paper", "scissors")[step % 3] if p.side == "north"
+            else "rock"}
+
+
+def test_smtp_down_then_up_sends_every_queued_mail_once(world: MailWorld) -> None:
+    clock = [NOW]
+    world.smtp.stop()
+    parts = runner.build(cfg_mod.load(world.config), clock=lambda: clock[0])
+    players = {s: Player(s, identity.generate(s), f"{s}@player.test", world.root / "p" / s) for s in ("north", "south")}
+    gid = parts.judge.open_game("rps", "standard", {s: identity.load_public(p.pub_file()) for s, p in players.items()})
+    game_dir = parts.judge.games_dir / gid
+    for p in players.values():
+        p.game = gid
+        p.copy.mkdir(parents=True)
+        (p.copy / "game.toml").write_bytes((game_dir / "game.toml").read_bytes())
+        raw = (f"From: {p.address}\nTo: {JUDGE}\nSubject: join\nMessage-ID: <join.{p.side}@player.test>\n\n"
+               + core_game.write_join(p.copy, p.key, p.side)).encode()
+        world.to_judge(raw)
+    deadline = time.monotonic() + 15
+    while parts.judge.journal.pending_mail() < 4 and time.monotonic() < deadline:
+        runner.step(parts)
+        time.sleep(0.05)
+    assert core_game.status(game_dir)["step"] == 0  # the game started though no mail could go out
+    queued = parts.judge.journal.pending_mail()
+    assert queued == 4  # two receipts, two first reports
+    row = parts.judge.journal.db.execute("SELECT MIN(attempts), MAX(last_error) FROM outbox WHERE sent = 0").fetchone()
+    assert row[0] >= 1 and row[1]
+    runner.step(parts)  # still down, and not yet due again: nothing lost, nothing sent
+    assert parts.judge.journal.pending_mail() == queued
+    world.smtp.start()
+    runner.step(parts)  # up again, but the backoff has not run out
+    assert world.smtp.mailer.count == 0
+    clock[0] += 3600
+    runner.step(parts)
+    assert parts.judge.journal.pending_mail() == 0
+    ids = [parse_mail(m)["Message-ID"] for a in ("north@player.test", "south@player.test") for m in world.mails_to(a)]
+    assert len(ids) == queued and len(set(ids)) == queued
+
+
+def _judge(config: Path, env: dict[str, str], kill_after: float | None) -> int | None:
+    """Run the judge until it is idle, or SIGKILL it after ``kill_after`` seconds; the exit code or None."""
+    proc = subprocess.Popen([sys.executable, str(HERE / "judge_main.py"), "judge", "run", "--config", str(config),
+                             "--until-idle", "--now", str(NOW)], env={**os.environ, **env},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        rc = proc.wait(timeout=kill_after if kill_after is not None else 60)
+        return rc
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        return None
+
+
+def _play(world: MailWorld, root: Path, config: Path, recorded: dict[str, list[bytes]] | None,
+          rng: random.Random | None) -> tuple[Path, dict[str, list[bytes]], Counter[str], int]:
+    """One whole game with the judge as a separate process; players answer each report by mail.
+
+    With ``recorded`` the players resend the exact mails of an earlier run (same bytes), so the
+    two runs' games must end byte for byte alike. With ``rng`` the judge is SIGKILLed at random.
+    """
+    players = {s: Player(s, identity.generate(s), f"{s}@player.test", root / "players" / s)
+               for s in ("north", "south")}
+    gid = next(iter(cfg_mod.load(config).games_dir.iterdir())).name
+    game_dir = cfg_mod.load(config).games_dir / gid
+    outgoing: dict[str, list[bytes]] = {s: [] for s in players}
+    for s, p in players.items():
+        p.game = gid
+        p.read = len(world.mails_to(p.address))
+        p.copy.mkdir(parents=True)
+        (p.copy / "game.toml").write_bytes((game_dir / "game.toml").read_bytes())
+
+    def send(p: Player, text: str) -> None:
+        n = len(outgoing[p.side])
+        if recorded is not None:
+            raw = recorded[p.side][n]
+        else:
+            raw = (f"From: {p.address}\nTo: {JUDGE}\nSubject: orders\nMessage-ID: <{p.side}.{n}@player.test>\n\n"
+                   + text).encode()
+        outgoing[p.side].append(raw)
+        world.to_judge(raw)
+
+    keys = {s: identity.load_private(root.parent / "keys" / f"{s}.key") for s in players}
+    for s, p in players.items():
+        p.key = keys[s]
+        send(p, core_game.write_join(p.copy, p.key, s))
+    kills = 0
+    env = world.env
+    for _ in range(200):
+        while True:
+            rc = _judge(config, env, rng.uniform(0.05, 1.2) if rng is not None and rng.random() < 0.7 else None)
+            if rc is None:
+                kills += 1
+                continue
+            assert rc == 0
+            break
+        moved = False
+        for s, p in players.items():
+            for data in p.new_mail(world):
+                eml = p.home / f"m{len(list(p.home.glob('m*.eml')))}.eml"
+                eml.write_bytes(data)
+                if not has_bundle(data):
+                    continue
+                from pbem.transport.mail import bundle
+
+                bundle.apply(eml, p.copy)
+                info = core_game.status(p.copy)
+                if s in info["owes"] and info["step"] not in p.answered:
+                    p.answered.add(info["step"])
+                    body = rps_throw(p, {}, info["step"])
+                    send(p, core_game.write_order(p.copy, p.key, s, info["step"], body))
+                    moved = True
+        if not moved and not core_game.status(game_dir)["owes"]:
+            break
+    ids: Counter[str] = Counter(parse_mail(m)["Message-ID"] for a in ("north@player.test", "south@player.test")
+                                for m in world.mails_to(a))
+    return game_dir, outgoing, ids, kills
+
+
+def test_sigkill_at_random_points_ends_the_game_exactly_as_an_uninterrupted_run(world: MailWorld) -> None:
+    """Same ledger bytes and the same mails (each Message-ID at least once) with or without SIGKILLs."""
+    keys = world.root / "keys"
+    keys.mkdir()
+    for s in ("north", "south"):
+        identity.save_private(identity.generate(s), keys / f"{s}.key")
+        identity.save_public(identity.load_private(keys / f"{s}.key"), keys / f"{s}.pub.toml")
+    config = world.config
+    write_config(config, smtp_port=world.smtp.port, imap_port=None, maildir=world.judge_maildir)
+    world.smtp.mailer.imap_port = None  # this judge reads the Maildir its mail system delivers to
+    parts = runner.build(cfg_mod.load(config), clock=lambda: NOW)
+    parts.judge.open_game("rps", "standard", {s: identity.load_public(keys / f"{s}.pub.toml") for s in ("north", "south")},
+                          game_id="rps-crash")
+    parts.judge.journal.close()
+    data = config.parent / "data"
+    pristine = world.root / "pristine"
+    shutil.copytree(data, pristine)
+
+    calm_dir, recorded, calm_ids, _ = _play(world, world.root / "calm", config, None, None)
+    calm_ledger = {p.name: p.read_bytes() for p in (calm_dir / "ledger").iterdir()}
+    assert not core_game.status(calm_dir)["owes"]
+    calm_mails = {a: list(world.mails_to(a)) for a in ("north@player.test", "south@player.test")}
+
+    shutil.rmtree(data)
+    shutil.copytree(pristine, data)
+    world.smtp.mailer.delivered.clear()
+    crash_dir, _, crash_ids, kills = _play(world, world.root / "crash", config, recorded, random.Random(12))
+    crash_ledger = {p.name: p.read_bytes() for p in (crash_dir / "ledger").iterdir()}
+    assert kills >= 3
+    assert crash_ledger == calm_ledger
+    assert set(crash_ids) == set(calm_ids)
+    resent = {m: n for m, n in crash_ids.items() if n > 1}
+    assert len(resent) <= kills  # only a kill between the server's 250 and the journal's note resends a mail
+    assert core_game.verify(crash_dir)
+    del calm_mails
+
+
+def test_a_crash_after_the_last_join_started_the_game_still_mails_that_player_its_report(
+        world: MailWorld, monkeypatch: Any) -> None:
+    """The last join starts the game; the judge dies before its journal notes the join (and its sender).
+    Restarted, it announces entry 0 to the side it knows, then the join comes again: it is not
+    accepted twice, its sender is registered, and that player gets the first report once."""
+    parts = runner.build(cfg_mod.load(world.config), clock=lambda: NOW)
+    players = {s: Player(s, identity.generate(s), f"{s}@player.test", world.root / "p" / s) for s in ("north", "south")}
+    gid = parts.judge.open_game("rps", "standard", {s: identity.load_public(p.pub_file()) for s, p in players.items()})
+    game_dir = parts.judge.games_dir / gid
+    for p in players.values():
+        p.game = gid
+        p.copy.mkdir(parents=True)
+        (p.copy / "game.toml").write_bytes((game_dir / "game.toml").read_bytes())
+    north, south = players["north"], players["south"]
+    world.to_judge(f"From: {north.address}\nSubject: j\nMessage-ID: <jn@p>\n\n"
+                   f"{core_game.write_join(north.copy, north.key, 'north')}".encode())
+    while not parts.judge.journal.seen("<jn@p>"):
+        runner.step(parts)
+    real = parts.judge.journal.finish
+
+    def die(message_id: str, *a: Any, **kw: Any) -> None:
+        if message_id == "<js@p>":
+            raise KeyboardInterrupt("the judge is killed")
+        real(message_id, *a, **kw)
+
+    monkeypatch.setattr(parts.judge.journal, "finish", die)
+    world.to_judge(f"From: {south.address}\nSubject: j\nMessage-ID: <js@p>\n\n"
+                   f"{core_game.write_join(south.copy, south.key, 'south')}".encode())
+    deadline = time.monotonic() + 10
+    while core_game.status(game_dir)["step"] != 0 if (game_dir / "ledger").exists() else True:
+        try:
+            runner.step(parts)
+        except KeyboardInterrupt:
+            break
+        assert time.monotonic() < deadline
+    assert (game_dir / "ledger" / "0000.toml").exists() and not parts.judge.journal.seen("<js@p>")
+    monkeypatch.setattr(parts.judge.journal, "finish", real)
+    parts.judge.tick_all()  # the restart: entry 0 goes to north, the only side the journal knows
+    for _ in range(40):
+        runner.step(parts)
+        if parts.judge.journal.seen("<js@p>") and not parts.judge.journal.pending_mail():
+            break
+        time.sleep(0.05)
+    reports = [m for m in world.mails_to(south.address) if has_bundle(m)]
+    assert len(reports) == 1 and f"{gid}: step 0" in parse_mail(reports[0])["Subject"]
+    assert len([m for m in world.mails_to(north.address) if has_bundle(m)]) == 1
