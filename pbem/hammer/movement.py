@@ -509,11 +509,21 @@ class LegalSteps:
             found = self._steps[origin] = sorted(out, key=lambda s: (s.block, len(s.path), s.path))
         return found
 
+    def paths(self, block: str, origin: str) -> list[tuple[str, ...]]:
+        """The paths of ``block``'s legal steps from ``origin`` (a sea move's is its destination)."""
+        return [path for path, _ in self._block_paths(block, origin)]
+
     def _block_steps(self, block: str, origin: str, first_only: bool = False) -> Iterator[Step]:
+        return (Step(origin, block, path, sea) for path, sea in self._block_paths(block, origin, first_only))
+
+    def _block_paths(self, block: str, origin: str,
+                     first_only: bool = False) -> Iterator[tuple[tuple[str, ...], bool]]:
+        """(path, by sea) of each legal step of ``block`` from ``origin``; ``first_only``: stop
+        looking once one is found (the walk's paths are then not kept)."""
         phase, left = self.phase, self.left
         if block == NORSE or spec(block).type == "norse":
             if left >= 1:
-                yield from (Step(origin, block, (dest,), sea=True) for dest in board().coastal_areas()
+                yield from (((dest,), True) for dest in board().coastal_areas()
                             if phase.sea_error(block, origin, dest) is None)
             return
         if phase.block_error(block, origin, sea=False) is not None:
@@ -524,10 +534,10 @@ class LegalSteps:
             walk = (path for path, crossed in _walk(phase, block, origin, self._checked)
                     if phase.land_cost(origin, crossed) <= left)
             if first_only:
-                yield from (Step(origin, block, path) for path in walk)
+                yield from ((path, False) for path in walk)
                 return
             paths = self._paths[key] = list(walk)
-        yield from (Step(origin, block, path) for path in paths)
+        yield from ((path, False) for path in paths)
 
 
 def _walk(phase: _Phase, block: str, origin: str,
@@ -566,10 +576,12 @@ def _walk(phase: _Phase, block: str, origin: str,
 
 
 def legal_group_moves(state: GameState, side: str) -> dict[str, dict[str, list[str]]]:
-    """``{origin: {block: [areas it may reach]}}`` for ``side`` now, for templates and bots."""
+    """``{origin: {block: [areas it may reach]}}`` for ``side`` now, for templates and bots: the
+    destinations of ``legal_steps``, without making a step of each path."""
+    legal = LegalSteps(state, side)
     out: dict[str, dict[str, list[str]]] = {}
-    for step in legal_steps(state, side):
-        dests = out.setdefault(step.origin, {}).setdefault(step.block, [])
-        if step.destination not in dests:
-            dests.append(step.destination)
-    return {o: {b: sorted(d) for b, d in sorted(bs.items())} for o, bs in sorted(out.items())}
+    for origin in legal.origins():
+        reach = {block: sorted({path[-1] for path in legal.paths(block, origin)})
+                 for block in legal.blocks_at[origin]}
+        out[origin] = {b: d for b, d in reach.items() if d}
+    return out
