@@ -88,7 +88,8 @@ class Board:
     @cached_property
     def _pairs(self) -> dict[tuple[str, str], Border]:
         """Each border under both orders of its areas: ``border`` is asked for very often."""
-        return {pair: border for border in self.borders.values() for pair in ((border.a, border.b), (border.b, border.a))}
+        return {pair: border for border in self.borders.values()
+                for pair in ((border.a, border.b), (border.b, border.a))}
 
     def area_names(self) -> tuple[str, ...]:
         return self._area_names
