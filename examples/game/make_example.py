@@ -54,9 +54,10 @@ def cli(*args: object) -> str:
 def main() -> None:
     from pbem.core import game as core_game
 
-    for sub in ("keys", "game", "drafts", "envelopes", "receipts", "start"):
+    for sub in ("game", "drafts", "envelopes", "receipts", "start"):
         shutil.rmtree(HERE / sub, ignore_errors=True)
-    make_keys(HERE / "keys")
+    if not (HERE / "keys" / "referee.key").exists():  # the example keys stay as committed
+        make_keys(HERE / "keys")
     k, g = HERE / "keys", HERE / "game"
     with at(0):
         cli("game", "new", g, "--ruleset", "hammer", "--scenario", "braveheart", "--referee", k / "referee.key",
@@ -79,7 +80,7 @@ def main() -> None:
             draft = HERE / "drafts" / f"{step:04d}-{side}.toml"
             env = HERE / "envelopes" / f"{step:04d}-{side}.asc"
             cli("orders", "auto", rep, "--key", k / f"{side}.key", "--bot", "simple", "--out", draft,
-                "--seed", f"{step:04x}")
+                "--seed", f"{step:04x}", "--bot-plans")
             d = drafts.parse_draft(draft.read_text(encoding="utf-8"), str(draft))
             if side == "scotland" and "plans" in d.sections:  # the player keeps its own plans
                 d.sections["plans"] = SCOTTISH_PLANS

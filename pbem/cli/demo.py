@@ -18,9 +18,12 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.errors import fails_cleanly
-from pbem.core import ruleset as rs
+from pbem.cli.lazy import lazy
 from pbem.core.errors import FormatError
-from pbem.hammer import bots, drafts
+
+rs = lazy("pbem.core.ruleset")
+bots = lazy("pbem.hammer.bots")
+drafts = lazy("pbem.hammer.drafts")
 
 SIDES = ("england", "scotland")
 # The dice chain's length (docs/random-stream.md): the most steps the game may take. A bot game

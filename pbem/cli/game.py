@@ -17,12 +17,15 @@ from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import write_output
 from pbem.cli.key import load_key
 from pbem.cli.verify import reveal
-from pbem.core import game as core_game
-from pbem.core import identity
-from pbem.core import receipts as receipts_mod
-from pbem.core import ruleset as rs
+from pbem.cli.lazy import lazy
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError
+
+core_game = lazy("pbem.core.game")
+identity = lazy("pbem.core.identity")
+receipts_mod = lazy("pbem.core.receipts")
+rs = lazy("pbem.core.ruleset")
+DEFAULT_DEADLINE_HOURS = 72  # = pbem.core.ledger.DEFAULT_DEADLINE_HOURS (a test checks), here so --help needs no import
 
 __all__ = ["game_app", "adjudicate", "status", "fails_cleanly", "ruleset_named", "parse_pairs"]
 
@@ -94,7 +97,7 @@ def _game_inputs(ruleset: str, side: list[str], scenario: str, option: list[str]
 @fails_cleanly
 def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = "hammer",
         scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None,
-        deadline_hours: HoursOpt = core_game.DEFAULT_DEADLINE_HOURS) -> None:
+        deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS) -> None:
     """Start a game at once: manifest, dice commitment, set-up and the first reports (set-up dice: referee's secret only)."""
     rules, options, ref, pubs = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
     core_game.new_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours)
@@ -105,7 +108,7 @@ def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetO
 @fails_cleanly
 def open_(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = "hammer",
           scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None,
-          deadline_hours: HoursOpt = core_game.DEFAULT_DEADLINE_HOURS) -> None:
+          deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS) -> None:
     """Open a game for joins: publish the manifest and dice anchor; set-up waits for every side's entropy."""
     rules, options, ref, pubs = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
     game_id = core_game.open_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours)
@@ -118,7 +121,7 @@ def open_(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: Rulese
 def join(
     game_dir: Annotated[Path, typer.Argument(help="The opened game's folder (at least its game.toml).")],
     side: Annotated[str, typer.Option("--side", help="Your side.")],
-    key: Annotated[Path, typer.Option("--key", help="Your private key file.")],
+    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="Your private key file.")],
     out: Annotated[Path, typer.Option("--out", help="Where to write the join to mail to the referee.")],
     passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file", help="Your key's passphrase file.")]
     = None,
@@ -134,7 +137,7 @@ def join(
 def start(
     game_dir: Annotated[Path, typer.Argument(help="The opened game's folder.")],
     joins: Annotated[list[Path], typer.Argument(help="Every side's join, as received.")],
-    key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")] = Path("referee.key"),
+    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="The referee's private key file.")] = Path("referee.key"),
     passphrase_file: PassOpt = None,
 ) -> None:
     """Run the set-up with every side's entropy and write entry 0 and the first reports."""
@@ -147,7 +150,7 @@ def start(
 def receive(
     game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
     order: Annotated[Path, typer.Argument(help="One order envelope, as received (armored mail text or binary).")],
-    key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")] = Path("referee.key"),
+    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="The referee's private key file.")] = Path("referee.key"),
     passphrase_file: PassOpt = None,
     receipt_out: Annotated[Path | None, typer.Option("--receipt-out", help="Also write the receipt here, to mail "
                                                      "back to the player.")] = None,
@@ -169,8 +172,14 @@ def _when(t: int) -> str:
 
 def receipt_lines(game_dir: Path, r: receipts_mod.Receipt, out: Path | None = None) -> list[str]:
     """What the referee tells about a receipt, and what the player must do with it (protocol §9.2)."""
-    what = ("a resend of the order already kept; its receipt is the one first issued" if r.identical
-            else f"order {r.seq} of {r.side} for step {r.step}" + (", replacing the one before" if r.replaces else ""))
+    if r.identical:
+        what = (f"order {r.seq} of {r.side} for step {r.step} again: this copy is identical to the order already "
+                "kept, so nothing changed and its receipt is the one first issued")
+    elif r.replaces:
+        what = (f"order {r.seq} of {r.side} for step {r.step}, a replacement: it differs from order {r.seq - 1}, "
+                "which it replaces")
+    else:
+        what = f"order {r.seq} of {r.side} for step {r.step}, the first from {r.side} for this step"
     timing = (f"received {_when(r.received)}, " + (f"in time for the deadline {_when(r.deadline)}" if r.in_time
                                                   else f"AFTER the deadline {_when(r.deadline)}")
               if r.deadline else f"received {_when(r.received)}; this game has no deadline")
@@ -185,7 +194,7 @@ def receipt_lines(game_dir: Path, r: receipts_mod.Receipt, out: Path | None = No
 def adjudicate(
     game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
     orders: Annotated[list[Path] | None, typer.Argument(help="Order envelopes received for this step.")] = None,
-    key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")] = Path("referee.key"),
+    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="The referee's private key file.")] = Path("referee.key"),
     deadline_passed: Annotated[bool, typer.Option("--deadline-passed", help="Apply the default orders "
                                                   "(docs/playing.md) for every side that sent none; refused "
                                                   "before the step's recorded deadline.")] = False,
@@ -197,12 +206,49 @@ def adjudicate(
     for receipt in result.get("receipts", []):
         typer.echo("\n".join(receipt_lines(game_dir, receipt)))
     typer.echo(describe(result))
+    typer.echo("\n".join(what_to_send(game_dir, result)))
+
+
+def what_to_send(game_dir: Path, info: dict[str, Any]) -> list[str]:
+    """After a step: which file goes to whom (each side its own new report; the public record to all)."""
+    step, owes = info.get("step", 0), dict(info.get("owes") or {})
+    reports = sorted(core_game.report_path(game_dir, int(step), s) for s in _sides(game_dir))
+    lines = ["send:"]
+    for path in reports:
+        side = path.stem.split("-", 1)[1]
+        task = f"; {side} owes {owes[side]} orders" if side in owes else ""
+        lines.append(f"  to {side}: {path}{task}")
+    lines.append(f"  to everyone (or publish): {Path(game_dir) / 'game.toml'} and {Path(game_dir) / 'ledger'}/, "
+                 "which players need to seal orders and verify")
+    return lines
+
+
+def _sides(game_dir: Path) -> list[str]:
+    from pbem.core import ledger
+    return sorted(ledger.read_manifest(game_dir).sides)
 
 
 @fails_cleanly
-def status(game_dir: Annotated[Path, typer.Argument(help="The game folder.")]) -> None:
-    """Which step the game is at, and who owes what (from the public ledger)."""
-    typer.echo(describe(core_game.status(game_dir)))
+def status(game_dir: Annotated[Path, typer.Argument(help="The game folder.", envvar="PBEM_GAME")]) -> None:
+    """Which step the game is at, who owes what (from the public ledger) and, for the referee, which orders
+    have arrived (kept in GAME/.pbem/pending until the step is adjudicated)."""
+    info = core_game.status(game_dir)
+    typer.echo(describe(info))
+    typer.echo("\n".join(arrived(game_dir, info)))
+
+
+def arrived(game_dir: Path, info: dict[str, Any]) -> list[str]:
+    """The referee's view of the step: which owed orders are kept in .pbem/pending and which are awaited.
+    Nothing when the private area is absent (a player's copy of the public folder)."""
+    from pbem.core import ledger
+    owes = dict(info.get("owes") or {})
+    if not owes or not ledger.private_dir(game_dir).is_dir():
+        return []
+    step = int(info.get("step", 0))
+    have = [s for s in sorted(owes) if ledger.pending_path(game_dir, step, s).exists()]
+    wait = [s for s in sorted(owes) if s not in have]
+    return [f"orders arrived for step {step}: {', '.join(have) or 'none'}; "
+            f"still awaited: {', '.join(wait) or 'none (ready: pbem adjudicate ' + str(game_dir) + ')'}"]
 
 
 def describe(info: dict[str, Any]) -> str:

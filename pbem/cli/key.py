@@ -13,8 +13,10 @@ import typer
 
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import read_text
-from pbem.core import identity
+from pbem.cli.lazy import lazy
 from pbem.core.errors import FormatError
+
+identity = lazy("pbem.core.identity")  # cryptography: only for the verbs that use keys
 
 key_app = typer.Typer(no_args_is_help=True, help="Identities: make a key pair, show a fingerprint.")
 
@@ -56,7 +58,8 @@ def new(
     identity.save_private(ident, priv_path, read_passphrase(passphrase_file))
     identity.save_public(ident, pub_path)
     typer.echo(f"{priv_path}: private key (keep it secret)")
-    typer.echo(f"{pub_path}: public identity (send it to the referee)")
+    typer.echo(f"{pub_path}: public identity (send it to the other people in the game: a player sends it to the "
+               "referee, the referee sends its own to the players)")
     typer.echo(f"fingerprint: {ident.fingerprint}")
 
 

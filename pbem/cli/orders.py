@@ -17,18 +17,21 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.errors import fails_cleanly
-from pbem.cli.files import read_text, write_output
+from pbem.cli.files import read_text, record_file_of_a_game, write_output
 from pbem.cli.key import load_key
+from pbem.cli.lazy import lazy
 from pbem.core.errors import EnvelopeError, FormatError
-from pbem.hammer import bots, drafts
+
+bots = lazy("pbem.hammer.bots")
+drafts = lazy("pbem.hammer.drafts")
 
 orders_app = typer.Typer(no_args_is_help=True, help="Player: write, check and seal orders.")
 
-KeyOpt = Annotated[Path | None, typer.Option("--key", help="Your private key file (not needed for "
+KeyOpt = Annotated[Path | None, typer.Option("--key", envvar="PBEM_KEY", help="Your private key file (not needed for "
                                               "a report saved with report open --save).")]
 PassOpt = Annotated[Path | None, typer.Option("--passphrase-file", help="Your key's passphrase file "
                                                "(for a key made with one).")]
-ReportGameOpt = Annotated[Path | None, typer.Option("--game", help="The game folder (game.toml and ledger) a "
+ReportGameOpt = Annotated[Path | None, typer.Option("--game", envvar="PBEM_GAME", help="The game folder (game.toml and ledger) a "
                                                      "sealed report is checked against (default: the "
                                                      "report's own game folder).")]
 
@@ -110,6 +113,13 @@ def read_draft(path: Path) -> drafts.Draft:
     return drafts.parse_draft(read_text(path, "a draft of orders"), str(path))
 
 
+def _hint_files(out: Path | None, report: Path, key: Path | None, game: Path | None) -> tuple[str, str, str, str]:
+    """The real file names the "next" hints give: draft, report, key and game folder (when known)."""
+    folder = game if game is not None else (report.parent.parent if (report.parent.parent / "game.toml").exists()
+                                            else None)
+    return (str(out) if out else "", str(report), str(key) if key else "", str(folder) if folder else "")
+
+
 @orders_app.command("new")
 @fails_cleanly
 def new(
@@ -122,12 +132,13 @@ def new(
     """A draft to start from: what you owe, with the legal options as comments."""
     rep = open_report(report, key, passphrase_file, game)
     with reading(rep):
-        text = drafts.template(rep)
+        text = drafts.template(rep, *_hint_files(out, report, key, game))
     if out is None:
         typer.echo(text)
     else:
         write_output(out, text)
         typer.echo(f"draft written to {out}")
+        typer.echo(f"next: edit it, then {drafts.next_commands(rep, *_hint_files(out, report, key, game))}")
 
 
 @orders_app.command("check")
@@ -145,13 +156,16 @@ def check(
     with reading(rep):
         drafts.check_draft(d, rep)
     typer.echo(f"{draft}: ok ({d.kind} orders for {d.side}, step {d.step})")
+    folder = _hint_files(draft, report, key, game)[3] or "GAME"
+    typer.echo(f"next: pbem orders seal {draft}" + (f" --key {key}" if key else " --key KEY")
+               + f" --game {folder} --out {d.step:04d}-{d.side}-orders.asc")
 
 
 @orders_app.command("seal")
 @fails_cleanly
 def seal(
     draft: Annotated[Path, typer.Argument(help="Your checked draft (TOML).")],
-    game: Annotated[Path, typer.Option("--game", help="The game folder (for its manifest and ledger).")],
+    game: Annotated[Path, typer.Option("--game", envvar="PBEM_GAME", help="The game folder (for its manifest and ledger).")],
     out: Annotated[Path, typer.Option("--out", help="Where to write the armored envelope.")],
     key: KeyOpt = None,
     passphrase_file: PassOpt = None,
@@ -199,16 +213,62 @@ def auto(
     seed: Annotated[str, typer.Option("--seed", help="Hex seed for the bot's choices (default: fresh).")] = "",
     passphrase_file: PassOpt = None,
     game: ReportGameOpt = None,
+    bot_plans: Annotated[bool, typer.Option("--bot-plans", help="Let the bot's own [plans] replace yours (those "
+                                            "in --out, and the standing ones sent before).")] = False,
 ) -> None:
-    """Let a bot fill a draft with its choice (a real draft: check and seal it as usual)."""
+    """Let a bot fill a draft with its choice (a real draft: check and seal it as usual).
+
+    Your plans are never overwritten: [plans] and [winter] already in --out are kept, and without them the
+    bot sends no [plans], so the standing plans you sent before stay in force (--bot-plans to replace them)."""
     try:
         seed_bytes = bytes.fromhex(seed) if seed else secrets.token_bytes(32)
     except ValueError:
         raise FormatError(f"--seed {seed!r} is not hexadecimal bytes: give an even number of digits 0-9 and a-f."
                           ) from None
     rep = open_report(report, key, passphrase_file, game)
+    mine = _player_plans(out)
     with reading(rep):
         d = bots.auto_draft(rep, bot, seed_bytes)
-        text = drafts.dump_draft(d)
+    said = _keep_player_plans(d, mine, bot_plans, out)
+    text = drafts.dump_draft(d)
     write_output(out, text)
     typer.echo(f"{bot} bot wrote {d.kind} orders for {d.side}, step {d.step}, to {out}")
+    if said:
+        typer.echo(said)
+    typer.echo(f"next: {drafts.next_commands(rep, *_hint_files(out, report, key, game))}")
+
+
+PLAN_SECTIONS = ("plans", "winter")  # what a player writes to stand for more than one step
+
+
+def _player_plans(out: Path) -> dict[str, Any]:
+    """The plans the player wrote in the draft ``out`` already holds (none when it does not exist).
+
+    A file there that is not a draft is never overwritten: the player may have written anything."""
+    from pbem.hammer.errors import InvalidOrder
+
+    if not out.exists() or record_file_of_a_game(out) is not None:  # writing there is refused anyway
+        return {}
+    try:
+        old = read_draft(out)
+    except (FormatError, InvalidOrder) as exc:
+        raise FormatError(f"--out {out} exists and is not a draft pbem can read ({exc}); orders auto never "
+                          "overwrites it.", hint="remove it, or give another --out") from None
+    return {k: v for k, v in old.sections.items() if k in PLAN_SECTIONS}
+
+
+def _keep_player_plans(d: drafts.Draft, mine: dict[str, Any], bot_plans: bool, out: Path) -> str:
+    """The player's plans win over the bot's (docs/plans.md): kept from ``out``, and otherwise the bot
+    sends none, so the standing plans sent earlier stay in force. ``--bot-plans`` lets the bot's replace them."""
+    allowed = drafts.SECTIONS[d.kind]
+    kept = [k for k in PLAN_SECTIONS if k in mine and k in allowed and not bot_plans]
+    for k in kept:
+        d.sections[k] = mine[k]
+    if kept:
+        return (f"kept your {', '.join(f'[{k}]' for k in kept)} from {out}; to let the bot's replace them, "
+                "run again with --bot-plans")
+    if "plans" in d.sections and not bot_plans:
+        del d.sections["plans"]
+        return ("the bot sent no [plans]: the standing plans you sent before stay in force (docs/plans.md); "
+                "--bot-plans sends the bot's own in their place")
+    return ""

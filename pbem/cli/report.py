@@ -16,8 +16,10 @@ import typer
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import record_file_of_a_game, write_output
 from pbem.cli.orders import PassOpt, ReportGameOpt, open_report, reading
-from pbem.hammer import render
-from pbem.hammer.svg import render_svg
+from pbem.cli.lazy import lazy
+
+render = lazy("pbem.hammer.render")
+svg = lazy("pbem.hammer.svg")
 
 report_app = typer.Typer(no_args_is_help=True, help="Player: read your reports.")
 
@@ -26,7 +28,7 @@ report_app = typer.Typer(no_args_is_help=True, help="Player: read your reports."
 @fails_cleanly
 def open_(
     file: Annotated[Path, typer.Argument(help="A report sealed to you.")],
-    key: Annotated[Path | None, typer.Option("--key", help="Your private key file.")] = None,
+    key: Annotated[Path | None, typer.Option("--key", envvar="PBEM_KEY", help="Your private key file.")] = None,
     save: Annotated[Path | None, typer.Option("--save", help="Also save the opened report as JSON "
                                               "(for orders new/check/auto without the key).")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Where to write the map (default: beside "
@@ -43,8 +45,8 @@ def open_(
     shown = {**rep, "defaults": defaults_told(rep, game or file.parent.parent,
                                               lambda path: open_report(path, key, passphrase_file, game))}
     with reading(rep):
-        text, picture = render_report(shown), svg_of(shown)
-        page = html_of(shown, file) if html is not None else ""
+        text, picture = render_report(shown, file, key), svg_of(shown)
+        page = html_of(shown, file, key) if html is not None else ""
     typer.echo(text)
     if save is not None:
         write_output(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "--save")
@@ -89,23 +91,29 @@ def _title(rep: dict[str, Any]) -> str:
     return f"game {rep.get('game', '')} - {rep.get('side', '')} - step {rep.get('step', '')}"
 
 
-def _next(rep: dict[str, Any], path: Path | None = None) -> str:
-    """What to do next, naming the report just opened when known."""
+def draft_name(rep: dict[str, Any]) -> Path:
+    """The draft file the hints suggest: named for the step and side, in the current folder."""
+    return Path(f"orders-{int(rep.get('step') or 0):04d}-{rep.get('side', '')}.toml")
+
+
+def _next(rep: dict[str, Any], path: Path | None = None, key: Path | None = None) -> str:
+    """What to do next, naming the report just opened, the key it was opened with and the draft to write."""
     result = rep.get("result", {})
     if result.get("winner"):
         return f"GAME OVER: {result['winner']} wins ({result.get('reason', '')})"
     if rep.get("asks"):
-        where = str(path) if path is not None else "THIS_REPORT"
-        return (f"next: pbem orders new {where} --key KEY --out DRAFT  ({rep['asks']} orders "
+        where = str(path) if path is not None else f"reports/{int(rep.get('step') or 0):04d}-{rep.get('side')}.pbem"
+        with_key = f" --key {key}" if key is not None else ""
+        return (f"next: pbem orders new {where}{with_key} --out {draft_name(rep)}  ({rep['asks']} orders "
                 f"for step {rep.get('step')})")
     owes = rep.get("owes", {})
     return "you owe nothing now; waiting for " + (", ".join(sorted(owes)) or "nobody")
 
 
-def html_of(rep: dict[str, Any], path: Path | None = None) -> str:
+def html_of(rep: dict[str, Any], path: Path | None = None, key: Path | None = None) -> str:
     """The report as one self-contained HTML page (pbem/hammer/htmlpage.py)."""
     from pbem.hammer.htmlpage import render_html
-    return render_html(rep, _title(rep), _next(rep, path))
+    return render_html(rep, _title(rep), _next(rep, path, key))
 
 
 def default_svg(report: Path) -> Path:
@@ -115,23 +123,14 @@ def default_svg(report: Path) -> Path:
     return Path(beside.name) if record_file_of_a_game(beside) is not None else beside
 
 
-def render_report(rep: dict[str, Any]) -> str:
+def render_report(rep: dict[str, Any], path: Path | None = None, key: Path | None = None) -> str:
     """The report as text (render.py), under a line naming game, side and step, over a line
-    saying what to do next."""
+    saying what to do next (naming the report file ``path`` and the ``key`` when given)."""
     lines = [f"game {rep.get('game', '')} - {rep.get('side', '')} - step {rep.get('step', '')}",
-             render.render_report(rep).rstrip("\n")]
-    result = rep.get("result", {})
-    if result.get("winner"):
-        lines.append(f"GAME OVER: {result['winner']} wins ({result.get('reason', '')})")
-    elif rep.get("asks"):
-        lines.append(f"next: pbem orders new THIS_REPORT --key KEY --out DRAFT  ({rep['asks']} orders "
-                     f"for step {rep.get('step')})")
-    else:
-        owes = rep.get("owes", {})
-        lines.append("you owe nothing now; waiting for " + (", ".join(sorted(owes)) or "nobody"))
+             render.render_report(rep).rstrip("\n"), _next(rep, path, key)]
     return "\n".join(lines)
 
 
 def svg_of(rep: dict[str, Any]) -> str:
     """The SVG map of this side's view."""
-    return str(render_svg(render.report_view(rep)))
+    return str(svg.render_svg(render.report_view(rep)))

@@ -53,7 +53,7 @@ def read_orders(path: Path) -> dict[str, Any]:
 def sandbox(
     position: Annotated[Path, typer.Argument(help="A position file (docs/positions.md).")],
     orders: Annotated[Path | None, typer.Option("--orders", help="A TOML file with one side's moves "
-                                                "and/or [answers] to questions.")] = None,
+                                                "and/or its answers to questions (an answers table).")] = None,
     side: Annotated[str | None, typer.Option("--side", help="The side the orders are for: england "
                                              "or scotland.")] = None,
     battle: Annotated[str | None, typer.Option("--battle", help="Fight the battle in this area.")] = None,

@@ -14,10 +14,12 @@ import typer
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import write_output
 from pbem.cli.key import load_key
-from pbem.core import audit as audit_mod
-from pbem.core import game as core_game
-from pbem.core import ledger
+from pbem.cli.lazy import lazy
 from pbem.core.errors import PbemError
+
+audit_mod = lazy("pbem.core.audit")
+core_game = lazy("pbem.core.game")
+ledger = lazy("pbem.core.ledger")
 
 
 @fails_cleanly
@@ -47,7 +49,7 @@ def audit(
 @fails_cleanly
 def reveal(
     game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
-    key: Annotated[Path, typer.Option("--key", help="The referee's private key file.")],
+    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="The referee's private key file.")],
     out: Annotated[Path, typer.Option("--out", help="Where to write the reveal bundle (JSON).")],
     passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file",
                                                          help="The key's passphrase file.")] = None,

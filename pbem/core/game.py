@@ -569,7 +569,8 @@ def _check_deadline_passed(man: led.Manifest, entry: led.Entry, missing: Sequenc
                            now: int) -> None:
     """Default orders only when asked for, and only once the recorded deadline has passed (§8.3)."""
     if not deadline_passed:
-        raise PbemError(f"step {entry.number} is incomplete: {', '.join(missing)} still owe orders (protocol §7.3).",
+        raise PbemError(f"step {entry.number} is incomplete: {', '.join(missing)} still "
+                        f"{'owes' if len(missing) == 1 else 'owe'} orders (protocol §7.3).",
                         hint="wait for them, or pass --deadline-passed after the deadline to give them the "
                              "default orders")
     if not entry.deadline:

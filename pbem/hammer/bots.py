@@ -60,9 +60,12 @@ def auto_draft(report: dict[str, Any], bot: str, seed: bytes) -> drafts.Draft:
     elif asks == "event":
         d.sections["event"] = _event_params(options, rng)
     elif asks == "decide":
-        opts = list(options.get("question", {}).get("options", []))
-        pick = opts[rng.randbelow(len(opts))] if bot == "random" and opts else (opts[0] if opts else "")
-        d.sections["decide"] = {"answer": pick}
+        asked = options.get("questions") or [options.get("question", {})]
+        picks = []
+        for q in asked:
+            opts = list(q.get("options", []))
+            picks.append(opts[rng.randbelow(len(opts))] if bot == "random" and opts else (opts[0] if opts else ""))
+        d.sections["decide"] = {"answers": picks} if len(asked) > 1 else {"answer": picks[0]}
     elif asks == "winter":
         d.sections["winter"] = _winter_plan(options.get("winter_plan", {}), bot, rng)
     if asks in ("card", "moves"):

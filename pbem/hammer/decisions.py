@@ -11,6 +11,7 @@ and the protocol opens a "decide" step for that side.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from pbem.hammer.errors import IllegalOrder, PbemError
@@ -81,29 +82,6 @@ class Scripted:
         raise NeedDecision(question)
 
 
-class Resumed:
-    """The referee's decider for a call resumed after ``decide`` steps: the standing plans answer
-    first, as they did before the pause; each question they leave open takes that side's next
-    answer from its ``decide`` orders, in order; when none is left, the call pauses again.
-
-    Replaying the plans first is what makes a resumed call ask the same questions in the same
-    order, so the answers land on the questions they were given for.
-    """
-
-    def __init__(self, plans: Decider, answers: dict[str, list[str]] | None = None) -> None:
-        self.plans = plans
-        self.answers = {side: list(a) for side, a in (answers or {}).items()}
-
-    def decide(self, question: Question) -> str:
-        try:
-            return self.plans.decide(question)
-        except NeedDecision:
-            queue = self.answers.get(question.side, [])
-            if not queue:
-                raise
-            return queue.pop(0)
-
-
 class BySide:
     """One decider per side."""
 
@@ -112,3 +90,122 @@ class BySide:
 
     def decide(self, question: Question) -> str:
         return self.by_side[question.side].decide(question)
+
+
+# --- "ask me", once per battle (docs/plans.md) ----------------------------------------------------
+
+SIGNATURE_KEYS = ("block", "area", "round")
+
+
+def battle_of(question: Question) -> str:
+    """The battle (its area) a question belongs to; "" for one outside any battle (winter)."""
+    return "" if question.kind.startswith("winter") else str(question.context.get("area", ""))
+
+
+def signature(question: Question) -> dict[str, Any]:
+    """What identifies a question within an engine call: its kind, block, battle and round."""
+    return {"kind": question.kind, **{k: question.context[k] for k in SIGNATURE_KEYS if k in question.context}}
+
+
+# ``make(side, pending, quiet)``: the side's standing-plans decider for ``pending`` ({"plans": ...,
+# "winter": ...}) that never asks in the battles of ``quiet``.
+PlanMaker = Callable[[str, dict[str, Any], frozenset[str]], Decider]
+
+
+class Replay:
+    """The referee's decider for one engine call, replayed after each ``decide`` step.
+
+    Each question of the call has an index (its place in the call's sequence of questions, both
+    sides). A side's standing plans answer as they did before any pause. Each answered decide step
+    (``decided``: side, battle, index ``at`` of its first question, the questions' signatures, the
+    answers, and the plans sent with it) then answers its questions in order, each only if the
+    question asked is the one it was given for and the answer is still an option; from ``at`` on,
+    that side is not asked again in that battle (once per battle), and the plans sent with the
+    decide order, if any, answer its remaining questions. ``legacy`` answers (a flat list per side,
+    from a call paused before batches existed) answer what the plans leave open, in order.
+
+    The questions before a pause are answered exactly as before it, so the dice a side has seen
+    never change.
+    """
+
+    def __init__(self, make: PlanMaker, plans: dict[str, dict[str, Any]], decided: list[dict[str, Any]] | None = None,
+                 legacy: dict[str, list[str]] | None = None) -> None:
+        self.make, self.plans = make, plans
+        self.decided = [dict(d) for d in (decided or [])]
+        self.used = [0] * len(self.decided)
+        self.legacy = {side: list(a) for side, a in (legacy or {}).items()}
+        self.count = 0
+        self.last = -1
+
+    def in_force(self, side: str, index: int) -> tuple[dict[str, Any], frozenset[str]]:
+        """The side's plans for question ``index`` and the battles it is no longer asked in."""
+        pending = dict(self.plans.get(side, {}))
+        quiet: set[str] = set()
+        for d in self.decided:
+            if d["side"] == side and int(d["at"]) <= index:
+                if d.get("area"):
+                    quiet.add(str(d["area"]))
+                if "plans" in d:
+                    pending["plans"] = d["plans"]
+        return pending, frozenset(quiet)
+
+    def decide(self, question: Question) -> str:
+        index = self.count
+        self.count += 1
+        self.last = index
+        for n, d in enumerate(self.decided):
+            if d["side"] != question.side or int(d["at"]) > index or self.used[n] >= len(d["answers"]):
+                continue
+            if d["questions"][self.used[n]] == signature(question):
+                answer = d["answers"][self.used[n]]
+                self.used[n] += 1
+                if answer in question.options:
+                    return str(answer)
+        pending, quiet = self.in_force(question.side, index)
+        try:
+            return self.make(question.side, pending, quiet).decide(question)
+        except NeedDecision:
+            queue = self.legacy.get(question.side, [])
+            if not queue:
+                raise
+            return queue.pop(0)
+
+
+class StopLookahead(Exception):
+    """Not an error: the batch of questions is complete (a die was rolled, or another battle or side asks)."""
+
+
+class Lookahead:
+    """Wraps ``Replay`` for the run that may pause: at the first question a side's plans ask, it
+    notes the question and the game as it stands (``snapshot``), then goes on with provisional
+    answers (the plans, not asking in that battle) to gather the side's other questions of the
+    same battle that come before any new die (``rolls`` is the stream position). Those questions
+    are asked together, in one decide step."""
+
+    def __init__(self, inner: Replay, rolls: Callable[[], int], snapshot: Callable[[], dict[str, Any]]) -> None:
+        self.inner, self.rolls, self.snapshot = inner, rolls, snapshot
+        self.batch: list[Question] = []
+        self.at = -1
+        self.paused: dict[str, Any] = {}
+        self._rolls_at = 0
+
+    def decide(self, question: Question) -> str:
+        if self.batch and self.rolls() != self._rolls_at:
+            raise StopLookahead
+        try:
+            return self.inner.decide(question)
+        except NeedDecision:
+            if not self.batch:
+                self.batch, self.at = [question], self.inner.last
+                self.paused, self._rolls_at = self.snapshot(), self.rolls()
+                if not battle_of(question):
+                    raise StopLookahead from None
+            elif question.side == self.batch[0].side and battle_of(question) == battle_of(self.batch[0]):
+                self.batch.append(question)
+            else:
+                raise StopLookahead from None
+        pending, quiet = self.inner.in_force(question.side, self.inner.last)
+        return self.make_quiet(question, pending, quiet)
+
+    def make_quiet(self, question: Question, pending: dict[str, Any], quiet: frozenset[str]) -> str:
+        return str(self.inner.make(question.side, pending, quiet | {battle_of(question)}).decide(question))

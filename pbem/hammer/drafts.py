@@ -16,6 +16,7 @@ shows it (player, ``pbem orders check``, ``known.py``): one code path, one verdi
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,8 +84,14 @@ def from_body(data: Any, source: str = "draft") -> Draft:
         play = sections.get("card", {}).get("play")
         if not isinstance(play, str) or not play:
             raise InvalidOrder(f"{source}: [card] needs play = \"<card id>\" (3.1)")
-    if kind == "decide" and not isinstance(sections.get("decide", {}).get("answer"), str):
-        raise InvalidOrder(f"{source}: [decide] needs answer = \"<one of the listed options>\"")
+    if kind == "decide":
+        decide = sections.get("decide", {})
+        many = decide.get("answers")
+        if set(decide) - {"answer", "answers"} or ("answer" in decide) == ("answers" in decide) or (
+                "answer" in decide and not isinstance(decide["answer"], str)) or (
+                "answers" in decide and not (isinstance(many, list) and many and all(isinstance(a, str) for a in many))):
+            raise InvalidOrder(f"{source}: [decide] needs answer = \"<one of the listed options>\", or for several "
+                               "questions answers = [\"<option>\", ...], one per question in order")
     return Draft(side=side, step=step, kind=kind, game=game, sections=sections)
 
 
@@ -106,11 +113,12 @@ def _strip_empty(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if not (k == "game" and v == "")}
 
 
-def template(report: dict[str, Any]) -> str:
+def template(report: dict[str, Any], draft_path: str = "", report_path: str = "", key: str = "",
+             game_dir: str = "") -> str:
     """A draft to start from: the header filled in, the legal options listed as comments.
 
     ``report`` is the opened report (``HammerRuleset.report``): its ``asks`` says what is owed
-    and ``options`` lists the legal choices.
+    and ``options`` lists the legal choices. The paths name the real files in the "next" hint.
     """
     side, step, asks = report["side"], report["step"], report.get("asks", "")
     if not asks:
@@ -118,7 +126,7 @@ def template(report: dict[str, Any]) -> str:
     options: dict[str, Any] = report.get("options", {})
     lines = [
         f"# Orders for {side}, step {step} ({asks}) of game {report.get('game', '')}.",
-        "# Edit, then: pbem orders check THIS --report REPORT --key KEY; pbem orders seal ...",
+        f"# Edit, then: {next_commands(report, draft_path, report_path, key, game_dir)}",
         f'game = "{report.get("game", "")}"',
         f'side = "{side}"',
         f"step = {step}",
@@ -134,6 +142,7 @@ def template(report: dict[str, Any]) -> str:
                   '# moves = [ { from = "AREA", to = "AREA", blocks = ["BLOCK"] } ]',
                   '# battle_order = ["AREA"]   # Player 1 chooses the order of battles (5.1)']
         lines += _reach_comments(options.get("moves", {})) + [""]
+        lines += _card_event_comments(report, hand)
     elif asks == "moves":
         lines += [f"# your card: {options.get('card', '')}; at most its value in group moves (4.2)",
                   "[moves]", "moves = []",
@@ -143,20 +152,29 @@ def template(report: dict[str, Any]) -> str:
                   '# pins = { AREA = ["BLOCK"] }']
         lines += _reach_comments(options.get("moves", {})) + [""]
     elif asks == "decide":
-        q = options.get("question", {})
-        opts = list(q.get("options", []))
-        ctx = " ".join(f"{k}={v}" for k, v in sorted(q.get("context", {}).items()))
-        lines += [f"# question ({q.get('rule', '')}): {q.get('kind', '')} {ctx}".rstrip(),
-                  f"# options: {', '.join(opts)}", "[decide]", f'answer = "{opts[0] if opts else ""}"', ""]
+        asked = options.get("questions") or [options.get("question", {})]
+        for n, q in enumerate(asked, 1):
+            ctx = " ".join(f"{k}={v}" for k, v in sorted(q.get("context", {}).items()))
+            number = f" {n} of {len(asked)}" if len(asked) > 1 else ""
+            lines += [f"# question{number} ({q.get('rule', '')}): {q.get('kind', '')} {ctx}".rstrip(),
+                      f"#   options: {', '.join(q.get('options', []))}"]
+        firsts = [(list(q.get("options", [])) or [""])[0] for q in asked]
+        if len(asked) > 1:
+            lines += ["# These questions of one battle are asked together: one answer each, in order. An answer",
+                      "# an earlier one has made impossible is replaced by what your plans say (docs/plans.md).",
+                      "[decide]", toml_line("answers", firsts), ""]
+        else:
+            lines += ["[decide]", toml_line("answer", firsts[0]), ""]
     elif asks == "event":
-        lines += ["[event]", f"# event: {options.get('event', '')}; an empty table passes (docs/orders.md Events)"]
-        for params in options.get("event_params", []):
-            lines.append("# " + ", ".join(f"{k} = {v!r}" for k, v in sorted(params.items())))
+        card_id = str(options.get("event", ""))
+        lines += ["[event]", f"# event: {card_id}; {empty_event_note(card_id)} (docs/orders.md Events)",
+                  "# the legal choices; uncomment the lines of one:"]
+        lines += _event_choice_lines(options.get("event_params", []))
         lines.append("")
     elif asks == "winter":
         lines += ["[winter]", "# winter plans (docs/orders.md Winter); an empty table takes every default:",
-                  '# homes = { Bruce = "Carrick" }  moray = "home"  king = "stay"  edward = "winter"',
-                  '# wallace = "selkirk"  disband = ["BLOCK"]  builds = { AREA = ["draw", "step:BLOCK"] }',
+                  '# homes = { Bruce = "Carrick" }', '# moray = "home"', '# king = "stay"', '# edward = "winter"',
+                  '# wallace = "selkirk"', '# disband = ["BLOCK"]', '# builds = { AREA = ["draw", "step:BLOCK"] }',
                   '# ask = ["winter_build"]   # be asked instead, in a decide step']
         lines += _winter_comments(options.get("winter_plan", {})) + [""]
     if "plans" in SECTIONS[asks]:
@@ -165,6 +183,84 @@ def template(report: dict[str, Any]) -> str:
                   '# [plans]', '# hits = ["BLOCK"]', "# [plans.battle]",
                   "# retreat_from_round = 2", "# retreat_if_outnumbered = true", '# retreat_to = ["AREA"]', ""]
     return "\n".join(lines)
+
+
+def next_commands(report: dict[str, Any], draft_path: str = "", report_path: str = "", key: str = "",
+                  game_dir: str = "") -> str:
+    """The check and seal commands for this draft, with the real file names (placeholders only
+    for what is not known: the draft printed to the screen has no file yet)."""
+    side, step = report.get("side", ""), int(report.get("step") or 0)
+    draft = draft_path or f"orders-{step:04d}-{side}.toml"
+    rep = report_path or f"reports/{step:04d}-{side}.pbem"
+    with_key = f" --key {key}" if key else ""
+    return (f"pbem orders check {draft} --report {rep}{with_key}; "
+            f"pbem orders seal {draft}{with_key} --game {game_dir or 'GAME'} --out {step:04d}-{side}-orders.asc")
+
+
+def toml_line(key: str, value: Any) -> str:
+    """``key = value`` as TOML writes it (``pass = true``, ``steps = ["Wallace"]``), for hints that
+    stay valid TOML when uncommented."""
+    return f"{_bare_or_quoted(key)} = {_inline(value)}"
+
+
+def _bare_or_quoted(key: str) -> str:
+    return key if key.replace("_", "").replace("-", "").isalnum() else json.dumps(key, ensure_ascii=False)
+
+
+def _inline(value: Any) -> str:
+    """A TOML value on one line (JSON's strings, numbers and booleans are TOML's too)."""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_bare_or_quoted(k)} = {_inline(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def empty_event_note(card_id: str) -> str:
+    """What an empty ``[event]`` table does with this card (3.12)."""
+    from pbem.hammer.cards import card
+    try:
+        c = card(card_id)
+    except Exception:  # noqa: BLE001 - an unknown card: the generic sentence
+        return "an empty table passes, except a Truce, which takes effect"
+    if c.event == "truce":
+        return "Truce takes no parameters: an empty table (or none at all) plays it"
+    return f"an empty table passes: the {c.name} is not used"
+
+
+def _event_choice_lines(choices: list[dict[str, Any]]) -> list[str]:
+    out: list[str] = []
+    for params in choices:
+        if not params:
+            out.append("#   (no parameters)")
+            continue
+        out.append("#   or:" if out else "#   either:")
+        out += [f"# {toml_line(k, v)}" for k, v in sorted(params.items())]
+    return out
+
+
+def _card_event_comments(report: dict[str, Any], hand: list[str]) -> list[str]:
+    """For each Event in hand: its parameters may ride with the card (3.12), one legal set per
+    choice, computed on the game as the report shows it (known.py), and what an empty table does."""
+    from pbem.hammer import known
+    from pbem.hammer.cards import card
+    from pbem.hammer.events import legal_events
+
+    events = [c for c in hand if card(c).is_event]
+    if not events:
+        return []
+    out = ["# If you play an Event, its parameters may ride with the card in [event] (3.12);",
+           "# without [event], you are asked in an event step (one more exchange), except for a Truce.",
+           "# [event]"]
+    try:
+        g = known.game_from_view(report["view"])
+    except (KeyError, TypeError, ValueError):
+        g = None
+    for c in events:
+        out.append(f"#   {c} ({card(c).name}): {empty_event_note(c)}")
+        if g is not None:
+            out += _event_choice_lines([p for p in legal_events(g, report["side"], c) if p])
+    return out + [""]
 
 
 def _winter_comments(legal: dict[str, Any]) -> list[str]:

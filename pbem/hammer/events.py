@@ -26,7 +26,8 @@ from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.movement import truce_bars
-from pbem.hammer.state import POOL, GameState
+from pbem.hammer.state import DEAD, OFF_MAP, POOL, GameState
+from pbem.hammer.suggest import did_you_mean
 
 Log = list[dict[str, Any]]
 RULE = "3.12"
@@ -115,7 +116,8 @@ def _check_herald(state: GameState, side: str, params: dict[str, Any]) -> None:
     what = f"Herald on {noble}"
     b = state.blocks.get(noble)
     if b is None or not spec(noble).is_noble:
-        raise _illegal(what, f"{noble} is not a noble")
+        nobles = [n for n in state.blocks if spec(n).is_noble]
+        raise IllegalOrder(f"{what}: {noble} is not a noble ({RULE}){did_you_mean(noble, nobles)}", rule=RULE)
     if noble == MORAY:
         raise _illegal(what, "Moray never changes allegiance", "5.7")
     if b.owner != other_side(side) or not state.on_map(noble):
@@ -124,7 +126,7 @@ def _check_herald(state: GameState, side: str, params: dict[str, Any]) -> None:
 
 def _group(state: GameState, side: str, area: str, what: str) -> list[str]:
     if area not in board().areas:
-        raise InvalidOrder(f"{what}: unknown area {area!r}")
+        raise InvalidOrder(f"{what}: unknown area {area!r} (1.1){did_you_mean(area, board().areas)}")
     names = state.blocks_in(area, side)
     if not names:
         raise _illegal(what, f"{side} has no group in {area}")
@@ -136,7 +138,7 @@ def _check_pillage(state: GameState, side: str, params: dict[str, Any]) -> None:
     what = f"Pillage {target} from {src}"
     group = _group(state, side, src, what)
     if target not in board().areas:
-        raise InvalidOrder(f"{what}: unknown area {target!r}")
+        raise InvalidOrder(f"{what}: unknown area {target!r} (1.1){did_you_mean(target, board().areas)}")
     if board().border(src, target) is None:
         raise _illegal(what, f"{target} is not adjacent to {src}")
     if not state.blocks_in(target, other_side(side)):
@@ -146,7 +148,8 @@ def _check_pillage(state: GameState, side: str, params: dict[str, Any]) -> None:
         raise _illegal(what, f"steps_to lists {len(steps_to)} blocks but at most {PILLAGE_HITS} steps are pillaged")
     for name in steps_to:
         if name not in group:
-            raise _illegal(what, f"{name} is not in the pillaging group in {src}")
+            raise IllegalOrder(f"{what}: {name} is not in the pillaging group in {src} ({RULE})"
+                               f"{did_you_mean(name, group)}", rule=RULE)
 
 
 def _check_sea_move(state: GameState, side: str, params: dict[str, Any]) -> None:
@@ -155,7 +158,7 @@ def _check_sea_move(state: GameState, side: str, params: dict[str, Any]) -> None
     what = f"Sea Move {'+'.join(moving)} {src}→{dst}"
     for area in (src, dst):
         if area not in board().areas:
-            raise InvalidOrder(f"{what}: unknown area {area!r}")
+            raise InvalidOrder(f"{what}: unknown area {area!r} (1.1){did_you_mean(area, board().areas)}")
         if not board().area(area).coastal:
             raise _illegal(what, f"{area} is not coastal")
     if src == dst:
@@ -165,7 +168,9 @@ def _check_sea_move(state: GameState, side: str, params: dict[str, Any]) -> None
     for name in moving:
         b = state.blocks.get(name)
         if b is None or b.owner != side or b.location != src:
-            raise _illegal(what, f"{name} is not a {side} block in {src}")
+            here = state.blocks_in(src, side) if src in board().areas else []
+            raise IllegalOrder(f"{what}: {name} is not a {side} block in {src} ({RULE}){did_you_mean(name, here)}",
+                               rule=RULE)
         if name == NORSE:
             raise _illegal(what, "the Norse never use the Sea Move card", "4.7")
     if not state.is_friendly(dst, side):
@@ -183,7 +188,8 @@ def _check_victuals(state: GameState, side: str, params: dict[str, Any]) -> None
         raise _illegal(what, f"{len(steps)} steps listed, only {VICTUALS_STEPS} to give")
     for name in sorted(set(steps)):
         if name not in group:
-            raise _illegal(what, f"{name} is not a {side} block in {area}")
+            raise IllegalOrder(f"{what}: {name} is not a {side} block in {area} ({RULE}){did_you_mean(name, group)}",
+                               rule=RULE)
         room = spec(name).steps - state.blocks[name].strength
         if steps.count(name) > room:
             raise _illegal(what, f"{name} can take {room} more step(s), not {steps.count(name)}", "2.11")
@@ -343,7 +349,11 @@ def _room(state: GameState, names: list[str], count: int) -> list[str]:
 
 
 def _legal_herald(state: GameState, side: str) -> list[dict[str, Any]]:
-    return [{"noble": n} for n in state.nobles_of(other_side(side)) if n != MORAY]
+    """The enemy's nobles but Moray (5.7): every one of them stands on the map unless dead or off it
+    (only Moray may stand in a Draw Pool, 7.1), so the list depends on public facts only."""
+    enemy = other_side(side)
+    return [{"noble": n} for n, b in sorted(state.blocks.items())
+            if b.owner == enemy and spec(n).is_noble and n != MORAY and b.location not in (DEAD, OFF_MAP)]
 
 
 def _legal_pillage(state: GameState, side: str) -> list[dict[str, Any]]:

@@ -83,8 +83,11 @@ def state_from_report(report: dict[str, Any]) -> dict[str, Any]:
     """The ruleset's secret state (``HammerRuleset``) as far as ``report``'s side can know it."""
     g = game_from_view(report["view"])
     question = report.get("options", {}).get("question")
-    return {"game": g.to_dict(), "owes": dict(report.get("owes", {})), "pending": {s: {} for s in SIDES},
-            "resume": None, "question": question, "paused": None, "step": int(report["step"])}
+    out = {"game": g.to_dict(), "owes": dict(report.get("owes", {})), "pending": {s: {} for s in SIDES},
+           "resume": None, "question": question, "paused": None, "step": int(report["step"])}
+    if report.get("options", {}).get("questions"):  # a battle's questions asked together
+        out["questions"] = report["options"]["questions"]
+    return out
 
 
 def check(body: dict[str, Any], report: dict[str, Any]) -> None:

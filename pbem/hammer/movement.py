@@ -293,6 +293,7 @@ class _Phase:
         candidates = sorted((p for p in _simple_paths(origin, reach) if p[-1] == part.to),
                             key=lambda p: (len(p), p))
         first: IllegalOrder | None = None
+        truce: IllegalOrder | None = None  # a path only the Truce closes: the Truce is the reason given (3.12)
         for path in candidates:
             snap = self._snapshot()
             try:
@@ -300,10 +301,15 @@ class _Phase:
                 return path
             except IllegalOrder as exc:
                 first = first or exc
+                if truce is None and "Truce" in str(exc):
+                    truce = exc
                 self._restore(snap)
         names = ", ".join(part.blocks)
         if first is None:
             raise _illegal(f"{names} {origin}→{part.to}: out of reach", "2.13")
+        if truce is not None:
+            raise IllegalOrder(f"{names} {origin}→{part.to}: no legal path; by the path the Truce closes, {truce}",
+                               rule=truce.rule)
         raise IllegalOrder(f"{names} {origin}→{part.to}: no legal path; by the shortest, {first}", rule=first.rule)
 
     def apply_group(self, gm: GroupMove, number: int) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from pbem.hammer.blocks import blocks
 from pbem.hammer.board import board
 from pbem.hammer.errors import InvalidOrder
+from pbem.hammer.suggest import did_you_mean
 
 NORSE = "Norse"  # the one block that moves by sea (4.7)
 SEA = "sea"  # the "via" of a sea move: the Norse enter a battle from no border (4.7)
@@ -186,7 +187,7 @@ def _part(raw: Any, where: str) -> MovePart:
 
 def _area(name: Any, where: str) -> str:
     if not isinstance(name, str) or name not in board().areas:
-        raise InvalidOrder(f"{where}: {name!r} is not an area of the map (1.1)")
+        raise InvalidOrder(f"{where}: {name!r} is not an area of the map (1.1){did_you_mean(name, board().areas)}")
     return name
 
 
@@ -196,7 +197,7 @@ def _blocks(names: Any, where: str, allow_empty: bool = False) -> tuple[str, ...
     out: list[str] = []
     for name in names:
         if not isinstance(name, str) or name not in blocks():
-            raise InvalidOrder(f"{where}: {name!r} is not a block of the game (2.0)")
+            raise InvalidOrder(f"{where}: {name!r} is not a block of the game (2.0){did_you_mean(name, blocks())}")
         if name in out:
             raise InvalidOrder(f"{where}: block {name!r} is listed twice")
         out.append(name)

@@ -17,6 +17,7 @@ from pbem.hammer.board import board
 from pbem.hammer.decisions import Decider, NeedDecision, Question
 from pbem.hammer.errors import InvalidOrder
 from pbem.hammer.state import GameState
+from pbem.hammer.suggest import did_you_mean
 
 BATTLE_KINDS = ("battle_action", "hit", "retreat", "regroup", "raid_loss", "battle_next", "pillage_hit",
                 "retreat_lost")
@@ -76,7 +77,7 @@ def _names(raw: Any, path: str, known: Any, what: str) -> tuple[str, ...]:
         raise _bad(path, f"a list of {what}, not {raw!r}")
     for v in raw:
         if v not in known:
-            raise _bad(path, f"{v!r} is not {what}")
+            raise _bad(path, f"{v!r} is not {what}{did_you_mean(v, known)}")
     return tuple(raw)
 
 
@@ -147,7 +148,7 @@ def parse_plans(side: str, raw: Any) -> Plans:
     areas: dict[str, BattlePlan] = {}
     for area in sorted(areas_raw):
         if area not in board().areas:
-            raise _bad(f"plans.areas.{area}", "unknown area (1.1)")
+            raise _bad(f"plans.areas.{area}", f"unknown area (1.1){did_you_mean(area, board().areas)}")
         areas[area] = _battle_plan(areas_raw[area], f"plans.areas.{area}", battle)
     return Plans(side=side, ask=ask, hits=hits, raid_loss=raid, retreat_lost=lost, battle=battle, areas=areas)
 
@@ -212,10 +213,12 @@ class PlanDecider:
     pick the weakest block. Retreat conditions read the question's context only.
     """
 
-    def __init__(self, plans: Plans, state: GameState | None = None, winter: Decider | None = None) -> None:
+    def __init__(self, plans: Plans, state: GameState | None = None, winter: Decider | None = None,
+                 quiet: frozenset[str] = frozenset()) -> None:
         self.plans = plans
         self.state = state
         self.winter = winter
+        self.quiet = quiet  # battles this side was already asked in: "ask me" is spent there (once per battle)
 
     def decide(self, question: Question) -> str:
         if question.kind.startswith("winter") and self.winter is not None:
@@ -224,7 +227,7 @@ class PlanDecider:
             raise InvalidOrder(f"{self.plans.side}'s plans were asked {question.side}'s question {question.kind}")
         area = str(question.context.get("area", ""))
         plan = self.plans.for_area(area)
-        if ALL in self.plans.ask or question.kind in self.plans.ask or (plan.ask and area):
+        if area not in self.quiet and (ALL in self.plans.ask or question.kind in self.plans.ask or (plan.ask and area)):
             raise NeedDecision(question)
         handler = getattr(self, f"_{question.kind}", None)
         answer = handler(question, plan) if handler is not None else question.options[0]
@@ -264,7 +267,8 @@ class PlanDecider:
         return sorted(q.options)[0]
 
 
-def decider(side: str, data: dict[str, Any] | None = None, state: GameState | None = None) -> PlanDecider:
+def decider(side: str, data: dict[str, Any] | None = None, state: GameState | None = None,
+            quiet: frozenset[str] = frozenset()) -> PlanDecider:
     """The decider a side's standing orders stand for: ``data["plans"]`` (battle plans) and,
     when present, ``data["winter"]`` (winter plans, winter.py). Raises ``InvalidOrder`` naming
     the field when a plan is malformed."""
@@ -273,7 +277,7 @@ def decider(side: str, data: dict[str, Any] | None = None, state: GameState | No
     if "winter" in data:
         from pbem.hammer.winter import plan_decider
         winter = plan_decider(side, dict(data["winter"] or {}))
-    return PlanDecider(parse_plans(side, data.get("plans", {})), state, winter)
+    return PlanDecider(parse_plans(side, data.get("plans", {})), state, winter, quiet)
 
 
 __all__ = ["BattlePlan", "Plans", "PlanDecider", "Situation", "decider", "parse_plans", "situation",

@@ -21,6 +21,7 @@ in the same order and the dice a side has seen never change.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from pbem.core.drbg import Drbg
@@ -28,7 +29,8 @@ from pbem.core.ruleset import StepResult
 from pbem.hammer import drafts, engine, plans
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.cards import card as card_of
-from pbem.hammer.decisions import BySide, NeedDecision, Question, Resumed
+from pbem.hammer.cards import deck
+from pbem.hammer.decisions import Lookahead, NeedDecision, Question, Replay, StopLookahead, battle_of, signature
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.events import legal_events, validate_event
 from pbem.hammer.movement import apply_moves, legal_group_moves
@@ -40,6 +42,7 @@ from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
 from pbem.hammer.winter import plan_decider as winter_plan
 from pbem.hammer.winter import check_winter_plan, validate_winter_plan, winter_plan_options
+from pbem.hammer.suggest import did_you_mean
 
 RULESET_ID = "hammer"
 WORDS_PER_KEY = 8  # an engine call's stream key: 8 words (32 bytes) of the step's stream
@@ -136,7 +139,10 @@ class HammerRuleset:
             d.sections["moves"] = {"moves": []}
         elif asks == "decide":
             q = state.get("question") or {}
-            d.sections["decide"] = {"answer": (q.get("options") or [""])[0]}
+            if state.get("questions"):  # several questions of one battle: the first option of each
+                d.sections["decide"] = {"answers": [(x.get("options") or [""])[0] for x in state["questions"]]}
+            else:
+                d.sections["decide"] = {"answer": (q.get("options") or [""])[0]}
         elif asks == "event":
             d.sections["event"] = {}
         elif asks == "winter":
@@ -160,7 +166,9 @@ class HammerRuleset:
             play = draft.sections["card"]["play"]
             if play not in g.hands.get(side, []):
                 raise IllegalOrder(f"play {play!r}: that card is not in {side}'s hand "
-                                   f"({', '.join(sorted(g.hands.get(side, [])))}) (3.1)", rule="3.1")
+                                   f"({', '.join(sorted(g.hands.get(side, [])))}) (3.1)"
+                                   f"{'' if play in deck() else did_you_mean(play, g.hands.get(side, []))}",
+                                   rule="3.1")  # a suggestion only for a name that is no card at all
             if card_of(play).is_event and "event" in draft.sections:  # against the board as it is now
                 validate_event(g, side, play, draft.sections["event"])
             ahead = draft.sections.get("if_player1")
@@ -170,11 +178,7 @@ class HammerRuleset:
         if asks == "event":
             validate_event(g, side, g.current.cards.get(side, ""), draft.sections.get("event", {}))
         if asks == "decide":
-            q = state.get("question") or {}
-            answer = draft.sections["decide"]["answer"]
-            if answer not in q.get("options", []):
-                raise IllegalOrder(f"answer {answer!r}: not one of {', '.join(q.get('options', []))} "
-                                   f"({q.get('rule', '')})", rule=str(q.get("rule", "")))
+            _check_answers(state, draft.sections["decide"])
         if asks == "moves":
             _eng_apply_moves(g, side, draft.sections.get("moves", {}))  # a dry run: movement rules raise
         if asks == "winter":  # every choice must be one offered in this position (7.0)
@@ -189,7 +193,7 @@ class HammerRuleset:
         missing = sorted(set(state["owes"]) - set(orders))
         if missing:
             raise InvalidOrder(f"step {state.get('step', 0)} is incomplete: {', '.join(missing)} "
-                               "still owe orders")
+                               f"still {'owes' if len(missing) == 1 else 'owe'} orders")
         extra = sorted(set(orders) - set(state["owes"]))
         if extra:
             raise InvalidOrder(f"step {state.get('step', 0)}: {', '.join(extra)} owe nothing")
@@ -263,6 +267,8 @@ def _options(g: GameState, state: dict[str, Any], side: str) -> dict[str, Any]:
         out["event_params"] = _plain(legal_events(g, side))
     elif asks == "decide" and state.get("question"):
         out["question"] = state["question"]
+        if state.get("questions"):  # the side's questions of this battle, asked together (docs/plans.md)
+            out["questions"] = state["questions"]
     elif asks == "winter":
         out["winter_plan"] = _plain(winter_plan_options(g, side))
     return out
@@ -283,6 +289,29 @@ def _plain(data: Any) -> Any:
     if isinstance(data, (list, tuple)):
         return [_plain(v) for v in data]
     return data
+
+
+def answers_of(decide: dict[str, Any]) -> list[str]:
+    """A decide order's answers in order: ``answers = [...]`` or the single ``answer``."""
+    return list(decide["answers"]) if "answers" in decide else [decide["answer"]]
+
+
+def _check_answers(state: dict[str, Any], decide: dict[str, Any]) -> None:
+    """One answer per question asked, in order, each one of its question's options."""
+    q = state.get("question") or {}
+    asked = state.get("questions") or [q]
+    answers = answers_of(decide)
+    if len(answers) != len(asked):
+        rule = str(q.get("rule", ""))
+        raise IllegalOrder(f"answers: {len(asked)} question(s) of this battle are asked, so give "
+                           f"{len(asked)} answer(s) in order, not {len(answers)} ({rule})", rule=rule)
+    for n, (answer, question) in enumerate(zip(answers, asked)):
+        opts = list(question.get("options", []))
+        if answer not in opts:
+            where = f"answer {answer!r}" if len(asked) == 1 else \
+                f"answers[{n}] {answer!r} ({question.get('kind', '')} {question.get('context', {}).get('block', '')})"
+            raise IllegalOrder(f"{where.replace(' )', ')')}: not one of {', '.join(opts)} ({question.get('rule', '')})",
+                               rule=str(question.get("rule", "")))
 
 
 def _check_plans(draft: drafts.Draft) -> None:
@@ -316,7 +345,14 @@ def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg,
     g: GameState | None = None
     if state.get("resume"):
         ((side, d),) = parsed.items()
-        state["resume"]["answers"].setdefault(side, []).append(d.sections["decide"]["answer"])
+        asked = state["resume"].pop("ask", None)
+        if asked is None:  # a call paused before batched questions: answers in a flat list
+            state["resume"]["answers"].setdefault(side, []).append(answers_of(d.sections["decide"])[0])
+        else:  # the answers, and the plans sent with them, for the rest of the call (docs/plans.md)
+            done = {**asked, "answers": answers_of(d.sections["decide"])}
+            if "plans" in d.sections:
+                done["plans"] = d.sections["plans"]
+            state["resume"].setdefault("decided", []).append(done)
         g = _call(state, state["resume"]["call"], state["resume"]["args"], rng, log)
         if g is None:
             return game_of(state)
@@ -330,6 +366,9 @@ def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg,
             if "event" not in parsed[side].sections:
                 pending[side].pop("event", None)
         cards = {side: d.sections["card"]["play"] for side, d in sorted(parsed.items())}
+        for side, play in cards.items():  # Truce takes no parameters: played at once, no event step (3.12)
+            if card_of(play).event == "truce" and "event" not in parsed[side].sections:
+                pending[side]["event"] = {}
         g = _call(state, "submit_cards", [cards], rng, log)
         if g is None:
             return game_of(state)
@@ -419,7 +458,11 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
     the standing plans as they were when it started, and the answers given in ``decide`` steps
     so far. After a "decide" step it is replayed from that copy with the same
     key and plans, so the questions come in the same order and dice already shown never change.
-    Plans sent with a ``decide`` order take effect from the next call.
+
+    "Ask me" is asked once per battle (decisions.Lookahead): when a side's plans ask, its other
+    questions of that battle that come before any new die are gathered and asked with it, in one
+    decide step; after it, that side is not asked again in that battle, and plans sent with the
+    decide order answer its remaining questions of the call (decisions.Replay).
     """
     resume = state.get("resume")
     if not resume:
@@ -434,16 +477,37 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
         state["resume"] = resume
     g = GameState.from_dict(resume["game"])
     sub = Drbg(bytes.fromhex(resume["key"]))
-    decider = Resumed(_decider(resume["plans"], g), {s: list(a) for s, a in resume["answers"].items()})
+
+    made: dict[tuple[str, str, frozenset[str]], Any] = {}
+
+    def make(side: str, pending: dict[str, Any], quiet: frozenset[str]) -> Any:
+        key = (side, json.dumps(pending, sort_keys=True), quiet)
+        if key not in made:
+            made[key] = _plan_decider(side, pending, g, quiet)
+        return made[key]
+
+    replay = Replay(make, resume["plans"], resume.get("decided", []),
+                    {s: list(a) for s, a in resume["answers"].items()})
+    decider = Lookahead(replay, lambda: sub.position, g.to_dict)
     fn = getattr(engine, name)
+    out: Any = None
     try:
         out = fn(g, *copy.deepcopy(resume["args"]), sub, decider)
-    except NeedDecision as need:
-        state["question"] = need.question.to_dict()
-        state["owes"] = {need.question.side: "decide"}
-        for entry in (g.current.fight or {}).get("log", []) or []:
+    except StopLookahead:
+        pass
+    if decider.batch:  # a side must decide: its questions of this battle, asked together
+        first = decider.batch[0]
+        state["question"] = first.to_dict()
+        state.pop("questions", None)
+        if len(decider.batch) > 1:
+            state["questions"] = [q.to_dict() for q in decider.batch]
+        state["owes"] = {first.side: "decide"}
+        shown = GameState.from_dict(decider.paused)  # the game at the first question
+        for entry in (shown.current.fight or {}).get("log", []) or []:
             entry.setdefault("stream", list(resume["stream"]))
-        state["paused"] = g.to_dict()  # shown in the reports; the call itself replays from resume
+        state["paused"] = shown.to_dict()  # shown in the reports; the call itself replays from resume
+        resume["ask"] = {"side": first.side, "area": battle_of(first), "at": decider.at,
+                         "questions": [signature(q) for q in decider.batch]}
         return None
     # Who sees a line is views.entry_for's rule alone: a line naming neither ``side`` nor
     # ``public`` is the referee's (fail closed). Each line names the sub-stream its dice came from.
@@ -454,23 +518,19 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
     state["game"] = g.to_dict()
     state["resume"] = None
     state["question"] = None
+    state.pop("questions", None)
     state["paused"] = None
     return g
 
 
-def _decider(plans: dict[str, dict[str, Any]], live: GameState) -> Any:
-    """Each side's standing plans (``{side: {"plans": ..., "winter": ...}}``) as a decider
-    (plans.py, winter.py), the documented defaults where they are silent. ``live`` is the game
-    the engine is changing, for defaults that look at it (5.9 raid loss)."""
-    return BySide(**{s: _plan_decider(s, plans.get(s, {}), live) for s in SIDES})
-
-
 # --- the engine seam: every call into the rules engine goes through these few functions -----
 
-def _plan_decider(side: str, pending: dict[str, Any], live: GameState | None = None) -> Any:
-    """Winter questions from the winter plan (winter.py); others from battle plans (plans.py)."""
+def _plan_decider(side: str, pending: dict[str, Any], live: GameState | None = None,
+                  quiet: frozenset[str] = frozenset()) -> Any:
+    """Winter questions from the winter plan (winter.py); others from battle plans (plans.py), which
+    do not ask again in the battles of ``quiet`` (asked once per battle)."""
     winter = winter_plan(side, dict(pending.get("winter", {}) or {}))
-    battle = plans.decider(side, {"plans": pending.get("plans", {})}, state=live)
+    battle = plans.decider(side, {"plans": pending.get("plans", {})}, state=live, quiet=quiet)
     return _ByKind(winter, battle)
 
 

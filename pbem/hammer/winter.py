@@ -22,6 +22,7 @@ from pbem.hammer.blocks import SIDES, other_side, spec
 from pbem.hammer.board import ENGLAND, board
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
 from pbem.hammer.state import OFF_MAP, POOL, BlockState, GameState
+from pbem.hammer.suggest import did_you_mean
 
 Log = list[dict[str, Any]]
 MORAY, KING, EDWARD, WALLACE, FRENCH, NORSE = "Moray", "King", "Edward", "Wallace", "French Knights", "Norse"
@@ -464,13 +465,14 @@ def validate_winter_plan(side: str, plan: Any) -> dict[str, Any]:
             if key == "ask" and v not in QUESTION_KINDS:
                 raise bad(key, f"unknown question kind {v!r}; use {', '.join(QUESTION_KINDS)}")
             if key != "ask" and (v not in blocks() or side not in spec(v).sides):
-                raise bad(key, f"{v!r} is not a {side} block")
+                raise bad(key, f"{v!r} is not a {side} block"
+                          f"{did_you_mean(v, [n for n in blocks() if side in spec(n).sides])}")
     builds_plan = plan.get("builds", {})
     if not isinstance(builds_plan, dict):
         raise bad("builds", "a table area = list of draw / step:<block> / pass")
     for area, entries in builds_plan.items():
         if area not in board().areas:
-            raise bad(f"builds.{area}", "unknown area")
+            raise bad(f"builds.{area}", f"unknown area (1.1){did_you_mean(area, board().areas)}")
         if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
             raise bad(f"builds.{area}", "a list of draw / step:<block> / pass")
         for e in entries:

@@ -133,10 +133,20 @@ def mutations(p: Position, base: dict[str, Any], r: random.Random) -> list[tuple
             [e for e in ("herald", "pillage", "sea_move", "victuals") if e != ev]))))
         variant("event:legal", lambda b: b.update(event=r.choice(rep["options"].get("event_params") or [{}])))
     if p.asks == "decide":
-        opts = rep["options"].get("question", {}).get("options", [])
-        variant("decide:wrong", lambda b: b["decide"].update(answer=r.choice(["", "fire", "retreat", *NAMES, *AREAS])))
+        asked = rep["options"].get("questions") or [rep["options"].get("question", {})]
+        n = r.randrange(len(asked))  # which of a battle's questions asked together gets the mutated answer
+        opts = asked[n].get("options", [])
+
+        def answer(b: dict[str, Any], value: str) -> None:
+            if "answers" in b["decide"]:
+                b["decide"]["answers"][n] = value
+            else:
+                b["decide"]["answer"] = value
+        variant("decide:wrong", lambda b: answer(b, r.choice(["", "fire", "retreat", *NAMES, *AREAS])))
         if opts:
-            variant("decide:other", lambda b: b["decide"].update(answer=r.choice(opts)))
+            variant("decide:other", lambda b: answer(b, r.choice(opts)))
+        if len(asked) > 1:
+            variant("decide:too-few", lambda b: b["decide"].update(answers=b["decide"]["answers"][:-1]))
     if p.asks == "winter":
         for _ in range(3):
             variant("winter:random", lambda b: b.update(winter=random_winter(p, r)))

@@ -2,7 +2,8 @@
 
 Bot games are driven through the ruleset itself (``HammerRuleset.adjudicate``, the referee's
 path), with the drafts the random bot writes from its own report, nudged so that every kind of
-pause turns up: battle plans that ask every question (``ask = ["all"]``), winter plans that ask
+pause turns up: battle plans that ask every question (``ask = ["all"]``) or only the late ones
+(forced retreats, regroups: a side is asked once per battle), winter plans that ask
 every winter question, Event cards sent without their parameters (an ``event`` step), and moves
 that make Reserves (Player 2 reinforcing a battle, 5.33; Player 1 attacking one area from two
 origins, 5.32). Each state is kept with the log of the step that led to it, under its kind:
@@ -79,8 +80,10 @@ def _orders(state: dict[str, Any], k: int, tag: str) -> dict[str, dict[str, Any]
         report = R.report(state, side, [], "pause-points", state["step"])
         d = auto_draft(report, "random", f"{tag}|{k}|{side}".encode())
         r = _stream("nudge", tag, k, side)
-        if "plans" in d.sections and r.randbelow(2):
-            d.sections["plans"] = {**d.sections["plans"], "ask": ["all"]}
+        ask = r.randbelow(4)  # "ask me" is asked once per battle: asking only late questions reaches them too
+        if "plans" in d.sections and ask:
+            d.sections["plans"] = {**d.sections["plans"],
+                                   "ask": (["all"], ["retreat", "regroup", "retreat_lost"], ["all"])[ask - 1]}
         if kind == "winter" and r.randbelow(2):
             d.sections["winter"] = {**d.sections.get("winter", {}), "ask": list(WINTER_QUESTIONS)}
         if kind == "card" and "event" in d.sections and r.randbelow(2):

@@ -39,11 +39,11 @@ class FakeBattle:
 
 
 class AskingPlans:
-    def __init__(self, plans: dict[str, Any]) -> None:
-        self.plans = plans
+    def __init__(self, plans: dict[str, Any], quiet: frozenset[str] = frozenset()) -> None:
+        self.plans, self.quiet = plans, quiet
 
     def decide(self, q: Question) -> str:
-        if self.plans.get("always_ask"):
+        if self.plans.get("always_ask") and q.context.get("area") not in self.quiet:  # asked once per battle
             raise NeedDecision(q)
         return q.options[0]
 
@@ -55,10 +55,10 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> FakeBattle:
     monkeypatch.setattr(engine, "_border_raid", lambda g, d: [])
     real = ruleset._plan_decider
 
-    def plans(side: str, pending: dict[str, Any], live: Any = None) -> Any:
+    def plans(side: str, pending: dict[str, Any], live: Any = None, quiet: frozenset[str] = frozenset()) -> Any:
         if pending.get("plans", {}).get("always_ask"):
-            return AskingPlans(pending["plans"])
-        return real(side, {k: v for k, v in pending.items() if k != "plans"}, live)
+            return AskingPlans(pending["plans"], quiet)
+        return real(side, {k: v for k, v in pending.items() if k != "plans"}, live, quiet)
 
     monkeypatch.setattr(ruleset, "_plan_decider", plans)
     return fb
@@ -405,7 +405,7 @@ def test_7_a_decide_answer_goes_to_the_question_it_answers_not_to_one_the_plans_
                                                plans={"ask": ["battle_action"]})}, Drbg(b"z" * 32))
     hits = [(e["by"], e["block"]) for e in res.log if e.get("what") == "hit"]
     assert ("Mentieth", "Wallace") in hits
-    assert R.owes(res.state) == {"england": "card", "scotland": "card"}, "new plans wait for the next call"
+    assert R.owes(res.state) == {"england": "card", "scotland": "card"}, "asked once per battle (docs/plans.md)"
 
 
 def test_7_deadline_defaults_for_every_kind_of_step_are_legal_and_as_documented() -> None:

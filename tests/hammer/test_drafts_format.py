@@ -130,7 +130,7 @@ def test_draft_check_refuses_the_wrong_step_or_side() -> None:
     ("decide", {"question": {"side": "england", "kind": "hit", "options": ["Edward", "Hobelars"],
                              "context": {"area": "Fife"}, "rule": "5.41"}},
      ['answer = "Edward"', "options: Edward, Hobelars", "area=Fife"]),
-    ("event", {"event": "herald", "event_params": [{"noble": "Mar"}, {"pass": True}]}, ["noble = 'Mar'", "[event]"]),
+    ("event", {"event": "herald", "event_params": [{"noble": "Mar"}, {"pass": True}]}, ['noble = "Mar"', "[event]"]),
     ("winter", {}, ["[winter]", "builds = {", "ask = "]),
 ])
 def test_draft_template_lists_the_legal_options_of_every_kind(asks: str, options: dict, needles: list) -> None:
