@@ -36,7 +36,9 @@ VERBS: tuple[Verb, ...] = (
     Verb("adjudicate", "pbem.cli.game:adjudicate",
          "Receive the orders given (issuing receipts), adjudicate the step, write entry, reports and "
          "state atomically."),
-    Verb("status", "pbem.cli.status:status", "Which step the game is at, and who owes what (from the public ledger)."),
+    Verb("status", "pbem.cli.status:status",
+         "Which step the game is at, who owes what (from the public ledger) and, for the referee, which orders "
+         "have arrived (kept in GAME/.pbem/pending until the step is adjudicated)."),
     Verb("verify", "pbem.cli.verify:verify",
          "Check the whole public record: signatures, chain, dice reveals, orders consumed, reports."),
     Verb("audit", "pbem.cli.verify:audit",
