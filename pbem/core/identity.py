@@ -8,7 +8,6 @@ and a fingerprint short enough to read aloud over the phone.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import hashlib
 import os
@@ -34,8 +33,11 @@ MAX_KEY_FILE = 1 << 16  # a key file is a few hundred bytes; anything this big i
 
 
 def b64(data: bytes) -> str:
-    """Standard padded base64 (RFC 4648 §4), the one form used in every pbem file."""
-    return base64.b64encode(data).decode("ascii")
+    """Standard padded base64 (RFC 4648 §4), the one form used in every pbem file.
+
+    binascii, which ``base64.b64encode`` and ``b64decode(validate=True)`` call, without the
+    ``base64`` module's import (docs/architecture.md "Start-up")."""
+    return binascii.b2a_base64(data, newline=False).decode("ascii")
 
 
 def unb64(text: Any, where: str, length: int | None = None) -> bytes:
@@ -43,7 +45,7 @@ def unb64(text: Any, where: str, length: int | None = None) -> bytes:
     if not isinstance(text, str):
         raise FormatError(f"{where} must be a base64 string (protocol §1).")
     try:
-        data = base64.b64decode(text.encode("ascii"), validate=True)
+        data = binascii.a2b_base64(text.encode("ascii"), strict_mode=True)
     except (binascii.Error, UnicodeEncodeError, ValueError):
         raise FormatError(f"{where} is not valid base64 (protocol §1).") from None
     if b64(data) != text:
