@@ -84,8 +84,9 @@ def main() -> int:
             "pbem verify GAME (9 entries)": [*pbem, "verify", str(game)],
         }
         commands["pbem key show PUB"] = [*pbem, "key", "show", str(ROOT / "examples/game/keys/england.pub.toml")]
-        for argv in commands.values():  # warm the byte-code caches
-            cpu_of(argv, env)
+        for name, argv in commands.items():  # warm the byte-code caches; a failing command would time nothing
+            if subprocess.run(argv, capture_output=True, env=env, check=False).returncode:
+                raise SystemExit(f"{name} failed: {' '.join(argv)}")
         times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(args.runs):  # interleaved, so a busy moment hurts every command alike
             for name, argv in commands.items():
