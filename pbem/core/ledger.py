@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.core import beacon
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 from pbem.core.lazy import lazy
 
-env_mod = lazy("pbem.core.envelope")  # only verify_game reads envelopes; status and the readers never load it
+beacon = lazy("pbem.core.beacon")  # verify_game alone reads envelopes and dice reveals: status never loads them
+env_mod = lazy("pbem.core.envelope")
 
 MANIFEST_FORMAT = "pbem-game-v2"
 SETUP_REFEREE = "referee"  # set-up draws from the dice chain alone (game new)
