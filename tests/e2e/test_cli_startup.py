@@ -65,7 +65,7 @@ def test_start_up_key_show_loads_no_cryptography_and_no_record() -> None:
 
 def test_start_up_help_loads_no_protocol_module() -> None:
     mods = modules_of(["--help"])
-    assert loaded(mods, ("cryptography", "pbem.core", "tomllib", "hashlib", *WRITERS)) == []
+    assert loaded(mods, ("cryptography", "pbem.core", "tomllib", "hashlib", "dataclasses", *WRITERS)) == []
 
 
 def test_start_up_verify_of_a_public_record_loads_no_sealing_nor_writing(tmp_path: Path) -> None:
