@@ -18,10 +18,10 @@ from pbem.cli.key import load_key
 from pbem.cli.verify import reveal
 from pbem.cli.lazy import lazy
 from pbem.cli.status import _when, arrived, describe, status
-from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError
 
 core_game = lazy("pbem.core.game")
+drbg = lazy("pbem.core.drbg")  # hashlib and hmac: not for `pbem game --help`
 identity = lazy("pbem.core.identity")
 receipts_mod = lazy("pbem.core.receipts")
 rs = lazy("pbem.core.ruleset")
@@ -79,7 +79,7 @@ def _game_args(ruleset: str, side: list[str], scenario: str, option: list[str] |
     if scenario not in rules.scenarios():
         raise FormatError(f"unknown scenario {scenario!r}; choose one of {', '.join(rules.scenarios())} "
                           "(protocol §7.1).")
-    rules.setup(scenario, dict(options), Drbg(TRIAL_KEY))  # set-up is pure: a trial run checks the options
+    rules.setup(scenario, dict(options), drbg.Drbg(TRIAL_KEY))  # set-up is pure: a trial run checks the options
     return rules, sides, options
 
 

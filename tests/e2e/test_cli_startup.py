@@ -68,6 +68,12 @@ def test_start_up_help_loads_no_protocol_module() -> None:
     assert loaded(mods, ("cryptography", "pbem.core", "tomllib", "hashlib", "dataclasses", *WRITERS)) == []
 
 
+def test_start_up_a_group_s_help_loads_no_hashing_parsing_nor_cryptography() -> None:
+    mods = modules_of(["game", "--help"])
+    assert loaded(mods, ("cryptography", "tomllib", "hashlib", "pbem.core.identity", "pbem.core.ledger",
+                         *[m for m in WRITERS if m != "pbem.cli.game"])) == []
+
+
 def test_start_up_verify_of_a_public_record_loads_no_sealing_nor_writing(tmp_path: Path) -> None:
     game = tmp_path / "game"
     shutil.copytree(EXAMPLE / "game", game)
