@@ -27,7 +27,7 @@ receipts_mod = lazy("pbem.core.receipts")
 rs = lazy("pbem.core.ruleset")
 DEFAULT_DEADLINE_HOURS = 72  # = pbem.core.ledger.DEFAULT_DEADLINE_HOURS (a test checks), here so --help needs no import
 
-__all__ = ["game_app", "adjudicate", "status", "fails_cleanly", "ruleset_named", "parse_pairs"]
+__all__ = ["game_app", "adjudicate", "status", "arrived", "describe", "fails_cleanly", "ruleset_named", "parse_pairs"]
 
 game_app = typer.Typer(no_args_is_help=True, help="Referee: start a game, receive orders, publish the reveal.")
 game_app.command("reveal")(reveal)
