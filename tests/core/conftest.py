@@ -1,39 +1,19 @@
-"""Shared fixtures for the protocol tests: identities, the RPS ruleset, a played game."""
+"""Fixtures of the protocol tests: identities, a played game, a fresh game (helpers: core_support)."""
 
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from pbem.core import game, identity, ruleset
-from pbem.core.identity import PrivateIdentity
-
-ruleset.register("rps", "rps_game:RpsRuleset")
-
-
-@dataclass
-class Keys:
-    referee: PrivateIdentity
-    north: PrivateIdentity
-    south: PrivateIdentity
-    outsider: PrivateIdentity
-
-
-def fixed(name: str, n: int) -> PrivateIdentity:
-    return identity.from_seeds(name, bytes([n]) * 32, bytes([n + 100]) * 32)
+from core_support import T0, Keys, fixed, order
+from pbem.core import game
 
 
 @pytest.fixture(scope="session")
 def keys() -> Keys:
     return Keys(fixed("referee", 1), fixed("north", 2), fixed("south", 3), fixed("outsider", 4))
-
-
-def order(k: Keys, d: Path, side: str, throw: str = "rock", step: int | None = None) -> str:
-    step = game.status(d)["step"] if step is None else step
-    return game.write_order(d, getattr(k, side), side, step, {"side": side, "step": step, "throw": throw})
 
 
 @pytest.fixture(scope="session")
@@ -56,9 +36,6 @@ def played(_played: Path, tmp_path: Path) -> Path:
     return d
 
 
-T0 = 1_700_000_000  # when the fresh game was made (unix seconds): its first deadline, 72 hours on, is long past
-
-
 @pytest.fixture
 def fresh(tmp_path: Path, keys: Keys) -> Path:
     """A new RPS game at step 0, made at T0."""
@@ -66,8 +43,3 @@ def fresh(tmp_path: Path, keys: Keys) -> Path:
     game.new_game(d, "rps", "standard", {}, keys.referee, {"north": keys.north.public, "south": keys.south.public},
                   game_id="rps-fresh", chain_length=20, now=T0)
     return d
-
-
-def snapshot(d: Path) -> dict[str, bytes]:
-    """Every file of a game folder, to prove a refusal wrote nothing."""
-    return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}

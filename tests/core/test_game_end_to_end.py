@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import Keys
+from core_support import Keys
 from pbem.cli.main import app as cli
 from pbem.core import audit, game, identity, ledger
 

@@ -19,7 +19,7 @@ import pytest
 import tomli_w
 from typer.testing import CliRunner
 
-from conftest import Keys
+from core_support import Keys
 from pbem.cli.main import app as cli
 from pbem.core import identity, ledger
 from pbem.core.canonical import canonical_bytes

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Keys, order
+from core_support import Keys, order
 from pbem.core import game, ledger
 from pbem.core.errors import LedgerError, PbemError
 

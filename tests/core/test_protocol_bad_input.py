@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Keys, order, snapshot
+from core_support import Keys, order, snapshot
 from pbem.core import armor, envelope, game
 from pbem.core.errors import (ArmorError, DecryptError, EnvelopeError, FormatError, PbemError, ReplayError,
                               SignatureError)

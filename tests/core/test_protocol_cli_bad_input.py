@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import Keys, order, snapshot
+from core_support import Keys, order, snapshot
 from pbem.cli.main import app
 from pbem.core import armor, audit, beacon, envelope, game, identity
 from pbem.core.canonical import canonical_bytes

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Keys, order
+from core_support import Keys, order
 from pbem.core import armor, audit, beacon, envelope, game, identity, ledger, ruleset
 from pbem.core.errors import DecryptError, LedgerError
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from conftest import Keys
+from core_support import Keys
 from pbem.core import audit, envelope, game
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
@@ -83,7 +83,7 @@ def test_protocol_7_tampered_files_fail_their_schema(played: Path, keys: Keys, n
 
 
 def test_protocol_9_2_a_real_receipt_validates(fresh: Path, keys: Keys) -> None:
-    from conftest import order
+    from core_support import order
 
     receipt = game.receive_order(fresh, keys.referee, order(keys, fresh, "north"))
     payload = json.loads(envelope.read(receipt.armored).body)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import Keys, order, snapshot
+from core_support import Keys, order, snapshot
 from pbem.cli.main import app
 from pbem.core import audit, beacon, envelope, game, identity, ledger, ruleset
 from pbem.core.errors import EnvelopeError, FormatError, PbemError, ReplayError, SignatureError

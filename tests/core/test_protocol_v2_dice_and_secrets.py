@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from conftest import T0, Keys, order, snapshot
+from core_support import T0, Keys, order, snapshot
 from pbem.cli.main import app
 from pbem.core import armor, audit, beacon, envelope, game, identity, ledger, receipts, ruleset
 from pbem.core.canonical import canonical_bytes

@@ -1,0 +1,37 @@
+"""Helpers of the protocol tests (identities, orders, snapshots), imported by name; the fixtures are
+in conftest.py, which pytest finds itself (a module named ``conftest`` may be another folder's)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.core import game, identity, ruleset
+from pbem.core.identity import PrivateIdentity
+
+ruleset.register("rps", "rps_game:RpsRuleset")
+
+
+@dataclass
+class Keys:
+    referee: PrivateIdentity
+    north: PrivateIdentity
+    south: PrivateIdentity
+    outsider: PrivateIdentity
+
+
+def fixed(name: str, n: int) -> PrivateIdentity:
+    return identity.from_seeds(name, bytes([n]) * 32, bytes([n + 100]) * 32)
+
+
+def order(k: Keys, d: Path, side: str, throw: str = "rock", step: int | None = None) -> str:
+    step = game.status(d)["step"] if step is None else step
+    return game.write_order(d, getattr(k, side), side, step, {"side": side, "step": step, "throw": throw})
+
+
+T0 = 1_700_000_000  # when the fresh game was made (unix seconds): its first deadline, 72 hours on, is long past
+
+
+def snapshot(d: Path) -> dict[str, bytes]:
+    """Every file of a game folder, to prove a refusal wrote nothing."""
+    return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
