@@ -3,7 +3,10 @@
 Each command runs several times as a child process; its CPU (user + system, from
 ``resource.getrusage(RUSAGE_CHILDREN)``) is measured, and the minimum and median are printed
 with the ratio to the typer floor measured in the same run. Goal: every verb whose own work is
-under 10 ms costs at most 1.5x the floor.
+under 10 ms costs at most 1.5x the floor. ``verify`` is measured twice: on a short game (the
+example game's first three entries: its own work is under 10 ms, so the goal holds it) and on the
+whole example game (nine entries, 38 envelopes: about 20 ms of its own work, shown for the record
+and left out of the verdict).
 
     python bench/cli_floor.py [--runs 7]
 """
@@ -32,10 +35,29 @@ def cpu_of(argv: list[str], env: dict[str, str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def short_game(work: Path) -> Path:
-    """A short game to verify: the example game's public record (the README walks through it), copied."""
+SHORT = 3  # entries of the short game
+OUT_OF_GOAL = ("pbem verify GAME (9 entries)",)  # own work over 10 ms: shown, not judged
+
+
+def example_game(work: Path) -> Path:
+    """The example game's public record (the README walks through it), copied."""
     game = work / "game"
     shutil.copytree(ROOT / "examples" / "game" / "game", game)
+    return game
+
+
+def short_game(work: Path, entries: int = SHORT) -> Path:
+    """The example game as its public record stood after its first ``entries`` entries: the later
+    entries, and the reports, states and orders that belong to them, taken away."""
+    game = work / "short"
+    shutil.copytree(ROOT / "examples" / "game" / "game", game)
+    for path in sorted((game / "ledger").glob("*.toml")):
+        if int(path.stem) >= entries:
+            path.unlink()
+    for folder, first_gone in (("reports", entries), ("state", entries), ("orders", entries - 1)):
+        for path in sorted((game / folder).glob("[0-9][0-9][0-9][0-9]*")):
+            if int(path.name[:4]) >= first_gone:  # an order of step s is consumed by entry s + 1
+                path.unlink()
     return game
 
 
@@ -44,37 +66,43 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=7)
     args = ap.parse_args()
     py = sys.executable
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "0"}
+    # Byte-code caches are written (any value of PYTHONDONTWRITEBYTECODE, even "0", stops that), so
+    # the warm-up compiles each module once and no timed run compiles a changed source again.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     pbem = [py, "-m", "pbem"]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        game = short_game(work)
+        game = example_game(work)
+        short = short_game(work)
         commands: dict[str, list[str]] = {
             "python -c pass": [py, "-c", "pass"],
             "import typer (floor)": [py, "-c", "import typer"],
             "pbem --help": [*pbem, "--help"],
             "pbem game --help": [*pbem, "game", "--help"],
             "pbem status GAME": [*pbem, "status", str(game)],
-            "pbem verify GAME": [*pbem, "verify", str(game)],
+            f"pbem verify SHORT ({SHORT} entries)": [*pbem, "verify", str(short)],
+            "pbem verify GAME (9 entries)": [*pbem, "verify", str(game)],
         }
         commands["pbem key show PUB"] = [*pbem, "key", "show", str(ROOT / "examples/game/keys/england.pub.toml")]
-        for argv in commands.values():  # warm the byte-code caches
-            cpu_of(argv, env)
+        for name, argv in commands.items():  # warm the byte-code caches; a failing command would time nothing
+            if subprocess.run(argv, capture_output=True, env=env, check=False).returncode:
+                raise SystemExit(f"{name} failed: {' '.join(argv)}")
         times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(args.runs):  # interleaved, so a busy moment hurts every command alike
             for name, argv in commands.items():
                 times[name].append(cpu_of(argv, env))
     floor = min(times["import typer (floor)"])
     floor_med = statistics.median(times["import typer (floor)"])
-    print(f"{'command':28} {'min ms':>8} {'median ms':>10} {'min/floor':>10} {'med/floor':>10}")
+    print(f"{'command':30} {'min ms':>8} {'median ms':>10} {'min/floor':>10} {'med/floor':>10}")
     worst = 0.0
     for name, ts in times.items():
         lo, med = min(ts), statistics.median(ts)
         r_lo, r_med = lo / floor, med / floor_med
-        if name.startswith("pbem"):
+        if name.startswith("pbem") and name not in OUT_OF_GOAL:
             worst = max(worst, r_lo)
-        print(f"{name:28} {lo * 1000:8.1f} {med * 1000:10.1f} {r_lo:10.2f} {r_med:10.2f}")
-    print(f"worst pbem verb / typer floor (min): {worst:.2f} (goal <= {GOAL})")
+        note = "  (own work over 10 ms: not judged)" if name in OUT_OF_GOAL else ""
+        print(f"{name:30} {lo * 1000:8.1f} {med * 1000:10.1f} {r_lo:10.2f} {r_med:10.2f}{note}")
+    print(f"worst judged pbem verb / typer floor (min): {worst:.2f} (goal <= {GOAL})")
     return 0 if worst <= GOAL else 1
 
 

@@ -7,7 +7,6 @@ the ruleset comes from the registry (pbem.core.ruleset).
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,16 +17,17 @@ from pbem.cli.files import write_output
 from pbem.cli.key import load_key
 from pbem.cli.verify import reveal
 from pbem.cli.lazy import lazy
-from pbem.core.drbg import Drbg
+from pbem.cli.status import _when, arrived, describe, status
 from pbem.core.errors import FormatError
 
 core_game = lazy("pbem.core.game")
+drbg = lazy("pbem.core.drbg")  # hashlib and hmac: not for `pbem game --help`
 identity = lazy("pbem.core.identity")
 receipts_mod = lazy("pbem.core.receipts")
 rs = lazy("pbem.core.ruleset")
 DEFAULT_DEADLINE_HOURS = 72  # = pbem.core.ledger.DEFAULT_DEADLINE_HOURS (a test checks), here so --help needs no import
 
-__all__ = ["game_app", "adjudicate", "status", "fails_cleanly", "ruleset_named", "parse_pairs"]
+__all__ = ["game_app", "adjudicate", "status", "arrived", "describe", "fails_cleanly", "ruleset_named", "parse_pairs"]
 
 game_app = typer.Typer(no_args_is_help=True, help="Referee: start a game, receive orders, publish the reveal.")
 game_app.command("reveal")(reveal)
@@ -79,7 +79,7 @@ def _game_args(ruleset: str, side: list[str], scenario: str, option: list[str] |
     if scenario not in rules.scenarios():
         raise FormatError(f"unknown scenario {scenario!r}; choose one of {', '.join(rules.scenarios())} "
                           "(protocol §7.1).")
-    rules.setup(scenario, dict(options), Drbg(TRIAL_KEY))  # set-up is pure: a trial run checks the options
+    rules.setup(scenario, dict(options), drbg.Drbg(TRIAL_KEY))  # set-up is pure: a trial run checks the options
     return rules, sides, options
 
 
@@ -166,10 +166,6 @@ def receive(
     typer.echo("\n".join(receipt_lines(game_dir, receipt, receipt_out)))
 
 
-def _when(t: int) -> str:
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t))
-
-
 def receipt_lines(game_dir: Path, r: receipts_mod.Receipt, out: Path | None = None) -> list[str]:
     """What the referee tells about a receipt, and what the player must do with it (protocol §9.2)."""
     if r.identical:
@@ -226,40 +222,3 @@ def what_to_send(game_dir: Path, info: dict[str, Any]) -> list[str]:
 def _sides(game_dir: Path) -> list[str]:
     from pbem.core import ledger
     return sorted(ledger.read_manifest(game_dir).sides)
-
-
-@fails_cleanly
-def status(game_dir: Annotated[Path, typer.Argument(help="The game folder.", envvar="PBEM_GAME")]) -> None:
-    """Which step the game is at, who owes what (from the public ledger) and, for the referee, which orders
-    have arrived (kept in GAME/.pbem/pending until the step is adjudicated)."""
-    info = core_game.status(game_dir)
-    typer.echo(describe(info))
-    typer.echo("\n".join(arrived(game_dir, info)))
-
-
-def arrived(game_dir: Path, info: dict[str, Any]) -> list[str]:
-    """The referee's view of the step: which owed orders are kept in .pbem/pending and which are awaited.
-    Nothing when the private area is absent (a player's copy of the public folder)."""
-    from pbem.core import ledger
-    owes = dict(info.get("owes") or {})
-    if not owes or not ledger.private_dir(game_dir).is_dir():
-        return []
-    step = int(info.get("step", 0))
-    have = [s for s in sorted(owes) if ledger.pending_path(game_dir, step, s).exists()]
-    wait = [s for s in sorted(owes) if s not in have]
-    return [f"orders arrived for step {step}: {', '.join(have) or 'none'}; "
-            f"still awaited: {', '.join(wait) or 'none (ready: pbem adjudicate ' + str(game_dir) + ')'}"]
-
-
-def describe(info: dict[str, Any]) -> str:
-    """One human line about a step: its number, who owes what, or the result."""
-    step = info.get("step", "?")
-    owes = info.get("owes") or {}
-    result = info.get("result") or {}
-    if isinstance(result, dict) and result.get("winner"):
-        return f"step {step}: game over, {result['winner']} wins ({result.get('reason', '')})"
-    if not owes:
-        return f"step {step}: nobody owes orders"
-    deadline = int(info.get("deadline") or 0)
-    return (f"step {step}: " + ", ".join(f"{s} owes {k}" for s, k in sorted(owes.items()))
-            + (f" (deadline {_when(deadline)})" if deadline else ""))

@@ -5,12 +5,12 @@ exactly 64 columns (the last may be shorter, padded with ``=``), ``-----END PBEM
 Reading tolerates what mail does to text: ``>`` quoting at any depth, CRLF line ends, trailing
 spaces, other text before and after; no other line end, and no leading spaces. It refuses what
 mail should not do: truncation, two envelopes in one message, bad base64, and anything over
-``MAX_INPUT`` bytes.
+``MAX_INPUT`` bytes. Base64 is binascii's, which the ``base64`` module calls (``b64decode`` with
+``validate=True`` is ``a2b_base64`` with ``strict_mode=True``), without that module's import.
 """
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
 
@@ -29,7 +29,7 @@ def armor(data: bytes) -> str:
     """The armored text of a binary envelope, ending with a newline."""
     if len(data) > MAX_INPUT:
         raise ArmorError(f"envelope of {len(data)} bytes is over the {MAX_INPUT}-byte limit (protocol §3).")
-    text = base64.b64encode(data).decode("ascii")
+    text = binascii.b2a_base64(data, newline=False).decode("ascii")
     lines = [text[i : i + COLUMNS] for i in range(0, len(text), COLUMNS)]
     return "\n".join([BEGIN, *lines, END]) + "\n"
 
@@ -52,7 +52,7 @@ def _exact(text: str) -> bytes | None:
     if len(text) <= len(head) + len(tail) or not text.startswith(head) or not text.endswith(tail):
         return None
     try:
-        data = base64.b64decode(text[len(head):-len(tail)].replace("\n", ""), validate=True)
+        data = binascii.a2b_base64(text[len(head):-len(tail)].replace("\n", ""), strict_mode=True)
     except (binascii.Error, ValueError):
         return None
     return data if data and armor(data) == text else None
@@ -93,10 +93,10 @@ def dearmor(text: str | bytes, where: str = "input") -> bytes:
     if len(joined) % 4:
         raise ArmorError(f"{where}: the armor's base64 length is not a multiple of 4; it was cut (protocol §3).")
     try:
-        data = base64.b64decode(joined, validate=True)
+        data = binascii.a2b_base64(joined, strict_mode=True)
     except (binascii.Error, ValueError):
         raise ArmorError(f"{where}: the armor is not valid base64 (protocol §3).") from None
-    if base64.b64encode(data).decode("ascii") != joined:
+    if binascii.b2a_base64(data, newline=False).decode("ascii") != joined:
         raise ArmorError(f"{where}: the armor's base64 is not canonical (protocol §3).")
     return data
 

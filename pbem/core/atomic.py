@@ -8,7 +8,6 @@ others, not even for a moment).
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 DEFAULT_MODE = 0o644
@@ -17,6 +16,7 @@ DEFAULT_MODE = 0o644
 def write_temp(path: Path, data: bytes, mode: int | None = None) -> Path:
     """``data`` under a fresh temporary name ``.NAME.XXXXXXXX.tmp`` beside ``path``, flushed to disk,
     created with ``mode`` (default 0644 less the umask); on any failure it is removed first."""
+    import tempfile  # here, not at the top: the verbs that only read never pay for it (or for random)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     tmp = Path(name)
     try:

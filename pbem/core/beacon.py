@@ -22,8 +22,6 @@ import hmac
 from collections.abc import Sequence
 from functools import lru_cache
 
-from cryptography.exceptions import InvalidSignature
-
 from pbem.core.encoding import lp, u64
 from pbem.core.errors import FormatError, LedgerError, SignatureError
 from pbem.core.identity import PrivateIdentity, PublicIdentity
@@ -117,9 +115,7 @@ def check_entropy_proof(side_key: PublicIdentity, game: str, step: int, answers:
     """The entropy a proof gives, after checking it is the side's signature over this step (§8.2)."""
     if len(proof) != 64:
         raise FormatError(f"{where}: the entropy proof must be 64 bytes (protocol §8.2).")
-    try:
-        side_key.verifier().verify(proof, entropy_message(game, step, answers))
-    except InvalidSignature:
+    if not side_key.verifies(proof, entropy_message(game, step, answers)):
         raise SignatureError(f"{where}: the entropy proof is not {side_key.name}'s signature over game {game}, "
-                             f"step {step} and the entry it answers; entropy cannot be re-drawn (protocol §8.2).") from None
+                             f"step {step} and the entry it answers; entropy cannot be re-drawn (protocol §8.2).")
     return entropy_of(proof)

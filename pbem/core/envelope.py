@@ -18,6 +18,7 @@ key, so a referee who later reveals it cannot swap in a different plaintext.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -27,15 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature, InvalidTag
-from cryptography.hazmat.primitives import hpke
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-
 from pbem.core import armor
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import ArmorError, DecryptError, EnvelopeError, FormatError, ReplayError, SignatureError
-from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, unb64
+from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, signature_valid, unb64
 
 MAGIC = b"PBEMenv2"
 VERSION = 2
@@ -51,7 +47,6 @@ ZERO_NONCE = bytes(12)
 # 3.3-11.9 KB, sealed states 0.2-15.7 KB, orders 0.2-0.5 KB, joins 0.1 KB.
 PAD_BUCKETS: dict[str, int] = {"order": 2048, "join": 512, "report": 16384, "state": 16384}
 PAD_DEFAULT = 4096
-_SUITE = hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
 _HEX64 = re.compile(r"^(|[0-9a-f]{64})$")
 _HEADER_KEYS = {"v", "game", "kind", "side", "step", "answers", "signer", "to", "kc"}
 
@@ -95,6 +90,13 @@ class Envelope:
     @property
     def header_hash(self) -> bytes:
         return hashlib.sha256(self.header_bytes).digest()
+
+
+@functools.cache
+def _suite() -> Any:
+    """The HPKE suite; cryptography is imported on the first seal or open, not with this module."""
+    from cryptography.hazmat.primitives import hpke
+    return hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
 
 
 def key_commitment(content_key: bytes) -> str:
@@ -159,7 +161,8 @@ def seal_plaintext(sender: PrivateIdentity, recipients: Sequence[PublicIdentity]
     header = Header(game, kind, side, step, answers, sender.public.sign_key,
                     tuple(r.encrypt_key for r in recipients), key_commitment(key))
     hh = hashlib.sha256(canonical_bytes(header.to_dict())).digest()
-    stanzas = b"".join(_SUITE.encrypt(key, r.recipient(), info=HPKE_INFO + hh) for r in recipients)
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    stanzas = b"".join(_suite().encrypt(key, r.recipient(), info=HPKE_INFO + hh) for r in recipients)
     body = stanzas + ChaCha20Poly1305(key).encrypt(ZERO_NONCE, plaintext, hh)
     return _assemble(sender, header, body)
 
@@ -193,11 +196,9 @@ def parse(data: bytes, where: str = "envelope") -> Envelope:
         raise FormatError(f"{where}: its length does not match the body length it declares (protocol §4.1).")
     body = data[pos : pos + blen]
     header = _parse_header(hb, where)
-    try:
-        Ed25519PublicKey.from_public_bytes(header.signer).verify(data[-64:], SIG_DOMAIN + data[:-64])
-    except InvalidSignature:
+    if not signature_valid(header.signer, data[-64:], SIG_DOMAIN + data[:-64]):
         raise SignatureError(f"{where}: the signature does not verify; the envelope was altered "
-                             "or not signed by its stated signer (protocol §4.3).") from None
+                             "or not signed by its stated signer (protocol §4.3).")
     if header.sealed and len(body) < STANZA * len(header.to) + 16:
         raise FormatError(f"{where}: the sealed body is shorter than its recipient stanzas (protocol §4.4).")
     return Envelope(header, hb, body, bytes(data))
@@ -239,8 +240,9 @@ def content_key(env: Envelope, me: PrivateIdentity, where: str = "envelope") -> 
         raise DecryptError(f"{where} is not sealed to {me.name} ({me.fingerprint}) (protocol §4.4).")
     i = env.header.to.index(mine)
     stanza = env.body[i * STANZA : (i + 1) * STANZA]
+    from cryptography.exceptions import InvalidTag
     try:
-        key = _SUITE.decrypt(stanza, me.decrypting, info=HPKE_INFO + env.header_hash)
+        key = _suite().decrypt(stanza, me.decrypting, info=HPKE_INFO + env.header_hash)
     except (InvalidTag, ValueError):
         raise DecryptError(f"{where}: {me.name}'s key stanza does not open (protocol §4.4).") from None
     if key_commitment(key) != env.header.kc:
@@ -254,6 +256,8 @@ def open_with_key(env: Envelope, key: bytes, where: str = "envelope") -> bytes:
         raise DecryptError(f"{where} is signed only, not sealed (protocol §4.4).")
     if key_commitment(key) != env.header.kc:
         raise DecryptError(f"{where}: the revealed content key does not match the header's kc (protocol §4.4).")
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
     try:
         plaintext = ChaCha20Poly1305(key).decrypt(ZERO_NONCE, env.body[STANZA * len(env.header.to) :],
                                                   env.header_hash)

@@ -38,6 +38,7 @@ from pbem.core.drbg import Drbg
 from pbem.core.errors import (EnvelopeError, FormatError, GameBusy, LedgerError, PbemError, ReplayError,
                               SignatureError)
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
+from pbem.core.standing import status  # where the game stands; apart so that ``pbem status`` loads little
 
 report_path = led.report_path
 order_path = led.order_path
@@ -321,14 +322,6 @@ def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Rul
     files.append((led.state_path(game_dir, number), armor.armor(sealed_state).encode("ascii")))
     files.append((led.entry_path(game_dir, number), entry_bytes))
     return files
-
-
-def status(game_dir: Path) -> dict[str, Any]:
-    """Where the game stands, from the public record: the step owed, who owes what, the result."""
-    man = led.read_manifest(Path(game_dir))
-    entry = led.latest(Path(game_dir), man)
-    return {"game": man.game, "step": entry.number, "owes": dict(entry.owes), "result": entry.result,
-            "board": entry.board, "entry_hash": entry.hash, "deadline": entry.deadline}
 
 
 def write_order(game_dir: Path, player: PrivateIdentity, side: str, step: int, body: Any) -> str:

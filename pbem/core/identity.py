@@ -8,25 +8,20 @@ and a fingerprint short enough to read aloud over the phone.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import hashlib
 import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import tomli_w
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
-from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
+from typing import TYPE_CHECKING, Any
 
 from pbem.core.atomic import write_atomic
 from pbem.core.errors import DecryptError, FormatError
+
+if TYPE_CHECKING:  # cryptography is imported where keys are used, not here (docs/architecture.md "Start-up")
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 FORMAT = "pbem-identity-v2"
 FINGERPRINT_DOMAIN = b"pbem-fingerprint-v2"
@@ -38,8 +33,11 @@ MAX_KEY_FILE = 1 << 16  # a key file is a few hundred bytes; anything this big i
 
 
 def b64(data: bytes) -> str:
-    """Standard padded base64 (RFC 4648 §4), the one form used in every pbem file."""
-    return base64.b64encode(data).decode("ascii")
+    """Standard padded base64 (RFC 4648 §4), the one form used in every pbem file.
+
+    binascii, which ``base64.b64encode`` and ``b64decode(validate=True)`` call, without the
+    ``base64`` module's import (docs/architecture.md "Start-up")."""
+    return binascii.b2a_base64(data, newline=False).decode("ascii")
 
 
 def unb64(text: Any, where: str, length: int | None = None) -> bytes:
@@ -47,7 +45,7 @@ def unb64(text: Any, where: str, length: int | None = None) -> bytes:
     if not isinstance(text, str):
         raise FormatError(f"{where} must be a base64 string (protocol §1).")
     try:
-        data = base64.b64decode(text.encode("ascii"), validate=True)
+        data = binascii.a2b_base64(text.encode("ascii"), strict_mode=True)
     except (binascii.Error, UnicodeEncodeError, ValueError):
         raise FormatError(f"{where} is not valid base64 (protocol §1).") from None
     if b64(data) != text:
@@ -71,7 +69,23 @@ def check_name(name: Any, where: str) -> str:
 
 
 def _raw_pub(key: Ed25519PublicKey | X25519PublicKey) -> bytes:
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
     return key.public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+def signature_valid(sign_key: bytes, signature: bytes, message: bytes) -> bool:
+    """Whether ``signature`` is the Ed25519 signature of ``message`` under the 32-byte ``sign_key``.
+
+    The one place a signature is checked: cryptography is imported here, on first use, so the
+    verbs that only read the record (``pbem status``, ``pbem key show``) never load it.
+    """
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    try:
+        Ed25519PublicKey.from_public_bytes(sign_key).verify(signature, message)
+    except InvalidSignature:
+        return False
+    return True
 
 
 def fingerprint_of(sign_pub: bytes, encrypt_pub: bytes) -> str:
@@ -95,9 +109,15 @@ class PublicIdentity:
         return fingerprint_of(self.sign_key, self.encrypt_key)
 
     def verifier(self) -> Ed25519PublicKey:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
         return Ed25519PublicKey.from_public_bytes(self.sign_key)
 
+    def verifies(self, signature: bytes, message: bytes) -> bool:
+        """Whether ``signature`` is this participant's Ed25519 signature of ``message``."""
+        return signature_valid(self.sign_key, signature, message)
+
     def recipient(self) -> X25519PublicKey:
+        from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
         return X25519PublicKey.from_public_bytes(self.encrypt_key)
 
     def to_dict(self) -> dict[str, str]:
@@ -137,28 +157,36 @@ class PrivateIdentity:
         return self.signing.sign(message)
 
     def seeds(self) -> tuple[bytes, bytes]:
+        from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
         raw = (Encoding.Raw, PrivateFormat.Raw, NoEncryption())
         return self.signing.private_bytes(*raw), self.decrypting.private_bytes(*raw)
 
 
 def generate(name: str) -> PrivateIdentity:
     """Fresh keys from the operating system's random source."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
     check_name(name, "a key's name")
     return PrivateIdentity(name, Ed25519PrivateKey.generate(), X25519PrivateKey.generate())
 
 
 def from_seeds(name: str, sign_seed: bytes, encrypt_seed: bytes) -> PrivateIdentity:
     """Keys from fixed 32-byte seeds (test vectors only)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
     return PrivateIdentity(name, Ed25519PrivateKey.from_private_bytes(sign_seed),
                            X25519PrivateKey.from_private_bytes(encrypt_seed))
 
 
 def _kdf(passphrase: bytes, salt: bytes, n: int, r: int, p: int) -> bytes:
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
     return Scrypt(salt=salt, length=32, n=n, r=r, p=p).derive(passphrase)
 
 
 def private_to_toml(ident: PrivateIdentity, passphrase: bytes | None = None) -> str:
     """The ``.key`` file text; sealed with the passphrase when one is given."""
+    import tomli_w
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
     sign_seed, enc_seed = ident.seeds()
     doc: dict[str, Any] = {"format": FORMAT, **ident.public.to_dict()}
     if passphrase is None:
@@ -201,6 +229,8 @@ def private_from_toml(text: str, where: str, passphrase: bytes | None = None) ->
             key = _kdf(passphrase, unb64(prot.get("salt"), f"{where}: protected.salt"), n, r, p)  # type: ignore[arg-type]
         except (ValueError, MemoryError):
             raise FormatError(f"{where}: [protected] scrypt parameters are out of range (protocol §5.1).") from None
+        from cryptography.exceptions import InvalidTag
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
         try:
             plain = ChaCha20Poly1305(key).decrypt(unb64(prot.get("nonce"), f"{where}: protected.nonce", 12),
                                                   unb64(prot.get("sealed"), f"{where}: protected.sealed", 80),
@@ -215,6 +245,7 @@ def private_from_toml(text: str, where: str, passphrase: bytes | None = None) ->
 
 
 def public_to_toml(ident: PublicIdentity) -> str:
+    import tomli_w
     return tomli_w.dumps({"format": FORMAT, **ident.to_dict()})
 
 

@@ -22,14 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-from cryptography.exceptions import InvalidSignature
-
-from pbem.core import beacon
-from pbem.core import envelope as env_mod
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
+from pbem.core.lazy import lazy
+
+beacon = lazy("pbem.core.beacon")  # verify_game alone reads envelopes and dice reveals: status never loads them
+env_mod = lazy("pbem.core.envelope")
 
 MANIFEST_FORMAT = "pbem-game-v2"
 SETUP_REFEREE = "referee"  # set-up draws from the dice chain alone (game new)
@@ -67,6 +66,7 @@ def _parse_toml(data: bytes, where: str) -> dict[str, Any]:
 
 def dump_signed(body: dict[str, Any], signer: PrivateIdentity, domain: bytes) -> bytes:
     """TOML text of ``body`` plus its signature."""
+    import tomli_w  # here: only writers need it (docs/architecture.md "Start-up")
     sig = signer.sign(domain + canonical_bytes(body))
     return tomli_w.dumps({**body, "signature": b64(sig)}).encode("utf-8")
 
@@ -78,6 +78,14 @@ def load_signed(data: bytes, where: str, domain: bytes, key: PublicIdentity | No
 
 def load_record(data: bytes, where: str, domain: bytes, key: PublicIdentity | None) -> tuple[dict[str, Any], str]:
     """(body, record hash) of a signed TOML document; checks the signature when ``key`` is given."""
+    doc, sig_text, sig, message = _signed(data, where, domain)
+    if key is not None:
+        _check_signature(key, sig, message, where)
+    return doc, record_hash_of({**doc, "signature": sig_text})
+
+
+def _signed(data: bytes, where: str, domain: bytes) -> tuple[dict[str, Any], str, bytes, bytes]:
+    """A signed TOML document parsed once: (body, signature text, signature, signed message)."""
     doc = _parse_toml(data, where)
     sig_text = doc.pop("signature", None)
     sig = unb64(sig_text, f"{where}: signature", 64)
@@ -86,13 +94,13 @@ def load_record(data: bytes, where: str, domain: bytes, key: PublicIdentity | No
     except (FormatError, UnicodeEncodeError, RecursionError):
         raise FormatError(f"{where} holds a value with no canonical form (a float, a date or a lone surrogate) "
                           "(protocol §2).") from None
-    if key is not None:
-        try:
-            key.verifier().verify(sig, domain + body_bytes)
-        except InvalidSignature:
-            raise LedgerError(f"{where}: the referee's signature does not verify; the file was altered "
-                              "(protocol §7.1).") from None
-    return doc, record_hash_of({**doc, "signature": sig_text})
+    return doc, sig_text, sig, domain + body_bytes
+
+
+def _check_signature(key: PublicIdentity, sig: bytes, message: bytes, where: str) -> None:
+    if not key.verifies(sig, message):
+        raise LedgerError(f"{where}: the referee's signature does not verify; the file was altered "
+                          "(protocol §7.1).")
 
 
 def json_field(doc: dict[str, Any], name: str, where: str) -> Any:
@@ -178,11 +186,12 @@ def read_manifest(game_dir: Path) -> Manifest:
 
 def parse_manifest(data: bytes, where: str) -> Manifest:
     """Parse the bytes of a ``game.toml`` and check the referee's signature on them."""
-    doc = load_signed(data, where, MANIFEST_DOMAIN, None)
+    doc, sig_text, sig, message = _signed(data, where, MANIFEST_DOMAIN)
     if doc.get("format") != MANIFEST_FORMAT:
         raise FormatError(f"{where}: format must be {MANIFEST_FORMAT!r} (protocol §7.1).")
     referee = PublicIdentity.from_dict(doc.get("referee"), f"{where}: referee")
-    _, digest = load_record(data, where, MANIFEST_DOMAIN, referee)
+    _check_signature(referee, sig, message, where)  # the one parse of the file, checked once its signer is known
+    digest = record_hash_of({**doc, "signature": sig_text})
     sides = doc.get("sides")
     if not isinstance(sides, list) or not sides or not all(isinstance(s, str) and s for s in sides) \
             or len(set(sides)) != len(sides):

@@ -1,0 +1,59 @@
+"""``pbem status``: which step a game is at and who owes what, from the public ledger.
+
+A module of its own, apart from the other game verbs (pbem.cli.game, which re-exports it), so
+that the verb loads the ledger and nothing else of the protocol (docs/architecture.md "Start-up").
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pbem.cli.errors import fails_cleanly
+from pbem.cli.lazy import lazy
+
+ledger = lazy("pbem.core.ledger")  # loaded when a status is read, not when pbem.cli.game shows its help
+standing = lazy("pbem.core.standing")
+
+
+def _when(t: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t))
+
+
+@fails_cleanly
+def status(game_dir: Annotated[Path, typer.Argument(help="The game folder.", envvar="PBEM_GAME")]) -> None:
+    """Which step the game is at, who owes what (from the public ledger) and, for the referee, which orders
+    have arrived (kept in GAME/.pbem/pending until the step is adjudicated)."""
+    info = standing.status(game_dir)
+    typer.echo(describe(info))
+    typer.echo("\n".join(arrived(game_dir, info)))
+
+
+def arrived(game_dir: Path, info: dict[str, Any]) -> list[str]:
+    """The referee's view of the step: which owed orders are kept in .pbem/pending and which are awaited.
+    Nothing when the private area is absent (a player's copy of the public folder)."""
+    owes = dict(info.get("owes") or {})
+    if not owes or not ledger.private_dir(game_dir).is_dir():
+        return []
+    step = int(info.get("step", 0))
+    have = [s for s in sorted(owes) if ledger.pending_path(game_dir, step, s).exists()]
+    wait = [s for s in sorted(owes) if s not in have]
+    return [f"orders arrived for step {step}: {', '.join(have) or 'none'}; "
+            f"still awaited: {', '.join(wait) or 'none (ready: pbem adjudicate ' + str(game_dir) + ')'}"]
+
+
+def describe(info: dict[str, Any]) -> str:
+    """One human line about a step: its number, who owes what, or the result."""
+    step = info.get("step", "?")
+    owes = info.get("owes") or {}
+    result = info.get("result") or {}
+    if isinstance(result, dict) and result.get("winner"):
+        return f"step {step}: game over, {result['winner']} wins ({result.get('reason', '')})"
+    if not owes:
+        return f"step {step}: nobody owes orders"
+    deadline = int(info.get("deadline") or 0)
+    return (f"step {step}: " + ", ".join(f"{s} owes {k}" for s, k in sorted(owes.items()))
+            + (f" (deadline {_when(deadline)})" if deadline else ""))
