@@ -52,6 +52,11 @@ class BagpipesRuleset:
         """The instance for a game's manifest options (the seam change proposed above)."""
         return cls(int(options.get("players", 4)), components)
 
+    def player(self) -> Any:
+        """The player's side of the seam (protocol §10.2): pbem.bagpipes.player.BagpipesPlayer."""
+        from pbem.bagpipes.player import BagpipesPlayer
+        return BagpipesPlayer()
+
     def options(self, **chosen: Any) -> dict[str, Any]:
         """Manifest options for this instance: the player count and the component file's hash recorded."""
         data: dict[str, Any] = to_data(parse_options({"players": self.players, "stay_home": self.players == 6,
