@@ -114,3 +114,30 @@ def test_step11_item1_demo_refuses_a_player_count_the_game_does_not_seat(tmp_pat
     assert result.exit_code == 1 and result.output.startswith("error: ") and "2 to 6" in result.output
     result = runner.invoke(app, ["demo", "--players", "3", "--folder", str(tmp_path / "e")])
     assert result.exit_code == 1 and result.output.startswith("error: ") and "exactly 2" in result.output
+
+
+def test_step11_item1_the_demo_says_verify_failed_and_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15 item 1: ``bool(verify(...))`` was always true; a failing verify is now said, and the exit is 1."""
+    from pbem.core.errors import LedgerError
+
+    def broken(game_dir: Path, now: int | None = None) -> dict[str, object]:
+        raise LedgerError("entry 3 is not signed by the referee (test).")
+
+    monkeypatch.setattr(core_game, "verify", broken)
+    result = runner.invoke(app, ["demo", "--ruleset", "bagpipes", "--players", "2", "--folder", str(tmp_path / "d")])
+    assert result.exit_code == 1
+    assert "verify: FAILED; audit: FAILED" in result.output and "verify failed: entry 3" in result.output
+
+
+def test_step11_item1_the_hammer_demo_summary_says_verify_failed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.core.errors import LedgerError
+    from pbem.hammer.demo import play_bot_game
+
+    def broken(game_dir: Path, now: int | None = None) -> dict[str, object]:
+        raise LedgerError("entry 3 is not signed by the referee (test).")
+
+    monkeypatch.setattr(core_game, "verify", broken)
+    s = play_bot_game(tmp_path / "d", max_steps=3)
+    assert (s.verified, s.audited) == (False, False) and s.problems == ["verify failed: entry 3 is not signed by "
+                                                                         "the referee (test)."]
+    assert "verify: FAILED; audit: FAILED" in s.lines()
