@@ -18,12 +18,15 @@ from pbem.cli.files import write_output
 from pbem.cli.key import load_key
 from pbem.cli.seam import DEFAULT_RULESET
 from pbem.cli.verify import reveal
-from pbem.core import game as core_game
-from pbem.core import identity
-from pbem.core import receipts as receipts_mod
-from pbem.core import ruleset as rs
+from pbem.cli.lazy import lazy
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError
+
+core_game = lazy("pbem.core.game")
+identity = lazy("pbem.core.identity")
+receipts_mod = lazy("pbem.core.receipts")
+rs = lazy("pbem.core.ruleset")
+DEFAULT_DEADLINE_HOURS = 72  # = pbem.core.ledger.DEFAULT_DEADLINE_HOURS (a test checks), here so --help needs no import
 
 __all__ = ["game_app", "adjudicate", "status", "fails_cleanly", "ruleset_named", "parse_pairs"]
 
@@ -108,7 +111,7 @@ def _game_inputs(ruleset: str, side: list[str], scenario: str, option: list[str]
 @fails_cleanly
 def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = DEFAULT_RULESET,
         scenario: ScenarioOpt = "", option: OptionOpt = None, passphrase_file: PassOpt = None,
-        deadline_hours: HoursOpt = core_game.DEFAULT_DEADLINE_HOURS) -> None:
+        deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS) -> None:
     """Start a game at once: manifest, dice commitment, set-up and the first reports (set-up dice: referee's secret only)."""
     rules, options, ref, pubs, scenario = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
     core_game.new_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours)
@@ -119,7 +122,7 @@ def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetO
 @fails_cleanly
 def open_(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = DEFAULT_RULESET,
           scenario: ScenarioOpt = "", option: OptionOpt = None, passphrase_file: PassOpt = None,
-          deadline_hours: HoursOpt = core_game.DEFAULT_DEADLINE_HOURS) -> None:
+          deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS) -> None:
     """Open a game for joins: publish the manifest and dice anchor; set-up waits for every side's entropy."""
     rules, options, ref, pubs, scenario = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
     game_id = core_game.open_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours)

@@ -13,8 +13,10 @@ import typer
 
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import read_text
-from pbem.core import identity
+from pbem.cli.lazy import lazy
 from pbem.core.errors import FormatError
+
+identity = lazy("pbem.core.identity")  # cryptography: only for the verbs that use keys
 
 key_app = typer.Typer(no_args_is_help=True, help="Identities: make a key pair, show a fingerprint.")
 

@@ -2,33 +2,122 @@
 
 One module per verb group; every failure reaches the user as one ``error:`` line and exit
 code 1 (pbem.cli.errors), never a traceback.
+
+Start-up cost is typer's own import and little more (docs/architecture.md "Start-up"): the verbs
+are listed in ``VERBS`` by name, the module that holds them and their one-line help, and a
+verb's module is imported only when that verb runs (or its own ``--help`` is asked). A new verb
+or verb group is one more ``Verb`` line here; its module imports the engine, cryptography,
+bots and the like inside the functions that use them, not at its top.
 """
 
 from __future__ import annotations
 
-import typer
+import importlib
+from dataclasses import dataclass
+from typing import Any
 
-from pbem.cli import demo, game, judge, key, mail, orders, report, sandbox, verify
+import typer
+from typer.core import TyperGroup
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A verb (a function) or a verb group (a ``typer.Typer``), loaded on first use."""
+
+    name: str
+    target: str  # "module:attribute"
+    help: str    # the line ``pbem --help`` shows; tests check it matches the verb's own help
+
+
+# ``pbem --help`` lists them in this order: the verbs, then the groups (as typer did).
+VERBS: tuple[Verb, ...] = (
+    Verb("demo", "pbem.cli.demo:demo",
+         "Play a whole game bot against bot through the full protocol, then verify and audit it."),
+    Verb("adjudicate", "pbem.cli.game:adjudicate",
+         "Receive the orders given (issuing receipts), adjudicate the step, write entry, reports and "
+         "state atomically."),
+    Verb("status", "pbem.cli.game:status",
+         "Which step the game is at, who owes what (from the public ledger) and, for the referee, which orders "
+         "have arrived (kept in GAME/.pbem/pending until the step is adjudicated)."),
+    Verb("verify", "pbem.cli.verify:verify",
+         "Check the whole public record: signatures, chain, dice reveals, orders consumed, reports."),
+    Verb("audit", "pbem.cli.verify:audit",
+         "Replay the game from the reveal bundle and check every entry, commitment, die and report."),
+    Verb("sandbox", "pbem.cli.sandbox:sandbox",
+         "Load a position, apply moves and/or fight a battle, and print the resulting position."),
+    Verb("odds", "pbem.cli.odds:odds",
+         "Compute a battle's exact odds: who wins, retreats, each block's survival and expected steps."),
+    Verb("key", "pbem.cli.key:key_app", "Identities: make a key pair, show a fingerprint."),
+    Verb("game", "pbem.cli.game:game_app", "Referee: start a game, receive orders, publish the reveal."),
+    Verb("orders", "pbem.cli.orders:orders_app", "Player: write, check and seal orders."),
+    Verb("report", "pbem.cli.report:report_app", "Player: read your reports."),
+    Verb("judge", "pbem.cli.judge:judge_app", "The mail judge: a robot referee serving games by email."),
+    Verb("mail", "pbem.cli.mail:mail_app", "Play with a mail judge: import its files, host commands."),
+    Verb("git", "pbem.cli.git:git_app", "Play through a git repository: push orders, pull reports."),
+)
+
+
+def load(verb: Verb) -> Any:
+    """The verb's click command, its module imported now. Help is plain text (no rich): typer's
+    rich help costs more than typer itself (docs/architecture.md "Start-up")."""
+    module, _, attribute = verb.target.partition(":")
+    target = getattr(importlib.import_module(module), attribute)
+    if isinstance(target, typer.Typer):
+        target.rich_markup_mode = None
+        command = typer.main.get_group(target)
+    else:
+        single = typer.Typer(add_completion=False, rich_markup_mode=None)
+        single.command(verb.name)(target)
+        command = typer.main.get_command(single)
+    command.name = verb.name
+    return command
+
+
+class LazyGroup(TyperGroup):
+    """The top-level group: knows the verbs by name and help line, imports one only to run it."""
+
+    _loaded: dict[str, Any] = {}
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [v.name for v in VERBS]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        verb = next((v for v in VERBS if v.name == cmd_name), None)
+        if verb is None:
+            return None
+        if cmd_name not in self._loaded:
+            self._loaded[cmd_name] = load(verb)
+        return self._loaded[cmd_name]
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The verb list from ``VERBS`` alone, so ``pbem --help`` imports no verb module."""
+        limit = formatter.width - 6 - max(len(v.name) for v in VERBS)
+        rows = [(v.name, _short(v.help, limit)) for v in VERBS]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def _short(text: str, limit: int) -> str:
+    """The first sentence cut to ``limit`` characters, as click's short help does."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 3].rsplit(" ", 1)[0]
+    return cut + "..."
+
 
 app = typer.Typer(
     name="pbem",
+    cls=LazyGroup,
     no_args_is_help=True,
     add_completion=True,
+    rich_markup_mode=None,
     help="Play block wargames by email: sealed orders, fog of war, dice nobody can bias.",
 )
 
-app.command("demo")(demo.demo)
-app.add_typer(key.key_app, name="key")
-app.add_typer(game.game_app, name="game")
-app.command("adjudicate")(game.adjudicate)
-app.command("status")(game.status)
-app.add_typer(orders.orders_app, name="orders")
-app.add_typer(report.report_app, name="report")
-app.command("verify")(verify.verify)
-app.command("audit")(verify.audit)
-app.command("sandbox")(sandbox.sandbox)
-app.add_typer(judge.judge_app, name="judge")
-app.add_typer(mail.mail_app, name="mail")
+
+@app.callback()
+def _root() -> None:
+    """Play block wargames by email: sealed orders, fog of war, dice nobody can bias."""
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -20,9 +20,11 @@ import typer
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import read_text, record_file_of_a_game, write_output
 from pbem.cli.key import load_key
+from pbem.cli.lazy import lazy
 from pbem.cli.seam import player_of_report
-from pbem.core import ruleset as rs
 from pbem.core.errors import EnvelopeError, FormatError, InvalidOrder
+
+rs = lazy("pbem.core.ruleset")
 
 orders_app = typer.Typer(no_args_is_help=True, help="Player: write, check and seal orders.")
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core import ruleset as rs
+from pbem.cli.lazy import lazy
 from pbem.core.errors import FormatError
+
+rs = lazy("pbem.core.ruleset")  # imported on first use (docs/architecture.md "Start-up")
 
 DEFAULT_RULESET = "hammer"
 

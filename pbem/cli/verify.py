@@ -14,10 +14,12 @@ import typer
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import write_output
 from pbem.cli.key import load_key
-from pbem.core import audit as audit_mod
-from pbem.core import game as core_game
-from pbem.core import ledger
+from pbem.cli.lazy import lazy
 from pbem.core.errors import PbemError
+
+audit_mod = lazy("pbem.core.audit")
+core_game = lazy("pbem.core.game")
+ledger = lazy("pbem.core.ledger")
 
 
 @fails_cleanly

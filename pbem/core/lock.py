@@ -13,8 +13,9 @@ from __future__ import annotations
 import fcntl
 import functools
 import os
+import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,23 +33,33 @@ def private_dir(game_dir: Path) -> Path:
 
 
 @contextmanager
-def game_lock(game_dir: Path) -> Iterator[None]:
-    """Hold the game's write lock for the ``with`` block, or raise ``GameBusy`` at once."""
-    folder = private_dir(game_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+def flock_file(path: Path, busy: Callable[[], Exception], wait: float = 0.0) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` for the ``with`` block, waiting up to ``wait`` seconds;
+    when another process still holds it then, raise ``busy()`` (each caller says "busy" its own way)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise GameBusy(f"game {Path(game_dir)} is busy: another pbem command is writing it; try again in a "
-                           "moment (protocol §7.5).") from None
+        give_up = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= give_up:
+                    raise busy() from None
+                time.sleep(0.05)
         try:
             yield
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def game_lock(game_dir: Path) -> AbstractContextManager[None]:
+    """Hold the game's write lock for the ``with`` block, or raise ``GameBusy`` at once."""
+    return flock_file(private_dir(game_dir) / LOCK_NAME, lambda: GameBusy(
+        f"game {Path(game_dir)} is busy: another pbem command is writing it; try again in a moment (protocol §7.5)."))
 
 
 def locked(fn: F) -> F:

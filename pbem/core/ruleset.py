@@ -11,7 +11,6 @@ canonical form (pbem.core.canonical); every random thing comes from the ``Drbg``
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -183,6 +182,8 @@ def register(name: str, target: str | Callable[[], Any]) -> None:
 
 def _installed() -> dict[str, str]:
     """Rulesets announced by installed packages (entry point group ``pbem.rulesets``)."""
+    from importlib.metadata import entry_points  # here, not at the top: it costs more than typer's start-up
+
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 

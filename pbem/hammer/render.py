@@ -92,6 +92,9 @@ def _battles(v: dict[str, Any]) -> list[str]:
         counts = ", ".join(f"{s} {n}" + (f" ({b['reserves'][s]} in reserve)" if b["reserves"].get(s) else "")
                            for s, n in sorted(b["blocks"].items()))
         lines.append(f"  {b['area']}: {b['attacker']} attacks; {counts}")
+        if b["area"] in (v.get("odds") or {}):
+            from pbem.hammer.odds import estimate_line
+            lines.append(estimate_line(b["area"], v["odds"][b["area"]]))
     if lines:
         lines.insert(0, "battles to fight:")
     f = v.get("fight") or {}
@@ -198,8 +201,12 @@ def report_view(rep: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_report(rep: dict[str, Any]) -> str:
-    """A ruleset report as text."""
-    return render_text(report_view(rep))
+    """A ruleset report as text, with the side's own odds of each battle still to fight
+    (``odds``: reckoned from the view alone, docs/battles.md "Odds from a report")."""
+    from pbem.hammer.odds import estimates
+    v = report_view(rep)
+    v["odds"] = estimates(v, [b["area"] for b in pending_battles(v)])
+    return render_text(v)
 
 
 __all__ = ["render_text", "render_view", "render_report", "report_view", "log_line", "since_last", "pending_battles",

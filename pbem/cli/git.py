@@ -1,0 +1,117 @@
+"""``pbem git``: turns through a git repository (docs/git.md).
+
+Players: ``submit`` and ``pull``. Referee: ``init``, ``install-hooks`` (a self-hosted bare
+repository), ``referee`` (a hosted CI job), ``tick`` (deadlines, from cron or a scheduled job).
+The installed hooks run pbem.transport.git.hookrun. The work lives in pbem.transport.git.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pbem.cli.errors import fails_cleanly
+from pbem.cli.key import load_key, read_passphrase
+from pbem.core.errors import FormatError
+from pbem.transport.git import hooks, hosted, player, setup
+from pbem.transport.git import gitcmd
+from pbem.transport.git.adapter import Key
+
+git_app = typer.Typer(no_args_is_help=True, help="Play through a git repository: push orders, pull reports.")
+
+RepoOpt = Annotated[Path, typer.Option("--repo", help="Your clone of the game repository.")]
+PassOpt = Annotated[Path | None, typer.Option("--passphrase-file", help="The key's passphrase file.")]
+NowOpt = Annotated[int | None, typer.Option("--now", help="The time to judge deadlines by (unix seconds; "
+                                            "default: the clock).", hidden=True)]
+
+
+def _echo(lines: list[str], prefix: str = "") -> None:
+    for line in lines:
+        typer.echo(f"{prefix}{line}")
+
+
+@git_app.command("submit")
+@fails_cleanly
+def submit(order: Annotated[Path, typer.Argument(help="Your sealed order (pbem orders seal --out).")],
+           repo: RepoOpt = Path(".")) -> None:
+    """Add your sealed order to the inbox, commit it and push it to the game repository."""
+    _echo(player.submit(repo, order).lines)
+
+
+@git_app.command("pull")
+@fails_cleanly
+def pull(repo: RepoOpt = Path("."),
+         side: Annotated[str | None, typer.Option("--side", help="Your side (default: every side).")] = None) -> None:
+    """Fetch the referee's news, verify the record, and say what you owe and where your report is."""
+    _echo(player.pull(repo, side).lines)
+
+
+@git_app.command("init")
+@fails_cleanly
+def init(game_dir: Annotated[Path, typer.Argument(help="The game folder the referee made (game new / start).")],
+         bare: Annotated[Path | None, typer.Option("--bare", help="Also create this bare repository and push "
+                                                   "the game to it.")] = None,
+         branch: Annotated[str, typer.Option("--branch", help="The game's branch.")] = "main") -> None:
+    """Make a game folder a repository: .gitignore and .gitattributes, the first commit, optionally a bare remote."""
+    _echo(setup.init(game_dir, bare, branch))
+
+
+@git_app.command("install-hooks")
+@fails_cleanly
+def install_hooks(bare: Annotated[Path, typer.Argument(help="The bare repository players push to.")],
+                  key: Annotated[Path, typer.Option("--key", help="The referee's private key file (its path is "
+                                                    "recorded; the key never enters the repository).")],
+                  passphrase_file: PassOpt = None) -> None:
+    """Install the referee on push: a pre-receive hook that refuses bad pushes, a post-receive hook that adjudicates."""
+    settings = hooks.install(bare, key, passphrase_file)
+    typer.echo(f"hooks installed in {bare}: pushes to {settings.branch} are checked and adjudicated with "
+               f"the key {settings.key}")
+
+
+@git_app.command("referee")
+@fails_cleanly
+def referee_(repo: RepoOpt = Path("."),
+             key: Annotated[Path | None, typer.Option("--key", help="The referee's private key file.")] = None,
+             key_env: Annotated[str | None, typer.Option("--key-env", help="Name of the environment variable "
+                                                        "holding the key file's text (a CI secret).")] = None,
+             since: Annotated[str, typer.Option("--since", help="The branch's tip before the push (CI: the "
+                                                "push event's 'before'): refuse a rewritten history.")] = "",
+             branch: Annotated[str | None, typer.Option("--branch", help="The game's branch.")] = None,
+             passphrase_file: PassOpt = None) -> None:
+    """The referee in a checkout (a hosted CI job): take in the inbox, adjudicate, commit and push."""
+    out = hosted.run(repo, _key(key, key_env, passphrase_file), branch=branch, since=since)
+    _echo(out.lines or ["nothing to do"])
+    if out.commit:
+        typer.echo(f"pushed {out.commit[:10]}")
+
+
+@git_app.command("tick")
+@fails_cleanly
+def tick(repo: RepoOpt = Path("."),
+         key: Annotated[Path | None, typer.Option("--key", help="The referee's private key file.")] = None,
+         key_env: Annotated[str | None, typer.Option("--key-env", help="Environment variable holding the key.")]
+         = None,
+         now: NowOpt = None,
+         branch: Annotated[str | None, typer.Option("--branch", help="The game's branch.")] = None,
+         passphrase_file: PassOpt = None) -> None:
+    """Deadlines (cron or a scheduled job): adjudicate steps past the ledger's deadline, default orders for the silent."""
+    ref = _key(key, key_env, passphrase_file)
+    if _is_bare(repo):
+        out = hooks.tick(repo, ref, now=now)
+    else:
+        out = hosted.run(repo, ref, branch=branch, tick=True, now=now)
+    _echo(out.lines or ["nothing to do"])
+
+
+def _is_bare(repo: Path) -> bool:
+    return gitcmd.run(["rev-parse", "--is-bare-repository"], repo, check=False).out.strip() == "true"
+
+
+def _key(key: Path | None, key_env: str | None, passphrase_file: Path | None) -> Key:
+    if (key is None) == (key_env is None):
+        raise FormatError("give the referee's key with exactly one of --key FILE or --key-env NAME.")
+    if key is not None:
+        return load_key(key, passphrase_file)
+    return hosted.key_from_env(key_env or "", read_passphrase(passphrase_file))

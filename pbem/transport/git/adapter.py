@@ -1,0 +1,256 @@
+"""Every call the git transport makes into the protocol (pbem.core), and nothing else.
+
+Receipts from ``receive_order``, deadlines in the ledger, pending orders and receipts in the
+referee's private area (``GAME/.pbem``): keeping the calls here means a change of the protocol
+touches this module only. The transport sees typed records, never core's own types.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pbem.core import armor
+from pbem.core import audit as audit_mod
+from pbem.core import envelope as env_mod
+from pbem.core import game as core_game
+from pbem.core import identity
+from pbem.core import receipts as receipts_mod
+from pbem.core import ruleset
+from pbem.core import ledger as led
+from pbem.core.errors import FormatError, GameBusy, PbemError, SignatureError
+from pbem.core.identity import PrivateIdentity
+
+Key = PrivateIdentity
+Error = PbemError
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a game stands, from its public record."""
+
+    game: str
+    step: int
+    owes: dict[str, str]
+    result: Any
+    sides: tuple[str, ...]
+    entry_hash: str
+    deadline: int  # unix seconds by which the owed orders are due (the ledger's); 0: none, never defaults
+
+    @property
+    def over(self) -> bool:
+        return not self.owes
+
+
+@dataclass(frozen=True)
+class Received:
+    """An order the referee took in: whose, for which step, and its receipt when the protocol gives one."""
+
+    side: str
+    step: int
+    seq: int = 0
+    identical: bool = False
+    receipt: str = ""  # the armored receipt envelope, signed by the referee, for the player to keep
+
+
+@dataclass(frozen=True)
+class Header:
+    """What anyone can read of an envelope without a key (its signature checked against its own signer)."""
+
+    game: str
+    kind: str
+    side: str
+    step: int
+    hash: str  # hex H of the binary envelope: what the ledger records
+
+
+def load_key(path: Path, passphrase: bytes | None = None) -> Key:
+    return identity.load_private(Path(path), passphrase)
+
+
+def key_from_text(text: str, where: str, passphrase: bytes | None = None) -> Key:
+    """A private key given as text (a CI secret held in an environment variable)."""
+    return identity.private_from_toml(text, where, passphrase)
+
+
+def position(game_dir: Path) -> Position:
+    man = led.read_manifest(Path(game_dir))
+    entry = led.latest(Path(game_dir), man)
+    return Position(man.game, entry.number, dict(entry.owes), entry.result, tuple(man.sides), entry.hash,
+                    entry.deadline)
+
+
+def check_ready(game_dir: Path) -> None:
+    """Refuse to referee with the wrong rules installed: that is no fault of any order, so no order may
+    be refused for it (protocol §10)."""
+    man = led.read_manifest(Path(game_dir))
+    installed = ruleset.load(man.ruleset)
+    if str(installed.version) != man.ruleset_version:
+        raise FormatError(f"game {man.game} uses {man.ruleset} version {man.ruleset_version}, but version "
+                          f"{installed.version} is installed here; the referee stops until it is (protocol §10).")
+
+
+def is_verdict(exc: PbemError) -> bool:
+    """Does this error judge the order (refuse it), rather than the moment (another writer busy)?"""
+    return not isinstance(exc, GameBusy)
+
+
+def check_referee(game_dir: Path, key: Key) -> str:
+    """The game id, when ``key`` is this game's referee; a signature error otherwise."""
+    man = led.read_manifest(Path(game_dir))
+    if key.public != man.referee:
+        raise SignatureError(f"the key of {key.name} ({key.fingerprint}) is not the referee of game {man.game} "
+                             f"({man.referee.fingerprint}) (protocol §7.1).")
+    return man.game
+
+
+def header(raw: bytes, where: str) -> Header:
+    """The envelope's header, its signature checked against the header's own signer (not yet who that is)."""
+    env = env_mod.read(raw, where)
+    h = env.header
+    return Header(h.game, h.kind, h.side, h.step, env.hash)
+
+
+def check_order_public(game_dir: Path, raw: bytes, where: str) -> Header:
+    """What a player can check before sending: signed by the side it names, for this game, step and entry."""
+    man = led.read_manifest(Path(game_dir))
+    entry = led.latest(Path(game_dir), man)
+    env = env_mod.read(raw, where)
+    env_mod.expect(env, where, kind="order", game=man.game)
+    side = env.header.side
+    if side not in man.identities:
+        raise core_game.EnvelopeError(f"{where} is for side {side!r}, which is not in game {man.game} "
+                                      "(protocol §4.5).")
+    env_mod.expect(env, where, signer=man.identities[side], step=entry.number, answers=entry.hash, to=man.referee)
+    return Header(env.header.game, env.header.kind, side, env.header.step, env.hash)
+
+
+BUSY_TRIES = 25
+BUSY_WAIT = 0.2  # seconds between tries while another pbem command writes the game (protocol §7.5)
+
+T = TypeVar("T")
+
+
+def _when_free(write: Callable[[], T]) -> T:
+    """Run a writer of the game folder, waiting a few seconds while another holds its lock (GameBusy)."""
+    for attempt in range(BUSY_TRIES):
+        try:
+            return write()
+        except GameBusy:
+            if attempt == BUSY_TRIES - 1:
+                raise
+            time.sleep(BUSY_WAIT)
+    raise AssertionError("unreachable")
+
+
+def receive(game_dir: Path, referee: Key, raw: bytes, where: str, now: int | None = None) -> Received:
+    """Take in one order (protocol §7.3: binding and the game's rules); nothing is kept when it is refused."""
+    got = _when_free(lambda: core_game.receive_order(Path(game_dir), referee, raw, where, now=now))
+    return Received(got.side, got.step, got.seq, got.identical, got.armored)
+
+
+def check_order(game_dir: Path, referee: Key, raw: bytes, where: str) -> Header:
+    """The referee's full check of an order, on a throwaway copy of the record (nothing written here)."""
+    game_dir = Path(game_dir)
+    with tempfile.TemporaryDirectory(prefix="pbem-check-") as tmp:
+        copy = Path(tmp) / "game"
+        _copy_record(game_dir, copy)
+        got = receive(copy, referee, raw, where)
+    h = header(raw, where)
+    return Header(h.game, h.kind, got.side, got.step, h.hash)
+
+
+def _copy_record(src: Path, dst: Path) -> None:
+    """Manifest, ledger and the latest sealed state: what receiving an order reads."""
+    import shutil
+
+    man = led.read_manifest(src)
+    entry = led.latest(src, man)
+    (dst / "ledger").mkdir(parents=True)
+    shutil.copy2(src / "game.toml", dst / "game.toml")
+    for n in range(entry.number + 1):
+        shutil.copy2(led.entry_path(src, n), led.entry_path(dst, n))
+    state = led.state_path(src, entry.number)
+    state_dst = led.state_path(dst, entry.number)
+    state_dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(state, state_dst)
+
+
+def adjudicate(game_dir: Path, referee: Key, orders: list[bytes], *, deadline_passed: bool = False,
+               now: int | None = None) -> Position:
+    """Adjudicate the step with the orders kept and given; default orders for the rest when the deadline passed."""
+    _when_free(lambda: core_game.adjudicate(Path(game_dir), referee, list(orders), deadline_passed=deadline_passed,
+                                            now=now))
+    return position(game_dir)
+
+
+def receipt_name(step: int, side: str, seq: int) -> str:
+    """The file name of a receipt, the same in the repository's receipts/ and the referee's private area."""
+    return led.receipt_path(Path("."), step, side, seq).name
+
+
+def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path]) -> None:
+    """Rebuild the referee's private area from the public repository (a CI job starts from a bare checkout).
+
+    The receipts already issued (``receipts``, the repository's folder) go back where the referee
+    keeps them, and each inbox order whose latest receipt names it is pending again, so taking it
+    in once more is an identical resend (same receipt, same seq), never a new order.
+    """
+    game_dir = Path(game_dir)
+    man = led.read_manifest(game_dir)
+    entry = led.latest(game_dir, man)
+    if receipts.is_dir():
+        for path in sorted(receipts.iterdir()):
+            target = led.private_dir(game_dir) / "receipts" / path.name
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(path.read_bytes())
+    for side, path in sorted(inbox.items()):
+        issued = receipts_mod.kept(game_dir, man, entry.number, side)
+        pending = led.pending_path(game_dir, entry.number, side)
+        try:
+            order = env_mod.read(path.read_bytes(), str(path)).hash
+        except PbemError:
+            continue  # not an order at all: the referee's pass refuses it
+        if issued and not pending.exists() and issued[-1].order == order:
+            pending.parent.mkdir(parents=True, exist_ok=True)
+            pending.write_bytes(path.read_bytes())
+
+
+def verify(game_dir: Path) -> list[str]:
+    return list(led.verify_game(Path(game_dir))["lines"])
+
+
+def reveal(game_dir: Path, referee: Key) -> str:
+    """The reveal bundle's text (JSON)."""
+    return audit_mod.dump_reveal(audit_mod.make_reveal(Path(game_dir), referee))
+
+
+def audit(game_dir: Path, bundle: Path) -> list[str]:
+    return list(audit_mod.audit(Path(game_dir), audit_mod.read_reveal(Path(bundle)))["lines"])
+
+
+def report_path(game_dir: Path, step: int, side: str) -> Path:
+    return led.report_path(Path(game_dir), step, side)
+
+
+def side_of(game_dir: Path, key: Key) -> str:
+    """The side ``key`` plays in this game; a signature error when it plays none."""
+    man = led.read_manifest(Path(game_dir))
+    for side in man.sides:
+        if man.identities[side] == key.public:
+            return side
+    raise SignatureError(f"the key of {key.name} ({key.fingerprint}) plays no side of game {man.game} "
+                         "(protocol §7.1).")
+
+
+def is_armored(data: bytes) -> bool:
+    return armor.is_armored(data)
+
+
+def format_error(message: str) -> FormatError:
+    return FormatError(message)

@@ -1,0 +1,99 @@
+"""Reading what a push or a run of commits changed, and exporting a commit's tree to a folder."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.transport.git import gitcmd
+
+
+@dataclass(frozen=True)
+class Change:
+    """One path a commit changed: status A(dded), M(odified), D(eleted), T(ype); ``blob`` the new content."""
+
+    status: str
+    path: str
+    blob: str
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    parents: tuple[str, ...]
+
+
+def commits(repo: Path, old: str, new: str, hook_env: bool = False) -> list[Commit]:
+    """The commits in ``new`` that ``old`` lacks, oldest first."""
+    out = gitcmd.run(["rev-list", "--reverse", "--parents", new, f"^{old}"], repo, hook_env=hook_env).out
+    found = []
+    for line in out.split("\n"):
+        if line.strip():
+            sha, *parents = line.split()
+            found.append(Commit(sha, tuple(parents)))
+    return found
+
+
+def changes(repo: Path, parent: str, commit: str, hook_env: bool = False) -> list[Change]:
+    """Every path ``commit`` changed against ``parent`` (no rename detection: a rename is a delete and an add)."""
+    out = gitcmd.run(["diff-tree", "-r", "--no-renames", "--raw", "-z", parent, commit], repo,
+                     hook_env=hook_env).out
+    parts = out.split("\0")
+    found = []
+    for i in range(0, len(parts) - 1, 2):
+        meta, path = parts[i], parts[i + 1]
+        if not meta.startswith(":"):
+            continue
+        fields = meta[1:].split()
+        found.append(Change(fields[4][0], path, fields[3]))
+    return found
+
+
+def is_ancestor(repo: Path, old: str, new: str, hook_env: bool = False) -> bool:
+    return gitcmd.run(["merge-base", "--is-ancestor", old, new], repo, check=False, hook_env=hook_env).code == 0
+
+
+def blob(repo: Path, sha: str, hook_env: bool = False) -> bytes:
+    return gitcmd.run_bytes(["cat-file", "blob", sha], repo, hook_env=hook_env)
+
+
+def blob_size(repo: Path, sha: str, hook_env: bool = False) -> int:
+    return int(gitcmd.run(["cat-file", "-s", sha], repo, hook_env=hook_env).out.strip())
+
+
+def blob_at(repo: Path, commit: str, path: str, hook_env: bool = False) -> bytes | None:
+    """The content of ``path`` in ``commit``, or None when it is not there."""
+    res = gitcmd.run(["rev-parse", "--verify", "--quiet", f"{commit}:{path}"], repo, check=False, hook_env=hook_env)
+    if res.code != 0:
+        return None
+    return blob(repo, res.out.strip(), hook_env)
+
+
+def versions(repo: Path, tip: str, path: str, hook_env: bool = False) -> list[tuple[str, bytes]]:
+    """Every content ``path`` had in the history of ``tip``: (commit, bytes), newest first."""
+    out = gitcmd.run(["log", "--format=C %H", "--raw", "--no-abbrev", "--no-renames", tip, "--", path], repo,
+                     hook_env=hook_env).out
+    found: list[tuple[str, str]] = []
+    commit = ""
+    for line in out.splitlines():
+        if line.startswith("C "):
+            commit = line[2:].strip()
+        elif line.startswith(":"):
+            fields = line[1:].split()
+            if fields[4] != "D":
+                found.append((commit, fields[3]))
+    return [(sha, blob(repo, b, hook_env)) for sha, b in found]
+
+
+def export(repo: Path, commit: str, dest: Path, hook_env: bool = False) -> None:
+    """Write the files of ``commit``'s tree into ``dest`` (a throwaway copy of the game folder)."""
+    data = gitcmd.run_bytes(["archive", "--format=tar", commit], repo, hook_env=hook_env)
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(dest, filter="data")
+
+
+def short(sha: str) -> str:
+    return sha[:10]

@@ -1,0 +1,3 @@
+"""Fixtures of the git transport's tests (the helpers are in git_support)."""
+
+from git_support import _templates, arena, hosted  # noqa: F401
