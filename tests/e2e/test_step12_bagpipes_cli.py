@@ -66,7 +66,7 @@ def test_step11_item1_bagpipes_3_players_through_the_real_cli_verbs(tmp_path: Pa
     final = core_game.status(g)
     assert final["owes"] == {} and final["result"]["reason"], final["result"]
     assert used == {"new", "auto"}
-    saved = json.loads((work / "0-clan1.json").read_text(encoding="utf-8"))
+    saved = json.loads(sorted(work.glob("*-clan*.json"))[0].read_text(encoding="utf-8"))
     assert saved["ruleset"] == "bagpipes"   # a saved report says which game it belongs to
     run("verify", g)
     bundle = tmp_path / "reveal.json"
