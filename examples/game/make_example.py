@@ -7,7 +7,8 @@ game/ (manifest, ledger, sealed reports and state), drafts/ (the TOML each side 
 simple bot's choices with fixed seeds; Scotland's card and moves drafts carry standing battle
 plans edited by hand, docs/plans.md, which ask Scotland to choose which block takes a hit, so
 the game has ``decide`` steps when such a hit comes), envelopes/ (the sealed orders) and
-receipts/ (the referee's receipt for each order, as the players keep them).
+receipts/ (the referee's receipt for each order, as the players keep them) and start/ (the sealed
+state of the set-up, which the referee prunes from game/ once a step is adjudicated).
 
 tests/e2e/test_examples.py replays it: every draft checks against its report and is what its
 envelope carries, drafts and reports match their schemas, the ledger verifies, and
@@ -53,7 +54,7 @@ def cli(*args: object) -> str:
 def main() -> None:
     from pbem.core import game as core_game
 
-    for sub in ("game", "drafts", "envelopes", "receipts"):
+    for sub in ("game", "drafts", "envelopes", "receipts", "start"):
         shutil.rmtree(HERE / sub, ignore_errors=True)
     if not (HERE / "keys" / "referee.key").exists():  # the example keys stay as committed
         make_keys(HERE / "keys")
@@ -61,6 +62,10 @@ def main() -> None:
     with at(0):
         cli("game", "new", g, "--ruleset", "hammer", "--scenario", "braveheart", "--referee", k / "referee.key",
             "--side", f"england={k / 'england.pub.toml'}", "--side", f"scotland={k / 'scotland.pub.toml'}")
+    # The referee prunes each earlier sealed state (protocol §7.5); the test that replays the
+    # game from its first step needs the first one, kept here.
+    (HERE / "start").mkdir()
+    shutil.copyfile(g / "state" / "0000.pbem", HERE / "start" / "0000.pbem")
     (HERE / "drafts").mkdir()
     (HERE / "envelopes").mkdir()
     (HERE / "receipts").mkdir()

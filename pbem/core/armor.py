@@ -45,6 +45,19 @@ def _clean(line: str) -> str:
     return _QUOTE.sub("", line).rstrip(" \t")
 
 
+def _exact(text: str) -> bytes | None:
+    """The envelope in ``text`` when the text is exactly what ``armor`` writes (a file the tools
+    wrote, the usual case), found without the line-by-line reading; else None."""
+    head, tail = BEGIN + "\n", "\n" + END + "\n"
+    if len(text) <= len(head) + len(tail) or not text.startswith(head) or not text.endswith(tail):
+        return None
+    try:
+        data = base64.b64decode(text[len(head):-len(tail)].replace("\n", ""), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return data if data and armor(data) == text else None
+
+
 def dearmor(text: str | bytes, where: str = "input") -> bytes:
     """The binary envelope inside a mail body, or ArmorError saying what is wrong with it."""
     if len(text) > MAX_INPUT:
@@ -54,6 +67,9 @@ def dearmor(text: str | bytes, where: str = "input") -> bytes:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise ArmorError(f"{where} is not UTF-8 text, so it holds no armored envelope (protocol §3).") from None
+    exact = _exact(text)
+    if exact is not None:
+        return exact
     lines = [_clean(line) for line in _lines(text)]
     begins = [i for i, line in enumerate(lines) if line == BEGIN]
     ends = [i for i, line in enumerate(lines) if line == END]

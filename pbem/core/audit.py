@@ -32,15 +32,21 @@ REVEAL_FIELDS = {"format", "game", "dice_secret", "state_secret", "joins", "orde
 STATE_LABEL = game_mod.STATE_LABEL
 
 
-@lock_mod.locked
 def make_reveal(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
     """The reveal bundle, built with the referee's key from the game folder, whose public record
     must verify first (§7): a bundle of a damaged record would only fail its audit."""
+    return reveal_and_record(game_dir, referee)[0]
+
+
+@lock_mod.locked
+def reveal_and_record(game_dir: Path, referee: PrivateIdentity) -> tuple[dict[str, Any], led.Record]:
+    """``make_reveal``, and the verified record it was built from (for an audit that follows,
+    so the record is verified once)."""
     man = led.read_manifest(game_dir)
     game_mod._check_referee(man, referee)
-    led.verify_game(game_dir)
-    numbers = led.entry_numbers(game_dir)
-    last = led.read_entry(game_dir, numbers[-1], man)
+    record = led.verify_record(game_dir)
+    entries = record.entries
+    last = entries[-1]
     secret = game_mod._load_state(game_dir, man, last, referee)
     def opened(path: Path) -> dict[str, Any]:
         env = env_mod.read_file(path)
@@ -49,14 +55,13 @@ def make_reveal(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
         entropy = game_mod.order_entropy(man, env, proof, str(path))
         return {"key": key.hex(), "proof": b64(proof), "entropy": entropy.hex(), "order": body}
 
-    joins = {side: opened(led.join_path(game_dir, side)) for side in sorted(led.read_entry(game_dir, 0, man).orders)}
+    joins = {side: opened(led.join_path(game_dir, side)) for side in sorted(entries[0].orders)}
     orders: dict[str, dict[str, Any]] = {}
-    for n in numbers[1:]:
-        entry = led.read_entry(game_dir, n, man)
+    for entry in entries[1:]:
         for side in sorted(entry.orders):
             orders.setdefault(f"{entry.step:04d}", {})[side] = opened(led.order_path(game_dir, entry.step, side))
     return {"format": REVEAL_FORMAT, "game": man.game, "dice_secret": secret["dice_secret"],
-            "state_secret": secret["state_secret"], "joins": joins, "orders": orders}
+            "state_secret": secret["state_secret"], "joins": joins, "orders": orders}, record
 
 
 def dump_reveal(bundle: dict[str, Any]) -> str:
@@ -91,14 +96,16 @@ def _hex32(bundle: dict[str, Any], name: str) -> bytes:
 
 
 def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = None,
-          receipt_files: Sequence[tuple[str, bytes]] = ()) -> dict[str, Any]:
+          receipt_files: Sequence[tuple[str, bytes]] = (), record: led.Record | None = None) -> dict[str, Any]:
     """Verify the public record, then replay every step; AuditError names the first divergence.
 
     ``receipt_files`` ((where, armored receipt) pairs, from the players) are then held against
     the ledger (§9.2): a receipted in-time order defaulted or replaced by an older one fails.
+    ``record``: the record as ``ledger.verify_record`` has just returned it, when the caller
+    verified it (``reveal_and_record``): it is not verified a second time.
     """
-    summary = led.verify_game(game_dir)
-    man = led.read_manifest(game_dir)
+    record = record or led.verify_record(game_dir)  # verified once; its parsed entries are replayed below
+    summary, man = record.summary, record.manifest
     if bundle.get("game") != man.game:
         raise AuditError(f"the reveal bundle is for game {bundle.get('game')!r}, not {man.game!r} (protocol §9).")
     dice_secret, state_secret = _hex32(bundle, "dice_secret"), _hex32(bundle, "state_secret")
@@ -112,8 +119,8 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
     if not isinstance(bundle_orders, dict) or not isinstance(bundle_joins, dict):
         raise FormatError("reveal bundle: joins and orders must be tables (protocol §9).")
     state: dict[str, Any] = {}
-    for n in led.entry_numbers(game_dir):
-        entry = led.read_entry(game_dir, n, man)
+    for entry in record.entries:
+        n = entry.number
         where = str(entry.path)
         if n == 0:
             entropies = _revealed(man, entry, bundle_joins, "join", lambda side: led.join_path(game_dir, side))

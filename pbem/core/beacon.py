@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Sequence
+from functools import lru_cache
 
 from cryptography.exceptions import InvalidSignature
 
@@ -52,7 +53,24 @@ def reveal(secret: bytes, length: int, entry: int) -> bytes:
     """r_entry = H^(N-1-entry)(x); refuses once the chain is used up."""
     if not 0 <= entry < length:
         raise LedgerError(f"the dice chain has {length} links; entry {entry} is past its end (protocol §8).")
-    return h_n(secret, length - 1 - entry)
+    n = length - 1 - entry
+    if n < CHECKPOINT:
+        return h_n(secret, n)
+    marks = _checkpoints(secret, length)
+    return h_n(marks[n // CHECKPOINT], n % CHECKPOINT)
+
+
+CHECKPOINT = 64  # links between two remembered points of a chain
+
+
+@lru_cache(maxsize=4)
+def _checkpoints(secret: bytes, length: int) -> tuple[bytes, ...]:
+    """H^(k * CHECKPOINT)(x) for k = 0, 1, ...: one pass down the chain per process, so a process
+    that plays or checks a whole game (demo, tests) hashes each link once, not once per step."""
+    marks = [secret]
+    for _ in range(length // CHECKPOINT):
+        marks.append(h_n(marks[-1], CHECKPOINT))
+    return tuple(marks)
 
 
 def check_reveal(previous: bytes, r: bytes, entry: int, where: str = "ledger") -> None:

@@ -18,6 +18,28 @@ from pbem.core.errors import FormatError
 MAX_DEPTH = 64  # arrays and objects inside each other; game data uses about ten
 
 
+def _plain(obj: Any, depth: int = 0) -> bool:
+    """Whether ``obj`` is plainly canonical data (exact types, not too deep), strings apart: the
+    fast path of ``_check``, which names no paths. False sends the data to ``_check`` for the
+    verdict; a lone surrogate shows when the JSON text is encoded (``canonical_bytes``)."""
+    kind = type(obj)
+    if kind is str or kind is int or kind is bool or obj is None:
+        return True
+    if depth >= MAX_DEPTH:
+        return False
+    if kind is dict:
+        for key, value in obj.items():
+            if type(key) is not str or not _plain(value, depth + 1):
+                return False
+        return True
+    if kind is list or kind is tuple:
+        for item in obj:
+            if not _plain(item, depth + 1):
+                return False
+        return True
+    return False
+
+
 def _check(obj: Any, path: str, depth: int = 0) -> None:
     """Refuse anything without one obvious canonical form, naming where it sits."""
     if obj is None or isinstance(obj, (bool, int)):
@@ -50,8 +72,14 @@ def _check(obj: Any, path: str, depth: int = 0) -> None:
 
 def canonical_bytes(obj: Any) -> bytes:
     """The canonical JSON bytes of ``obj``."""
-    _check(obj, "$")
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    if not _plain(obj):
+        _check(obj, "$")
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        _check(obj, "$")  # names the string with no UTF-8 form
+        raise
 
 
 def canonical_hash(obj: Any) -> str:

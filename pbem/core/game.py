@@ -562,6 +562,9 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
     _write_all(files)
     for side in man.sides:  # the step is closed: its orders are public now, none pending
         led.pending_path(game_dir, entry.number, side).unlink(missing_ok=True)
+    # Only the latest sealed state is ever read again (the next step, the reveal bundle); an
+    # earlier one MAY be absent (§7.5), and pruning it keeps a game folder about a third smaller.
+    led.state_path(game_dir, entry.number).unlink(missing_ok=True)
     return {**status(game_dir), "receipts": issued}
 
 
@@ -653,9 +656,10 @@ def audit(game_dir: Path, reveal: Any, receipt_files: Sequence[tuple[str, bytes]
     the ledger to the players' receipts ((where, armored receipt) pairs) when given."""
     from pbem.core import audit as audit_mod
 
-    if isinstance(reveal, PrivateIdentity):
-        reveal = audit_mod.make_reveal(Path(game_dir), reveal)
-    elif isinstance(reveal, (str, Path)):
+    if isinstance(reveal, PrivateIdentity):  # the record verified to make the bundle is the one audited
+        bundle, record = audit_mod.reveal_and_record(Path(game_dir), reveal)
+        return audit_mod.audit(Path(game_dir), bundle, receipt_files=receipt_files, record=record)
+    if isinstance(reveal, (str, Path)):
         reveal = audit_mod.read_reveal(Path(reveal))
     return audit_mod.audit(Path(game_dir), reveal, receipt_files=receipt_files)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Literal
 
@@ -43,7 +43,7 @@ class Border:
     b: str
     kind: BorderKind
 
-    @property
+    @cached_property
     def key(self) -> str:
         """A stable name for the border: the two areas in alphabetical order."""
         return border_key(self.a, self.b)
@@ -60,8 +60,9 @@ class Border:
         return self.b if area == self.a else self.a
 
 
+@cache
 def border_key(a: str, b: str) -> str:
-    x, y = sorted((a, b))
+    x, y = (a, b) if a <= b else (b, a)
     return f"{x}-{y}"
 
 
@@ -82,12 +83,26 @@ class Board:
         return self._adjacent[name]
 
     def border(self, a: str, b: str) -> Border | None:
-        return self.borders.get(border_key(a, b))
+        return self._pairs.get((a, b))
+
+    @cached_property
+    def _pairs(self) -> dict[tuple[str, str], Border]:
+        """Each border under both orders of its areas: ``border`` is asked for very often."""
+        return {pair: border for border in self.borders.values()
+                for pair in ((border.a, border.b), (border.b, border.a))}
 
     def area_names(self) -> tuple[str, ...]:
+        return self._area_names
+
+    @cached_property
+    def _area_names(self) -> tuple[str, ...]:
         return tuple(sorted(self.areas))
 
     def coastal_areas(self) -> tuple[str, ...]:
+        return self._coastal
+
+    @cached_property
+    def _coastal(self) -> tuple[str, ...]:
         return tuple(n for n in sorted(self.areas) if self.areas[n].coastal)
 
 

@@ -222,7 +222,7 @@ class RandomPlayer:
     """Plays any legal thing at random, seeing the whole state: for property tests and benches.
 
     Not adjudication, so Python's ``random`` is fine here; seeded, it replays exactly. Moves are
-    drawn from the movement module's legal-move generator and tried on a copy of the state: an
+    drawn from the movement module's legal-move generator and tried on a scratch copy of the state: an
     order the rules refuse is cut down (last group move dropped) until one is accepted, so the
     player never stalls the game.
     """
@@ -241,18 +241,19 @@ class RandomPlayer:
 
     def moves(self, state: Any, side: str) -> dict[str, Any]:
         from pbem.hammer.errors import IllegalOrder as Refused
-        from pbem.hammer.movement import apply_moves, legal_steps
+        from pbem.hammer.movement import LegalSteps, check_moves
         from pbem.hammer.orders import parse_moves
         value = card_of(state.current.cards[side]).value
-        by_origin: dict[str, dict[str, list[Any]]] = {}
-        for step in legal_steps(state, side):
-            by_origin.setdefault(step.origin, {}).setdefault(step.block, []).append(step)
-        origins = sorted(by_origin)
+        legal = LegalSteps(state, side)  # the steps from an area are worked out when it is picked
+        origins = legal.origins()
         self.rng.shuffle(origins)
         moves: list[dict[str, Any]] = []
         for origin in origins[: self.rng.randint(0, min(value, len(origins)))]:
             parts: list[dict[str, Any]] = []
-            for name, steps in sorted(by_origin[origin].items()):
+            by_block: dict[str, list[Any]] = {}
+            for step in legal.steps(origin):
+                by_block.setdefault(step.block, []).append(step)
+            for name, steps in sorted(by_block.items()):
                 step = self.rng.choice(steps)
                 if step.sea:  # the Norse move alone, by sea (4.7)
                     if not parts and len(moves) < value:
@@ -266,7 +267,7 @@ class RandomPlayer:
         while True:
             order = {"moves": moves}
             try:
-                apply_moves(state.copy(), side, parse_moves(order))
+                check_moves(state, side, parse_moves(order))  # tried on a scratch copy; state unchanged
                 return order
             except Refused:
                 if not moves:

@@ -92,7 +92,8 @@ def make_keys(folder: Path) -> dict[str, Path]:
 
 
 def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str] | None = None,
-                  seed: bytes = b"", max_steps: int = 2000, start: int = DEMO_START) -> GameSummary:
+                  seed: bytes = b"", max_steps: int = 2000, start: int = DEMO_START,
+                  chain_length: int = DEMO_CHAIN) -> GameSummary:
     """Play one game with bots through sealed files in ``folder``; verify and audit it at the end.
 
     The game's clock starts at ``start`` (unix seconds) and moves one hour per step, so receipts
@@ -109,7 +110,7 @@ def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str
     pubs = {s: identity.load_public(folder / "keys" / f"{s}.pub.toml") for s in SIDES}
     # The unbiased set-up (protocol §8.1): the referee opens the game, each side joins with its
     # own entropy, and only then are the levy and the first hands drawn.
-    core_game.open_game(game_dir, rules, scenario, {}, priv["referee"], pubs, chain_length=DEMO_CHAIN)
+    core_game.open_game(game_dir, rules, scenario, {}, priv["referee"], pubs, chain_length=chain_length)
     joins = [core_game.write_join(game_dir, priv[s], s) for s in SIDES]
     now = start
     held: list[tuple[str, bytes]] = []

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import fields
+from typing import Any, NamedTuple
 
 from pbem.hammer.blocks import other_side, spec
 from pbem.hammer.board import ENGLAND, board, border_key
@@ -24,9 +24,10 @@ from pbem.hammer.state import PLACES, Battle, BlockState, GameState
 Log = list[dict[str, Any]]
 
 
-@dataclass(frozen=True)
-class Step:
-    """One legal unit of movement: one block from its area along a path (or the Norse by sea)."""
+class Step(NamedTuple):
+    """One legal unit of movement: one block from its area along a path (or the Norse by sea).
+
+    A named tuple, not a dataclass: the generator makes tens of thousands a game."""
 
     origin: str
     block: str
@@ -111,9 +112,15 @@ class _Phase:
         self.defenders: dict[str, list[str]] = {}
         self.attackers: dict[str, int] = {}
         self.closed: dict[str, set[str]] = {}
-        for area in board().area_names():
-            own = state.blocks_in(area, side)
-            enemy = state.blocks_in(area, self.enemy)
+        by_area: dict[str, tuple[list[str], list[str]]] = {}
+        for name in sorted(state.blocks):
+            b = state.blocks[name]
+            if b.location not in PLACES:
+                by_area.setdefault(b.location, ([], []))[b.owner != side].append(name)
+        # Only ``side``'s blocks move in its Move Phase: the areas holding enemy blocks stay these.
+        self.enemy_areas = frozenset(a for a, (_, enemy) in by_area.items() if enemy)
+        for area in sorted(by_area):
+            own, enemy = by_area[area]
             if own and enemy:
                 self.defenders[area] = own
                 self.attackers[area] = len(enemy)
@@ -178,13 +185,13 @@ class _Phase:
         truce = self.state.current.truce
         if truce_bars(self.state, self.side, nxt):
             return _illegal(f"{cur}→{nxt}: the Scots may not enter England during a Truce", "5.9")
-        if truce and truce != self.side and self.state.is_enemy_occupied(nxt, self.side):
+        if truce and truce != self.side and nxt in self.enemy_areas:
             return _illegal(f"{cur}→{nxt}: {nxt} holds enemy blocks and the Truce forbids attacking", "3.12")
         return None
 
     def stop_reason(self, cur: str, nxt: str) -> tuple[str, str] | None:
         """Why a block entering ``nxt`` from ``cur`` must stop there, with the rule, or None."""
-        if self.state.is_enemy_occupied(nxt, self.side):
+        if nxt in self.enemy_areas:
             return "it entered an area holding enemy blocks", "4.0"
         if nxt == ENGLAND:
             return "it entered England", "4.4"
@@ -228,7 +235,7 @@ class _Phase:
         if dest == origin:
             return _illegal(f"{route}: a sea move goes to another coastal area", "4.7")
         truce = self.state.current.truce
-        if truce and truce != self.side and self.state.is_enemy_occupied(dest, self.side):
+        if truce and truce != self.side and dest in self.enemy_areas:
             return _illegal(f"{route}: {dest} holds enemy blocks and the Truce forbids attacking", "3.12")
         return None
 
@@ -244,7 +251,7 @@ class _Phase:
                 st.current.crossings[key] = st.current.crossings.get(key, 0) + 1
         if origin in self.defenders:
             self.left[origin] = self.left.get(origin, 0) + 1
-        attacking = st.is_enemy_occupied(dest, self.side)
+        attacking = dest in self.enemy_areas
         st.blocks[block].location = dest
         st.current.moved.append(block)
         if attacking:
@@ -262,7 +269,7 @@ class _Phase:
         return ({n: b.location for n, b in st.blocks.items()}, list(st.current.moved),
                 dict(st.current.crossings), dict(self.left),
                 {a: list(v) for a, v in self.arrivals.items()},
-                copy.deepcopy(st.current.battles))
+                {a: b.copy() for a, b in st.current.battles.items()})
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         locations, moved, crossings, left, arrivals, battles = snap
@@ -412,7 +419,7 @@ def scratch_copy(state: GameState) -> GameState:
     """
     out = copy.copy(state)
     out.blocks = {n: BlockState(b.owner, b.location, b.strength) for n, b in state.blocks.items()}
-    out.current = copy.deepcopy(state.current)
+    out.current = state.current.copy()
     return out
 
 
@@ -422,6 +429,21 @@ def apply_moves(state: GameState, side: str, order: MoveOrder) -> Log:
     On success the blocks stand in their new areas, ``current.moved``, ``crossings`` and
     ``battles`` are updated, and ``side`` is in ``current.moves_done``. Returns the log.
     """
+    work, phase = _made(state, side, order)
+    for name, b in work.blocks.items():
+        state.blocks[name].location = b.location
+    for f in fields(work.current):
+        setattr(state.current, f.name, getattr(work.current, f.name))
+    return phase.log
+
+
+def check_moves(state: GameState, side: str, order: MoveOrder) -> None:
+    """Raise ``IllegalOrder`` exactly when ``apply_moves`` would; never change ``state``."""
+    _made(state, side, order)
+
+
+def _made(state: GameState, side: str, order: MoveOrder) -> tuple[GameState, _Phase]:
+    """The whole order made on a scratch copy (raising at the first illegal move)."""
     err = turn_error(state, side)
     if err:
         raise err
@@ -432,11 +454,7 @@ def apply_moves(state: GameState, side: str, order: MoveOrder) -> Log:
     phase.finish(order.main_attack)
     if side not in work.current.moves_done:
         work.current.moves_done.append(side)
-    for name, b in work.blocks.items():
-        state.blocks[name].location = b.location
-    for f in fields(work.current):
-        setattr(state.current, f.name, getattr(work.current, f.name))
-    return phase.log
+    return work, phase
 
 
 def legal_steps(state: GameState, side: str, done: MoveOrder | None = None) -> list[Step]:
@@ -447,55 +465,129 @@ def legal_steps(state: GameState, side: str, done: MoveOrder | None = None) -> l
     apply). Sorted by origin, block, path length, path. Empty when the side may not move now
     or has no move point left. Main Attack declarations (5.32) are not part of a step.
     """
-    if turn_error(state, side):
-        return []
-    work = scratch_copy(state)
-    phase = _Phase(work, side, done.pins if done else {})
-    for number, gm in enumerate(done.moves if done else (), start=1):
-        phase.apply_group(gm, number)
-    left = phase.budget - phase.used
-    if left < 1 and not phase.groups:
-        return []
-    out: list[Step] = []
-    coastal = board().coastal_areas()
-    for block in work.blocks_of(side):
-        origin = work.blocks[block].location
-        if origin in PLACES:
-            continue
+    options = LegalSteps(state, side, done)
+    return [step for origin in options.origins() for step in options.steps(origin)]
+
+
+class LegalSteps:
+    """``legal_steps``, worked out one origin at a time when asked: a player that moves from a
+    few areas need not list every path from every other one."""
+
+    def __init__(self, state: GameState, side: str, done: MoveOrder | None = None) -> None:
+        self.blocks_at: dict[str, list[str]] = {}  # origin -> the side's blocks there, name order
+        self._steps: dict[str, list[Step]] = {}
+        self._any: dict[str, bool] = {}
+        # A block's legal paths depend only on where it stands and its Move Rating (2.13): every
+        # check on the way (borders, limits, stops, Truce) is the same for each block there.
+        self._paths: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+        self._checked: dict[tuple[str, str, str], bool | None] = {}
+        if turn_error(state, side):
+            return
+        work = scratch_copy(state)
+        self.phase = phase = _Phase(work, side, done.pins if done else {})
+        for number, gm in enumerate(done.moves if done else (), start=1):
+            phase.apply_group(gm, number)
+        self.left = phase.budget - phase.used
+        if self.left < 1 and not phase.groups:
+            return
+        for block in work.blocks_of(side):
+            origin = work.blocks[block].location
+            if origin not in PLACES:
+                self.blocks_at.setdefault(origin, []).append(block)
+
+    def origins(self) -> list[str]:
+        """Areas with at least one legal step, in name order."""
+        return [o for o in sorted(self.blocks_at) if self.any_step(o)]
+
+    def any_step(self, origin: str) -> bool:
+        found = self._any.get(origin)
+        if found is None:
+            found = self._any[origin] = (bool(self._steps[origin]) if origin in self._steps else
+                                         any(True for block in self.blocks_at.get(origin, ())
+                                             for _ in self._block_steps(block, origin, first_only=True)))
+        return found
+
+    def steps(self, origin: str) -> list[Step]:
+        """The legal steps from ``origin``, by block, path length, path."""
+        found = self._steps.get(origin)
+        if found is None:
+            out = [step for block in self.blocks_at.get(origin, ()) for step in self._block_steps(block, origin)]
+            found = self._steps[origin] = sorted(out, key=lambda s: (s.block, len(s.path), s.path))
+        return found
+
+    def paths(self, block: str, origin: str) -> list[tuple[str, ...]]:
+        """The paths of ``block``'s legal steps from ``origin`` (a sea move's is its destination)."""
+        return [path for path, _ in self._block_paths(block, origin)]
+
+    def _block_steps(self, block: str, origin: str, first_only: bool = False) -> Iterator[Step]:
+        return (Step(origin, block, path, sea) for path, sea in self._block_paths(block, origin, first_only))
+
+    def _block_paths(self, block: str, origin: str,
+                     first_only: bool = False) -> Iterator[tuple[tuple[str, ...], bool]]:
+        """(path, by sea) of each legal step of ``block`` from ``origin``; ``first_only``: stop
+        looking once one is found (the walk's paths are then not kept)."""
+        phase, left = self.phase, self.left
         if block == NORSE or spec(block).type == "norse":
             if left >= 1:
-                out.extend(Step(origin, block, (dest,), sea=True) for dest in coastal
-                           if phase.sea_error(block, origin, dest) is None)
-            continue
+                yield from (((dest,), True) for dest in board().coastal_areas()
+                            if phase.sea_error(block, origin, dest) is None)
+            return
         if phase.block_error(block, origin, sea=False) is not None:
-            continue
-        out.extend(Step(origin, block, path) for path in _walk(phase, block, origin)
-                   if phase.land_cost(origin, int(crosses_anglo_scottish(origin, path))) <= left)
-    return sorted(out, key=lambda s: (s.origin, s.block, len(s.path), s.path))
+            return
+        key = (origin, spec(block).move)
+        paths = self._paths.get(key)
+        if paths is None:
+            walk = (path for path, crossed in _walk(phase, block, origin, self._checked)
+                    if phase.land_cost(origin, crossed) <= left)
+            if first_only:
+                yield from ((path, False) for path in walk)
+                return
+            paths = self._paths[key] = list(walk)
+        yield from ((path, False) for path in paths)
 
 
-def _walk(phase: _Phase, block: str, origin: str) -> Iterator[tuple[str, ...]]:
-    """Legal paths of one block, extending only paths that need not stop (same checks as path_error)."""
+def _walk(phase: _Phase, block: str, origin: str,
+          checked: dict[tuple[str, str, str], bool | None]) -> Iterator[tuple[tuple[str, ...], int]]:
+    """Legal paths of one block, each with 1 if it crosses the Anglo-Scottish border (4.4) else 0,
+    extending only paths that need not stop (the same checks as ``path_error``).
+
+    ``checked`` remembers, for this phase as it stands, whether a border crossing is open and
+    whether the block may go on after it: ``(cur, nxt, origin or "") -> may go on``, None when
+    the crossing is refused. It never depends on the block, only on the phase.
+    """
     rating = spec(block).move
+    neighbours = board().neighbours
 
-    def walk(cur: str, path: tuple[str, ...], seen: frozenset[str]) -> Iterator[tuple[str, ...]]:
-        for nxt in board().neighbours(cur):
-            if nxt in seen or phase.step_error(block, origin, cur, nxt, first=not path) is not None:
+    def walk(cur: str, path: tuple[str, ...], seen: frozenset[str],
+             crossed: int) -> Iterator[tuple[tuple[str, ...], int]]:
+        first = "" if path else origin
+        for nxt in neighbours(cur):
+            if nxt in seen:
                 continue
+            key = (cur, nxt, first)
+            go_on = checked.get(key)
+            if go_on is None:
+                if key in checked or phase.step_error(block, origin, cur, nxt, first=not path) is not None:
+                    checked[key] = None  # refused
+                    continue
+                go_on = checked[key] = phase.stop_reason(cur, nxt) is None
             longer = path + (nxt,)
-            yield longer
-            if len(longer) < rating and phase.stop_reason(cur, nxt) is None:
-                yield from walk(nxt, longer, seen | {nxt})
+            now = crossed or int(ENGLAND in (cur, nxt))
+            yield longer, now
+            if go_on and len(longer) < rating:
+                yield from walk(nxt, longer, seen | {nxt}, now)
 
     if rating >= 1:
-        yield from walk(origin, (), frozenset({origin}))
+        yield from walk(origin, (), frozenset({origin}), 0)
 
 
 def legal_group_moves(state: GameState, side: str) -> dict[str, dict[str, list[str]]]:
-    """``{origin: {block: [areas it may reach]}}`` for ``side`` now, for templates and bots."""
+    """``{origin: {block: [areas it may reach]}}`` for ``side`` now, for templates and bots: the
+    destinations of ``legal_steps``, without making a step of each path."""
+    legal = LegalSteps(state, side)
     out: dict[str, dict[str, list[str]]] = {}
-    for step in legal_steps(state, side):
-        dests = out.setdefault(step.origin, {}).setdefault(step.block, [])
-        if step.destination not in dests:
-            dests.append(step.destination)
-    return {o: {b: sorted(d) for b, d in sorted(bs.items())} for o, bs in sorted(out.items())}
+    for origin in legal.origins():
+        reach = {block: sorted({path[-1] for path in legal.paths(block, origin)})
+                 for block in legal.blocks_at[origin]}
+        out[origin] = {b: d for b, d in reach.items() if d}
+    return out

@@ -37,7 +37,7 @@ from pbem.hammer.movement import apply_moves, legal_group_moves
 from pbem.hammer.orders import parse_moves
 from pbem.hammer.scenario import scenarios as scenario_names
 from pbem.hammer.scenario import setup as scenario_setup
-from pbem.hammer.state import PLACES, GameState, Options, Turn
+from pbem.hammer.state import PLACES, GameState, Options, Turn, plain_copy
 from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
 from pbem.hammer.winter import plan_decider as winter_plan
@@ -111,7 +111,11 @@ class HammerRuleset:
         engine step is paused for a decision, the view and board are those of the game as it
         stood at the question: the battle so far, with its rounds and dice, as this side saw them.
         """
-        g = game_of(state)
+        return self._report(state, game_of(state), side, log, game_id, step)
+
+    def _report(self, state: dict[str, Any], g: GameState, side: str, log: list[dict[str, Any]], game_id: str,
+                step: int) -> dict[str, Any]:
+        """``report`` with the game already parsed from ``state["game"]`` (``g`` is only read)."""
         shown = GameState.from_dict(state["paused"]) if state.get("paused") else g
         asks = state["owes"].get(side, "")
         return {"game": game_id, "side": side, "step": step, "asks": asks, "owes": self.owes(state),
@@ -198,15 +202,15 @@ class HammerRuleset:
         extra = sorted(set(orders) - set(state["owes"]))
         if extra:
             raise InvalidOrder(f"step {state.get('step', 0)}: {', '.join(extra)} owe nothing")
-        new = copy.deepcopy(state)
+        new = _next_state(state)
         parsed = {side: self.validate(state, side, orders[side]) for side in sorted(orders)}
         log: list[dict[str, Any]] = []
-        run_step(new, parsed, rng, log)
+        g = run_step(new, parsed, rng, log)  # the game as the step left it: parsed once, only read
         new["step"] = int(state.get("step", 0)) + 1
         for entry in log:
             entry.setdefault("step", new["step"] - 1)
-        reports = {s: self.report(new, s, log, game_id, new["step"]) for s in SIDES}
-        return StepResult(state=new, public=self.public(new), reports=reports, log=log)
+        reports = {s: self._report(new, g, s, log, game_id, new["step"]) for s in SIDES}
+        return StepResult(state=new, public=_public(g, self.owes(new)), reports=reports, log=log)
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -224,6 +228,18 @@ def parse_options(options: dict[str, Any]) -> Options:
             raise InvalidOrder(f"option schiltroms={schiltroms!r}: say true or false (the optional Schiltroms rule)")
         schiltroms = word in ("1", "true", "yes", "on")
     return Options(schiltroms=bool(schiltroms), bid=str(options.get("bid", "")))
+
+
+def _next_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the secret state for ``run_step`` to change. The game's plain data (``game``,
+    ``paused``, the resume point's ``game``) is only ever replaced here, never changed in place,
+    so it is shared rather than copied; everything else is copied."""
+    def copied(part: dict[str, Any], shared: tuple[str, ...]) -> dict[str, Any]:
+        return {k: (v if k in shared else plain_copy(v)) for k, v in part.items()}
+    new = copied(state, ("game", "paused", "resume"))
+    if isinstance(state.get("resume"), dict):
+        new["resume"] = copied(state["resume"], ("game",))
+    return new
 
 
 def game_of(state: dict[str, Any]) -> GameState:
@@ -264,6 +280,13 @@ def _options(g: GameState, state: dict[str, Any], side: str) -> dict[str, Any]:
 
 
 def _plain(data: Any) -> Any:
+    kind = type(data)
+    if kind is str or kind is int or kind is bool or data is None:  # the most of it: no attribute look-up
+        return data
+    if kind is dict:
+        return {str(k): _plain(v) for k, v in data.items()}
+    if kind is list:
+        return [_plain(v) for v in data]
     if hasattr(data, "to_dict"):
         return data.to_dict()
     if isinstance(data, dict):
@@ -311,7 +334,10 @@ def _check_plans(draft: drafts.Draft) -> None:
 # must be asked (setting ``owes``) or when the game is over.
 
 
-def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg, log: list[dict[str, Any]]) -> None:
+def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg,
+             log: list[dict[str, Any]]) -> GameState:
+    """File the orders, run the engine as far as it goes; the game as it then stands (equal to
+    ``game_of(state)``; the caller only reads it)."""
     pending = state.setdefault("pending", {s: {} for s in SIDES})
     for side, d in sorted(parsed.items()):
         p = pending.setdefault(side, {})
@@ -321,6 +347,7 @@ def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg, 
             if key in d.sections:
                 p[key] = d.sections[key]
     kinds = {d.kind for d in parsed.values()}
+    g: GameState | None = None
     if state.get("resume"):
         ((side, d),) = parsed.items()
         asked = state["resume"].pop("ask", None)
@@ -331,8 +358,9 @@ def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg, 
             if "plans" in d.sections:
                 done["plans"] = d.sections["plans"]
             state["resume"].setdefault("decided", []).append(done)
-        if not _call(state, state["resume"]["call"], state["resume"]["args"], rng, log):
-            return
+        g = _call(state, state["resume"]["call"], state["resume"]["args"], rng, log)
+        if g is None:
+            return game_of(state)
     elif kinds == {"card"}:
         for side in SIDES:
             if side not in parsed:
@@ -346,30 +374,36 @@ def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg, 
         for side, play in cards.items():  # Truce takes no parameters: played at once, no event step (3.12)
             if card_of(play).event == "truce" and "event" not in parsed[side].sections:
                 pending[side]["event"] = {}
-        if not _call(state, "submit_cards", [cards], rng, log):
-            return
+        g = _call(state, "submit_cards", [cards], rng, log)
+        if g is None:
+            return game_of(state)
     elif kinds == {"moves"}:
         ((side, d),) = parsed.items()
         section = d.sections.get("moves", {})
         pending[side]["battle_order"] = list(section.get("battle_order", []))
-        if not _call(state, "submit_moves", [side, section], rng, log):
-            return
+        g = _call(state, "submit_moves", [side, section], rng, log)
+        if g is None:
+            return game_of(state)
     # "event" and "winter" orders only fill ``pending``; _drive submits them.
-    _drive(state, rng, log)
+    return _drive(state, rng, log, g)
 
 
-def _drive(state: dict[str, Any], rng: Drbg, log: list[dict[str, Any]]) -> None:
+def _drive(state: dict[str, Any], rng: Drbg, log: list[dict[str, Any]], made: GameState | None = None) -> GameState:
+    """Feed the engine every step it can; the game as it then stands. ``made`` is ``game_of(state)``
+    when the caller has it (the game an engine call just made), so it is not parsed again; it
+    is only read here."""
     pending = state["pending"]
     for _ in range(1000):
-        g = game_of(state)
+        g = made or game_of(state)
+        made = None
         phase = engine.next_step(g)
         owing = engine.who_owes(g)
         if phase == "over" or (not owing and phase not in ("battle",)):
             state["owes"] = {}
-            return
+            return g
         if phase == "card":
             state["owes"] = {s: "card" for s in SIDES}
-            return
+            return g
         if phase == "event":
             side = owing[0]
             params = pending[side].pop("event", None)
@@ -382,32 +416,36 @@ def _drive(state: dict[str, Any], rng: Drbg, log: list[dict[str, Any]]) -> None:
                     params = None
             if params is None:
                 state["owes"] = {side: "event"}
-                return
-            if not _call(state, "submit_events", [side, params], rng, log):
-                return
+                return g
+            made = _call(state, "submit_events", [side, params], rng, log)
+            if made is None:
+                return g
             continue
         if phase == "move":
             side = owing[0]
             ahead = pending[side].pop("if_player1", None) if side == g.current.player1 else None
             if ahead is None:
                 state["owes"] = {side: "moves"}
-                return
+                return g
             pending[side]["battle_order"] = list(ahead.get("battle_order", []))
-            if not _call(state, "submit_moves", [side, ahead], rng, log):
-                return
+            made = _call(state, "submit_moves", [side, ahead], rng, log)
+            if made is None:
+                return g
             continue
         if phase == "battle":
             p1 = g.current.player1 or "england"
             order = [a for a in pending.get(p1, {}).get("battle_order", []) if a in g.current.battles]
-            if not _call(state, "run_battles", [order], rng, log):
-                return
+            made = _call(state, "run_battles", [order], rng, log)
+            if made is None:
+                return g
             continue
         if phase == "winter":
             if not all("winter" in pending[s] for s in SIDES):
                 state["owes"] = {s: "winter" for s in SIDES}
-                return
-            if not _call(state, "run_winter", [], rng, log):
-                return
+                return g
+            made = _call(state, "run_winter", [], rng, log)
+            if made is None:
+                return g
             for s in SIDES:
                 pending[s].pop("winter", None)
             continue
@@ -415,8 +453,10 @@ def _drive(state: dict[str, Any], rng: Drbg, log: list[dict[str, Any]]) -> None:
     raise InvalidOrder("the game made no progress in 1000 steps")  # pragma: no cover
 
 
-def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg, log: list[dict[str, Any]]) -> bool:
-    """Call one engine step, resumably: False when a side must decide first.
+def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
+          log: list[dict[str, Any]]) -> GameState | None:
+    """Call one engine step, resumably: the game it made (equal to ``game_of(state)`` after it),
+    or None when a side must decide first.
 
     The call runs on a copy of the state taken before it, with its own stream keyed by the next
     block of the step's stream (every log line it writes says which: ``"stream": [entry, call]``),
@@ -473,7 +513,7 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg, log: lis
         state["paused"] = shown.to_dict()  # shown in the reports; the call itself replays from resume
         resume["ask"] = {"side": first.side, "area": battle_of(first), "at": decider.at,
                          "questions": [signature(q) for q in decider.batch]}
-        return False
+        return None
     # Who sees a line is views.entry_for's rule alone: a line naming neither ``side`` nor
     # ``public`` is the referee's (fail closed). Each line names the sub-stream its dice came from.
     out = engine.tagged(out, name)
@@ -485,7 +525,7 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg, log: lis
     state["question"] = None
     state.pop("questions", None)
     state["paused"] = None
-    return True
+    return g
 
 
 # --- the engine seam: every call into the rules engine goes through these few functions -----

@@ -144,6 +144,8 @@ def _rebind_report(d: Path, keys: Keys, side: str, n: int) -> None:
 def _rebind_state(d: Path, keys: Keys, n: int) -> None:
     from pbem.core import armor, envelope
     p = game.state_path(d, n)
+    if not p.exists():  # the referee keeps only the latest sealed state (protocol §7.5)
+        return
     payload = envelope.open_sealed(envelope.read_file(p), keys.referee)
     entry_hash = ledger.record_hash(ledger.entry_path(d, n).read_bytes())
     raw = envelope.seal(keys.referee, [keys.referee.public], payload, game="rps-test", kind="state", side="",

@@ -270,7 +270,7 @@ def _build(root: Path) -> dict[str, str]:
     _build_issue_10_item_9(root, mover, me)
     step = int(core_game.status(g)["step"])
     return {"{M}": mover, "{O}": "england" if mover == "scotland" else "scotland", "{R}": str(root),
-            "{MR}": str(core_game.report_path(g, step, mover))}
+            "{MR}": str(core_game.report_path(g, step, mover)), "{ST}": str(core_game.state_path(g, step))}
 
 
 def _with_header(raw: bytes, old: bytes, new: bytes) -> bytes:
@@ -437,7 +437,7 @@ case("report-open-an-order-in-binary", "an order envelope, not a report (protoco
      "report", "open", "{R}/junk/binary.pbem", *MINE, "--svg", "{R}/out/x.svg")
 case("receive-a-report", "a report envelope, not an order (protocol §4.5)", "game", "receive", "{R}/g",
      "{MR}", *REF)
-case("receive-the-sealed-state", "a state envelope, not an order", "game", "receive", "{R}/g", "{R}/g/state/0000.pbem",
+case("receive-the-sealed-state", "a state envelope, not an order", "game", "receive", "{R}/g", "{ST}",
      *REF)
 case("receive-replayed-order", "already adjudicated", "game", "receive", "{R}/g", "{R}/last-{M}.asc", *REF)
 case("adjudicate-replayed-order", "already adjudicated", "adjudicate", "{R}/g", "{R}/last-{M}.asc", *REF)

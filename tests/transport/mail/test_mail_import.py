@@ -18,16 +18,26 @@ from pbem.transport.mail import adapter, bundle
 SIDES = ("north", "south")
 
 
+MAILED: dict[tuple[Path, int], dict[str, bytes]] = {}
+
+
 @pytest.fixture
 def played(tmp_path: Path) -> Path:
     keys = {s: identity.generate(s) for s in SIDES}
     ref = identity.generate("ref")
     d = tmp_path / "judge-side"
     core_game.new_game(d, "rps", "standard", {}, ref, {s: k.public for s, k in keys.items()}, game_id="rps-import")
-    for s in SIDES:
+    MAILED[d, 0] = adapter.entry_files(d, 0)  # taken when the entry is written, as the judge mails it:
+    for s in SIDES:                            # the referee then prunes its sealed state (protocol §7.5)
         core_game.receive_order(d, ref, core_game.write_order(d, keys[s], s, 0, {"side": s, "step": 0, "throw": "rock"}))
     core_game.adjudicate(d, ref, [])
+    MAILED[d, 1] = adapter.entry_files(d, 1)
     return d
+
+
+def entry_files(game_dir: Path, number: int) -> dict[str, bytes]:
+    """The files the judge mailed for entry ``number``."""
+    return dict(MAILED[game_dir, number])
 
 
 def snapshot(folder: Path) -> dict[str, str]:
@@ -44,7 +54,7 @@ def test_entries_imported_in_order_build_a_copy_that_verifies(played: Path, tmp_
     copy = tmp_path / "copy"
     for n in (0, 1):
         f = tmp_path / f"b{n}.json"
-        f.write_bytes(bundle.dump("rps-import", adapter.entry_files(played, n)))
+        f.write_bytes(bundle.dump("rps-import", entry_files(played, n)))
         code, out = imp(f, copy)
         assert code == 0, out
     assert core_game.verify(copy)["entries"] == 2
@@ -55,7 +65,7 @@ def test_entries_imported_in_order_build_a_copy_that_verifies(played: Path, tmp_
 def test_a_gap_is_refused_and_the_copy_stays_as_it_was(played: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy"
     f = tmp_path / "b1.json"
-    f.write_bytes(bundle.dump("rps-import", adapter.entry_files(played, 1)))
+    f.write_bytes(bundle.dump("rps-import", entry_files(played, 1)))
     code, out = imp(f, copy)
     assert code == 1 and out.startswith("error: ") and "resend rps-import all" in out
     assert snapshot(copy) == {}
@@ -63,7 +73,7 @@ def test_a_gap_is_refused_and_the_copy_stays_as_it_was(played: Path, tmp_path: P
 
 @pytest.mark.parametrize("name", ["../evil.toml", "ledger/../../x.toml", ".pbem/lock", "notes.txt", "/etc/passwd"])
 def test_a_name_outside_the_public_record_is_refused(played: Path, tmp_path: Path, name: str) -> None:
-    files = adapter.entry_files(played, 0)
+    files = entry_files(played, 0)
     files[name] = b"x"
     f = tmp_path / "b.json"
     f.write_bytes(bundle.dump("rps-import", files))
@@ -75,7 +85,7 @@ def test_a_name_outside_the_public_record_is_refused(played: Path, tmp_path: Pat
 def test_a_file_that_differs_from_the_copy_is_refused(played: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy"
     f = tmp_path / "b0.json"
-    f.write_bytes(bundle.dump("rps-import", adapter.entry_files(played, 0)))
+    f.write_bytes(bundle.dump("rps-import", entry_files(played, 0)))
     assert imp(f, copy)[0] == 0
     before = snapshot(copy)
     doc = json.loads(f.read_text())

@@ -1,0 +1,50 @@
+"""Protocol §2 and §3 read by their fast paths: canonical_bytes skips naming paths for plain
+data, and dearmor reads text exactly as armor wrote it without going line by line. Each must
+give what the full reading gives, and refuse what it refuses."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from pbem.core import armor
+from pbem.core.canonical import MAX_DEPTH, canonical_bytes
+from pbem.core.errors import ArmorError, FormatError
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 47, 48, 49, 1000, 4097])
+def test_protocol_3_armor_as_written_and_as_mail_changes_it_reads_back_the_same(size: int) -> None:
+    data = os.urandom(size)
+    text = armor.armor(data)
+    assert armor.dearmor(text) == data
+    assert armor.dearmor(text.replace("\n", "\r\n")) == data  # CRLF: the line-by-line reading
+    assert armor.dearmor("> " + text.replace("\n", "\n> ")) == data  # quoted
+
+
+def test_protocol_3_armor_cut_or_altered_is_refused_on_the_fast_path_too() -> None:
+    text = armor.armor(os.urandom(200))
+    lines = text.split("\n")
+    with pytest.raises(ArmorError, match="columns"):
+        armor.dearmor("\n".join(lines[:2] + [lines[2][:-4]] + lines[3:]))
+    with pytest.raises(ArmorError, match="not base64"):
+        armor.dearmor("\n".join(lines[:2] + ["*" + lines[2][1:]] + lines[3:]))
+    with pytest.raises(ArmorError, match="empty"):
+        armor.dearmor(f"{armor.BEGIN}\n{armor.END}\n")
+
+
+class Text(str):
+    pass
+
+
+def test_protocol_2_canonical_bytes_refuses_and_accepts_as_before() -> None:
+    assert canonical_bytes({"b": [1, True, None, ("x",)], "a": Text("y")}) == b'{"a":"y","b":[1,true,null,["x"]]}'
+    for bad, words in (({"a": 1.0}, "float"), ({1: "a"}, "string keys"), ({"a": "\ud800"}, "surrogate"),
+                       ({"a": {"\ud800": 1}}, "surrogate"), ({"a": object()}, "object")):
+        with pytest.raises(FormatError, match=words):
+            canonical_bytes(bad)
+    deep: list = []
+    for _ in range(MAX_DEPTH + 1):
+        deep = [deep]
+    with pytest.raises(FormatError, match="levels deep"):
+        canonical_bytes(deep)
