@@ -1,10 +1,8 @@
 """Swords and Bagpipes as a pbem ruleset (docs/protocol.md §10): seats ``clan1``..``clanN`` and ``referee``.
 
-SEAM NOTE (Step 11): the core reads ``ruleset.sides`` as a fixed attribute, but this game's seats
-depend on the player count chosen at open. Until the seam takes options (proposed:
-``Ruleset.for_options(options) -> Ruleset``, called by ``pbem.core.ruleset.load`` whenever a
-manifest is at hand), build the instance with ``BagpipesRuleset.for_options(options)`` and pass it
-to ``pbem.core.game`` (``open_game``/``start_game``/``adjudicate`` and ``audit.audit`` take ``rules=``).
+The seats depend on the player count chosen at open: ``pbem.core.ruleset.load(name, options)``
+builds the instance with ``BagpipesRuleset.for_options(options)`` whenever a manifest is at hand
+(protocol §10.1); ``player()`` gives the player side (pbem.bagpipes.player, protocol §10.2).
 The extra ``referee`` side owes only the ``ruling`` orders of ``manual`` cards.
 """
 
@@ -49,8 +47,13 @@ class BagpipesRuleset:
 
     @classmethod
     def for_options(cls, options: Mapping[str, Any], components: Components | Path | None = None) -> BagpipesRuleset:
-        """The instance for a game's manifest options (the seam change proposed above)."""
+        """The instance for a game's manifest options (protocol §10.1)."""
         return cls(int(options.get("players", 4)), components)
+
+    def player(self) -> Any:
+        """The player's side of the seam (protocol §10.2): pbem.bagpipes.player.BagpipesPlayer."""
+        from pbem.bagpipes.player import BagpipesPlayer
+        return BagpipesPlayer()
 
     def options(self, **chosen: Any) -> dict[str, Any]:
         """Manifest options for this instance: the player count and the component file's hash recorded."""

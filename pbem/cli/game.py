@@ -15,6 +15,7 @@ import typer
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import write_output
 from pbem.cli.key import load_key
+from pbem.cli.seam import DEFAULT_RULESET
 from pbem.cli.verify import reveal
 from pbem.cli.lazy import lazy
 from pbem.cli.status import _when, arrived, describe, status
@@ -58,59 +59,72 @@ GameOpt = Annotated[Path, typer.Argument(help="Folder for the new game (created;
 RefereeOpt = Annotated[Path, typer.Option("--referee", help="The referee's private key file.")]
 SideOpt = Annotated[list[str], typer.Option("--side", help="SIDE=PUBLIC_ID.pub.toml, once per side.")]
 RulesetOpt = Annotated[str, typer.Option("--ruleset", help="The game's rules.")]
-ScenarioOpt = Annotated[str, typer.Option("--scenario", help="A scenario of the ruleset (hammer: braveheart, "
-                                          "the_bruce or campaign).")]
-OptionOpt = Annotated[list[str] | None, typer.Option("--option", help="KEY=VALUE scenario option "
-                                                     "(hammer: schiltroms=true, bid=E2).")]
+ScenarioOpt = Annotated[str, typer.Option("--scenario", help="A scenario of the ruleset (default: the ruleset's; "
+                                          "hammer: braveheart, the_bruce or campaign; bagpipes: standard).")]
+OptionOpt = Annotated[list[str] | None, typer.Option("--option", help="KEY=VALUE game option "
+                                                     "(hammer: schiltroms=true, bid=E2; bagpipes: players=5, "
+                                                     "rounds=9).")]
 HoursOpt = Annotated[int, typer.Option("--deadline-hours", min=0, max=100_000,
                                        help="Hours each step stays open after its report is written; then the "
                                             "referee may give default orders. 0: no deadline, never defaults.")]
 
 
 def _game_args(ruleset: str, side: list[str], scenario: str, option: list[str] | None
-               ) -> tuple[Any, dict[str, str], dict[str, str]]:
-    """(ruleset, side -> public id file, options), all checked before any key is read."""
-    rules = ruleset_named(ruleset)
+               ) -> tuple[Any, dict[str, str], dict[str, Any], str]:
+    """(ruleset, side -> public id file, options), all checked before any key is read.
+
+    The options come first: a game's seats may depend on them (bagpipes: players=N), so the
+    ruleset is built for them (``for_options``, protocol §10.1) before the sides are checked."""
     sides = parse_pairs(side, "--side")
+    texts = parse_pairs(option or [], "--option")
+    make = getattr(ruleset_named(ruleset), "player", None)
+    options: dict[str, Any] = make().options_from_text(texts) if make is not None else dict(texts)
+    rules = rs.load(ruleset, options)
     if set(sides) != set(rules.sides):
         raise FormatError(f"--side must name each of {', '.join(rules.sides)} once "
                           f"(got {', '.join(sorted(sides)) or 'none'}) (protocol §7.1).")
-    options = parse_pairs(option or [], "--option")
+    scenario = scenario or default_scenario(rules)
     if scenario not in rules.scenarios():
         raise FormatError(f"unknown scenario {scenario!r}; choose one of {', '.join(rules.scenarios())} "
                           "(protocol §7.1).")
     rules.setup(scenario, dict(options), drbg.Drbg(TRIAL_KEY))  # set-up is pure: a trial run checks the options
-    return rules, sides, options
+    return rules, sides, options, scenario
+
+
+def default_scenario(rules: Any) -> str:
+    """The ruleset's default scenario (its player side's), else its first."""
+    make = getattr(rules, "player", None)
+    return str(make().default_scenario) if make is not None else str(rules.scenarios()[0])
 
 
 def _game_inputs(ruleset: str, side: list[str], scenario: str, option: list[str] | None, referee: Path,
-                 passphrase_file: Path | None) -> tuple[Any, dict[str, str], identity.PrivateIdentity,
-                                                        dict[str, identity.PublicIdentity]]:
+                 passphrase_file: Path | None) -> tuple[Any, dict[str, Any], identity.PrivateIdentity,
+                                                        dict[str, identity.PublicIdentity], str]:
     """What ``game new`` and ``game open`` read: ruleset, options, the referee's key, each side's identity."""
-    rules, sides, options = _game_args(ruleset, side, scenario, option)
+    rules, sides, options, scenario = _game_args(ruleset, side, scenario, option)
     ref = load_key(referee, passphrase_file)
     pubs = {s: identity.load_public(Path(p)) for s, p in sorted(sides.items())}
-    return rules, options, ref, pubs
+    return rules, options, ref, pubs, scenario
 
 
 @game_app.command("new")
 @fails_cleanly
-def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = "hammer",
-        scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None,
+def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = DEFAULT_RULESET,
+        scenario: ScenarioOpt = "", option: OptionOpt = None, passphrase_file: PassOpt = None,
         deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS) -> None:
     """Start a game at once: manifest, dice commitment, set-up and the first reports (set-up dice: referee's secret only)."""
-    rules, options, ref, pubs = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
+    rules, options, ref, pubs, scenario = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
     core_game.new_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours)
     typer.echo(f"game started in {game_dir}; reports for {', '.join(sorted(pubs))} are in {game_dir / 'reports'}")
 
 
 @game_app.command("open")
 @fails_cleanly
-def open_(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = "hammer",
-          scenario: ScenarioOpt = "braveheart", option: OptionOpt = None, passphrase_file: PassOpt = None,
+def open_(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = DEFAULT_RULESET,
+          scenario: ScenarioOpt = "", option: OptionOpt = None, passphrase_file: PassOpt = None,
           deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS) -> None:
     """Open a game for joins: publish the manifest and dice anchor; set-up waits for every side's entropy."""
-    rules, options, ref, pubs = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
+    rules, options, ref, pubs, scenario = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
     game_id = core_game.open_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours)
     typer.echo(f"game {game_id} opened in {game_dir}; send {game_dir / 'game.toml'} to "
                f"{', '.join(sorted(pubs))} and wait for their joins")

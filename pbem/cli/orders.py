@@ -1,7 +1,8 @@
 """Player verbs for orders: ``pbem orders new | check | seal | auto``.
 
-A draft is plain TOML the player edits (pbem.hammer.drafts); ``check`` tests it against the
-player's own report before anything is sent; ``seal`` signs it and seals it to the referee.
+A draft is plain text the player edits (the game's player side, protocol §10.2); ``check`` tests
+it against the player's own report before anything is sent; ``seal`` signs it and seals it to the
+referee. The game comes from the report (its ``ruleset``) or the manifest: this module names none.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import read_text, record_file_of_a_game, write_output
 from pbem.cli.key import load_key
 from pbem.cli.lazy import lazy
-from pbem.core.errors import EnvelopeError, FormatError
+from pbem.cli.seam import player_of_report
+from pbem.core.errors import EnvelopeError, FormatError, InvalidOrder
 
-bots = lazy("pbem.hammer.bots")
-drafts = lazy("pbem.hammer.drafts")
+rs = lazy("pbem.core.ruleset")
 
 orders_app = typer.Typer(no_args_is_help=True, help="Player: write, check and seal orders.")
 
@@ -37,7 +38,7 @@ ReportGameOpt = Annotated[Path | None, typer.Option("--game", envvar="PBEM_GAME"
 
 
 # An opened report saved as JSON (``report open --save``): its fields and their types.
-SAVED_REPORT_FIELDS: dict[str, type] = {"game": str, "side": str, "step": int, "asks": str, "log": list,
+SAVED_REPORT_FIELDS: dict[str, type] = {"ruleset": str, "game": str, "side": str, "step": int, "asks": str, "log": list,
                                         "options": dict, "owes": dict, "public": dict, "result": dict, "view": dict}
 
 
@@ -79,15 +80,19 @@ def open_report(path: Path, key: Path | None, passphrase_file: Path | None = Non
                 raise FormatError(f"{path} is not an opened report as pbem saves it: field {name} must be "
                                   f"{SHAPE_NAMES[kind]}.",
                                   hint=SAVED_HINT)
-        if data.get("asks", "") not in ("", *drafts.KINDS):
+        kinds = player_of_report(data).order_kinds
+        if data.get("asks", "") not in ("", *kinds):
             raise FormatError(f"{path} is not an opened report as pbem saves it: field asks must be one of "
-                              f"{', '.join(drafts.KINDS)} or empty.", hint=SAVED_HINT)
+                              f"{', '.join(kinds)} or empty.", hint=SAVED_HINT)
         saved = SavedReport(data)
         saved.path = Path(path)
         return saved
     if key is None:
         raise FormatError(f"{path} is a sealed report; give your private key with --key to open it.")
-    return dict(core_game.open_report(path, load_key(key, passphrase_file), game))
+    rep = dict(core_game.open_report(path, load_key(key, passphrase_file), game))
+    from pbem.core import ledger
+    rep["ruleset"] = ledger.read_manifest(Path(game) if game is not None else Path(path).parent.parent).ruleset
+    return rep
 
 
 SAVED_HINT = "open the sealed report again with: pbem report open REPORT --key KEY --save FILE"
@@ -108,9 +113,9 @@ def reading(report: dict[str, Any]) -> Iterator[None]:
                           f"of value ({type(exc).__name__}: {exc}).", hint=SAVED_HINT) from None
 
 
-def read_draft(path: Path) -> drafts.Draft:
-    """A draft file, parsed (pbem.hammer.drafts)."""
-    return drafts.parse_draft(read_text(path, "a draft of orders"), str(path))
+def read_draft(path: Path, player: rs.PlayerSide) -> rs.Draft:
+    """A draft file, parsed by the game's player side."""
+    return player.parse_draft(read_text(path, "a draft of orders"), str(path))
 
 
 def _hint_files(out: Path | None, report: Path, key: Path | None, game: Path | None) -> tuple[str, str, str, str]:
@@ -131,14 +136,15 @@ def new(
 ) -> None:
     """A draft to start from: what you owe, with the legal options as comments."""
     rep = open_report(report, key, passphrase_file, game)
+    player = player_of_report(rep)
     with reading(rep):
-        text = drafts.template(rep, *_hint_files(out, report, key, game))
+        text = player.template(rep, *_hint_files(out, report, key, game))
     if out is None:
         typer.echo(text)
     else:
         write_output(out, text)
         typer.echo(f"draft written to {out}")
-        typer.echo(f"next: edit it, then {drafts.next_commands(rep, *_hint_files(out, report, key, game))}")
+        typer.echo(f"next: edit it, then {player.next_commands(rep, *_hint_files(out, report, key, game))}")
 
 
 @orders_app.command("check")
@@ -151,10 +157,12 @@ def check(
     game: ReportGameOpt = None,
 ) -> None:
     """Check a draft against your own view before sending it."""
-    d = read_draft(draft)
+    text = read_text(draft, "a draft of orders")
     rep = open_report(report, key, passphrase_file, game)
+    player = player_of_report(rep)
+    d = player.parse_draft(text, str(draft))
     with reading(rep):
-        drafts.check_draft(d, rep)
+        player.check_draft(d, rep)
     typer.echo(f"{draft}: ok ({d.kind} orders for {d.side}, step {d.step})")
     folder = _hint_files(draft, report, key, game)[3] or "GAME"
     typer.echo(f"next: pbem orders seal {draft}" + (f" --key {key}" if key else " --key KEY")
@@ -178,10 +186,11 @@ def seal(
     from pbem.core import game as core_game
     from pbem.core import ledger
 
-    d = read_draft(draft)
+    man = ledger.read_manifest(game)
+    d = read_draft(draft, rs.player_of(rs.load(man.ruleset)))
     if key is None:
         raise FormatError("orders seal needs --key: orders are signed with your private key (protocol §7.3).")
-    game_id = ledger.read_manifest(game).game
+    game_id = man.game
     if d.game and d.game != game_id:
         raise EnvelopeError(f"{draft} is a draft for game {d.game}, but {game} holds game {game_id} (protocol §7.3).")
     info = core_game.status(game)
@@ -226,49 +235,26 @@ def auto(
         raise FormatError(f"--seed {seed!r} is not hexadecimal bytes: give an even number of digits 0-9 and a-f."
                           ) from None
     rep = open_report(report, key, passphrase_file, game)
-    mine = _player_plans(out)
+    player = player_of_report(rep)
+    previous = _previous_draft(out, player)
     with reading(rep):
-        d = bots.auto_draft(rep, bot, seed_bytes)
-    said = _keep_player_plans(d, mine, bot_plans, out)
-    text = drafts.dump_draft(d)
+        d, said = player.auto_draft(rep, bot, seed_bytes, previous, bot_plans, str(out))
+    text = player.dump_draft(d)
     write_output(out, text)
     typer.echo(f"{bot} bot wrote {d.kind} orders for {d.side}, step {d.step}, to {out}")
     if said:
         typer.echo(said)
-    typer.echo(f"next: {drafts.next_commands(rep, *_hint_files(out, report, key, game))}")
+    typer.echo(f"next: {player.next_commands(rep, *_hint_files(out, report, key, game))}")
 
 
-PLAN_SECTIONS = ("plans", "winter")  # what a player writes to stand for more than one step
-
-
-def _player_plans(out: Path) -> dict[str, Any]:
-    """The plans the player wrote in the draft ``out`` already holds (none when it does not exist).
+def _previous_draft(out: Path, player: rs.PlayerSide) -> rs.Draft | None:
+    """The draft ``out`` holds already (its plans are the player's and win over the bot's), or None.
 
     A file there that is not a draft is never overwritten: the player may have written anything."""
-    from pbem.hammer.errors import InvalidOrder
-
     if not out.exists() or record_file_of_a_game(out) is not None:  # writing there is refused anyway
-        return {}
+        return None
     try:
-        old = read_draft(out)
+        return read_draft(out, player)
     except (FormatError, InvalidOrder) as exc:
         raise FormatError(f"--out {out} exists and is not a draft pbem can read ({exc}); orders auto never "
                           "overwrites it.", hint="remove it, or give another --out") from None
-    return {k: v for k, v in old.sections.items() if k in PLAN_SECTIONS}
-
-
-def _keep_player_plans(d: drafts.Draft, mine: dict[str, Any], bot_plans: bool, out: Path) -> str:
-    """The player's plans win over the bot's (docs/plans.md): kept from ``out``, and otherwise the bot
-    sends none, so the standing plans sent earlier stay in force. ``--bot-plans`` lets the bot's replace them."""
-    allowed = drafts.SECTIONS[d.kind]
-    kept = [k for k in PLAN_SECTIONS if k in mine and k in allowed and not bot_plans]
-    for k in kept:
-        d.sections[k] = mine[k]
-    if kept:
-        return (f"kept your {', '.join(f'[{k}]' for k in kept)} from {out}; to let the bot's replace them, "
-                "run again with --bot-plans")
-    if "plans" in d.sections and not bot_plans:
-        del d.sections["plans"]
-        return ("the bot sent no [plans]: the standing plans you sent before stay in force (docs/plans.md); "
-                "--bot-plans sends the bot's own in their place")
-    return ""

@@ -1,7 +1,8 @@
 """Player verb: ``pbem report open`` shows one side's report and writes its SVG map.
 
-The text and the picture come from the side's report only (render.py, svg.py), so they cannot
-show what the report does not carry.
+The text and the picture come from the side's report only, through the game's player side
+(protocol §10.2), so they cannot show what the report does not carry; a game without a picture
+writes none.
 """
 
 from __future__ import annotations
@@ -16,10 +17,7 @@ import typer
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import record_file_of_a_game, write_output
 from pbem.cli.orders import PassOpt, ReportGameOpt, open_report, reading
-from pbem.cli.lazy import lazy
-
-render = lazy("pbem.hammer.render")
-svg = lazy("pbem.hammer.svg")
+from pbem.cli.seam import player_of_report
 
 report_app = typer.Typer(no_args_is_help=True, help="Player: read your reports.")
 
@@ -50,12 +48,15 @@ def open_(
     typer.echo(text)
     if save is not None:
         write_output(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "--save")
-    out = svg or default_svg(file)
-    write_output(out, picture, "--svg")
-    typer.echo(f"map written to {out}")
-    if html is not None:
+    if picture:
+        out = svg or default_svg(file)
+        write_output(out, picture, "--svg")
+        typer.echo(f"map written to {out}")
+    if html is not None and page:
         write_output(html, page, "--html")
         typer.echo(f"page written to {html}")
+    elif html is not None:
+        typer.echo(f"no page written: this game has no HTML report (--html {html} ignored)")
 
 
 def defaults_told(rep: dict[str, Any], game_dir: Path,
@@ -65,7 +66,6 @@ def defaults_told(rep: dict[str, Any], game_dir: Path,
     own report of that step, to name the question a default answer answered."""
     from pbem.core import ledger as led
     from pbem.core.errors import PbemError
-    from pbem.hammer.sentences import default_note
 
     step, side = rep.get("step"), rep.get("side")
     if not isinstance(step, int) or step < 1 or not (game_dir / "game.toml").exists():
@@ -84,7 +84,7 @@ def defaults_told(rep: dict[str, Any], game_dir: Path,
             question = (reopen(led.report_path(game_dir, entry.step, str(side))).get("options") or {}).get("question")
         except (PbemError, OSError):
             question = None
-    return [default_note(entry.step, owed, question)]
+    return [player_of_report(rep).default_note(entry.step, owed, question)]
 
 
 def _title(rep: dict[str, Any]) -> str:
@@ -111,9 +111,8 @@ def _next(rep: dict[str, Any], path: Path | None = None, key: Path | None = None
 
 
 def html_of(rep: dict[str, Any], path: Path | None = None, key: Path | None = None) -> str:
-    """The report as one self-contained HTML page (pbem/hammer/htmlpage.py)."""
-    from pbem.hammer.htmlpage import render_html
-    return render_html(rep, _title(rep), _next(rep, path, key))
+    """The report as one self-contained HTML page ("" when the game has none)."""
+    return player_of_report(rep).render_html(rep, _title(rep), _next(rep, path, key))
 
 
 def default_svg(report: Path) -> Path:
@@ -124,13 +123,13 @@ def default_svg(report: Path) -> Path:
 
 
 def render_report(rep: dict[str, Any], path: Path | None = None, key: Path | None = None) -> str:
-    """The report as text (render.py), under a line naming game, side and step, over a line
+    """The report as text (the game's player side), under a line naming game, side and step, over a line
     saying what to do next (naming the report file ``path`` and the ``key`` when given)."""
     lines = [f"game {rep.get('game', '')} - {rep.get('side', '')} - step {rep.get('step', '')}",
-             render.render_report(rep).rstrip("\n"), _next(rep, path, key)]
+             player_of_report(rep).render_text(rep).rstrip("\n"), _next(rep, path, key)]
     return "\n".join(lines)
 
 
 def svg_of(rep: dict[str, Any]) -> str:
-    """The SVG map of this side's view."""
-    return str(svg.render_svg(render.report_view(rep)))
+    """The SVG map of this side's view ("" when the game has no picture)."""
+    return player_of_report(rep).render_svg(rep)

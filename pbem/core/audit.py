@@ -111,7 +111,7 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
     dice_secret, state_secret = _hex32(bundle, "dice_secret"), _hex32(bundle, "state_secret")
     if beacon.anchor(dice_secret, man.chain_length) != man.anchor:
         raise AuditError("reveal bundle: the dice secret does not hash to the manifest's dice anchor (protocol §8).")
-    rules = rules or rs.load(man.ruleset)
+    rules = rules or rs.load(man.ruleset, man.options)
     if str(rules.version) != man.ruleset_version:
         raise AuditError(f"the game used {man.ruleset} version {man.ruleset_version}; version {rules.version} "
                          "is installed and cannot replay it (protocol §10).")

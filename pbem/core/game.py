@@ -293,14 +293,17 @@ def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Rul
                 reports: Mapping[str, Any], orders: Mapping[str, str], defaulted: list[str], r: bytes,
                 referee: PrivateIdentity, identities: Mapping[str, PublicIdentity], dice_secret: bytes,
                 state_secret: bytes, deadline: int, received: Mapping[str, int]) -> list[tuple[Path, bytes]]:
-    """Reports, sealed state and the ledger entry of one step (ledger entry last)."""
+    """Reports, sealed state and the ledger entry of one step (ledger entry last).
+
+    The seats are the manifest's (``identities``, in manifest order), not a fixed attribute of the
+    ruleset: a game whose seats depend on its options has them recorded there (protocol §10.1)."""
     items = dict(rules.secrets(state))
     if STATE_LABEL in items:
         raise FormatError(f"a ruleset may not use the reserved secret label {STATE_LABEL!r} (protocol §6).")
     commits = commitments.commit_all(state_secret, game, number, items)
     state_commit = commitments.commit_all(state_secret, game, number, {STATE_LABEL: state})[STATE_LABEL]
     report_commits, payloads = {}, {}
-    for side in rules.sides:
+    for side in identities:
         label = f"report.{side}"
         salt = commitments.salt_for(state_secret, game, number, label)
         report_commits[side] = commitments.commit(label, salt, reports[side])
@@ -311,7 +314,7 @@ def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Rul
     entry_bytes = led.dump_signed(body, referee, led.ENTRY_DOMAIN)
     entry_hash = led.record_hash(entry_bytes)
     files = []
-    for side in rules.sides:
+    for side in identities:
         sealed = env_mod.seal(referee, [identities[side]], payloads[side], game=game, kind="report", side=side,
                               step=number, answers=entry_hash)
         files.append((led.report_path(game_dir, number, side), armor.armor(sealed).encode("ascii")))
@@ -465,7 +468,7 @@ def _receive(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: Priva
 
 def _installed_rules(man: led.Manifest, rules: rs.Ruleset | None) -> rs.Ruleset:
     """The game's ruleset, refused when the installed version is not the one the game uses (§10)."""
-    rules = rules or rs.load(man.ruleset)
+    rules = rules or rs.load(man.ruleset, man.options)
     if str(rules.version) != man.ruleset_version:
         raise FormatError(f"this game uses {man.ruleset} version {man.ruleset_version}, but version "
                           f"{rules.version} is installed (protocol §10).")

@@ -56,6 +56,11 @@ class HammerRuleset:
     version = RULESET_VERSION
     sides = SIDES
 
+    def player(self) -> Any:
+        """The player's side of the seam (protocol §10.2): pbem.hammer.player.HammerPlayer."""
+        from pbem.hammer.player import HammerPlayer
+        return HammerPlayer()
+
     # --- set-up -----------------------------------------------------------------------------
     def scenarios(self) -> tuple[str, ...]:
         return tuple(sorted(scenario_names()))

@@ -9,6 +9,12 @@ import pbem
 import pbem.core
 
 CORE = Path(pbem.core.__file__).parent
+CLI = Path(pbem.__file__).parent / "cli"
+# The CLI modules allowed to import a game: ``pbem sandbox`` (positions, battles, rules cases) and
+# ``pbem odds`` (a battle's odds) are Hammer's rules workbench, outside any game and not verbs of
+# the protocol; every other verb reaches a game through the ruleset registry and its player side
+# (protocol §10.2).
+CLI_EXCEPTIONS = {"sandbox.py", "odds.py"}
 NOT_GAMES = {"core", "cli", "transport"}
 GAMES = tuple(sorted(p.name for p in Path(pbem.__file__).parent.iterdir()
                      if p.is_dir() and (p / "__init__.py").exists() and p.name not in NOT_GAMES))
@@ -38,6 +44,29 @@ def test_protocol_10_core_never_imports_or_names_a_game() -> None:
     for path in sorted(CORE.glob("*.py")):
         offenders += _offences(path.read_text(encoding="utf-8"), path.name)
     assert offenders == []
+
+
+def _imports(source: str, name: str) -> list[str]:
+    """Imports of a game, and module paths of one in strings (``lazy("pbem.<game>.x")`` is an import too)."""
+    return [f for f in _offences(source, name) if ": imports " in f or "string names" in f and "pbem" in f.lower()]
+
+
+def test_protocol_10_2_cli_never_imports_a_game_but_the_rules_workbench() -> None:
+    """Issue 15 item 1: the CLI loads a game through the registry. It may name one in a string (the
+    default --ruleset, help texts), never import it; the sandbox and odds verbs are the named exceptions."""
+    offenders = []
+    for path in sorted(CLI.glob("*.py")):
+        if path.name not in CLI_EXCEPTIONS:
+            offenders += _imports(path.read_text(encoding="utf-8"), path.name)
+    assert offenders == []
+    assert all((CLI / name).exists() for name in CLI_EXCEPTIONS)  # an exception that is gone is dropped here
+
+
+def test_protocol_10_2_the_cli_check_catches_a_lazy_import_inside_a_verb() -> None:
+    bad = "def verb() -> None:\n    from pbem.hammer import render\n"
+    assert _imports(bad, "x.py") == ["x.py: imports pbem.hammer"]
+    assert len(_imports('render = lazy("pbem.hammer.render")\n', "x.py")) == 1
+    assert _imports('HELP = "hammer: braveheart"\n', "x.py") == []
 
 
 def test_protocol_10_the_layering_check_catches_a_registry_string_and_an_import() -> None:

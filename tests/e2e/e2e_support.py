@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pbem.cli.demo import make_keys
+from pbem.hammer.demo import make_keys
 from pbem.cli.main import app
 
 runner = CliRunner()

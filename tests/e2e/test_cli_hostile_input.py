@@ -29,7 +29,7 @@ import pytest
 import tomli_w
 from typer.testing import CliRunner
 
-from pbem.cli.demo import play_bot_game
+from pbem.hammer.demo import play_bot_game
 from pbem.cli.main import app
 from pbem.core import game as core_game
 from pbem.core import identity

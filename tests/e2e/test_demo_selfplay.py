@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from e2e_support import run
 
-from pbem.cli.demo import GameSummary, play_bot_game
+from pbem.hammer.demo import GameSummary, play_bot_game
 
 
 def test_e2e_demo_plays_a_whole_game_and_prints_a_consistent_summary(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from pbem.cli.demo import play_bot_game
+from pbem.hammer.demo import play_bot_game
 from pbem.core import audit as audit_mod
 from pbem.core import game as core_game
 from pbem.core import identity

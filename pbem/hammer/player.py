@@ -1,0 +1,106 @@
+"""Hammer's player side of the seam (protocol §10.2): it delegates to drafts, bots, render, svg,
+htmlpage, sentences and demo, so the CLI names no game and behaves exactly as before."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pbem.core.ruleset import DemoResult, Draft
+from pbem.hammer import bots, drafts
+
+PLAN_SECTIONS = ("plans", "winter")  # what a player writes to stand for more than one step
+SIDES = ("england", "scotland")
+
+
+class HammerPlayer:
+    """What a Hammer player's tools need: drafts, their check, the report as text, map and page, bots, demo."""
+
+    default_scenario = "braveheart"
+    bots = bots.BOTS
+    order_kinds = drafts.KINDS
+    scenario_help = "braveheart, the_bruce or campaign"
+    option_help = "schiltroms=true, bid=E2"
+
+    def options_from_text(self, pairs: Mapping[str, str]) -> dict[str, Any]:
+        return dict(pairs)  # the ruleset's setup reads the strings itself
+
+    def parse_draft(self, text: str, source: str) -> Draft:
+        return drafts.parse_draft(text, source)
+
+    def dump_draft(self, draft: Draft) -> str:
+        assert isinstance(draft, drafts.Draft)
+        return drafts.dump_draft(draft)
+
+    def template(self, report: dict[str, Any], draft_path: str, report_path: str, key: str, game_dir: str) -> str:
+        return drafts.template(report, draft_path, report_path, key, game_dir)
+
+    def next_commands(self, report: dict[str, Any], draft_path: str, report_path: str, key: str,
+                      game_dir: str) -> str:
+        return drafts.next_commands(report, draft_path, report_path, key, game_dir)
+
+    def check_draft(self, draft: Draft, report: dict[str, Any]) -> None:
+        assert isinstance(draft, drafts.Draft)
+        drafts.check_draft(draft, report)
+
+    def auto_draft(self, report: dict[str, Any], bot: str, seed: bytes, previous: Draft | None,
+                   bot_plans: bool, where: str) -> tuple[Draft, str]:
+        d = bots.auto_draft(report, bot, seed)
+        mine = {k: v for k, v in previous.sections.items() if k in PLAN_SECTIONS} \
+            if isinstance(previous, drafts.Draft) else {}
+        return d, _keep_player_plans(d, mine, bot_plans, where)
+
+    def render_text(self, report: dict[str, Any]) -> str:
+        from pbem.hammer import render
+        return render.render_report(report)
+
+    def render_svg(self, report: dict[str, Any]) -> str:
+        from pbem.hammer import render
+        from pbem.hammer.svg import render_svg
+        return str(render_svg(render.report_view(report)))
+
+    def render_html(self, report: dict[str, Any], title: str, footer: str) -> str:
+        from pbem.hammer.htmlpage import render_html
+        return render_html(report, title, footer)
+
+    def default_note(self, step: int, owed: str, question: dict[str, Any] | None) -> str:
+        from pbem.hammer.sentences import default_note
+        return default_note(step, owed, question)
+
+    def check_demo(self, scenario: str, players: int, bots_: tuple[str, ...]) -> None:
+        from pbem.core.errors import FormatError
+        from pbem.hammer.demo import check_demo_args
+        if players not in (0, 2):
+            raise FormatError(f"--players {players}: Hammer of the Scots is played by exactly 2 (England and "
+                              "Scotland).")
+        check_demo_args(None, scenario, bots_)
+
+    def demo(self, folder: Path, scenario: str, players: int, bots_: tuple[str, ...], seed: bytes) -> DemoResult:
+        from pbem.hammer.demo import play_bot_game
+        chosen = dict(zip(SIDES, bots_ or ("simple", "simple")))
+        s = play_bot_game(folder, scenario, chosen, seed)
+        lines = s.lines()
+        return DemoResult(lines[:-1], s.verified, s.audited, s.problems, footer=lines[-1:])
+
+    def demo_title(self, scenario: str, bots_: tuple[str, ...]) -> str:
+        england, scotland = bots_ or ("simple", "simple")
+        return (f"Hammer of the Scots, {scenario}: England ({england} bot) against Scotland ({scotland} bot), "
+                "every order sealed, every step adjudicated by a referee with committed dice ...")
+
+
+def _keep_player_plans(d: drafts.Draft, mine: dict[str, Any], bot_plans: bool, out: str) -> str:
+    """The player's plans win over the bot's (docs/plans.md): kept from ``out``, and otherwise the bot
+    sends none, so the standing plans sent earlier stay in force. ``--bot-plans`` lets the bot's replace them."""
+    allowed = drafts.SECTIONS[d.kind]
+    kept = [k for k in PLAN_SECTIONS if k in mine and k in allowed and not bot_plans]
+    for k in kept:
+        d.sections[k] = mine[k]
+    if kept:
+        return (f"kept your {', '.join(f'[{k}]' for k in kept)} from {out}; to let the bot's replace them, "
+                "run again with --bot-plans")
+    if "plans" in d.sections and not bot_plans:
+        del d.sections["plans"]
+        return ("the bot sent no [plans]: the standing plans you sent before stay in force (docs/plans.md); "
+                "--bot-plans sends the bot's own in their place")
+    return ""
