@@ -126,7 +126,8 @@ def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetO
                                                        components)
     core_game.new_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours,
                        components=components_mod.read(components) if components is not None else None)
-    typer.echo(f"game started in {game_dir}; reports for {', '.join(sorted(pubs))} are in {game_dir / 'reports'}")
+    cards = f"; send {game_dir / 'components.toml'} with game.toml" if components is not None else ""
+    typer.echo(f"game started in {game_dir}; reports for {', '.join(sorted(pubs))} are in {game_dir / 'reports'}{cards}")
 
 
 @game_app.command("open")
@@ -242,7 +243,9 @@ def what_to_send(game_dir: Path, info: dict[str, Any]) -> list[str]:
         side = path.stem.split("-", 1)[1]
         task = f"; {side} owes {owes[side]} orders" if side in owes else ""
         lines.append(f"  to {side}: {path}{task}")
-    lines.append(f"  to everyone (or publish): {Path(game_dir) / 'game.toml'} and {Path(game_dir) / 'ledger'}/, "
+    cards = Path(game_dir) / "components.toml"  # the game's component file, when it has one (protocol §10.3)
+    also = f", {cards}" if cards.exists() else ""
+    lines.append(f"  to everyone (or publish): {Path(game_dir) / 'game.toml'}{also} and {Path(game_dir) / 'ledger'}/, "
                  "which players need to seal orders and verify")
     return lines
 

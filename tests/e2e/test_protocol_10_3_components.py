@@ -96,6 +96,16 @@ def test_protocol_10_3_components_file_is_copied_hashed_and_used_by_every_verb(t
     with pytest.raises(FormatError, match="components_sha256"):
         rs.load(man.ruleset, man.options)
     _join_and_start(k, g, work)
+    step = int(core_game.status(g)["step"])
+    envelopes = []
+    for side in sorted(core_game.status(g)["owes"]):
+        report = core_game.report_path(g, step, side)
+        run("orders", "new", report, "--key", k / f"{side}.key", "--out", work / f"first-{side}.toml")
+        run("orders", "seal", work / f"first-{side}.toml", "--key", k / f"{side}.key", "--game", g,
+            "--out", work / f"first-{side}.asc")
+        envelopes.append(work / f"first-{side}.asc")
+    sent = run("adjudicate", g, *envelopes, "--key", k / "referee.key")
+    assert str(g / "components.toml") in sent   # the referee is told to send the component file with the record
     _play_to_the_end(k, g, work)
     run("verify", g)
     bundle = tmp_path / "reveal.json"
