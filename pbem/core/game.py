@@ -239,6 +239,8 @@ def write_join(game_dir: Path, player: PrivateIdentity, side: str) -> str:
     """A side's armored join: its entropy proof (§8.2), signed by the side, sealed to the referee, bound to the manifest."""
     game_dir = Path(game_dir)
     man = _opened(game_dir)
+    if man.options.get(components_mod.OPTION):  # a player joins knowing the game's cards: its file is at hand (§10.3)
+        rs.load(man.ruleset, man.options, components_mod.in_game(game_dir, man.options))
     if side not in man.identities:
         raise EnvelopeError(f"side {side!r} is not in game {man.game} (sides: {', '.join(man.sides)}) (protocol §8.1).")
     if player.public != man.identities[side]:

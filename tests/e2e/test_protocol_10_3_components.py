@@ -122,6 +122,9 @@ def test_protocol_10_3_components_a_different_file_in_the_folder_is_refused_by_e
     out = _fails("game", "join", g, "--side", "clan1", "--key", k / "clan1.key", "--out", work / "j.asc")
     assert "components.toml" in out and want in out and "SHA-256" in out
     assert not (work / "j.asc").exists()
+    (g / "components.toml").unlink()   # not sent with game.toml: the player cannot join without the game's cards
+    out = _fails("game", "join", g, "--side", "clan1", "--key", k / "clan1.key", "--out", work / "j.asc")
+    assert want in out and "components.toml" in out and not (work / "j.asc").exists()
     (g / "components.toml").write_bytes(good)
     _join_and_start(k, g, work)
     step = int(core_game.status(g)["step"])
