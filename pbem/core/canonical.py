@@ -16,6 +16,8 @@ from typing import Any
 from pbem.core.errors import FormatError
 
 MAX_DEPTH = 64  # arrays and objects inside each other; game data uses about ten
+# One encoder for every call: ``json.dumps`` with these options builds a new one each time.
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _plain(obj: Any, depth: int = 0) -> bool:
@@ -81,7 +83,7 @@ def canonical_bytes(obj: Any) -> bytes:
     """The canonical JSON bytes of ``obj``."""
     if not _plain(obj):
         _check(obj, "$")
-    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    text = _ENCODER.encode(obj)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:

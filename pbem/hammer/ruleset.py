@@ -279,14 +279,17 @@ def _options(g: GameState, state: dict[str, Any], side: str) -> dict[str, Any]:
     return out
 
 
+_LEAVES = frozenset({str, int, bool, type(None)})  # kept as they are: no call for them (most of the data)
+
+
 def _plain(data: Any) -> Any:
     kind = type(data)
-    if kind is str or kind is int or kind is bool or data is None:  # the most of it: no attribute look-up
+    if kind in _LEAVES:
         return data
     if kind is dict:
-        return {str(k): _plain(v) for k, v in data.items()}
+        return {str(k): v if type(v) in _LEAVES else _plain(v) for k, v in data.items()}
     if kind is list:
-        return [_plain(v) for v in data]
+        return [v if type(v) in _LEAVES else _plain(v) for v in data]
     if hasattr(data, "to_dict"):
         return data.to_dict()
     if isinstance(data, dict):
