@@ -20,7 +20,6 @@ in the same order and the dice a side has seen never change.
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -481,7 +480,7 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
         plans = {s: {k: v for k, v in state.get("pending", {}).get(s, {}).items() if k in ("plans", "winter")}
                  for s in SIDES}
         resume = {"call": name, "args": args, "game": state["game"], "key": key.hex(), "answers": {},
-                  "plans": copy.deepcopy(plans), "stream": [int(state.get("step", 0)) + 1, call]}
+                  "plans": plain_copy(plans), "stream": [int(state.get("step", 0)) + 1, call]}
         state["resume"] = resume
     g = GameState.from_dict(resume["game"])
     sub = Drbg(bytes.fromhex(resume["key"]))
@@ -500,7 +499,7 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
     fn = getattr(engine, name)
     out: Any = None
     try:
-        out = fn(g, *copy.deepcopy(resume["args"]), sub, decider)
+        out = fn(g, *plain_copy(resume["args"]), sub, decider)
     except StopLookahead:
         pass
     if decider.batch:  # a side must decide: its questions of this battle, asked together
