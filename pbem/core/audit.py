@@ -151,7 +151,7 @@ def _seed(dice_secret: bytes, entry: led.Entry, man: led.Manifest, entropies: li
 
 
 def _revealed(man: led.Manifest, entry: led.Entry, revealed: Any, what: str, path_of: Any,
-              consumed: dict[Path, Any]) -> dict[str, tuple[bytes, Any]]:
+              consumed: dict[Path, env_mod.Envelope]) -> dict[str, tuple[bytes, Any]]:
     """Side -> (entropy, order) of the envelopes ``entry`` consumed, opened with the bundle's keys.
 
     The key must match the envelope's key commitment (§4.4), the entropy proof must be the side's

@@ -20,12 +20,15 @@ import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 from pbem.core.lazy import lazy
+
+if TYPE_CHECKING:
+    from pbem.core.envelope import Envelope
 
 beacon = lazy("pbem.core.beacon")  # verify_game alone reads envelopes and dice reveals: status never loads them
 env_mod = lazy("pbem.core.envelope")
@@ -391,7 +394,7 @@ class Record:
     summary: dict[str, Any]
     manifest: Manifest
     entries: list[Entry]
-    consumed: dict[Path, Any] = field(default_factory=dict)  # path -> Envelope: the orders and joins verify
+    consumed: dict[Path, Envelope] = field(default_factory=dict)  # path -> Envelope: the orders and joins verify
     # parsed and checked (hash, signature, header), so the audit opens them without reading them again
 
 
@@ -420,7 +423,7 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
         raise LedgerError(f"{game_dir}: {len(entries)} entries exceed the dice chain of {man.chain_length} (protocol §8).")
     entry: Entry | None = None
     read: list[Entry] = []
-    consumed: dict[Path, Any] = {}
+    consumed: dict[Path, Envelope] = {}
     for n in entries:
         entry = read_entry(game_dir, n, man)
         read.append(entry)
@@ -495,7 +498,7 @@ def _verify_deadline(man: Manifest, entry: Entry, previous: int) -> None:
 
 
 def _verify_orders(game_dir: Path, man: Manifest, entry: Entry, owed: dict[str, str], answered: str,
-                   consumed: dict[Path, Any]) -> None:
+                   consumed: dict[Path, Envelope]) -> None:
     where = str(entry.path)
     if set(entry.received) != set(entry.orders):
         raise LedgerError(f"{where}: field received must give the receipt seq of exactly the orders consumed "
@@ -513,7 +516,7 @@ def _verify_orders(game_dir: Path, man: Manifest, entry: Entry, owed: dict[str, 
 
 
 def _verify_consumed(path: Path, digest: str, man: Manifest, entry: Entry, side: str, *, kind: str, step: int,
-                     answers: str, rule: str) -> Any:
+                     answers: str, rule: str) -> Envelope:
     """An envelope an entry consumed (an order, or a join for entry 0): present, the hash the
     entry names, signed by the side, bound to this game, step and answered file, sealed to the referee.
     Returns the envelope, checked."""
@@ -529,7 +532,7 @@ def _verify_consumed(path: Path, digest: str, man: Manifest, entry: Entry, side:
     return env
 
 
-def _verify_joins(game_dir: Path, man: Manifest, entry: Entry, consumed: dict[Path, Any]) -> None:
+def _verify_joins(game_dir: Path, man: Manifest, entry: Entry, consumed: dict[Path, Envelope]) -> None:
     """Entry 0 consumes every side's join when the players supply set-up entropy, else nothing (§8.1)."""
     where = str(entry.path)
     wanted = set(man.sides) if man.setup == SETUP_PLAYERS else set()
