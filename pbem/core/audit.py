@@ -181,7 +181,8 @@ def _compare(entry: led.Entry, where: str, man: led.Manifest, rules: rs.Ruleset,
              reports: dict[str, Any], secret: bytes) -> None:
     """The first field of ``entry`` that the replay does not reproduce."""
     n = entry.number
-    if commitments.commit_all(secret, man.game, n, {STATE_LABEL: state})[STATE_LABEL] != entry.state:
+    salt = commitments.salts_for(secret, man.game, n)  # every salt of the entry from one keyed prefix
+    if commitments.commit(STATE_LABEL, salt(STATE_LABEL), state) != entry.state:
         raise AuditError(f"{where}: field state does not match the replayed state of entry {n} (protocol §9).")
     expected = commitments.commit_all(secret, man.game, n, rules.secrets(state))
     for label in sorted(set(expected) | set(entry.commitments)):
@@ -196,6 +197,5 @@ def _compare(entry: led.Entry, where: str, man: led.Manifest, rules: rs.Ruleset,
         raise AuditError(f"{where}: field owes does not match the replay of entry {n} (protocol §9).")
     for side in man.sides:
         label = f"report.{side}"
-        salt = commitments.salt_for(secret, man.game, n, label)
-        if commitments.commit(label, salt, reports[side]) != entry.reports.get(side):
+        if commitments.commit(label, salt(label), reports[side]) != entry.reports.get(side):
             raise AuditError(f"{where}: the report for {side} does not match the replay of entry {n} (protocol §9).")
