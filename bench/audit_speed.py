@@ -37,7 +37,7 @@ def play(folder: Path, seed: str, min_steps: int) -> None:
     sudden death, 9.1) is played again, up to five times, until it has ``min_steps`` steps."""
     import shutil
 
-    from pbem.cli.demo import play_bot_game
+    from pbem.hammer.demo import play_bot_game
     from pbem.core import beacon
     for attempt in range(5):
         shutil.rmtree(folder, ignore_errors=True)

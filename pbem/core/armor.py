@@ -51,11 +51,19 @@ def _exact(text: str) -> bytes | None:
     head, tail = BEGIN + "\n", "\n" + END + "\n"
     if len(text) <= len(head) + len(tail) or not text.startswith(head) or not text.endswith(tail):
         return None
+    body = text[len(head):-len(tail)]
+    joined = body.replace("\n", "")
     try:
-        data = binascii.a2b_base64(text[len(head):-len(tail)].replace("\n", ""), strict_mode=True)
+        data = binascii.a2b_base64(joined, strict_mode=True)
     except (binascii.Error, ValueError):
         return None
-    return data if data and armor(data) == text else None
+    # ``armor(data) == text``, without building the lines: the base64 is the one ``armor`` writes,
+    # and the line ends are exactly every 65th character (lines of 64 columns, the last 1 to 64).
+    breaks = -(-len(joined) // COLUMNS) - 1
+    if not data or len(data) > MAX_INPUT or binascii.b2a_base64(data, newline=False).decode("ascii") != joined \
+            or body.count("\n") != breaks or body[COLUMNS::COLUMNS + 1] != "\n" * breaks:
+        return None
+    return data
 
 
 def dearmor(text: str | bytes, where: str = "input") -> bytes:

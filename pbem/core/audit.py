@@ -124,13 +124,14 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
         n = entry.number
         where = str(entry.path)
         if n == 0:
-            entropies = _revealed(man, entry, bundle_joins, "join", lambda side: led.join_path(game_dir, side))
+            entropies = _revealed(man, entry, bundle_joins, "join", lambda side: led.join_path(game_dir, side),
+                                  record.consumed)
             seed = _seed(dice_secret, entry, man, [(s, entropies[s][0]) for s in man.sides if s in entropies])
             state = rules.setup(man.scenario, dict(man.options), Drbg(seed))
             reports = {s: rules.report(state, s, [], man.game, 0) for s in man.sides}
         else:
             revealed = _revealed(man, entry, bundle_orders.get(f"{entry.step:04d}", {}), "order",
-                                 lambda side: led.order_path(game_dir, entry.step, side))
+                                 lambda side: led.order_path(game_dir, entry.step, side), record.consumed)
             for side in entry.defaulted:
                 revealed[side] = (b"", rules.default_order(state, side))
             seed = _seed(dice_secret, entry, man, [(s, revealed[s][0]) for s in man.sides if s in revealed])
@@ -150,13 +151,13 @@ def _seed(dice_secret: bytes, entry: led.Entry, man: led.Manifest, entropies: li
                             entropies)
 
 
-def _revealed(man: led.Manifest, entry: led.Entry, revealed: Any, what: str, path_of: Any
-              ) -> dict[str, tuple[bytes, Any]]:
+def _revealed(man: led.Manifest, entry: led.Entry, revealed: Any, what: str, path_of: Any,
+              consumed: dict[Path, env_mod.Envelope]) -> dict[str, tuple[bytes, Any]]:
     """Side -> (entropy, order) of the envelopes ``entry`` consumed, opened with the bundle's keys.
 
     The key must match the envelope's key commitment (§4.4), the entropy proof must be the side's
     signature over the step (§8.2), and the bundle's copy of proof, entropy and order must be what
-    the player signed.
+    the player signed. ``consumed``: the envelopes verify read and checked, by path (read again if absent).
     """
     out: dict[str, tuple[bytes, Any]] = {}
     step = "the set-up" if entry.number == 0 else f"step {entry.step}"
@@ -165,7 +166,7 @@ def _revealed(man: led.Manifest, entry: led.Entry, revealed: Any, what: str, pat
         if not isinstance(item, dict):
             raise AuditError(f"reveal bundle: the {what} of {side} for {step} is missing (protocol §9).")
         path = path_of(side)
-        env = env_mod.read_file(path)
+        env = consumed.get(path) or env_mod.read_file(path)
         payload = env_mod.open_with_key(env, _hex32(item, "key"), str(path))
         proof, body = game_mod.parse_order_payload(payload, str(path))
         entropy = game_mod.order_entropy(man, env, proof, str(path))
@@ -181,7 +182,8 @@ def _compare(entry: led.Entry, where: str, man: led.Manifest, rules: rs.Ruleset,
              reports: dict[str, Any], secret: bytes) -> None:
     """The first field of ``entry`` that the replay does not reproduce."""
     n = entry.number
-    if commitments.commit_all(secret, man.game, n, {STATE_LABEL: state})[STATE_LABEL] != entry.state:
+    salt = commitments.salts_for(secret, man.game, n)  # every salt of the entry from one keyed prefix
+    if commitments.commit(STATE_LABEL, salt(STATE_LABEL), state) != entry.state:
         raise AuditError(f"{where}: field state does not match the replayed state of entry {n} (protocol §9).")
     expected = commitments.commit_all(secret, man.game, n, rules.secrets(state))
     for label in sorted(set(expected) | set(entry.commitments)):
@@ -196,6 +198,5 @@ def _compare(entry: led.Entry, where: str, man: led.Manifest, rules: rs.Ruleset,
         raise AuditError(f"{where}: field owes does not match the replay of entry {n} (protocol §9).")
     for side in man.sides:
         label = f"report.{side}"
-        salt = commitments.salt_for(secret, man.game, n, label)
-        if commitments.commit(label, salt, reports[side]) != entry.reports.get(side):
+        if commitments.commit(label, salt(label), reports[side]) != entry.reports.get(side):
             raise AuditError(f"{where}: the report for {side} does not match the replay of entry {n} (protocol §9).")

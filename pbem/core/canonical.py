@@ -16,28 +16,37 @@ from typing import Any
 from pbem.core.errors import FormatError
 
 MAX_DEPTH = 64  # arrays and objects inside each other; game data uses about ten
+# One encoder for every call: ``json.dumps`` with these options builds a new one each time.
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _plain(obj: Any, depth: int = 0) -> bool:
     """Whether ``obj`` is plainly canonical data (exact types, not too deep), strings apart: the
     fast path of ``_check``, which names no paths. False sends the data to ``_check`` for the
-    verdict; a lone surrogate shows when the JSON text is encoded (``canonical_bytes``)."""
+    verdict; a lone surrogate shows when the JSON text is encoded (``canonical_bytes``).
+    Scalars inside a container are checked in the container's loop (no call per leaf)."""
     kind = type(obj)
     if kind is str or kind is int or kind is bool or obj is None:
         return True
     if depth >= MAX_DEPTH:
         return False
     if kind is dict:
-        for key, value in obj.items():
-            if type(key) is not str or not _plain(value, depth + 1):
+        for key in obj:
+            if type(key) is not str:
                 return False
-        return True
-    if kind is list or kind is tuple:
-        for item in obj:
-            if not _plain(item, depth + 1):
-                return False
-        return True
-    return False
+        items: Any = obj.values()
+    elif kind is list or kind is tuple:
+        items = obj
+    else:
+        return False
+    depth += 1
+    for item in items:
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if not _plain(item, depth):
+            return False
+    return True
 
 
 def _check(obj: Any, path: str, depth: int = 0) -> None:
@@ -74,7 +83,7 @@ def canonical_bytes(obj: Any) -> bytes:
     """The canonical JSON bytes of ``obj``."""
     if not _plain(obj):
         _check(obj, "$")
-    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    text = _ENCODER.encode(obj)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.core.canonical import canonical_bytes
@@ -29,6 +29,18 @@ def salt_for(secret: bytes, game: str, entry: int, label: str) -> bytes:
     return hmac.new(secret, SALT_DOMAIN + lp(game) + u64(entry) + lp(label), hashlib.sha256).digest()
 
 
+def salts_for(secret: bytes, game: str, entry: int) -> Callable[[str], bytes]:
+    """``salt_for`` of one entry for any label: the HMAC of the common prefix is keyed and fed once
+    and copied for each label (an entry has a few dozen labels)."""
+    base = hmac.new(secret, SALT_DOMAIN + lp(game) + u64(entry), hashlib.sha256)
+
+    def salt(label: str) -> bytes:
+        mac = base.copy()
+        mac.update(lp(label))
+        return mac.digest()
+    return salt
+
+
 def commit(label: str, salt: bytes, value: Any) -> str:
     """Hex commitment to one item; the salt is exactly 32 bytes, or a committed 123 could open as 23
     with a 33-byte salt ending in "1"."""
@@ -39,7 +51,8 @@ def commit(label: str, salt: bytes, value: Any) -> str:
 
 def commit_all(secret: bytes, game: str, entry: int, items: Mapping[str, Any]) -> dict[str, str]:
     """One commitment per label, sorted by label."""
-    return {label: commit(label, salt_for(secret, game, entry, label), items[label]) for label in sorted(items)}
+    salt = salts_for(secret, game, entry)
+    return {label: commit(label, salt(label), items[label]) for label in sorted(items)}
 
 
 def check_reveal(commitments: Mapping[str, str], label: str, salt: bytes, value: Any, where: str = "reveal") -> None:

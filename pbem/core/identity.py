@@ -80,12 +80,25 @@ def signature_valid(sign_key: bytes, signature: bytes, message: bytes) -> bool:
     verbs that only read the record (``pbem status``, ``pbem key show``) never load it.
     """
     from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
     try:
-        Ed25519PublicKey.from_public_bytes(sign_key).verify(signature, message)
+        _ed25519_public(sign_key).verify(signature, message)
     except InvalidSignature:
         return False
     return True
+
+
+def _ed25519_public(sign_key: bytes) -> Any:
+    """An Ed25519 public key object. ``Ed25519PublicKey.from_public_bytes`` is this call into
+    cryptography's bindings; made directly, a verb that only checks signatures does not load the
+    serialization and hash modules behind the public class (about 1.2 ms of start-up). Any other
+    release of cryptography goes through the public class."""
+    try:
+        from cryptography.hazmat.bindings._rust import openssl as rust_openssl
+        from_public_bytes = rust_openssl.ed25519.from_public_bytes
+    except (ImportError, AttributeError):  # pragma: no cover - a cryptography without that binding
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+        from_public_bytes = Ed25519PublicKey.from_public_bytes
+    return from_public_bytes(sign_key)
 
 
 def fingerprint_of(sign_pub: bytes, encrypt_pub: bytes) -> str:

@@ -20,12 +20,15 @@ import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 from pbem.core.lazy import lazy
+
+if TYPE_CHECKING:
+    from pbem.core.envelope import Envelope
 
 beacon = lazy("pbem.core.beacon")  # verify_game alone reads envelopes and dice reveals: status never loads them
 env_mod = lazy("pbem.core.envelope")
@@ -394,6 +397,8 @@ class Record:
     summary: dict[str, Any]
     manifest: Manifest
     entries: list[Entry]
+    consumed: dict[Path, Envelope] = field(default_factory=dict)  # path -> Envelope: the orders and joins verify
+    # parsed and checked (hash, signature, header), so the audit opens them without reading them again
 
 
 def verify_game(game_dir: Path, now: int | None = None) -> dict[str, Any]:
@@ -421,6 +426,7 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
         raise LedgerError(f"{game_dir}: {len(entries)} entries exceed the dice chain of {man.chain_length} (protocol §8).")
     entry: Entry | None = None
     read: list[Entry] = []
+    consumed: dict[Path, Envelope] = {}
     for n in entries:
         entry = read_entry(game_dir, n, man)
         read.append(entry)
@@ -433,10 +439,10 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
         if unknown:
             raise LedgerError(f"{where}: field owes names unknown side {unknown[0]!r} (protocol §7.2).")
         if n > 0:
-            _verify_orders(game_dir, man, entry, prev_owes, prev_hash)
+            _verify_orders(game_dir, man, entry, prev_owes, prev_hash, consumed)
             _verify_deadline(man, entry, prev_deadline)
         else:
-            _verify_joins(game_dir, man, entry)
+            _verify_joins(game_dir, man, entry, consumed)
         _verify_written(man, entry, now)
         _verify_reports(game_dir, man, entry)
         prev_hash, prev_dice, prev_owes, prev_deadline = entry.hash, entry.dice, entry.owes, entry.deadline
@@ -451,7 +457,7 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
     _verify_state_files(game_dir, man, read)
     lines.append(f"ok: {len(entries)} entries, signatures, chain links, dice reveals, orders and reports check out")
     return Record({"game": man.game, "entries": len(entries), "step": entry.number, "owes": entry.owes,
-                   "result": entry.result, "board": entry.board, "lines": lines}, man, read)
+                   "result": entry.result, "board": entry.board, "lines": lines}, man, read, consumed)
 
 
 RECORD_FOLDERS = ("ledger", "orders", "reports", "state", "joins")
@@ -494,7 +500,8 @@ def _verify_deadline(man: Manifest, entry: Entry, previous: int) -> None:
                           f"deadline ({previous}): the deadline had not passed (protocol §8.3).")
 
 
-def _verify_orders(game_dir: Path, man: Manifest, entry: Entry, owed: dict[str, str], answered: str) -> None:
+def _verify_orders(game_dir: Path, man: Manifest, entry: Entry, owed: dict[str, str], answered: str,
+                   consumed: dict[Path, Envelope]) -> None:
     where = str(entry.path)
     if set(entry.received) != set(entry.orders):
         raise LedgerError(f"{where}: field received must give the receipt seq of exactly the orders consumed "
@@ -506,14 +513,16 @@ def _verify_orders(game_dir: Path, man: Manifest, entry: Entry, owed: dict[str, 
         raise LedgerError(f"{where}: orders and defaults cover {', '.join(sorted(given)) or 'nobody'}, but "
                           f"{', '.join(sorted(owed)) or 'nobody'} owed orders (protocol §7.2).")
     for side, digest in sorted(entry.orders.items()):
-        _verify_consumed(order_path(game_dir, entry.step, side), digest, man, entry, side, kind="order",
-                         step=entry.step, answers=answered, rule="§7.3")
+        path = order_path(game_dir, entry.step, side)
+        consumed[path] = _verify_consumed(path, digest, man, entry, side, kind="order", step=entry.step,
+                                          answers=answered, rule="§7.3")
 
 
 def _verify_consumed(path: Path, digest: str, man: Manifest, entry: Entry, side: str, *, kind: str, step: int,
-                     answers: str, rule: str) -> None:
+                     answers: str, rule: str) -> Envelope:
     """An envelope an entry consumed (an order, or a join for entry 0): present, the hash the
-    entry names, signed by the side, bound to this game, step and answered file, sealed to the referee."""
+    entry names, signed by the side, bound to this game, step and answered file, sealed to the referee.
+    Returns the envelope, checked."""
     try:
         raw = env_mod.decode(path.read_bytes(), str(path))
     except FileNotFoundError:
@@ -523,9 +532,10 @@ def _verify_consumed(path: Path, digest: str, man: Manifest, entry: Entry, side:
     env = env_mod.parse(raw, str(path))
     env_mod.expect(env, str(path), signer=man.identities[side], game=man.game, kind=kind, side=side,
                    step=step, answers=answers, to=man.referee)
+    return env
 
 
-def _verify_joins(game_dir: Path, man: Manifest, entry: Entry) -> None:
+def _verify_joins(game_dir: Path, man: Manifest, entry: Entry, consumed: dict[Path, Envelope]) -> None:
     """Entry 0 consumes every side's join when the players supply set-up entropy, else nothing (§8.1)."""
     where = str(entry.path)
     wanted = set(man.sides) if man.setup == SETUP_PLAYERS else set()
@@ -533,8 +543,9 @@ def _verify_joins(game_dir: Path, man: Manifest, entry: Entry) -> None:
         raise LedgerError(f"{where}: field orders of the setup entry must name "
                           f"{', '.join(sorted(wanted)) or 'nobody'}, every side's join (protocol §8.1).")
     for side, digest in sorted(entry.orders.items()):
-        _verify_consumed(join_path(game_dir, side), digest, man, entry, side, kind="join", step=0,
-                         answers=man.hash, rule="§8.1")
+        path = join_path(game_dir, side)
+        consumed[path] = _verify_consumed(path, digest, man, entry, side, kind="join", step=0,
+                                          answers=man.hash, rule="§8.1")
 
 
 def _verify_reports(game_dir: Path, man: Manifest, entry: Entry) -> None:
@@ -567,7 +578,7 @@ def _record_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> set[Pa
         else:
             known |= {order_path(game_dir, entry.step, s) for s in entry.orders}
     known.add(opening_path(game_dir))
-    return {p.resolve() for p in known}
+    return known
 
 
 def _verify_record_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> None:
@@ -577,16 +588,30 @@ def _verify_record_files(game_dir: Path, man: Manifest, entries: list[Entry]) ->
     temporary files of an interrupted write and are not part of the record; nor is anything
     outside the record folders."""
     known = _record_files(game_dir, man, entries)
-    for folder in RECORD_FOLDERS:
+    listings: list[tuple[str, Path, list[tuple[str, bool, bool]] | None]] = []
+    for folder in RECORD_FOLDERS:  # each folder listed once: (name, is a link, is a file)
         where = game_dir / folder
         if not where.exists():
             continue
         if not where.is_dir():
+            listings.append((folder, where, None))
+            continue
+        with os.scandir(where) as listing:
+            listings.append((folder, where, sorted((i.name, i.is_symlink(), i.is_file()) for i in listing)))
+    links = any(where.is_symlink() for _, where, _ in listings) or private_dir(game_dir).is_symlink() \
+        or opening_path(game_dir).is_symlink() \
+        or any(link for _, _, found in listings for _, link, _ in found or ())
+    # With no link in the record, a file is accounted for exactly when its path is one the ledger names;
+    # with one, where each file really is decides (every path resolved, as a link may point anywhere).
+    resolved = {k.resolve() for k in known} if links else set()
+    for folder, where, found in listings:
+        if found is None:
             raise LedgerError(f"{where} is a file; {folder}/ is a folder of the public record (protocol §7).")
-        for p in sorted(where.iterdir()):
-            if p.name.startswith("."):
+        for name, _, is_file in found:
+            if name.startswith("."):
                 continue
-            if p.resolve() not in known or not p.is_file():
+            p = where / name
+            if (p.resolve() not in resolved or not p.is_file()) if links else (p not in known or not is_file):
                 what = ("an order no ledger entry consumed" if folder == "orders" else
                         "a file the ledger does not account for")
                 raise LedgerError(f"{p} is {what}; the record folders hold only the files of §7 "

@@ -20,7 +20,6 @@ in the same order and the dice a side has seen never change.
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -279,14 +278,17 @@ def _options(g: GameState, state: dict[str, Any], side: str) -> dict[str, Any]:
     return out
 
 
+_LEAVES = frozenset({str, int, bool, type(None)})  # kept as they are: no call for them (most of the data)
+
+
 def _plain(data: Any) -> Any:
     kind = type(data)
-    if kind is str or kind is int or kind is bool or data is None:  # the most of it: no attribute look-up
+    if kind in _LEAVES:
         return data
     if kind is dict:
-        return {str(k): _plain(v) for k, v in data.items()}
+        return {str(k): v if type(v) in _LEAVES else _plain(v) for k, v in data.items()}
     if kind is list:
-        return [_plain(v) for v in data]
+        return [v if type(v) in _LEAVES else _plain(v) for v in data]
     if hasattr(data, "to_dict"):
         return data.to_dict()
     if isinstance(data, dict):
@@ -478,7 +480,7 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
         plans = {s: {k: v for k, v in state.get("pending", {}).get(s, {}).items() if k in ("plans", "winter")}
                  for s in SIDES}
         resume = {"call": name, "args": args, "game": state["game"], "key": key.hex(), "answers": {},
-                  "plans": copy.deepcopy(plans), "stream": [int(state.get("step", 0)) + 1, call]}
+                  "plans": plain_copy(plans), "stream": [int(state.get("step", 0)) + 1, call]}
         state["resume"] = resume
     g = GameState.from_dict(resume["game"])
     sub = Drbg(bytes.fromhex(resume["key"]))
@@ -497,7 +499,7 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
     fn = getattr(engine, name)
     out: Any = None
     try:
-        out = fn(g, *copy.deepcopy(resume["args"]), sub, decider)
+        out = fn(g, *plain_copy(resume["args"]), sub, decider)
     except StopLookahead:
         pass
     if decider.batch:  # a side must decide: its questions of this battle, asked together

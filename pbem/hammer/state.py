@@ -78,14 +78,17 @@ class Turn:
                     fighting=self.fighting, fight=plain_copy(self.fight))
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def plain_copy(data: Any) -> Any:
     """A deep copy of plain data (dicts, lists, tuples, scalars), as ``asdict`` would give it."""
     kind = type(data)
-    if kind is dict:
-        return {k: plain_copy(v) for k, v in data.items()}
+    if kind is dict:  # scalars (most of the data) are kept without a call
+        return {k: v if type(v) in _SCALARS else plain_copy(v) for k, v in data.items()}
     if kind is list:
-        return [plain_copy(v) for v in data]
-    if kind in (str, int, bool, float) or data is None:
+        return [v if type(v) in _SCALARS else plain_copy(v) for v in data]
+    if kind in _SCALARS:
         return data
     if kind is tuple:
         return tuple(plain_copy(v) for v in data)
