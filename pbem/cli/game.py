@@ -15,10 +15,10 @@ import typer
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import write_output
 from pbem.cli.key import load_key
-from pbem.cli.seam import DEFAULT_RULESET
-from pbem.cli.verify import reveal
 from pbem.cli.lazy import lazy
+from pbem.cli.seam import DEFAULT_RULESET
 from pbem.cli.status import _when, arrived, describe, status
+from pbem.cli.verify import reveal
 from pbem.core.errors import FormatError
 
 core_game = lazy("pbem.core.game")

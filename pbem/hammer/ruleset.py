@@ -38,11 +38,11 @@ from pbem.hammer.orders import parse_moves
 from pbem.hammer.scenario import scenarios as scenario_names
 from pbem.hammer.scenario import setup as scenario_setup
 from pbem.hammer.state import PLACES, GameState, Options, Turn, plain_copy
+from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
-from pbem.hammer.winter import plan_decider as winter_plan
 from pbem.hammer.winter import check_winter_plan, validate_winter_plan, winter_plan_options
-from pbem.hammer.suggest import did_you_mean
+from pbem.hammer.winter import plan_decider as winter_plan
 
 RULESET_ID = "hammer"
 WORDS_PER_KEY = 8  # an engine call's stream key: 8 words (32 bytes) of the step's stream

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.errors import FormatError
-
 from pbem.bagpipes.components import load_components, parse_components, sample_components
+from pbem.core.errors import FormatError
 
 SAMPLE = resources.files("pbem.bagpipes.data").joinpath("sample-components.toml").read_text()
 REAL_TITLES = ("Bruce's Trick", "Wallace's Gratitude", "Lamberton's Help", "Bruces vs Comyns", "The Guardians",

@@ -14,14 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pbem.core import armor
+from pbem.core import armor, identity, ruleset
 from pbem.core import audit as audit_mod
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
-from pbem.core import identity
-from pbem.core import receipts as receipts_mod
-from pbem.core import ruleset
 from pbem.core import ledger as led
+from pbem.core import receipts as receipts_mod
 from pbem.core.errors import FormatError, GameBusy, PbemError, SignatureError
 from pbem.core.identity import PrivateIdentity
 

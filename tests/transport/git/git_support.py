@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import time
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
