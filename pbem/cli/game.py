@@ -8,7 +8,7 @@ the ruleset comes from the registry (pbem.core.ruleset).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -21,11 +21,17 @@ from pbem.cli.status import _when, arrived, describe, status
 from pbem.cli.verify import reveal
 from pbem.core.errors import FormatError
 
-core_game = lazy("pbem.core.game")
-drbg = lazy("pbem.core.drbg")  # hashlib and hmac: not for `pbem game --help`
-identity = lazy("pbem.core.identity")
-receipts_mod = lazy("pbem.core.receipts")
-rs = lazy("pbem.core.ruleset")
+if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
+    from pbem.core import drbg, identity
+    from pbem.core import game as core_game
+    from pbem.core import receipts as receipts_mod
+    from pbem.core import ruleset as rs
+else:
+    core_game = lazy("pbem.core.game")
+    drbg = lazy("pbem.core.drbg")  # hashlib and hmac: not for `pbem game --help`
+    identity = lazy("pbem.core.identity")
+    receipts_mod = lazy("pbem.core.receipts")
+    rs = lazy("pbem.core.ruleset")
 DEFAULT_DEADLINE_HOURS = 72  # = pbem.core.ledger.DEFAULT_DEADLINE_HOURS (a test checks), here so --help needs no import
 
 __all__ = ["game_app", "adjudicate", "status", "arrived", "describe", "fails_cleanly", "ruleset_named", "parse_pairs"]

@@ -65,11 +65,12 @@ def load(verb: Verb) -> Any:
     target = getattr(importlib.import_module(module), attribute)
     if isinstance(target, typer.Typer):
         target.rich_markup_mode = None
-        command = typer.main.get_group(target)
-    else:
-        single = typer.Typer(add_completion=False, rich_markup_mode=None)
-        single.command(verb.name)(target)
-        command = typer.main.get_command(single)
+        group = typer.main.get_group(target)
+        group.name = verb.name
+        return group
+    single = typer.Typer(add_completion=False, rich_markup_mode=None)
+    single.command(verb.name)(target)
+    command = typer.main.get_command(single)
     command.name = verb.name
     return command
 

@@ -34,7 +34,16 @@ from pbem.core import ruleset as rs
 from pbem.core.atomic import write_temp as _write_temp
 from pbem.core.canonical import canonical_bytes, canonical_loads
 from pbem.core.drbg import Drbg
-from pbem.core.errors import EnvelopeError, FormatError, GameBusy, LedgerError, PbemError, ReplayError, SignatureError
+from pbem.core.errors import (
+    ArmorError,
+    EnvelopeError,
+    FormatError,
+    GameBusy,
+    LedgerError,
+    PbemError,
+    ReplayError,
+    SignatureError,
+)
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 from pbem.core.standing import status  # where the game stands; apart so that ``pbem status`` loads little
 
@@ -594,7 +603,7 @@ def read_input(path: Path) -> bytes:
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file.") from None
     if size > armor.MAX_INPUT:
-        raise armor.ArmorError(f"{path} is {size} bytes, over the {armor.MAX_INPUT}-byte limit (protocol §3).")
+        raise ArmorError(f"{path} is {size} bytes, over the {armor.MAX_INPUT}-byte limit (protocol §3).")
     return path.read_bytes()
 
 

@@ -100,7 +100,8 @@ class HammerRuleset:
 
     def view(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """What ``side`` may see of the board (views.py holds the one visibility rule)."""
-        return _plain(side_view(game_of(state), side))
+        view: dict[str, Any] = _plain(side_view(game_of(state), side))
+        return view
 
     def report(self, state: dict[str, Any], side: str, log: list[dict[str, Any]], game_id: str = "",
                step: int = 0) -> dict[str, Any]:
@@ -552,7 +553,8 @@ class _ByKind:
 
 def _eng_legal_moves(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:
     """``{origin: {block: [areas it may reach]}}`` for ``side``'s Move Phase now (4.x)."""
-    return _plain(legal_group_moves(g, side))
+    moves: dict[str, dict[str, list[str]]] = _plain(legal_group_moves(g, side))
+    return moves
 
 
 def _eng_reach_as_player1(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:
