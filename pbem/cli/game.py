@@ -1,8 +1,9 @@
 """Game verbs: ``pbem game new | open | join | start | receive | reveal``, ``pbem adjudicate``, ``pbem status``.
 
-Thin: the protocol (``pbem.core.game``) does the work; this module parses arguments, and
-pbem.cli.errors turns every failure into one ``error:`` line and exit code 1. It names no game:
-the ruleset comes from the registry (pbem.core.ruleset).
+The protocol (``pbem.core.game``) does the work; this module parses arguments, and
+pbem.cli.errors turns every failure into one ``error:`` line and exit code 1. It imports no game
+(tests/core/test_layering.py): the ruleset comes from the registry (pbem.core.ruleset); only the
+default ``--ruleset`` (pbem.cli.seam) and the help texts name the shipped games.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""The ``pbem`` command: a thin typer app; the work lives in the library modules.
+"""The ``pbem`` command: the typer app. Verbs parse arguments, read and write the files the user
+names, and print; the protocol (pbem.core), the transports and the games' rules (through the
+ruleset registry, pbem.cli.seam) do the work. The rules workbench (``sandbox``, ``odds``) is
+Hammer's own and imports it (tests/core/test_layering.py).
 
 One module per verb group; every failure reaches the user as one ``error:`` line and exit
 code 1 (pbem.cli.errors), never a traceback.
