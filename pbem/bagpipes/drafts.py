@@ -79,6 +79,8 @@ def render_text(report: dict[str, Any]) -> str:
     v = report["view"]
     lines = [f"Swords and Bagpipes - {report.get('game', '')} - step {report.get('step', 0)} - "
              f"round {v['round']} of {v['rounds']} - you are {report['side']}"]
+    if report.get("cards"):
+        lines.append(f"Cards: {report['cards']} (the game's component file)")
     card = v.get("round_card")
     if card:
         lines.append(f"English Arms: {card['title']}: strength {card['english_strength']}, bonnet "

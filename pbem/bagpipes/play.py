@@ -39,11 +39,12 @@ class Summary:
     audited: bool | None = None
     game_dir: str = ""
     problems: list[str] = field(default_factory=list)
+    cards: str = ""                      # the component file's edition name (the sample says it is invented)
 
     def lines(self) -> list[str]:
         """What ``pbem demo --ruleset bagpipes`` prints."""
         who = ", ".join(self.winners) or "nobody (a declared tie)"
-        out = [f"Swords and Bagpipes, {self.players} players (invented sample cards): {self.rounds} round(s), "
+        out = [f"Swords and Bagpipes, {self.players} players, cards: {self.cards}: {self.rounds} round(s), "
                f"{self.defeats} Scottish defeat(s).", f"winner(s): {who} - {self.reason}",
                f"{self.steps} steps, {self.exchanges} exchanges by mail "
                f"({', '.join(map(str, self.exchanges_per_round))} per round)"]
@@ -131,7 +132,8 @@ def play_engine_game(players: int, seed: bytes, bots: Mapping[str, str] | str = 
             break
     rounds = t.round
     return Summary(players, list(t.winners), t.end_reason, rounds, t.defeats, t.step, sum(per_round.values()),
-                   [per_round.get(r, 0) for r in range(1, rounds + 1)], problems=problems)
+                   [per_round.get(r, 0) for r in range(1, rounds + 1)], problems=problems,
+                   cards=rules.components.name)
 
 
 def play_protocol_game(game_dir: Path, players: int, seed: bytes = b"demo", bots: str = "simple",
@@ -150,7 +152,8 @@ def play_protocol_game(game_dir: Path, players: int, seed: bytes = b"demo", bots
     keys = {s: (referee if s == REFEREE else key(s, i + 1)) for i, s in enumerate(rules.sides)}
     game_dir = Path(game_dir)
     game.open_game(game_dir, rules, "standard", opts, referee, {s: k.public for s, k in keys.items()},
-                   game_id=f"bagpipes-{players}p-demo", chain_length=400)
+                   game_id=f"bagpipes-{players}p-demo", chain_length=400,
+                   components=Path(components).read_bytes() if components is not None else None)
     joins = [game.write_join(game_dir, keys[s], s) for s in rules.sides]
     status = game.start_game(game_dir, referee, joins, rules=rules)
     per_round: dict[int, int] = {}
@@ -187,7 +190,8 @@ def play_protocol_game(game_dir: Path, players: int, seed: bytes = b"demo", bots
     rounds = int(board["round"])
     return Summary(players, list(result.get("winners", [])), str(result.get("reason", "")), rounds,
                    int(board["defeats"]), steps, sum(per_round.values()), [per_round.get(r, 0) for r in range(1, rounds + 1)],
-                   verified=verified, audited=audited, game_dir=str(game_dir), problems=problems)
+                   verified=verified, audited=audited, game_dir=str(game_dir), problems=problems,
+                   cards=rules.components.name)
 
 
 def demo(players: int = 5, game_dir: Path | None = None, seed: bytes = b"pbem-bagpipes-demo",

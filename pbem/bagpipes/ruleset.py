@@ -38,6 +38,7 @@ class BagpipesRuleset:
 
     id = "bagpipes"
     version = "1"
+    takes_components = True  # the card faces come from a component file (protocol §10.3)
 
     def __init__(self, players: int = 4, components: Components | Path | None = None) -> None:
         self.players = players
@@ -46,8 +47,17 @@ class BagpipesRuleset:
 
     @classmethod
     def for_options(cls, options: Mapping[str, Any], components: Components | Path | None = None) -> BagpipesRuleset:
-        """The instance for a game's manifest options (protocol §10.1)."""
-        return cls(int(options.get("players", 4)), components)
+        """The instance for a game's manifest options (protocol §10.1), refused when the component file
+        it is given (the game folder's, else the shipped sample) is not the one the manifest names (§10.3)."""
+        rules = cls(int(options.get("players", 4)), components)
+        want = options.get("components_sha256")
+        if isinstance(want, str) and want and want != rules.components.sha256:
+            given = "the component file given" if components is not None else "the shipped sample (invented cards)"
+            raise FormatError(f"game.toml records components_sha256 = {want}, but {given} has SHA-256 "
+                              f"{rules.components.sha256} (protocol §10.3).",
+                              hint="the game's component file is components.toml in the game folder; get it from "
+                                   "the referee")
+        return rules
 
     def player(self) -> Any:
         """The player's side of the seam (protocol §10.2): pbem.bagpipes.player.BagpipesPlayer."""

@@ -89,8 +89,8 @@ def report(t: Table, comps: Components, seat: str, game_id: str = "", step: int 
     log = [{"event": e.event, "text": e.text} for e in t.log if e.visible in ("all", seat)]
     mail = [{"from": m.sender, "to": m.to, "text": m.text} for m in t.mail
             if m.to in ("all", seat) or m.sender == seat]
-    return {"game": game_id, "side": seat, "step": step, "view": view(t, comps, seat), "log": log, "talk": mail,
-            "asks": t.pending.owes.get(seat, ""), "result": result(t)}
+    return {"game": game_id, "side": seat, "step": step, "cards": comps.name, "view": view(t, comps, seat),
+            "log": log, "talk": mail, "asks": t.pending.owes.get(seat, ""), "result": result(t)}
 
 
 def result(t: Table) -> dict[str, Any]:

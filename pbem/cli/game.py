@@ -23,6 +23,7 @@ from pbem.cli.verify import reveal
 from pbem.core.errors import FormatError
 
 if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
+    from pbem.core import components as components_mod
     from pbem.core import drbg, identity
     from pbem.core import game as core_game
     from pbem.core import receipts as receipts_mod
@@ -33,6 +34,7 @@ else:
     identity = lazy("pbem.core.identity")
     receipts_mod = lazy("pbem.core.receipts")
     rs = lazy("pbem.core.ruleset")
+    components_mod = lazy("pbem.core.components")
 DEFAULT_DEADLINE_HOURS = 72  # = pbem.core.ledger.DEFAULT_DEADLINE_HOURS (a test checks), here so --help needs no import
 
 __all__ = ["game_app", "adjudicate", "status", "arrived", "describe", "fails_cleanly", "ruleset_named", "parse_pairs"]
@@ -71,13 +73,17 @@ ScenarioOpt = Annotated[str, typer.Option("--scenario", help="A scenario of the 
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", help="KEY=VALUE game option "
                                                      "(hammer: schiltroms=true, bid=E2; bagpipes: players=5, "
                                                      "rounds=9).")]
+ComponentsOpt = Annotated[Path | None, typer.Option("--components", help="The game's component file (card "
+                                                    "data, for a ruleset that takes one: bagpipes). Copied into "
+                                                    "the game folder as components.toml, its SHA-256 recorded in "
+                                                    "the manifest (protocol §10.3). Default: the ruleset's own.")]
 HoursOpt = Annotated[int, typer.Option("--deadline-hours", min=0, max=100_000,
                                        help="Hours each step stays open after its report is written; then the "
                                             "referee may give default orders. 0: no deadline, never defaults.")]
 
 
-def _game_args(ruleset: str, side: list[str], scenario: str, option: list[str] | None
-               ) -> tuple[Any, dict[str, str], dict[str, Any], str]:
+def _game_args(ruleset: str, side: list[str], scenario: str, option: list[str] | None,
+               components: Path | None = None) -> tuple[Any, dict[str, str], dict[str, Any], str]:
     """(ruleset, side -> public id file, options), all checked before any key is read.
 
     The options come first: a game's seats may depend on them (bagpipes: players=N), so the
@@ -86,7 +92,11 @@ def _game_args(ruleset: str, side: list[str], scenario: str, option: list[str] |
     texts = parse_pairs(option or [], "--option")
     make = getattr(ruleset_named(ruleset), "player", None)
     options: dict[str, Any] = make().options_from_text(texts) if make is not None else dict(texts)
-    rules = rs.load(ruleset, options)
+    if components is not None:  # its hash goes into the manifest; the ruleset parses and checks it (§10.3)
+        if components_mod.OPTION in texts:
+            raise FormatError(f"give --components or --option {components_mod.OPTION}=..., not both (protocol §10.3).")
+        options[components_mod.OPTION] = components_mod.digest(components_mod.read(components))
+    rules = rs.load(ruleset, options, components)
     if set(sides) != set(rules.sides):
         raise FormatError(f"--side must name each of {', '.join(rules.sides)} once "
                           f"(got {', '.join(sorted(sides)) or 'none'}) (protocol §7.1).")
@@ -105,10 +115,10 @@ def default_scenario(rules: Any) -> str:
 
 
 def _game_inputs(ruleset: str, side: list[str], scenario: str, option: list[str] | None, referee: Path,
-                 passphrase_file: Path | None) -> tuple[Any, dict[str, Any], identity.PrivateIdentity,
-                                                        dict[str, identity.PublicIdentity], str]:
+                 passphrase_file: Path | None, components: Path | None = None
+                 ) -> tuple[Any, dict[str, Any], identity.PrivateIdentity, dict[str, identity.PublicIdentity], str]:
     """What ``game new`` and ``game open`` read: ruleset, options, the referee's key, each side's identity."""
-    rules, sides, options, scenario = _game_args(ruleset, side, scenario, option)
+    rules, sides, options, scenario = _game_args(ruleset, side, scenario, option, components)
     ref = load_key(referee, passphrase_file)
     pubs = {s: identity.load_public(Path(p)) for s, p in sorted(sides.items())}
     return rules, options, ref, pubs, scenario
@@ -118,22 +128,28 @@ def _game_inputs(ruleset: str, side: list[str], scenario: str, option: list[str]
 @fails_cleanly
 def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = DEFAULT_RULESET,
         scenario: ScenarioOpt = "", option: OptionOpt = None, passphrase_file: PassOpt = None,
-        deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS) -> None:
+        deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS, components: ComponentsOpt = None) -> None:
     """Start a game at once: manifest, dice commitment, set-up and the first reports (set-up dice: referee's secret only)."""
-    rules, options, ref, pubs, scenario = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
-    core_game.new_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours)
-    typer.echo(f"game started in {game_dir}; reports for {', '.join(sorted(pubs))} are in {game_dir / 'reports'}")
+    rules, options, ref, pubs, scenario = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file,
+                                                       components)
+    core_game.new_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours,
+                       components=components_mod.read(components) if components is not None else None)
+    cards = f"; send {game_dir / 'components.toml'} with game.toml" if components is not None else ""
+    typer.echo(f"game started in {game_dir}; reports for {', '.join(sorted(pubs))} are in {game_dir / 'reports'}{cards}")
 
 
 @game_app.command("open")
 @fails_cleanly
 def open_(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = DEFAULT_RULESET,
           scenario: ScenarioOpt = "", option: OptionOpt = None, passphrase_file: PassOpt = None,
-          deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS) -> None:
+          deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS, components: ComponentsOpt = None) -> None:
     """Open a game for joins: publish the manifest and dice anchor; set-up waits for every side's entropy."""
-    rules, options, ref, pubs, scenario = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file)
-    game_id = core_game.open_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours)
-    typer.echo(f"game {game_id} opened in {game_dir}; send {game_dir / 'game.toml'} to "
+    rules, options, ref, pubs, scenario = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file,
+                                                       components)
+    game_id = core_game.open_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours,
+                                  components=components_mod.read(components) if components is not None else None)
+    also = f" and {game_dir / 'components.toml'}" if components is not None else ""
+    typer.echo(f"game {game_id} opened in {game_dir}; send {game_dir / 'game.toml'}{also} to "
                f"{', '.join(sorted(pubs))} and wait for their joins")
 
 
@@ -235,7 +251,9 @@ def what_to_send(game_dir: Path, info: dict[str, Any]) -> list[str]:
         side = path.stem.split("-", 1)[1]
         task = f"; {side} owes {owes[side]} orders" if side in owes else ""
         lines.append(f"  to {side}: {path}{task}")
-    lines.append(f"  to everyone (or publish): {Path(game_dir) / 'game.toml'} and {Path(game_dir) / 'ledger'}/, "
+    cards = Path(game_dir) / "components.toml"  # the game's component file, when it has one (protocol §10.3)
+    also = f", {cards}" if cards.exists() else ""
+    lines.append(f"  to everyone (or publish): {Path(game_dir) / 'game.toml'}{also} and {Path(game_dir) / 'ledger'}/, "
                  "which players need to seal orders and verify")
     return lines
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core import beacon, commitments, receipts
+from pbem.core import components as components_mod
 from pbem.core import envelope as env_mod
 from pbem.core import game as game_mod
 from pbem.core import ledger as led
@@ -111,7 +112,7 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
     dice_secret, state_secret = _hex32(bundle, "dice_secret"), _hex32(bundle, "state_secret")
     if beacon.anchor(dice_secret, man.chain_length) != man.anchor:
         raise AuditError("reveal bundle: the dice secret does not hash to the manifest's dice anchor (protocol §8).")
-    rules = rules or rs.load(man.ruleset, man.options)
+    rules = rules or rs.load(man.ruleset, man.options, components_mod.in_game(game_dir, man.options))
     if str(rules.version) != man.ruleset_version:
         raise AuditError(f"the game used {man.ruleset} version {man.ruleset_version}; version {rules.version} "
                          "is installed and cannot replay it (protocol §10).")

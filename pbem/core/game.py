@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core import armor, beacon, commitments, receipts
+from pbem.core import components as components_mod
 from pbem.core import envelope as env_mod
 from pbem.core import ledger as led
 from pbem.core import lock as lock_mod
@@ -158,7 +159,8 @@ def _setup_files(game_dir: Path, man: led.Manifest, rules: rs.Ruleset, referee: 
 def new_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Mapping[str, Any],
              referee: PrivateIdentity, sides: Mapping[str, PublicIdentity], *, game_id: str | None = None,
              chain_length: int = beacon.DEFAULT_LENGTH, deadline: str = DEADLINE_POLICY,
-             deadline_hours: int = DEFAULT_DEADLINE_HOURS, now: int | None = None) -> dict[str, Any]:
+             deadline_hours: int = DEFAULT_DEADLINE_HOURS, now: int | None = None,
+             components: bytes | None = None) -> dict[str, Any]:
     """Create a game in one go: manifest, dice anchor, setup entry 0, first reports and sealed state.
 
     Set-up draws from the referee's secret alone (the known limit of protocol §8.1: the referee
@@ -170,14 +172,15 @@ def new_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Ma
                                                         chain_length, deadline, led.SETUP_REFEREE, deadline_hours)
     man = led.parse_manifest(man_bytes, str(game_dir / "game.toml"))
     files = _setup_files(game_dir, man, rules, referee, dice_secret, state_secret, {}, _now(now))
-    _write_new_game(game_dir, [(game_dir / "game.toml", man_bytes), *files])
+    _write_new_game(game_dir, [(game_dir / "game.toml", man_bytes), *_component_file(game_dir, options, components),
+                               *files])
     return status(game_dir)
 
 
 def open_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Mapping[str, Any],
               referee: PrivateIdentity, sides: Mapping[str, PublicIdentity], *, game_id: str | None = None,
               chain_length: int = beacon.DEFAULT_LENGTH, deadline: str = DEADLINE_POLICY,
-              deadline_hours: int = DEFAULT_DEADLINE_HOURS) -> str:
+              deadline_hours: int = DEFAULT_DEADLINE_HOURS, components: bytes | None = None) -> str:
     """First half of an unbiased set-up (§8.1): publish the manifest and its dice anchor, keep the secrets sealed.
 
     The players then send joins (``write_join``) answering the manifest's hash, and ``start_game``
@@ -191,9 +194,21 @@ def open_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: M
     secret = canonical_bytes({"entry": -1, "dice_secret": dice_secret.hex(), "state_secret": state_secret.hex()})
     sealed = env_mod.seal(referee, [referee.public], secret, game=game_id, kind="state", side="", step=0,
                           answers=led.record_hash(man_bytes))
-    _write_new_game(game_dir, [(game_dir / "game.toml", man_bytes),
+    _write_new_game(game_dir, [(game_dir / "game.toml", man_bytes), *_component_file(game_dir, options, components),
                                (led.opening_path(game_dir), armor.armor(sealed).encode("ascii"))])
     return game_id
+
+
+def _component_file(game_dir: Path, options: Mapping[str, Any], data: bytes | None) -> list[tuple[Path, bytes]]:
+    """``GAME/components.toml``, a public file of the record (§10.3), when the game has its own component file;
+    refused unless the options record its hash, so the manifest names the very bytes published."""
+    if data is None:
+        return []
+    want = options.get(components_mod.OPTION)
+    if want != components_mod.digest(data):
+        raise FormatError(f"the options record {components_mod.OPTION} = {want!r}, not the SHA-256 of the component "
+                          f"file given ({components_mod.digest(data)}) (protocol §10.3).")
+    return [(game_dir / components_mod.NAME, data)]
 
 
 def _write_new_game(game_dir: Path, files: Sequence[tuple[Path, bytes]]) -> None:
@@ -231,6 +246,8 @@ def write_join(game_dir: Path, player: PrivateIdentity, side: str) -> str:
     """A side's armored join: its entropy proof (§8.2), signed by the side, sealed to the referee, bound to the manifest."""
     game_dir = Path(game_dir)
     man = _opened(game_dir)
+    if man.options.get(components_mod.OPTION):  # a player joins knowing the game's cards: its file is at hand (§10.3)
+        rs.load(man.ruleset, man.options, components_mod.in_game(game_dir, man.options))
     if side not in man.identities:
         raise EnvelopeError(f"side {side!r} is not in game {man.game} (sides: {', '.join(man.sides)}) (protocol §8.1).")
     if player.public != man.identities[side]:
@@ -265,7 +282,7 @@ def start_game(game_dir: Path, referee: PrivateIdentity, join_files: Sequence[Pa
     game_dir = Path(game_dir)
     man = _opened(game_dir)
     _check_referee(man, referee)
-    rules = _installed_rules(man, rules)
+    rules = _installed_rules(man, rules, game_dir)
     path = led.opening_path(game_dir)
     env = env_mod.read_file(path)
     env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="state", step=0, answers=man.hash)
@@ -435,7 +452,7 @@ def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, wh
     _check_referee(man, referee)
     entry = led.latest(game_dir, man)
     env, side, _, body = _check_order(man, entry, referee, raw, where)
-    rules = _installed_rules(man, rules)
+    rules = _installed_rules(man, rules, game_dir)
     state = _load_state(game_dir, man, entry, referee)["state"]
     try:
         rules.validate(state, side, body)
@@ -473,9 +490,10 @@ def _receive(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: Priva
                      (led.receipt_path(game_dir, step, side, seq), receipt.armored.encode("ascii"))]
 
 
-def _installed_rules(man: led.Manifest, rules: rs.Ruleset | None) -> rs.Ruleset:
-    """The game's ruleset, refused when the installed version is not the one the game uses (§10)."""
-    rules = rules or rs.load(man.ruleset, man.options)
+def _installed_rules(man: led.Manifest, rules: rs.Ruleset | None, game_dir: Path) -> rs.Ruleset:
+    """The game's ruleset (with the game's component file, §10.3), refused when the installed version
+    is not the one the game uses (§10)."""
+    rules = rules or rs.load(man.ruleset, man.options, components_mod.in_game(game_dir, man.options))
     if str(rules.version) != man.ruleset_version:
         raise FormatError(f"this game uses {man.ruleset} version {man.ruleset_version}, but version "
                           f"{rules.version} is installed (protocol §10).")
@@ -497,7 +515,7 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
     now = _now(now)
     man = led.read_manifest(game_dir)
     _check_referee(man, referee)
-    rules = _installed_rules(man, rules)
+    rules = _installed_rules(man, rules, game_dir)
     entry = led.latest(game_dir, man)
     if not entry.owes:
         raise PbemError(f"game {man.game} is over; nobody owes orders (protocol §7.2).")

@@ -185,7 +185,10 @@ def read_manifest(game_dir: Path) -> Manifest:
         data = path.read_bytes()
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file, so {game_dir} is not a game folder (protocol §7.1).") from None
-    return parse_manifest(data, str(path))
+    man = parse_manifest(data, str(path))
+    from pbem.core import components  # every verb that reads a game folder checks its component file (§10.3)
+    components.in_game(Path(game_dir), man.options)
+    return man
 
 
 def parse_manifest(data: bytes, where: str) -> Manifest:

@@ -191,11 +191,13 @@ def registered() -> tuple[str, ...]:
     return tuple(sorted(set(_installed()) | set(_REGISTERED)))
 
 
-def load(name: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+def load(name: str, options: Mapping[str, Any] | None = None, components: Path | None = None) -> Ruleset:
     """A fresh instance of the ruleset registered under ``name`` (explicit registration wins).
 
     With ``options`` (a manifest's, when one is at hand) a ruleset whose seats depend on them is
-    built by its optional classmethod ``for_options(options)`` (protocol §10.1)."""
+    built by its optional classmethod ``for_options(options)`` (protocol §10.1). ``components`` is
+    the game's component file (protocol §10.3), handed to ``for_options(options, components)`` of a
+    ruleset that declares ``takes_components = True``; any other ruleset refuses one."""
     target = _REGISTERED.get(name) or _installed().get(name)
     if target is None:
         raise FormatError(f"unknown ruleset {name!r}; known: {', '.join(registered()) or 'none'} (protocol §10).")
@@ -208,6 +210,10 @@ def load(name: str, options: Mapping[str, Any] | None = None) -> Ruleset:
     else:
         factory = target
     for_options = getattr(factory, "for_options", None)
+    if components is not None and not getattr(factory, "takes_components", False):
+        raise FormatError(f"ruleset {name!r} takes no component file; leave out --components (protocol §10.3).")
+    if components is not None and for_options is not None:
+        return for_options(dict(options or {}), components)  # type: ignore[no-any-return]
     if options is not None and for_options is not None:
         return for_options(dict(options))  # type: ignore[no-any-return]
     return factory()  # type: ignore[no-any-return]

@@ -91,3 +91,26 @@ def test_SB_14_no_real_card_title_in_the_repository_data() -> None:
 def test_SB_15_credits_kept_and_no_published_card_data_claimed() -> None:
     notes = (Path(__file__).parents[2] / "docs" / "bagpipes-notes.md").read_text()
     assert "Yan Egorov" in notes and "No card data of the published game is in this repository" in notes
+
+
+def test_SB_14_sample_is_labelled_invented_in_reports_and_the_demo_summary() -> None:
+    from bp_support import new
+
+    from pbem.bagpipes import drafts, views
+    from pbem.bagpipes.play import play_engine_game
+    t = new(3)
+    for seat in ("clan1", "clan2", "clan3", "referee"):
+        report = views.report(t, sample_components(), seat, "g", 0)
+        assert report["cards"] == "INVENTED SAMPLE - not the published cards"
+        assert "Cards: INVENTED SAMPLE - not the published cards" in drafts.render_text(report)
+    assert "cards: INVENTED SAMPLE - not the published cards" in play_engine_game(3, seed=b"label").lines()[0]
+
+
+def test_SB_14_the_sample_is_the_only_card_data_in_the_repository() -> None:
+    """No other file of the project lists card faces: only the sample has ``[[round_cards]]``/``[[bagpipe_cards]]`` tables."""
+    root = Path(__file__).parents[2]
+    holders = sorted(str(p.relative_to(root)) for folder in ("pbem", "docs", "tests", "examples") if (root / folder).is_dir()
+                     for p in (root / folder).rglob("*") if p.is_file() and p.suffix in (".toml", ".json", ".md", ".py")
+                     and any(line.strip() in ("[[round_cards]]", "[[bagpipe_cards]]")
+                             for line in p.read_text(encoding="utf-8", errors="replace").splitlines()))
+    assert holders == ["pbem/bagpipes/data/sample-components.toml"]

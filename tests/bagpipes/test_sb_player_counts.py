@@ -173,3 +173,14 @@ def test_SB_12_4_precise_daggers_stacking() -> None:
     values = [dagger_value(c) for c in t.dagger_deck]
     assert sorted(values[:5]) == [1, 2, 2, 3, 3] and sorted(values[5:10]) == [1, 2, 2, 3, 3]
     assert sorted(t.dagger_deck) == sorted(COMPS.dagger_cards())
+
+
+# ---------------------------------------------------------------- [SB-12]
+def test_SB_12_variants_are_manifest_options_off_by_default() -> None:
+    """The book's variants [SB-12.1]-[SB-12.4] are chosen at open: none is on unless the manifest says so."""
+    plain = Options()
+    assert (plain.rounds, plain.scottish_set, plain.precise_daggers) == (7, False, False)
+    t = new(4)
+    assert all(len(s.hand) == 1 for s in t.seats) and t.options.rounds == 7
+    chosen = new(4, scottish_set=True, precise_daggers=True, rounds=9).options
+    assert (chosen.rounds, chosen.scottish_set, chosen.precise_daggers) == (9, True, True)

@@ -233,3 +233,17 @@ def test_SB_5_4_player_side_template_and_draft_check_agree_with_the_referee(play
         else:
             body["tokens"] = {"play": [{"card": "sample-not-held"}]}
         check_draft(rep["view"], "clan1", body)
+
+
+def test_SB_2_manual_card_ruling_is_a_signed_referee_order_consumed_in_the_ledger(tmp_path: Path) -> None:
+    """Through the protocol: the ruling on a ``manual`` card is the side ``referee``'s sealed, signed order,
+    kept in ``orders/`` and named in the ledger entry that consumed it (the demo's 2-player game meets one)."""
+    from pbem.core import ledger as led
+    s = play_protocol_game(tmp_path / "g", 2, b"demo", "simple")
+    assert s.verified and s.audited
+    g = tmp_path / "g"
+    man = led.read_manifest(g)
+    ruled = [n for n in range(1, s.steps + 1) if "referee" in led.read_entry(g, n, man).orders]
+    assert ruled, "no ruling in this game"
+    for n in ruled:
+        assert led.order_path(g, n - 1, "referee").is_file()

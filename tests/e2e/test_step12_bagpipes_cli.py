@@ -51,6 +51,7 @@ def test_step11_item1_bagpipes_3_players_through_the_real_cli_verbs(tmp_path: Pa
             report = core_game.report_path(g, step, side)
             shown = run("report", "open", report, "--key", key_of[side], "--save", work / f"{step}-{side}.json")
             assert f"step {step}" in shown and "Traceback" not in shown
+            assert "Cards: INVENTED SAMPLE - not the published cards" in shown   # every report says so
             draft = work / f"{step:04d}-{side}.toml"
             if (step + n) % 2 == 0:   # the template (the safe order) half the time, a bot's order the other half
                 run("orders", "new", report, "--key", key_of[side], "--out", draft)
@@ -119,6 +120,7 @@ def test_step11_item1_game_open_refuses_a_bad_player_count_in_one_line(tmp_path:
 def test_step12_item6_pbem_demo_ruleset_bagpipes_plays_every_player_count(tmp_path: Path, players: int) -> None:
     out = run("demo", "--ruleset", "bagpipes", "--players", str(players), "--folder", tmp_path / "d")
     assert f"Swords and Bagpipes, {players} players" in out
+    assert "cards: INVENTED SAMPLE - not the published cards" in out   # the demo says its cards are invented
     assert "verify: ok; audit: ok" in out
 
 

@@ -170,6 +170,8 @@ def _copy_record(src: Path, dst: Path) -> None:
     entry = led.latest(src, man)
     (dst / "ledger").mkdir(parents=True)
     shutil.copy2(src / "game.toml", dst / "game.toml")
+    if (src / "components.toml").exists():  # the game's component file, part of the record (protocol §10.3)
+        shutil.copy2(src / "components.toml", dst / "components.toml")
     for n in range(entry.number + 1):
         shutil.copy2(led.entry_path(src, n), led.entry_path(dst, n))
     state = led.state_path(src, entry.number)

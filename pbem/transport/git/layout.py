@@ -2,7 +2,8 @@
 
 ::
 
-    game.toml, ledger/, orders/, reports/, state/, joins/   the public record (docs/protocol.md §7)
+    game.toml, ledger/, orders/, reports/, state/, joins/   the public record (docs/protocol.md §7),
+    components.toml         with the game's component file when it has one (protocol §10.3)
     inbox/NNNN-SIDE.pbem    SIDE's sealed order for step NNNN, pushed by the player
     receipts/NNNN-SIDE-SEQ.pbem the referee's receipts for it (SEQ counts the side's orders for the step)
     .gitignore, .gitattributes
@@ -20,7 +21,7 @@ from pathlib import Path
 
 INBOX = "inbox"
 RECEIPTS = "receipts"
-RECORD = ("game.toml", "ledger", "orders", "reports", "state", "joins")
+RECORD = ("game.toml", "components.toml", "ledger", "orders", "reports", "state", "joins")  # components: §10.3
 _INBOX_NAME = re.compile(r"^inbox/(\d{4,})-([a-z][a-z0-9_]*)\.pbem$")
 
 GITIGNORE = """\

@@ -175,7 +175,7 @@ def entry_deadline(game_dir: Path, number: int) -> int:
     return entry(game_dir, number).deadline
 
 
-_PUBLIC = re.compile(r"^(game\.toml|ledger/\d{4,}\.toml|orders/\d{4,}-[a-z0-9_]+\.pbem|reports/\d{4,}-[a-z0-9_]+\.pbem"
+_PUBLIC = re.compile(r"^(game\.toml|components\.toml|ledger/\d{4,}\.toml|orders/\d{4,}-[a-z0-9_]+\.pbem|reports/\d{4,}-[a-z0-9_]+\.pbem"
                      r"|state/\d{4,}\.pbem|joins/[a-z0-9_]+\.pbem)$")
 
 
@@ -189,7 +189,7 @@ def entry_files(game_dir: Path, number: int) -> dict[str, bytes]:
     game_dir = Path(game_dir)
     man = led.read_manifest(game_dir)
     entry = led.read_entry(game_dir, number, man)
-    names = ["game.toml", f"ledger/{number:04d}.toml", f"state/{number:04d}.pbem"]
+    names = ["game.toml", "components.toml", f"ledger/{number:04d}.toml", f"state/{number:04d}.pbem"]  # §10.3
     names += [f"reports/{number:04d}-{s}.pbem" for s in man.sides]
     if number == 0:
         names += [f"joins/{s}.pbem" for s in sorted(entry.orders)]
@@ -202,7 +202,7 @@ def all_files(game_dir: Path) -> dict[str, bytes]:
     """The whole public record so far."""
     game_dir = Path(game_dir)
     v = view(game_dir)
-    out = {"game.toml": (game_dir / "game.toml").read_bytes()}
+    out = {n: (game_dir / n).read_bytes() for n in ("game.toml", "components.toml") if (game_dir / n).exists()}
     if v.started:
         for n in range(v.step + 1):
             out.update(entry_files(game_dir, n))
