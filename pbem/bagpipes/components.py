@@ -232,7 +232,7 @@ def parse_components(data: bytes, where: str = "components") -> Components:
 def load_components(path: Path | None = None) -> Components:
     """The component file at ``path``, or the invented sample shipped with the package."""
     if path is None:
-        data = resources.files("pbem.bagpipes.data").joinpath(SAMPLE).read_bytes()
+        data = resources.files("pbem.bagpipes").joinpath("data", SAMPLE).read_bytes()
         return parse_components(data, SAMPLE)
     try:
         data = Path(path).read_bytes()

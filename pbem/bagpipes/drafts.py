@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.core.errors import FormatError, IllegalOrder, InvalidOrder
-
 from pbem.bagpipes.bots import _chooses, safe_order
 from pbem.bagpipes.model import REFEREE, parse_order
+from pbem.core.errors import FormatError, IllegalOrder, InvalidOrder
 
 TIMING_OF_KIND = {"plan": "axe", "turn": "axe"}
 

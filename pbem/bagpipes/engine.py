@@ -13,12 +13,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.bagpipes.components import BagpipeCard, Components, RoundCard, dagger_value, face_of
+from pbem.bagpipes.model import (
+    REFEREE,
+    CardPlay,
+    Guard,
+    LogEntry,
+    Mail,
+    Options,
+    Order,
+    Pending,
+    Phase,
+    Policy,
+    Replenish,
+    Seat,
+    Side,
+    Table,
+    Turn,
+)
 from pbem.core.drbg import Drbg
 from pbem.core.errors import IllegalOrder, InvalidOrder
-
-from pbem.bagpipes.components import BagpipeCard, Components, RoundCard, dagger_value, face_of
-from pbem.bagpipes.model import (REFEREE, CardPlay, Guard, LogEntry, Mail, Options, Order, Pending, Phase, Policy,
-                                 Replenish, Seat, Side, Table, Turn)
 
 TALK_LIMIT = 2000
 

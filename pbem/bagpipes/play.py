@@ -12,9 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.core.drbg import Drbg
-from pbem.core.errors import PbemError
-
 from pbem.bagpipes import views
 from pbem.bagpipes.bots import BOTS, referee_bot, safe_order
 from pbem.bagpipes.components import Components, dagger_value
@@ -22,6 +19,8 @@ from pbem.bagpipes.engine import check as check_order
 from pbem.bagpipes.engine import default_order, defeats_to_lose
 from pbem.bagpipes.model import REFEREE, Phase, Table, parse_order, to_data
 from pbem.bagpipes.ruleset import BagpipesRuleset, parse_options, step
+from pbem.core.drbg import Drbg
+from pbem.core.errors import PbemError
 
 
 @dataclass

@@ -17,14 +17,13 @@ from typing import Any
 
 import tomli_w
 
-from pbem.core.drbg import Drbg
-from pbem.core.errors import FormatError, InvalidOrder
-from pbem.core.ruleset import DemoResult, Draft
-
 from pbem.bagpipes import drafts
 from pbem.bagpipes.bots import BOTS, referee_bot
 from pbem.bagpipes.model import KIND_FIELDS, ORDER_KINDS, REFEREE, Options
 from pbem.bagpipes.ruleset import SCENARIO, BagpipesRuleset
+from pbem.core.drbg import Drbg
+from pbem.core.errors import FormatError, InvalidOrder
+from pbem.core.ruleset import DemoResult, Draft
 
 HEADER = ("game", "side", "step", "kind")
 DEMO_PLAYERS = 5

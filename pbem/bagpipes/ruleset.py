@@ -13,14 +13,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pbem.core.drbg import Drbg
-from pbem.core.errors import FormatError, InvalidOrder
-from pbem.core.ruleset import StepResult
-
 from pbem.bagpipes import views
 from pbem.bagpipes.components import Components, load_components
 from pbem.bagpipes.engine import Game, check, default_order, seat_ids
 from pbem.bagpipes.model import REFEREE, Options, Order, Phase, Table, from_data, parse_order, to_data
+from pbem.core.drbg import Drbg
+from pbem.core.errors import FormatError, InvalidOrder
+from pbem.core.ruleset import StepResult
 
 SCENARIO = "standard"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.core import armor
-from pbem.core.errors import FormatError
 from pbem.core.atomic import write_atomic
+from pbem.core.errors import FormatError
 from pbem.core.lock import PRIVATE
 
 # The files of a game folder (docs/protocol.md §7) that no --out may replace.

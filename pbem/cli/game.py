@@ -1,32 +1,40 @@
 """Game verbs: ``pbem game new | open | join | start | receive | reveal``, ``pbem adjudicate``, ``pbem status``.
 
-Thin: the protocol (``pbem.core.game``) does the work; this module parses arguments, and
-pbem.cli.errors turns every failure into one ``error:`` line and exit code 1. It names no game:
-the ruleset comes from the registry (pbem.core.ruleset).
+The protocol (``pbem.core.game``) does the work; this module parses arguments, and
+pbem.cli.errors turns every failure into one ``error:`` line and exit code 1. It imports no game
+(tests/core/test_layering.py): the ruleset comes from the registry (pbem.core.ruleset); only the
+default ``--ruleset`` (pbem.cli.seam) and the help texts name the shipped games.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import write_output
 from pbem.cli.key import load_key
-from pbem.cli.seam import DEFAULT_RULESET
-from pbem.cli.verify import reveal
 from pbem.cli.lazy import lazy
+from pbem.cli.seam import DEFAULT_RULESET
 from pbem.cli.status import _when, arrived, describe, status
+from pbem.cli.verify import reveal
 from pbem.core.errors import FormatError
 
-core_game = lazy("pbem.core.game")
-drbg = lazy("pbem.core.drbg")  # hashlib and hmac: not for `pbem game --help`
-identity = lazy("pbem.core.identity")
-receipts_mod = lazy("pbem.core.receipts")
-rs = lazy("pbem.core.ruleset")
-components_mod = lazy("pbem.core.components")
+if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
+    from pbem.core import components as components_mod
+    from pbem.core import drbg, identity
+    from pbem.core import game as core_game
+    from pbem.core import receipts as receipts_mod
+    from pbem.core import ruleset as rs
+else:
+    core_game = lazy("pbem.core.game")
+    drbg = lazy("pbem.core.drbg")  # hashlib and hmac: not for `pbem game --help`
+    identity = lazy("pbem.core.identity")
+    receipts_mod = lazy("pbem.core.receipts")
+    rs = lazy("pbem.core.ruleset")
+    components_mod = lazy("pbem.core.components")
 DEFAULT_DEADLINE_HOURS = 72  # = pbem.core.ledger.DEFAULT_DEADLINE_HOURS (a test checks), here so --help needs no import
 
 __all__ = ["game_app", "adjudicate", "status", "arrived", "describe", "fails_cleanly", "ruleset_named", "parse_pairs"]

@@ -15,8 +15,7 @@ import typer
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.key import load_key, read_passphrase
 from pbem.core.errors import FormatError
-from pbem.transport.git import hooks, hosted, player, setup
-from pbem.transport.git import gitcmd
+from pbem.transport.git import gitcmd, hooks, hosted, player, setup
 from pbem.transport.git.adapter import Key
 
 git_app = typer.Typer(no_args_is_help=True, help="Play through a git repository: push orders, pull reports.")

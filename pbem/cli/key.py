@@ -7,7 +7,7 @@ Thin: pbem.core.identity does the work; pbem.cli.errors turns every failure into
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,7 +16,10 @@ from pbem.cli.files import read_text
 from pbem.cli.lazy import lazy
 from pbem.core.errors import FormatError
 
-identity = lazy("pbem.core.identity")  # cryptography: only for the verbs that use keys
+if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
+    from pbem.core import identity
+else:
+    identity = lazy("pbem.core.identity")  # cryptography: only for the verbs that use keys
 
 key_app = typer.Typer(no_args_is_help=True, help="Identities: make a key pair, show a fingerprint.")
 

@@ -1,4 +1,7 @@
-"""The ``pbem`` command: a thin typer app; the work lives in the library modules.
+"""The ``pbem`` command: the typer app. Verbs parse arguments, read and write the files the user
+names, and print; the protocol (pbem.core), the transports and the games' rules (through the
+ruleset registry, pbem.cli.seam) do the work. The rules workbench (``sandbox``, ``odds``) is
+Hammer's own and imports it (tests/core/test_layering.py).
 
 One module per verb group; every failure reaches the user as one ``error:`` line and exit
 code 1 (pbem.cli.errors), never a traceback.
@@ -65,11 +68,12 @@ def load(verb: Verb) -> Any:
     target = getattr(importlib.import_module(module), attribute)
     if isinstance(target, typer.Typer):
         target.rich_markup_mode = None
-        command = typer.main.get_group(target)
-    else:
-        single = typer.Typer(add_completion=False, rich_markup_mode=None)
-        single.command(verb.name)(target)
-        command = typer.main.get_command(single)
+        group = typer.main.get_group(target)
+        group.name = verb.name
+        return group
+    single = typer.Typer(add_completion=False, rich_markup_mode=None)
+    single.command(verb.name)(target)
+    command = typer.main.get_command(single)
     command.name = verb.name
     return command
 

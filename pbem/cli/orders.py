@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -24,7 +24,10 @@ from pbem.cli.lazy import lazy
 from pbem.cli.seam import player_of_report
 from pbem.core.errors import EnvelopeError, FormatError, InvalidOrder
 
-rs = lazy("pbem.core.ruleset")
+if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
+    from pbem.core import ruleset as rs
+else:
+    rs = lazy("pbem.core.ruleset")
 
 orders_app = typer.Typer(no_args_is_help=True, help="Player: write, check and seal orders.")
 
@@ -76,7 +79,7 @@ def open_report(path: Path, key: Path | None, passphrase_file: Path | None = Non
                               hint=SAVED_HINT)
         for name, kind in SAVED_REPORT_FIELDS.items():
             value = data.get(name, kind())
-            if not isinstance(value, kind) or isinstance(value, bool) or (kind is int and value < 0):
+            if not isinstance(value, kind) or isinstance(value, bool) or (isinstance(value, int) and value < 0):
                 raise FormatError(f"{path} is not an opened report as pbem saves it: field {name} must be "
                                   f"{SHAPE_NAMES[kind]}.",
                                   hint=SAVED_HINT)

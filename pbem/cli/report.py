@@ -8,8 +8,8 @@ writes none.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer

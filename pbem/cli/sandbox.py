@@ -20,8 +20,17 @@ from pbem.core.errors import FormatError
 from pbem.hammer import engine
 from pbem.hammer.battle_log import format_entry
 from pbem.hammer.blocks import SIDES
-from pbem.hammer.cases import (Case, ListedDice, Recording, ensure_battle, line, mismatches, run_case,
-                               split_case, stream_of)
+from pbem.hammer.cases import (
+    Case,
+    ListedDice,
+    Recording,
+    ensure_battle,
+    line,
+    mismatches,
+    run_case,
+    split_case,
+    stream_of,
+)
 from pbem.hammer.errors import DataError, InvalidOrder
 from pbem.hammer.position import dump_position
 from pbem.hammer.state import GameState

@@ -8,12 +8,15 @@ that does not say (reports saved before they carried a ``ruleset`` field were al
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.cli.lazy import lazy
 from pbem.core.errors import FormatError
 
-rs = lazy("pbem.core.ruleset")  # imported on first use (docs/architecture.md "Start-up")
+if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
+    from pbem.core import ruleset as rs
+else:
+    rs = lazy("pbem.core.ruleset")  # imported on first use (docs/architecture.md "Start-up")
 
 DEFAULT_RULESET = "hammer"
 

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.lazy import lazy
 
-ledger = lazy("pbem.core.ledger")  # loaded when a status is read, not when pbem.cli.game shows its help
-standing = lazy("pbem.core.standing")
+if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
+    from pbem.core import ledger, standing
+else:
+    ledger = lazy("pbem.core.ledger")  # loaded when a status is read, not when pbem.cli.game shows its help
+    standing = lazy("pbem.core.standing")
 
 
 def _when(t: int) -> str:

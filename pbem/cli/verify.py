@@ -7,7 +7,7 @@ joins the ``game`` group (pbem.cli.game) because only the referee runs it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,9 +17,14 @@ from pbem.cli.key import load_key
 from pbem.cli.lazy import lazy
 from pbem.core.errors import PbemError
 
-audit_mod = lazy("pbem.core.audit")
-core_game = lazy("pbem.core.game")
-ledger = lazy("pbem.core.ledger")
+if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
+    from pbem.core import audit as audit_mod
+    from pbem.core import game as core_game
+    from pbem.core import ledger
+else:
+    audit_mod = lazy("pbem.core.audit")
+    core_game = lazy("pbem.core.game")
+    ledger = lazy("pbem.core.ledger")
 
 
 @fails_cleanly

@@ -242,7 +242,7 @@ def content_key(env: Envelope, me: PrivateIdentity, where: str = "envelope") -> 
     stanza = env.body[i * STANZA : (i + 1) * STANZA]
     from cryptography.exceptions import InvalidTag
     try:
-        key = _suite().decrypt(stanza, me.decrypting, info=HPKE_INFO + env.header_hash)
+        key: bytes = _suite().decrypt(stanza, me.decrypting, info=HPKE_INFO + env.header_hash)
     except (InvalidTag, ValueError):
         raise DecryptError(f"{where}: {me.name}'s key stanza does not open (protocol §4.4).") from None
     if key_commitment(key) != env.header.kc:

@@ -81,12 +81,6 @@ class IllegalOrder(PbemError):
     kind = "illegal-order"
 
 
-class AmbiguousOrder(PbemError):
-    """An order could mean more than one thing; the player must say which."""
-
-    kind = "ambiguous-order"
-
-
 class GameBusy(PbemError):
     """Another pbem command is writing the same game folder right now (§7.5): try again."""
 

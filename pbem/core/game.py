@@ -18,7 +18,6 @@ last: the entry is the commit point, so a crash never leaves a half-written step
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 import re
 import secrets
@@ -29,15 +28,23 @@ from typing import Any
 
 from pbem.core import armor, beacon, commitments, receipts
 from pbem.core import components as components_mod
-from pbem.core import lock as lock_mod
-from pbem.core.atomic import write_temp as _write_temp
 from pbem.core import envelope as env_mod
 from pbem.core import ledger as led
+from pbem.core import lock as lock_mod
 from pbem.core import ruleset as rs
+from pbem.core.atomic import write_temp as _write_temp
 from pbem.core.canonical import canonical_bytes, canonical_loads
 from pbem.core.drbg import Drbg
-from pbem.core.errors import (EnvelopeError, FormatError, GameBusy, LedgerError, PbemError, ReplayError,
-                              SignatureError)
+from pbem.core.errors import (
+    ArmorError,
+    EnvelopeError,
+    FormatError,
+    GameBusy,
+    LedgerError,
+    PbemError,
+    ReplayError,
+    SignatureError,
+)
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 from pbem.core.standing import status  # where the game stands; apart so that ``pbem status`` loads little
 
@@ -614,7 +621,7 @@ def read_input(path: Path) -> bytes:
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file.") from None
     if size > armor.MAX_INPUT:
-        raise armor.ArmorError(f"{path} is {size} bytes, over the {armor.MAX_INPUT}-byte limit (protocol §3).")
+        raise ArmorError(f"{path} is {size} bytes, over the {armor.MAX_INPUT}-byte limit (protocol §3).")
     return path.read_bytes()
 
 

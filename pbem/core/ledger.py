@@ -27,11 +27,13 @@ from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 from pbem.core.lazy import lazy
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
+    from pbem.core import beacon
+    from pbem.core import envelope as env_mod
     from pbem.core.envelope import Envelope
-
-beacon = lazy("pbem.core.beacon")  # verify_game alone reads envelopes and dice reveals: status never loads them
-env_mod = lazy("pbem.core.envelope")
+else:
+    beacon = lazy("pbem.core.beacon")  # verify_game alone reads envelopes and dice reveals: status never loads them
+    env_mod = lazy("pbem.core.envelope")
 
 MANIFEST_FORMAT = "pbem-game-v2"
 SETUP_REFEREE = "referee"  # set-up draws from the dice chain alone (game new)
@@ -419,7 +421,8 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
              f"set-up entropy from {'the players and ' if man.setup == SETUP_PLAYERS else ''}the dice chain",
              f"referee {man.referee.name} ({man.referee.fingerprint})"]
     lines += [f"side {s}: {man.identities[s].name} ({man.identities[s].fingerprint})" for s in man.sides]
-    prev_hash, prev_dice, prev_owes, prev_deadline = man.hash, man.anchor, {}, 0
+    prev_owes: dict[str, str] = {}
+    prev_hash, prev_dice, prev_deadline = man.hash, man.anchor, 0
     check_started(game_dir, man)
     entries = entry_numbers(game_dir)
     if len(entries) > man.chain_length:

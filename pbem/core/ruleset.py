@@ -67,7 +67,7 @@ class Ruleset(Protocol):
         """The order given for a side that missed the deadline."""
 
     def validate(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> Any:
-        """Raise InvalidOrder / IllegalOrder / AmbiguousOrder when ``side`` may not send ``body`` now."""
+        """Raise InvalidOrder / IllegalOrder when ``side`` may not send ``body`` now."""
 
     def adjudicate(self, state: dict[str, Any], orders: dict[str, dict[str, Any]], rng: Drbg,
                    game_id: str = "") -> Any:

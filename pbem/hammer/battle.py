@@ -193,7 +193,7 @@ def fight(state: GameState, area: str, rng: Rng, decider: Decider) -> Log:
         f = state.current.fight = _begin(state, area)
     while f["stage"] != "done":
         STAGES[f["stage"]](state, f, rng, decider)
-    log = f["log"]
+    log: Log = f["log"]
     state.current.fight = {}
     state.current.battles.pop(area, None)
     return log

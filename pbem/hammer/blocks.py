@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from pbem.hammer.board import board, load_toml_resource
 from pbem.hammer.errors import DataError
@@ -43,7 +44,7 @@ class BlockSpec:
         return f"{self.letter}{self.fire}"
 
 
-def parse_blocks(data: dict) -> dict[str, BlockSpec]:
+def parse_blocks(data: dict[str, Any]) -> dict[str, BlockSpec]:
     """Build and validate the block table (the shape of ``data/blocks.toml``)."""
     areas = board().areas
     out: dict[str, BlockSpec] = {}

@@ -10,7 +10,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 from pbem.hammer.errors import DataError
 
@@ -106,7 +106,7 @@ class Board:
         return tuple(n for n in sorted(self.areas) if self.areas[n].coastal)
 
 
-def parse_board(data: dict) -> Board:
+def parse_board(data: dict[str, Any]) -> Board:
     """Build and validate a board from map data (the shape of ``data/map.toml``)."""
     areas: dict[str, Area] = {}
     for name, raw in sorted(data.get("areas", {}).items()):
@@ -133,7 +133,7 @@ def parse_board(data: dict) -> Board:
             for end in pair:
                 if end not in areas:
                     raise DataError(f"map: {kind} border {pair[0]}-{pair[1]} names unknown area {end!r} (1.1)")
-            border = Border(pair[0], pair[1], kind)  # type: ignore[arg-type]
+            border = Border(pair[0], pair[1], kind)
             if border.key in borders:
                 raise DataError(f"map: border {border.key} is listed twice (1.1)")
             borders[border.key] = border
@@ -147,7 +147,7 @@ def parse_board(data: dict) -> Board:
     return Board(areas, borders, {n: tuple(sorted(v)) for n, v in adjacent.items()})
 
 
-def load_toml_resource(name: str) -> dict:
+def load_toml_resource(name: str) -> dict[str, Any]:
     """Read one of the game's data files shipped inside the package."""
     text = resources.files("pbem.hammer").joinpath("data", name).read_text(encoding="utf-8")
     try:

@@ -14,13 +14,18 @@ the caller gives, so a bot game replays exactly.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem.core.drbg import Drbg
 from pbem.hammer import drafts
 from pbem.hammer.board import board
 from pbem.hammer.cards import card as card_of
 from pbem.hammer.errors import InvalidOrder
+
+if TYPE_CHECKING:  # the engine is imported where a game is played, not to draft orders
+    from pbem.hammer.engine import Player
+
+_T = TypeVar("_T")
 
 BOTS = ("random", "simple")
 NORSE = "Norse"
@@ -232,7 +237,8 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose_card(self, state: Any, side: str) -> str:
-        return self.rng.choice(sorted(state.hands[side]))
+        card: str = self.rng.choice(sorted(state.hands[side]))
+        return card
 
     def event_params(self, state: Any, side: str) -> dict[str, Any]:
         from pbem.hammer.events import legal_events
@@ -284,16 +290,17 @@ class RandomPlayer:
         return areas
 
     def decide(self, question: Any) -> str:
-        return self.rng.choice(list(question.options))
+        answer: str = self.rng.choice(list(question.options))
+        return answer
 
 
 class RecordingPlayer:
     """Wraps a player and writes down every answer it gives, in order, as plain data."""
 
-    def __init__(self, side: str, inner: Any, record: list[dict[str, Any]]) -> None:
+    def __init__(self, side: str, inner: Player, record: list[dict[str, Any]]) -> None:
         self.side, self.inner, self.record = side, inner, record
 
-    def _keep(self, kind: str, value: Any) -> Any:
+    def _keep(self, kind: str, value: _T) -> _T:
         self.record.append({"side": self.side, "kind": kind, "value": value})
         return value
 
@@ -303,7 +310,7 @@ class RecordingPlayer:
     def event_params(self, state: Any, side: str) -> dict[str, Any]:
         return self._keep("event", self.inner.event_params(state, side))
 
-    def moves(self, state: Any, side: str) -> dict[str, Any]:
+    def moves(self, state: Any, side: str) -> Any:
         return self._keep("moves", self.inner.moves(state, side))
 
     def battle_order(self, state: Any, side: str) -> list[str]:

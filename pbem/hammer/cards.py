@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from pbem.hammer.board import load_toml_resource
 from pbem.hammer.errors import DataError
@@ -29,7 +30,7 @@ class Card:
         return EVENT_RANK if self.is_event else self.value
 
 
-def parse_cards(data: dict) -> dict[str, Card]:
+def parse_cards(data: dict[str, Any]) -> dict[str, Card]:
     out: dict[str, Card] = {}
     for entry in data.get("move", []):
         value, count = int(entry["value"]), int(entry["count"])

@@ -10,8 +10,8 @@ and the protocol opens a "decide" step for that side.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pbem.hammer.errors import IllegalOrder, PbemError

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 from pbem.core import ruleset as rs
 from pbem.core.errors import FormatError, PbemError

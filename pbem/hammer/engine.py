@@ -39,6 +39,7 @@ class Rng(Protocol):
 
     def d6(self) -> int: ...
     def randbelow(self, n: int) -> int: ...
+    def d6_at(self) -> tuple[int, int]: ...  # a die and its index in the stream (battle.Rng)
 
 
 # --- where the game stands --------------------------------------------------------------------

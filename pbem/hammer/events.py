@@ -16,6 +16,7 @@ victuals           ``{area = "Fife", steps = ["Wallace", "Wallace", "Douglas"]}`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
@@ -325,8 +326,10 @@ def legal_events(state: GameState, side: str, card_id: str | None = None) -> lis
     out: list[dict[str, Any]] = []
     if side == "scotland":
         out += [{"coronation": c} for c in kings.coronation_candidates(state)]
-    out += {"herald": _legal_herald, "pillage": _legal_pillage, "sea_move": _legal_sea_move,
-            "truce": lambda s, d: [{}], "victuals": _legal_victuals}[event](state, side)
+    legal: dict[str, Callable[[GameState, str], list[dict[str, Any]]]] = {
+        "herald": _legal_herald, "pillage": _legal_pillage, "sea_move": _legal_sea_move,
+        "truce": lambda s, d: [{}], "victuals": _legal_victuals}
+    out += legal[event](state, side)
     out.append({"pass": True})
     return out
 

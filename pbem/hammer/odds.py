@@ -310,8 +310,8 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None,
             finals[key] = (result, (old[1] if old else 0) + p)
 
     order: dict[int, Any] = {}
-    for w, d, r in runner.run(first, []):
-        add(6 ** (total - d) * w, r)
+    for w, depth, r in runner.run(first, []):
+        add(6 ** (total - depth) * w, r)
     while heap:
         _, _, c = heapq.heappop(heap)
         key = order.pop(c)
@@ -320,8 +320,8 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None,
         for wk, k in _volley(dice, rating):
             if wk == 0:
                 continue
-            for w, d, r in runner.run(snap, [HIT] * k + [MISS] * (dice - k)):
-                p, rest = divmod(m * wk * w, 6 ** (dice + d))
+            for w, depth, r in runner.run(snap, [HIT] * k + [MISS] * (dice - k)):
+                p, rest = divmod(m * wk * w, 6 ** (dice + depth))
                 assert rest == 0, "the dice bound of the battle was exceeded"
                 add(p, r)
     runner.restore(first)

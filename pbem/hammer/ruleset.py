@@ -37,11 +37,11 @@ from pbem.hammer.orders import parse_moves
 from pbem.hammer.scenario import scenarios as scenario_names
 from pbem.hammer.scenario import setup as scenario_setup
 from pbem.hammer.state import PLACES, GameState, Options, Turn, plain_copy
+from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
-from pbem.hammer.winter import plan_decider as winter_plan
 from pbem.hammer.winter import check_winter_plan, validate_winter_plan, winter_plan_options
-from pbem.hammer.suggest import did_you_mean
+from pbem.hammer.winter import plan_decider as winter_plan
 
 RULESET_ID = "hammer"
 WORDS_PER_KEY = 8  # an engine call's stream key: 8 words (32 bytes) of the step's stream
@@ -99,7 +99,8 @@ class HammerRuleset:
 
     def view(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """What ``side`` may see of the board (views.py holds the one visibility rule)."""
-        return _plain(side_view(game_of(state), side))
+        view: dict[str, Any] = _plain(side_view(game_of(state), side))
+        return view
 
     def report(self, state: dict[str, Any], side: str, log: list[dict[str, Any]], game_id: str = "",
                step: int = 0) -> dict[str, Any]:
@@ -554,7 +555,8 @@ class _ByKind:
 
 def _eng_legal_moves(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:
     """``{origin: {block: [areas it may reach]}}`` for ``side``'s Move Phase now (4.x)."""
-    return _plain(legal_group_moves(g, side))
+    moves: dict[str, dict[str, list[str]]] = _plain(legal_group_moves(g, side))
+    return moves
 
 
 def _eng_reach_as_player1(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from pbem.core.drbg import Drbg
 from pbem.hammer.blocks import blocks, spec
@@ -31,7 +32,7 @@ class Scenario:
     king: str               # the King already crowned at the start ("" for none)
 
 
-def parse_scenarios(data: dict) -> dict[str, Scenario]:
+def parse_scenarios(data: dict[str, Any]) -> dict[str, Scenario]:
     """Build and validate the scenario table (the shape of ``data/scenarios.toml``)."""
     out: dict[str, Scenario] = {}
     names = blocks()

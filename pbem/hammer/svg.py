@@ -10,8 +10,8 @@ renders whole games to check it). Text sizes come from textbox.py.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 

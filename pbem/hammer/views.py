@@ -74,13 +74,14 @@ def filter_log(log: Iterable[Entry], side: str) -> list[Entry]:
 
 def public_log(log: Iterable[Entry]) -> list[Entry]:
     """What both sides may see of ``log``: each entry as the side that did not make it sees it."""
-    out = []
+    out: list[Entry] = []
     for e in log:
         owner = str(e.get("side", "") or "")
         outsider = other_side(owner) if owner in SIDES else ""
         seen = [entry_for(e, s) for s in SIDES] if not outsider else [entry_for(e, outsider)]
-        if all(x is not None for x in seen):
-            out.append(seen[0])  # type: ignore[arg-type]
+        first = seen[0]
+        if first is not None and all(x is not None for x in seen):
+            out.append(first)
     return out
 
 

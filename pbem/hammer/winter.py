@@ -400,7 +400,7 @@ def winter(state: GameState, rng: Any, decider: Decider) -> Log:
             setattr(state, f.name, getattr(work, f.name))
         state.winter.setdefault("done", []).append(name)
         log += entries
-        if state.winner:
+        if work.winner:  # = state.winner, just copied (mypy still holds it falsy from the check above)
             state.winter["final"] = True
             return log
     state.winter = {}
@@ -498,7 +498,8 @@ def winter_plan_options(state: GameState, side: str) -> dict[str, Any]:
     # (2.0), and a listing that depended on it would tell.
     out["homes"] = {n: sorted(spec(n).homes) for n in sorted(state.blocks)
                     if spec(n).is_noble and len(spec(n).homes) > 1}
-    mine = lambda name: state.on_map(name) and state.blocks[name].owner == side  # noqa: E731
+    def mine(name: str) -> bool:
+        return state.on_map(name) and state.blocks[name].owner == side
     if side == "scotland":
         if mine(MORAY):
             out["moray"] = moray_options(state)
@@ -540,7 +541,8 @@ def check_winter_plan(state: GameState, side: str, plan: Any) -> dict[str, Any]:
     names an option not offered, citing the rule, rather than replacing it by a default (7.0)."""
     from pbem.hammer.errors import IllegalOrder
 
-    plan = validate_winter_plan(side, plan)
+    checked = validate_winter_plan(side, plan)
+    plan = checked
     offered = winter_plan_options(state, side)
     for key, rule in _CHOICE_RULES.items():
         if key not in plan:
@@ -558,7 +560,7 @@ def check_winter_plan(state: GameState, side: str, plan: Any) -> dict[str, Any]:
             if name not in offered[key]:
                 raise IllegalOrder(f"winter.{key}: {name!r} is not one of the blocks that may disband by "
                                    f"choice this winter ({', '.join(offered[key]) or 'none'}) ({rule})", rule=rule)
-    return plan
+    return checked
 
 
 class PlanDecider:

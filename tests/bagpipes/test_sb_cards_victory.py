@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from bp_support import COMPS, go, new, order, rng, stack_round_deck, texts, until
 
-from pbem.core.errors import IllegalOrder
-
 from pbem.bagpipes.engine import Game, Illegal
 from pbem.bagpipes.model import CardPlay, Phase
 from pbem.bagpipes.views import report
+from pbem.core.errors import IllegalOrder
 
 
 def give(t: object, seat: str, *cards: str) -> None:

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from pbem.bagpipes.components import load_components, parse_components, sample_components
 from pbem.core.errors import FormatError
 
-from pbem.bagpipes.components import load_components, parse_components, sample_components
-
-SAMPLE = resources.files("pbem.bagpipes.data").joinpath("sample-components.toml").read_text()
+SAMPLE = resources.files("pbem.bagpipes").joinpath("data", "sample-components.toml").read_text()
 REAL_TITLES = ("Bruce's Trick", "Wallace's Gratitude", "Lamberton's Help", "Bruces vs Comyns", "The Guardians",
                "David's Lineage", "Vive la France", "Treaty with Eric II", "Balliol's Plan", "Pope's Influence",
                "Irvine Capitulation", "Bruce Joins Us Again")
@@ -85,7 +84,7 @@ def test_SB_14_sample_says_it_is_invented_in_its_first_lines_and_every_title() -
 def test_SB_14_no_real_card_title_in_the_repository_data() -> None:
     for title in REAL_TITLES:
         assert title not in SAMPLE
-    data_dir = Path(str(resources.files("pbem.bagpipes.data")))
+    data_dir = Path(str(resources.files("pbem.bagpipes").joinpath("data")))
     assert sorted(p.name for p in data_dir.glob("*.toml")) == ["sample-components.toml"]
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from bp_support import COMPS, go, new, order, rng, stack_round_deck, texts, until
-
-from pbem.core.errors import IllegalOrder, InvalidOrder
+from bp_support import COMPS, go, new, order, rng, texts, until
 
 from pbem.bagpipes.components import dagger_value
 from pbem.bagpipes.engine import Game
-from pbem.bagpipes.model import CardPlay, Options, Phase, Side
+from pbem.bagpipes.model import CardPlay, Options, Phase
+from pbem.core.errors import IllegalOrder, InvalidOrder
 
 
 # ---------------------------------------------------------------- [SB-10]

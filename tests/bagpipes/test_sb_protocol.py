@@ -13,14 +13,13 @@ from pathlib import Path
 import pytest
 from bp_support import COMPS, go, new, order, stack_round_deck, until
 
-from pbem.core import ruleset as core_ruleset
-from pbem.core.canonical import canonical_bytes
-from pbem.core.errors import InvalidOrder
-
 from pbem.bagpipes.model import Phase, Side, Table
 from pbem.bagpipes.play import play_engine_game, play_protocol_game
 from pbem.bagpipes.ruleset import BagpipesRuleset
 from pbem.bagpipes.views import report
+from pbem.core import ruleset as core_ruleset
+from pbem.core.canonical import canonical_bytes
+from pbem.core.errors import InvalidOrder
 
 
 def report_bytes(t: Table, seat: str) -> bytes:

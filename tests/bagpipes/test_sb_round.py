@@ -5,7 +5,7 @@ from __future__ import annotations
 from bp_support import COMPS, go, new, play_out_scotland_winning, stack_round_deck, texts, until
 
 from pbem.bagpipes.engine import Game
-from pbem.bagpipes.model import Phase, Side
+from pbem.bagpipes.model import Side
 from pbem.bagpipes.play import play_engine_game
 
 
@@ -155,8 +155,9 @@ def test_SB_5_3_asked_badge_holder_gets_the_legal_candidates() -> None:
 def test_SB_5_4_badge_holder_lays_no_token_others_choose_secretly() -> None:
     t = at_choice()
     import pytest
-    from pbem.core.errors import IllegalOrder
     from bp_support import order
+
+    from pbem.core.errors import IllegalOrder
     with pytest.raises(IllegalOrder, match="Badge of Honour"):
         order(t, t.badge, loyalty="england")
     with pytest.raises(IllegalOrder, match="loyalty"):

@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from core_support import T0, Keys, fixed, order
+
 from pbem.core import game
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from pbem.core import game, identity, ruleset
 from pbem.core.identity import PrivateIdentity
 
-ruleset.register("rps", "rps_game:RpsRuleset")
+ruleset.register("rps", "support.rps_game:RpsRuleset")
 
 
 @dataclass

@@ -8,9 +8,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from core_support import Keys
 from typer.testing import CliRunner
 
-from core_support import Keys
 from pbem.cli.main import app as cli
 from pbem.core import audit, game, identity, ledger
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from core_support import Keys
 from typer.testing import CliRunner
 
-from core_support import Keys
 from pbem.cli.main import app as cli
 from pbem.core import identity, ledger
 from pbem.core.canonical import canonical_bytes

@@ -14,8 +14,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from core_support import Keys, order
+
 from pbem.core import game, ledger
 from pbem.core.errors import LedgerError, PbemError
 

@@ -5,11 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from core_support import Keys, order, snapshot
+
 from pbem.core import armor, envelope, game
-from pbem.core.errors import (ArmorError, DecryptError, EnvelopeError, FormatError, PbemError, ReplayError,
-                              SignatureError)
+from pbem.core.errors import (
+    ArmorError,
+    DecryptError,
+    EnvelopeError,
+    FormatError,
+    PbemError,
+    ReplayError,
+    SignatureError,
+)
 
 
 def refused(d: Path, keys: Keys, files: list, kind: type[PbemError], **kw: object) -> str:

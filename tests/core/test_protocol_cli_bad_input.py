@@ -9,9 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from core_support import Keys, order, snapshot
 from typer.testing import CliRunner
 
-from core_support import Keys, order, snapshot
 from pbem.cli.main import app
 from pbem.core import armor, audit, beacon, envelope, game, identity
 from pbem.core.canonical import canonical_bytes

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from core_support import Keys, order
+
 from pbem.core import armor, audit, beacon, envelope, game, identity, ledger, ruleset
 from pbem.core.errors import DecryptError, LedgerError
 

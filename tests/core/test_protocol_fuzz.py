@@ -65,6 +65,7 @@ def test_protocol_7_3_mutated_orders_reach_the_referee_and_are_refused_without_a
     from pathlib import Path
 
     from core_support import fixed, snapshot
+
     from pbem.core import game
 
     referee, north, south = fixed("referee", 1), fixed("north", 2), fixed("south", 3)

@@ -8,9 +8,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from core_support import Keys
 from jsonschema import Draft202012Validator
 
-from core_support import Keys
 from pbem.core import audit, envelope, game
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"

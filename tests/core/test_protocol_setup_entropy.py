@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from core_support import Keys, order, snapshot
 from typer.testing import CliRunner
 
-from core_support import Keys, order, snapshot
 from pbem.cli.main import app
 from pbem.core import audit, beacon, envelope, game, identity, ledger, ruleset
 from pbem.core.errors import EnvelopeError, FormatError, PbemError, ReplayError, SignatureError

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from core_support import T0, Keys, order, snapshot
 from typer.testing import CliRunner
 
-from core_support import T0, Keys, order, snapshot
 from pbem.cli.main import app
 from pbem.core import armor, audit, beacon, envelope, game, identity, ledger, receipts, ruleset
 from pbem.core.canonical import canonical_bytes

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pbem.hammer.demo import make_keys
 from pbem.cli.main import app
+from pbem.hammer.demo import make_keys
 
 runner = CliRunner()
 

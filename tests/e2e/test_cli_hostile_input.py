@@ -29,11 +29,11 @@ import pytest
 import tomli_w
 from typer.testing import CliRunner
 
-from pbem.hammer.demo import play_bot_game
 from pbem.cli.main import app
 from pbem.core import game as core_game
 from pbem.core import identity
 from pbem.hammer.board import board
+from pbem.hammer.demo import play_bot_game
 
 runner = CliRunner()
 # The folders whose every byte must survive each refused command.

@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from pbem.hammer.demo import play_bot_game
 from pbem.core import audit as audit_mod
 from pbem.core import game as core_game
 from pbem.core import identity
+from pbem.hammer.demo import play_bot_game
 
 SIDES = ("england", "scotland")
 LIMIT_D6 = 2**32 - 2**32 % 6

@@ -166,7 +166,6 @@ def move_mutations(p: Position, section: dict[str, Any], value: int,
                    r: random.Random) -> list[tuple[str, dict[str, Any]]]:
     """Variants of a move section: counts, names, borders, paths, sea, pins, Main Attacks."""
     view = p.report["view"]
-    side = p.side
     own = {b["block"]: b["area"] for b in view["blocks"]}
     by_area: dict[str, list[str]] = {}
     for name, area in sorted(own.items()):

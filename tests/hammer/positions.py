@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from fakes import bare_state, put
+
 from pbem.hammer.orders import MoveOrder, parse_moves
 from pbem.hammer.state import GameState
-from fakes import bare_state, put
 
 CARD = {0: "herald", 1: "move1-1", 2: "move2-1", 3: "move3-1"}
 OTHER_CARD = {0: "pillage", 1: "move1-2", 2: "move2-2", 3: "move3-2"}

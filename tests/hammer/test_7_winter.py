@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fakes import ScriptedDice, bare_state, put
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from fakes import ScriptedDice, bare_state, put
 
 from pbem.core.drbg import Drbg
 from pbem.hammer import winter as w

@@ -8,9 +8,9 @@ from functools import cache
 from typing import Any
 
 import pytest
+from fakes import bare_state, game_positions, put
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from fakes import bare_state, game_positions, put
 
 from pbem.core.drbg import Drbg
 from pbem.hammer import winter as w
@@ -182,8 +182,9 @@ def test_7_5_the_referee_refuses_a_winter_choice_not_offered_with_the_rule() -> 
 def test_7_0_a_plan_choice_the_winter_made_illegal_is_asked_not_defaulted() -> None:
     """The King's plan names Fife's cathedral; at 7.1 an English noble comes home... to a
     cathedral area held by the English, so the choice is gone: the Scots are asked (7.2)."""
-    from pbem.hammer.decisions import FirstOption, NeedDecision
     from fakes import ScriptedDice
+
+    from pbem.hammer.decisions import FirstOption, NeedDecision
     s = bare_state("braveheart", 1299)
     s.phase = "winter"
     put(s, "scotland", "Fife", "King", "Douglas")

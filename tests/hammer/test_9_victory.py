@@ -138,6 +138,7 @@ def test_9_1_no_winner_when_no_noble_is_in_play() -> None:
 
 def test_9_2_opposite_bids_cancel_and_the_net_goes_to_the_higher_bidder() -> None:
     import pytest
+
     from pbem.hammer.errors import InvalidOrder
     assert victory.net_bid("E3", "S3") == ""      # an E3 bid plays an S3 bid: neither applies
     assert victory.net_bid("E2", "S1") == "E1"    # Edward not in play for 1297

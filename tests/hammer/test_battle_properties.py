@@ -8,13 +8,13 @@ from fakes import bare_state, battle_at, put
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
 from pbem.hammer.battle import fight
 from pbem.hammer.battle_log import format_log
 from pbem.hammer.blocks import blocks, spec
 from pbem.hammer.board import board
 from pbem.hammer.decisions import NeedDecision, Question
-from pbem.core.canonical import canonical_bytes
 from pbem.hammer.state import PLACES, GameState
 
 E, S = "england", "scotland"

@@ -8,8 +8,8 @@ import pytest
 
 from pbem.core.drbg import Drbg
 from pbem.hammer import bots, drafts, ruleset
-from pbem.hammer.ruleset import HammerRuleset
 from pbem.hammer.errors import InvalidOrder
+from pbem.hammer.ruleset import HammerRuleset
 
 R = HammerRuleset()
 HAND = ["move1-2", "move1-3", "move1-4", "pillage", "victuals"]  # Scotland's first hand with this seed

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
+from fakes import ScriptedDice, bare_state, game_positions, put
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from functools import cache
-
-from fakes import ScriptedDice, bare_state, game_positions, put
 
 from pbem.core.drbg import Drbg
 from pbem.hammer import events, kings

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fakes import bare_state, put
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from positions import CARD, OTHER_CARD
@@ -19,7 +20,6 @@ from pbem.hammer.errors import IllegalOrder
 from pbem.hammer.movement import Step, apply_moves, legal_steps, scratch_copy
 from pbem.hammer.orders import SEA, GroupMove, MainAttack, MoveOrder, MovePart
 from pbem.hammer.state import GameState
-from fakes import bare_state, put
 
 AREAS = board().area_names()
 

@@ -6,7 +6,6 @@ Each test is named after the rule it checks and was red before its fix.
 from __future__ import annotations
 
 import pytest
-
 from fakes import Recorder, ScriptedDice, bare_state, put
 
 from pbem.hammer import engine, events

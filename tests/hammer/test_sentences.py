@@ -79,6 +79,7 @@ def test_reports_an_unknown_kind_of_log_line_reads_as_a_generic_sentence_and_nev
 
 def test_reports_the_report_opens_with_since_your_last_report_in_sentences() -> None:
     from test_render_golden import position
+
     from pbem.hammer.views import view
     s, log = position()
     log = log + SAMPLES["winter.7.7"] + SAMPLES["event.herald"][2:3] + SAMPLES["battle_end"][:1]
@@ -93,6 +94,7 @@ def test_reports_the_report_opens_with_since_your_last_report_in_sentences() -> 
 
 def test_reports_orders_given_by_default_are_told_first() -> None:
     from test_render_golden import position
+
     from pbem.hammer.render import report_view
     from pbem.hammer.views import view
     s, log = position()

@@ -14,15 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pbem.core import armor
+from pbem.core import armor, identity, ruleset
 from pbem.core import audit as audit_mod
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
-from pbem.core import identity
-from pbem.core import receipts as receipts_mod
-from pbem.core import ruleset
 from pbem.core import ledger as led
-from pbem.core.errors import FormatError, GameBusy, PbemError, SignatureError
+from pbem.core import receipts as receipts_mod
+from pbem.core.errors import EnvelopeError, FormatError, GameBusy, PbemError, SignatureError
 from pbem.core.identity import PrivateIdentity
 
 Key = PrivateIdentity
@@ -123,7 +121,7 @@ def check_order_public(game_dir: Path, raw: bytes, where: str) -> Header:
     env_mod.expect(env, where, kind="order", game=man.game)
     side = env.header.side
     if side not in man.identities:
-        raise core_game.EnvelopeError(f"{where} is for side {side!r}, which is not in game {man.game} "
+        raise EnvelopeError(f"{where} is for side {side!r}, which is not in game {man.game} "
                                       "(protocol §4.5).")
     env_mod.expect(env, where, signer=man.identities[side], step=entry.number, answers=entry.hash, to=man.referee)
     return Header(env.header.game, env.header.kind, side, env.header.step, env.hash)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pbem.core.lock import flock_file
-from pbem.transport.git import adapter, gitcmd, history, layout
+from pbem.transport.git import adapter, gitcmd, layout
 
 ATTEMPTS = 8
 LOCK_WAIT = 120.0  # seconds a run waits for another run on the same repository

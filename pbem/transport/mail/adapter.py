@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core import armor, errors, receipts
-from pbem.core import lock as lock_mod
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
 from pbem.core import ledger as led
+from pbem.core import lock as lock_mod
 from pbem.core.atomic import write_atomic
 from pbem.core.errors import EnvelopeError, PbemError, ReplayError
 from pbem.core.identity import PrivateIdentity, PublicIdentity

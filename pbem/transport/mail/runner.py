@@ -68,9 +68,7 @@ def flush(journal: Journal, sender: SmtpSender, now: int, retry: tuple[int, ...]
             except (OSError, smtplib.SMTPException) as exc:
                 journal.failed(row.id, now + retry[min(row.attempts, len(retry) - 1)], str(exc))
                 log.warning("smtp: %s: %s", row.message_id, exc)
-                if isinstance(exc, (OSError, smtplib.SMTPServerDisconnected)):
-                    break
-                continue
+                break  # smtplib.SMTPException is an OSError: any failure ends this pass, the rest stay queued
             journal.sent(row.id, now)
             sent += 1
     finally:

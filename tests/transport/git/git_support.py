@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import time
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,8 +17,8 @@ from pbem.core import game, identity, ruleset
 from pbem.core.identity import PrivateIdentity
 from pbem.transport.git import hooks, setup
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "core"))
-ruleset.register("rps", "rps_game:RpsRuleset")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: support.rps_game
+ruleset.register("rps", "support.rps_game:RpsRuleset")
 
 HERE = Path(__file__).resolve().parent
 PBEM = [sys.executable, str(HERE / "pbem_with_rps.py")]  # the pbem command, with the test ruleset known

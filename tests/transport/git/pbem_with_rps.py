@@ -6,11 +6,11 @@
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "core"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: support.rps_game
 
 from pbem.core import ruleset  # noqa: E402
 
-ruleset.register("rps", "rps_game:RpsRuleset")
+ruleset.register("rps", "support.rps_game:RpsRuleset")
 
 if sys.argv[1:2] == ["hook"]:
     from pbem.transport.git import hookrun

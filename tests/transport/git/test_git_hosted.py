@@ -180,7 +180,7 @@ def test_git_ci_referee_keeps_the_order_a_player_last_sent_when_others_overwrite
 
 def test_git_referee_with_other_rules_installed_stops_and_refuses_no_order(hosted: Arena) -> None:
     """Protocol §10: the wrong ruleset version is no fault of the orders; the referee stops, the inbox stays."""
-    from rps_game import RpsRuleset
+    from support.rps_game import RpsRuleset
 
     from pbem.core import ruleset
     from pbem.transport.git import adapter
@@ -195,7 +195,7 @@ def test_git_referee_with_other_rules_installed_stops_and_refuses_no_order(hoste
         with pytest.raises(adapter.Error, match="version 99 is installed here"):
             hosted_mod.run(hosted.clones["ci"], adapter.load_key(hosted.referee_key))
     finally:
-        ruleset.register("rps", "rps_game:RpsRuleset")
+        ruleset.register("rps", "support.rps_game:RpsRuleset")
     assert "inbox/0000-north.pbem" in git("ls-tree", "-r", "--name-only", "main", cwd=hosted.bare).stdout
 
 

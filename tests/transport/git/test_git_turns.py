@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 import tomllib
 from pathlib import Path
 
-
 from git_support import PBEM, Arena, git, pbem
 
-from pbem.core import armor, game, ledger
+from pbem.core import armor, ledger
 from pbem.core import envelope as env_mod
 from pbem.core.canonical import canonical_bytes
-from pbem.transport.git import adapter, history, player, referee
+from pbem.transport.git import adapter, player, referee
 
 
 def state_of(bare: Path) -> tuple[str, str]:

@@ -29,8 +29,8 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from pbem.core import identity, ruleset
 
-sys.path.append(str(Path(__file__).resolve().parents[2] / "core"))  # the rock-paper-scissors ruleset
-ruleset.register("rps", "rps_game:RpsRuleset")
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # tests/: support.rps_game (rock-paper-scissors)
+ruleset.register("rps", "support.rps_game:RpsRuleset")
 
 JUDGE = "judge@judge.test"
 SMTP_USER, SMTP_PASSWORD = "judge", "smtp-secret"

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from mailworld import MailWorld
-from mailworld import world  # noqa: F401 (the fixture)
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

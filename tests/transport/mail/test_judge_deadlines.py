@@ -6,21 +6,17 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from mailworld import JUDGE, MailWorld, parse_mail
-from mailworld import world  # noqa: F401 (the fixture)
 from mail_players import Player, has_bundle
-
+from mailworld import JUDGE, MailWorld, parse_mail
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
-from pbem.core import armor
+from pbem.core import armor, identity
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
-from pbem.core import identity
 from pbem.core.canonical import canonical_bytes
-from pbem.transport.mail import bundle, compose
+from pbem.transport.mail import bundle, compose, runner
 from pbem.transport.mail import config as cfg_mod
-from pbem.transport.mail import runner
 
 NOW = 1_700_000_000  # a fixed clock in the past (verify refuses entries written in the future)
 

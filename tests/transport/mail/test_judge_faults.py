@@ -13,9 +13,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from mailworld import JUDGE, MailWorld, parse_mail, write_config
-from mailworld import world  # noqa: F401 (the fixture)
 from mail_players import Player, has_bundle
+from mailworld import JUDGE, MailWorld, parse_mail, write_config
 
 from pbem.core import game as core_game
 from pbem.core import identity

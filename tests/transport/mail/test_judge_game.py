@@ -5,9 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from mailworld import MailWorld
-from mailworld import world  # noqa: F401 (the fixture)
 from mail_players import Player
+from mailworld import MailWorld
 
 from pbem.core import game as core_game
 from pbem.core import identity

@@ -16,12 +16,11 @@ from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
-from mailworld import JUDGE, MailWorld, make_world, parse_mail
 from mail_players import Player, has_bundle
+from mailworld import JUDGE, MailWorld, make_world, parse_mail
 
-from pbem.core import armor
+from pbem.core import armor, identity
 from pbem.core import game as core_game
-from pbem.core import identity
 from pbem.transport.mail import config as cfg_mod
 from pbem.transport.mail import runner
 from pbem.transport.mail.judge import REFUSALS_PER_HOUR

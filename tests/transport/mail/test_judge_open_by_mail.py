@@ -5,9 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from mailworld import JUDGE, MailWorld, parse_mail
-from mailworld import world  # noqa: F401 (the fixture)
 from mail_players import Player
+from mailworld import JUDGE, MailWorld, parse_mail
 from typer.testing import CliRunner
 
 from pbem.cli.main import app

@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
-from mailworld import (IMAP_PASSWORD, IMAP_USER, JUDGE, SMTP_PASSWORD, Mailer, _auth, _pymap_base, free_port,
-                      start_pymap)
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from mailworld import IMAP_PASSWORD, IMAP_USER, JUDGE, SMTP_PASSWORD, Mailer, _auth, _pymap_base, free_port, start_pymap
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
