@@ -37,8 +37,8 @@ def play(folder: Path, seed: str, min_steps: int) -> None:
     sudden death, 9.1) is played again, up to five times, until it has ``min_steps`` steps."""
     import shutil
 
-    from pbem.hammer.demo import play_bot_game
     from pbem.core import beacon
+    from pbem.hammer.demo import play_bot_game
     for attempt in range(5):
         shutil.rmtree(folder, ignore_errors=True)
         start = time.process_time()
