@@ -48,6 +48,11 @@ def build(cfg: JudgeConfig, clock: Callable[[], int] | None = None) -> Parts:
     return Parts(judge, inbox, SmtpSender(cfg.smtp, cfg.address), cfg.retry_seconds)
 
 
+# What an SMTP server answers about one mail alone (a refused recipient, sender or content): that mail
+# waits for its next try while the same connection sends the others.
+REFUSED_ONE = (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused, smtplib.SMTPDataError)
+
+
 def flush(journal: Journal, sender: SmtpSender, now: int, retry: tuple[int, ...]) -> int:
     """Send every due mail; returns how many went. A failure leaves the mail queued with a later try."""
     rows = journal.due_mail(now, limit=500)
@@ -65,10 +70,14 @@ def flush(journal: Journal, sender: SmtpSender, now: int, retry: tuple[int, ...]
         for row in rows:
             try:
                 sender.send(conn, row.recipients, row.data)
+            except REFUSED_ONE as exc:  # the server refused this mail only: the connection still serves the rest
+                journal.failed(row.id, now + retry[min(row.attempts, len(retry) - 1)], str(exc))
+                log.warning("smtp: %s refused: %s", row.message_id, exc)
+                continue
             except (OSError, smtplib.SMTPException) as exc:
                 journal.failed(row.id, now + retry[min(row.attempts, len(retry) - 1)], str(exc))
                 log.warning("smtp: %s: %s", row.message_id, exc)
-                break  # smtplib.SMTPException is an OSError: any failure ends this pass, the rest stay queued
+                break  # the connection failed: this pass ends, the rest stay queued
             journal.sent(row.id, now)
             sent += 1
     finally:

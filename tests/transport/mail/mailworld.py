@@ -50,6 +50,7 @@ class Mailer:
         self.judge_maildir = judge_maildir
         self.imap_port = imap_port
         self.delivered: dict[str, list[bytes]] = defaultdict(list)
+        self.refused: set[str] = set()  # recipients this server answers 550 (no such user)
         self.lock = threading.Lock()
         self.count = 0
         self.conn: imaplib.IMAP4 | None = None
@@ -69,6 +70,12 @@ class Mailer:
                 self.conn = None
                 if attempt == 2:
                     raise
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: Any) -> str:
+        if address.lower() in self.refused:
+            return "550 5.1.1 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         data = envelope.original_content or envelope.content

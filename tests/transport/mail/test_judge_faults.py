@@ -30,6 +30,22 @@ def rps_throw(p: Player, report: dict[str, Any], step: int) -> dict[str, Any]:
             else "rock"}
 
 
+def test_a_recipient_the_server_refuses_waits_alone_and_the_other_mails_still_go(world: MailWorld) -> None:
+    """A 550 for one mail (an address that no longer exists) is that mail's failure, not the
+    connection's: it stays queued for its next try and the mails behind it are sent in the same pass."""
+    from pbem.transport.mail.journal import Outgoing
+
+    parts = runner.build(cfg_mod.load(world.config), clock=lambda: NOW)
+    world.smtp.mailer.refused.add("gone@player.test")
+    mails = [Outgoing(f"<m{i}@judge.test>", (rcpt,), f"Message-ID: <m{i}@judge.test>\n\nhello {i}\n".encode())
+             for i, rcpt in enumerate(("north@player.test", "gone@player.test", "south@player.test"))]
+    parts.judge.journal.queue(mails, NOW)
+    assert runner.flush(parts.judge.journal, parts.sender, NOW, parts.retry) == 2
+    assert [len(world.mails_to(a)) for a in ("north@player.test", "south@player.test")] == [1, 1]
+    assert parts.judge.journal.pending_mail() == 1  # the refused one, kept for a later try
+    assert parts.judge.journal.due_mail(NOW) == []  # and not hammered again at once
+
+
 def test_smtp_down_then_up_sends_every_queued_mail_once(world: MailWorld) -> None:
     clock = [NOW]
     world.smtp.stop()
