@@ -15,7 +15,6 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-import pytest
 import tomli_w
 from core_support import Keys
 from typer.testing import CliRunner
@@ -33,7 +32,6 @@ def _git(cwd: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
 
 
-@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_protocol_7_item_8_a_game_cloned_with_autocrlf_verifies_and_audits(played: Path, keys: Keys,
                                                                            tmp_path: Path) -> None:
     identity.save_private(keys.referee, tmp_path / "referee.key")

@@ -11,7 +11,6 @@ from functools import lru_cache
 from typing import Any
 
 import cairosvg
-import pytest
 
 from pbem.cli.report import svg_of
 from pbem.core.drbg import Drbg
@@ -137,7 +136,8 @@ def test_reports_every_map_of_a_whole_game_renders_with_no_label_clipped_or_over
 def test_reports_the_text_box_estimate_holds_for_the_real_font() -> None:
     """The widths used to place labels (data/font_widths.toml) are DejaVu Sans's own: every text
     of a map measured by cairo fits its estimated box (to half a pixel)."""
-    cairo = pytest.importorskip("cairocffi")
+    import cairocffi as cairo  # cairosvg draws through it: installed with the test extra
+
     surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, 4, 4)
     ctx = cairo.Context(surface)
     seen = set()
