@@ -549,8 +549,8 @@ class LegalSteps:
         key = (origin, spec(block).move)
         paths = self._paths.get(key)
         if paths is None:
-            walk = (path for path, crossed in _walk(phase, block, origin, self._checked)
-                    if phase.land_cost(origin, crossed) <= left)
+            affordable = [phase.land_cost(origin, crossed) <= left for crossed in (0, 1)]  # by border crossers
+            walk = (path for path, crossed in _walk(phase, block, origin, self._checked) if affordable[crossed])
             if first_only:
                 yield from ((path, False) for path in walk)
                 return

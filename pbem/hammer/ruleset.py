@@ -127,14 +127,20 @@ class HammerRuleset:
         return self._report(state, game_of(state), side, log, game_id, step)
 
     def _report(self, state: dict[str, Any], g: GameState, side: str, log: list[dict[str, Any]], game_id: str,
-                step: int) -> dict[str, Any]:
-        """``report`` with the game already parsed from ``state["game"]`` (``g`` is only read)."""
-        shown = GameState.from_dict(state["paused"]) if state.get("paused") else g
+                step: int, shared: tuple[GameState, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """``report`` with the game already parsed from ``state["game"]`` (``g`` is only read).
+        ``shared``: the game shown and its public board, the same for every side's report (only read)."""
+        shown, public = shared or self._shown(state, g)
         asks = state["owes"].get(side, "")
         return {"game": game_id, "side": side, "step": step, "asks": asks, "owes": self.owes(state),
                 "options": _options(g, state, side), "view": _plain(side_view(shown, side)),
                 "log": _plain(filter_log(log, side)),
-                "public": _public(shown, self.owes(state)), "result": self.result(state)}
+                "public": public, "result": self.result(state)}
+
+    def _shown(self, state: dict[str, Any], g: GameState) -> tuple[GameState, dict[str, Any]]:
+        """The game a report shows (the paused one while a step waits for a decision) and its public board."""
+        shown = GameState.from_dict(state["paused"]) if state.get("paused") else g
+        return shown, _public(shown, self.owes(state))
 
     def options(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """The legal options for what ``side`` owes, for templates and bots."""
@@ -222,7 +228,8 @@ class HammerRuleset:
         new["step"] = int(state.get("step", 0)) + 1
         for entry in log:
             entry.setdefault("step", new["step"] - 1)
-        reports = {s: self._report(new, g, s, log, game_id, new["step"]) for s in SIDES}
+        shared = self._shown(new, g)
+        reports = {s: self._report(new, g, s, log, game_id, new["step"], shared) for s in SIDES}
         self._made = (new["game"], g)
         return StepResult(state=new, public=_public(g, self.owes(new)), reports=reports, log=log)
 
