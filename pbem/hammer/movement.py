@@ -603,7 +603,9 @@ def legal_group_moves(state: GameState, side: str) -> dict[str, dict[str, list[s
     destinations of ``legal_steps``, without making a step of each path."""
     legal = LegalSteps(state, side)
     out: dict[str, dict[str, list[str]]] = {}
-    for origin in legal.origins():
+    for origin in sorted(legal.blocks_at):  # the origins with a legal step: those some block leaves
         reach = {block: legal.destinations(block, origin) for block in legal.blocks_at[origin]}
-        out[origin] = {b: d for b, d in reach.items() if d}
+        moves = {b: d for b, d in reach.items() if d}
+        if moves:
+            out[origin] = moves
     return out
