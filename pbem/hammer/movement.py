@@ -480,6 +480,7 @@ class LegalSteps:
         # A block's legal paths depend only on where it stands and its Move Rating (2.13): every
         # check on the way (borders, limits, stops, Truce) is the same for each block there.
         self._paths: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+        self._ends: dict[tuple[str, int], list[str]] = {}  # the same, by where the paths end
         self._checked: dict[tuple[str, str, str], bool | None] = {}
         if turn_error(state, side):
             return
@@ -519,6 +520,17 @@ class LegalSteps:
         """The paths of ``block``'s legal steps from ``origin`` (a sea move's is its destination)."""
         return [path for path, _ in self._block_paths(block, origin)]
 
+    def destinations(self, block: str, origin: str) -> list[str]:
+        """The areas ``block``'s legal steps from ``origin`` end in, sorted: the last areas of
+        ``paths``, worked out once per (origin, Move Rating) like the paths themselves."""
+        if block == NORSE or spec(block).type == "norse" or self.phase.block_error(block, origin, sea=False):
+            return sorted({path[-1] for path in self.paths(block, origin)})
+        key = (origin, spec(block).move)
+        found = self._ends.get(key)
+        if found is None:
+            found = self._ends[key] = sorted({path[-1] for path in self.paths(block, origin)})
+        return list(found)
+
     def _block_steps(self, block: str, origin: str, first_only: bool = False) -> Iterator[Step]:
         return (Step(origin, block, path, sea) for path, sea in self._block_paths(block, origin, first_only))
 
@@ -537,8 +549,8 @@ class LegalSteps:
         key = (origin, spec(block).move)
         paths = self._paths.get(key)
         if paths is None:
-            walk = (path for path, crossed in _walk(phase, block, origin, self._checked)
-                    if phase.land_cost(origin, crossed) <= left)
+            affordable = [phase.land_cost(origin, crossed) <= left for crossed in (0, 1)]  # by border crossers
+            walk = (path for path, crossed in _walk(phase, block, origin, self._checked) if affordable[crossed])
             if first_only:
                 yield from ((path, False) for path in walk)
                 return
@@ -556,12 +568,17 @@ def _walk(phase: _Phase, block: str, origin: str,
     the crossing is refused. It never depends on the block, only on the phase.
     """
     rating = spec(block).move
+    if rating < 1:
+        return
     neighbours = board().neighbours
-
-    def walk(cur: str, path: tuple[str, ...], seen: frozenset[str],
-             crossed: int) -> Iterator[tuple[tuple[str, ...], int]]:
+    # Depth first, each path before its extensions, with a stack of the areas' neighbour iterators
+    # (the order of nested generators, without passing every path up through each of them).
+    start: tuple[str, ...] = ()
+    stack = [(origin, start, frozenset({origin}), 0, iter(neighbours(origin)))]
+    while stack:
+        cur, path, seen, crossed, todo = stack[-1]
         first = "" if path else origin
-        for nxt in neighbours(cur):
+        for nxt in todo:
             if nxt in seen:
                 continue
             key = (cur, nxt, first)
@@ -575,10 +592,10 @@ def _walk(phase: _Phase, block: str, origin: str,
             now = crossed or int(ENGLAND in (cur, nxt))
             yield longer, now
             if go_on and len(longer) < rating:
-                yield from walk(nxt, longer, seen | {nxt}, now)
-
-    if rating >= 1:
-        yield from walk(origin, (), frozenset({origin}), 0)
+                stack.append((nxt, longer, seen | {nxt}, now, iter(neighbours(nxt))))
+                break
+        else:
+            stack.pop()
 
 
 def legal_group_moves(state: GameState, side: str) -> dict[str, dict[str, list[str]]]:
@@ -586,8 +603,9 @@ def legal_group_moves(state: GameState, side: str) -> dict[str, dict[str, list[s
     destinations of ``legal_steps``, without making a step of each path."""
     legal = LegalSteps(state, side)
     out: dict[str, dict[str, list[str]]] = {}
-    for origin in legal.origins():
-        reach = {block: sorted({path[-1] for path in legal.paths(block, origin)})
-                 for block in legal.blocks_at[origin]}
-        out[origin] = {b: d for b, d in reach.items() if d}
+    for origin in sorted(legal.blocks_at):  # the origins with a legal step: those some block leaves
+        reach = {block: legal.destinations(block, origin) for block in legal.blocks_at[origin]}
+        moves = {b: d for b, d in reach.items() if d}
+        if moves:
+            out[origin] = moves
     return out

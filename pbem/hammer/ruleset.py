@@ -55,6 +55,19 @@ class HammerRuleset:
     version = RULESET_VERSION
     sides = SIDES
 
+    def __init__(self) -> None:
+        # The game the last ``adjudicate`` made, beside the plain data it left in the state:
+        # ``public`` and ``secrets`` of that state read it instead of parsing the data again.
+        self._made: tuple[dict[str, Any], GameState] | None = None
+
+    def _read(self, state: dict[str, Any]) -> GameState:
+        """``game_of(state)`` for reading only: the game ``adjudicate`` made when ``state["game"]``
+        is the very object it left (a state's game data is replaced, never changed in place)."""
+        made = self._made
+        if made is not None and state["game"] is made[0]:
+            return made[1]
+        return game_of(state)
+
     def player(self) -> Any:
         """The player's side of the seam (protocol §10.2): pbem.hammer.player.HammerPlayer."""
         from pbem.hammer.player import HammerPlayer
@@ -84,7 +97,7 @@ class HammerRuleset:
 
     def secrets(self, state: dict[str, Any]) -> dict[str, Any]:
         """The hidden things committed one by one (brief 6): hands, blocks by area, pools, deck."""
-        g = game_of(state)
+        g = self._read(state)
         areas: dict[str, list[list[Any]]] = {}
         for name, b in sorted(g.blocks.items()):
             areas.setdefault(b.location, []).append([name, b.owner, b.strength])
@@ -95,7 +108,7 @@ class HammerRuleset:
 
     def public(self, state: dict[str, Any]) -> dict[str, Any]:
         """What both sides may know: blocks per side per area, cards played, year, turn, owes."""
-        return _public(game_of(state), self.owes(state))
+        return _public(self._read(state), self.owes(state))
 
     def view(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """What ``side`` may see of the board (views.py holds the one visibility rule)."""
@@ -114,14 +127,20 @@ class HammerRuleset:
         return self._report(state, game_of(state), side, log, game_id, step)
 
     def _report(self, state: dict[str, Any], g: GameState, side: str, log: list[dict[str, Any]], game_id: str,
-                step: int) -> dict[str, Any]:
-        """``report`` with the game already parsed from ``state["game"]`` (``g`` is only read)."""
-        shown = GameState.from_dict(state["paused"]) if state.get("paused") else g
+                step: int, shared: tuple[GameState, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """``report`` with the game already parsed from ``state["game"]`` (``g`` is only read).
+        ``shared``: the game shown and its public board, the same for every side's report (only read)."""
+        shown, public = shared or self._shown(state, g)
         asks = state["owes"].get(side, "")
         return {"game": game_id, "side": side, "step": step, "asks": asks, "owes": self.owes(state),
                 "options": _options(g, state, side), "view": _plain(side_view(shown, side)),
                 "log": _plain(filter_log(log, side)),
-                "public": _public(shown, self.owes(state)), "result": self.result(state)}
+                "public": public, "result": self.result(state)}
+
+    def _shown(self, state: dict[str, Any], g: GameState) -> tuple[GameState, dict[str, Any]]:
+        """The game a report shows (the paused one while a step waits for a decision) and its public board."""
+        shown = GameState.from_dict(state["paused"]) if state.get("paused") else g
+        return shown, _public(shown, self.owes(state))
 
     def options(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """The legal options for what ``side`` owes, for templates and bots."""
@@ -209,7 +228,9 @@ class HammerRuleset:
         new["step"] = int(state.get("step", 0)) + 1
         for entry in log:
             entry.setdefault("step", new["step"] - 1)
-        reports = {s: self._report(new, g, s, log, game_id, new["step"]) for s in SIDES}
+        shared = self._shown(new, g)
+        reports = {s: self._report(new, g, s, log, game_id, new["step"], shared) for s in SIDES}
+        self._made = (new["game"], g)
         return StepResult(state=new, public=_public(g, self.owes(new)), reports=reports, log=log)
 
 
@@ -555,8 +576,7 @@ class _ByKind:
 
 def _eng_legal_moves(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:
     """``{origin: {block: [areas it may reach]}}`` for ``side``'s Move Phase now (4.x)."""
-    moves: dict[str, dict[str, list[str]]] = _plain(legal_group_moves(g, side))
-    return moves
+    return legal_group_moves(g, side)  # plain data already: new dicts and lists of names
 
 
 def _eng_reach_as_player1(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:
