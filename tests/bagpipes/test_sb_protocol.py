@@ -88,7 +88,10 @@ def test_SB_5_4_choices_sealed_then_revealed_together() -> None:
         view = report(t2, COMPS, seat)["view"]
         assert view["sides"] == {}
     assert report(t2, COMPS, "clan1")["view"]["my_side"] == "england"
-    assert "my_side" not in report(t2, COMPS, "clan2")["view"] or report(t2, COMPS, "clan2")["view"]["my_side"] == "scotland"
+    assert (
+        "my_side" not in report(t2, COMPS, "clan2")["view"]
+        or report(t2, COMPS, "clan2")["view"]["my_side"] == "scotland"
+    )
     t3 = go(t2)
     reveal = [e for e in t3.log if e.event == "reveal"][0]
     assert reveal.data["sides"] == {"clan1": "england", "clan2": "scotland", "clan3": "scotland", "clan4": "england"}

@@ -30,7 +30,11 @@ def test_step11_item1_bagpipes_3_players_through_the_real_cli_verbs(tmp_path: Pa
     clans = ("clan1", "clan2", "clan3")
     _keys(k, ("referee", *clans))
     key_of = {**{c: k / f"{c}.key" for c in clans}, "referee": k / "referee.key"}
-    sides = [a for s in (*clans, "referee") for a in ("--side", f"{s}={k / (('referee' if s == 'referee' else s) + '.pub.toml')}")]
+    sides = [
+        a
+        for s in (*clans, "referee")
+        for a in ("--side", f"{s}={k / (('referee' if s == 'referee' else s) + '.pub.toml')}")
+    ]
     out = run("game", "open", g, "--ruleset", "bagpipes", "--option", "players=3", "--referee", k / "referee.key",
               *sides)
     assert "opened" in out
@@ -144,7 +148,9 @@ def test_step11_item1_the_demo_says_verify_failed_and_exits_1(tmp_path: Path, mo
     assert "verify: FAILED; audit: FAILED" in result.output and "verify failed: entry 3" in result.output
 
 
-def test_step11_item1_the_hammer_demo_summary_says_verify_failed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_step11_item1_the_hammer_demo_summary_says_verify_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pbem.core.errors import LedgerError
     from pbem.hammer.demo import play_bot_game
 

@@ -428,7 +428,9 @@ def test_7_deadline_defaults_for_every_kind_of_step_are_legal_and_as_documented(
         R.validate(w, side, body)
 
 
-def test_2_0_an_engine_line_that_names_no_side_and_is_not_public_reaches_no_report(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_2_0_an_engine_line_that_names_no_side_and_is_not_public_reaches_no_report(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     real = engine.submit_cards
 
     def submit(*args: Any) -> Any:

@@ -97,7 +97,9 @@ def perturb(state: GameState, enemy: str, r: random.Random) -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(SCENARIOS), st.integers(0, 3), st.sampled_from(("england", "scotland")),
        st.integers(0, 2**32), st.integers(0, 2**32))
-def test_2_0_a_view_never_depends_on_hidden_facts(scenario: str, seed: int, side: str, salt_a: int, salt_b: int) -> None:
+def test_2_0_a_view_never_depends_on_hidden_facts(
+    scenario: str, seed: int, side: str, salt_a: int, salt_b: int
+) -> None:
     enemy = other_side(side)
     one, two = base(scenario, seed), base(scenario, seed)
     perturb(one, enemy, random.Random(salt_a))
@@ -300,7 +302,10 @@ def test_2_0_a_decide_report_mid_battle_never_depends_on_hidden_facts(salt_a: in
                     b.strength = r.randint(1, spec(n).steps)
             state[key] = g.to_dict()
             r = random.Random(salt)  # the same change in the game and in the paused game
-        state["pending"] = {**state["pending"], "england": {"plans": {"battle": {"retreat_from_round": r.randint(1, 3)}}}}
+        state["pending"] = {
+            **state["pending"],
+            "england": {"plans": {"battle": {"retreat_from_round": r.randint(1, 3)}}},
+        }
         got.append(report_bytes(state, "scotland", out.log))
     assert got[0] == got[1]
 

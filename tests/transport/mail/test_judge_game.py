@@ -59,7 +59,9 @@ def test_judge_plays_a_whole_rps_game_by_mail(world: MailWorld) -> None:
     assert not info["owes"] and info["result"]["winner"]
     copy = players["north"].copy
     assert core_game.verify(copy)["entries"] == info["step"] + 1
-    assert sorted(p.name for p in (copy / "ledger").iterdir()) == sorted(p.name for p in (game_dir / "ledger").iterdir())
+    assert sorted(p.name for p in (copy / "ledger").iterdir()) == sorted(
+        p.name for p in (game_dir / "ledger").iterdir()
+    )
     for name in (game_dir / "ledger").iterdir():
         assert (copy / "ledger" / name.name).read_bytes() == name.read_bytes()
     assert parts.judge.journal.pending_mail() == 0
