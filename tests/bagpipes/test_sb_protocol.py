@@ -164,6 +164,7 @@ def _check_summary(s: object, players: int, rounds: int = 7) -> None:
         assert s.defeats == (5 if rounds == 9 else 4) or "Five Daggers" in reason  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_SB_8_fifty_random_bot_games_keep_the_invariants(players: int) -> None:
     for i in range(50):
@@ -185,6 +186,7 @@ def test_SB_8_fifty_random_bot_games_keep_the_invariants(players: int) -> None:
         _check_summary(s, players, opts.get("rounds", 7))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 5])
 def test_SB_8_full_protocol_bot_game_verifies_and_audits(players: int, tmp_path: Path) -> None:
     s = play_protocol_game(tmp_path / "g", players, b"proto", "simple", {"stay_home": players == 5})

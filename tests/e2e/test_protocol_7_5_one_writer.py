@@ -77,6 +77,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     return root, _seal_all(game, root / "keys", root, "01")
 
 
+@pytest.mark.slow
 def test_protocol_7_5_item_5_concurrent_writers_leave_a_game_that_verifies_and_goes_on(
         base: tuple[Path, list[Path]], tmp_path: Path) -> None:
     root, envs = base

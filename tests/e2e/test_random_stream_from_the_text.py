@@ -106,6 +106,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
     return folder / "game", audit_mod.make_reveal(folder / "game", keys["referee"]), keys
 
 
+@pytest.mark.slow
 def test_random_stream_every_die_of_a_finished_game_is_recomputed_from_the_text(finished: Any) -> None:
     game_dir, bundle, keys = finished
     manifest = tomllib.loads((game_dir / "game.toml").read_text(encoding="utf-8"))

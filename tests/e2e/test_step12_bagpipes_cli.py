@@ -25,6 +25,7 @@ def _keys(folder: Path, names: tuple[str, ...]) -> None:
         identity.save_public(priv, folder / f"{name}.pub.toml")
 
 
+@pytest.mark.slow
 def test_step11_item1_bagpipes_3_players_through_the_real_cli_verbs(tmp_path: Path) -> None:
     k, g, work = tmp_path / "keys", tmp_path / "g", tmp_path / "work"
     clans = ("clan1", "clan2", "clan3")
@@ -120,6 +121,7 @@ def test_step11_item1_game_open_refuses_a_bad_player_count_in_one_line(tmp_path:
     assert not (tmp_path / "g").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_step12_item6_pbem_demo_ruleset_bagpipes_plays_every_player_count(tmp_path: Path, players: int) -> None:
     out = run("demo", "--ruleset", "bagpipes", "--players", str(players), "--folder", tmp_path / "d")

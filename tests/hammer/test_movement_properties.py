@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fakes import bare_state, put
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -105,6 +106,7 @@ def candidates(draw: Any, state: GameState, side: str) -> Step:
     return Step(origin, block, tuple(path))
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_4_x_every_generated_step_is_accepted_and_every_accepted_step_is_generated(data: st.DataObject) -> None:

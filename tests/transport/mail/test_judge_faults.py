@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mail_players import Player, has_bundle
 from mailworld import JUDGE, MailWorld, parse_mail, write_config
 
@@ -176,6 +177,7 @@ def _play(world: MailWorld, root: Path, config: Path, recorded: dict[str, list[b
     return game_dir, outgoing, ids, kills
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_points_ends_the_game_exactly_as_an_uninterrupted_run(world: MailWorld) -> None:
     """Same ledger bytes and the same mails (each Message-ID at least once) with or without SIGKILLs."""
     keys = world.root / "keys"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from mail_players import Player
 from mailworld import MailWorld
 
@@ -85,6 +86,7 @@ def hammer_bot(p: Player, report: dict[str, Any], step: int) -> Any:
     return d.body()
 
 
+@pytest.mark.slow
 def test_judge_plays_a_whole_braveheart_game_by_mail_then_the_players_copy_verifies_and_audits(
         world: MailWorld) -> None:
     """Issue 12, item 6: two bot players, only mail between them and the judge; the copy built by
