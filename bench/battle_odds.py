@@ -75,7 +75,9 @@ def compare(exact: BattleOdds, seen: BattleOdds, n: int, sigmas: float = SIGMAS)
         spread = b.strength  # steps lie in 0..strength: the standard deviation is at most strength / 2
         se = spread / 2 / math.sqrt(n)
         if abs(float(b.expected_steps - s.expected_steps)) > sigmas * se + 1e-12:
-            bad.append(f"{b.block} expected steps: exact {float(b.expected_steps):.3f}, seen {float(s.expected_steps):.3f}")
+            bad.append(
+                f"{b.block} expected steps: exact {float(b.expected_steps):.3f}, seen {float(s.expected_steps):.3f}"
+            )
     return bad
 
 

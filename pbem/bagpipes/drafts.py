@@ -100,7 +100,9 @@ def render_text(report: dict[str, Any]) -> str:
     lines += ["What happened:"] + [f"  {e['text']}" for e in report["log"]]
     lines += [f"Message from {m['from']} to {m['to']}: {m['text']}" for m in report.get("talk", [])]
     if report["result"]["winners"] or report["result"]["reason"]:
-        lines.append(f"Game over: {', '.join(report['result']['winners']) or 'no winner'} - {report['result']['reason']}")
+        lines.append(
+            f"Game over: {', '.join(report['result']['winners']) or 'no winner'} - {report['result']['reason']}"
+        )
     elif report["asks"]:
         lines.append(f"You owe: a {report['asks']} order.")
     return "\n".join(lines) + "\n"

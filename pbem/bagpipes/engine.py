@@ -58,7 +58,9 @@ def check_options(options: Options, comps: Components) -> None:
     if not comps.players[0] <= n <= comps.players[1]:
         raise InvalidOrder(f"players = {n}: the component file supports {comps.players[0]}-{comps.players[1]}.")
     if options.rounds not in (7, 9):
-        raise InvalidOrder(f"rounds = {options.rounds}: the game lasts 7 rounds, or 9 in the variant [SB-4], [SB-12.3].")
+        raise InvalidOrder(
+            f"rounds = {options.rounds}: the game lasts 7 rounds, or 9 in the variant [SB-4], [SB-12.3]."
+        )
     if options.rounds == 9 and n in (2, 3):
         raise InvalidOrder(f"rounds = 9 with {n} players: too few English Arms (and 2p dagger) cards remain "
                            "after the removals [SB-10], [SB-12.1], [SB-12.3].")
@@ -1065,7 +1067,9 @@ def _check_kind(g: Game, side: str, o: Order) -> None:
         if g.chooses(side) and o.loyalty not in (Side.SCOTLAND, Side.ENGLAND):
             raise Illegal("choose loyalty = \"scotland\" or \"england\" [SB-5.4]")
         if not g.chooses(side) and o.loyalty is not None:
-            why = "stays home [SB-11]" if side == t.at_home else "holds the Badge of Honour and defends Scotland [SB-5.4]"
+            why = (
+                "stays home [SB-11]" if side == t.at_home else "holds the Badge of Honour and defends Scotland [SB-5.4]"
+            )
             raise Illegal(f"{side} lays no choice token this round: it {why}")
         if g.n == 2 and o.dagger is not None and o.dagger not in t.seat(side).dagger_hand:
             raise Illegal(f"{side} holds no dagger card {o.dagger!r} [SB-10]")

@@ -146,7 +146,8 @@ def from_data(kind: Any, data: Any, where: str = "state") -> Any:
 
 @dataclass
 class Options:
-    """Every choice made at game open (manifest options), with the book's defaults or ours for its gaps (docs/bagpipes-notes.md §3)."""
+    """Every choice made at game open (manifest options), with the book's defaults or ours for its gaps
+    (docs/bagpipes-notes.md §3)."""
 
     players: int = 4
     rounds: int = 7                              # [SB-4]; 9 = [SB-12.3]

@@ -189,7 +189,8 @@ def play_protocol_game(game_dir: Path, players: int, seed: bytes = b"demo", bots
     result, board = status["result"], status["board"]
     rounds = int(board["round"])
     return Summary(players, list(result.get("winners", [])), str(result.get("reason", "")), rounds,
-                   int(board["defeats"]), steps, sum(per_round.values()), [per_round.get(r, 0) for r in range(1, rounds + 1)],
+                   int(board["defeats"]), steps, sum(per_round.values()),
+                   [per_round.get(r, 0) for r in range(1, rounds + 1)],
                    verified=verified, audited=audited, game_dir=str(game_dir), problems=problems,
                    cards=rules.components.name)
 

@@ -35,8 +35,10 @@ def demo(
                                           "the_bruce or campaign; default: the ruleset's).")] = "",
     players: Annotated[int, typer.Option("--players", help="How many players, for a game that seats a "
                                          "choice of them (bagpipes: 2 to 6; default: the ruleset's).")] = 0,
-    england: Annotated[str, typer.Option("--england", help="Hammer: bot for England (random or simple).")] = "simple",
-    scotland: Annotated[str, typer.Option("--scotland", help="Hammer: bot for Scotland (random or simple).")] = "simple",
+    england: Annotated[str, typer.Option("--england",
+                                         help="Hammer: bot for England (random or simple).")] = "simple",
+    scotland: Annotated[str, typer.Option("--scotland",
+                                          help="Hammer: bot for Scotland (random or simple).")] = "simple",
     seed: Annotated[str, typer.Option("--seed", help="Text that seeds the bots' choices.")] = "demo",
 ) -> None:
     """Play a whole game bot against bot through the full protocol, then verify and audit it."""

@@ -129,13 +129,15 @@ def _game_inputs(ruleset: str, side: list[str], scenario: str, option: list[str]
 def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = DEFAULT_RULESET,
         scenario: ScenarioOpt = "", option: OptionOpt = None, passphrase_file: PassOpt = None,
         deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS, components: ComponentsOpt = None) -> None:
-    """Start a game at once: manifest, dice commitment, set-up and the first reports (set-up dice: referee's secret only)."""
+    """Start a game at once: manifest, dice commitment, set-up and the first reports
+    (set-up dice: referee's secret only)."""
     rules, options, ref, pubs, scenario = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file,
                                                        components)
     core_game.new_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours,
                        components=components_mod.read(components) if components is not None else None)
     cards = f"; send {game_dir / 'components.toml'} with game.toml" if components is not None else ""
-    typer.echo(f"game started in {game_dir}; reports for {', '.join(sorted(pubs))} are in {game_dir / 'reports'}{cards}")
+    typer.echo(f"game started in {game_dir}; reports for {', '.join(sorted(pubs))} are in "
+               f"{game_dir / 'reports'}{cards}")
 
 
 @game_app.command("open")
@@ -174,7 +176,8 @@ def join(
 def start(
     game_dir: Annotated[Path, typer.Argument(help="The opened game's folder.")],
     joins: Annotated[list[Path], typer.Argument(help="Every side's join, as received.")],
-    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="The referee's private key file.")] = Path("referee.key"),
+    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY",
+                                      help="The referee's private key file.")] = Path("referee.key"),
     passphrase_file: PassOpt = None,
 ) -> None:
     """Run the set-up with every side's entropy and write entry 0 and the first reports."""
@@ -187,7 +190,8 @@ def start(
 def receive(
     game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
     order: Annotated[Path, typer.Argument(help="One order envelope, as received (armored mail text or binary).")],
-    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="The referee's private key file.")] = Path("referee.key"),
+    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY",
+                                      help="The referee's private key file.")] = Path("referee.key"),
     passphrase_file: PassOpt = None,
     receipt_out: Annotated[Path | None, typer.Option("--receipt-out", help="Also write the receipt here, to mail "
                                                      "back to the player.")] = None,
@@ -227,7 +231,8 @@ def receipt_lines(game_dir: Path, r: receipts_mod.Receipt, out: Path | None = No
 def adjudicate(
     game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
     orders: Annotated[list[Path] | None, typer.Argument(help="Order envelopes received for this step.")] = None,
-    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="The referee's private key file.")] = Path("referee.key"),
+    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY",
+                                      help="The referee's private key file.")] = Path("referee.key"),
     deadline_passed: Annotated[bool, typer.Option("--deadline-passed", help="Apply the default orders "
                                                   "(docs/playing.md) for every side that sent none; refused "
                                                   "before the step's recorded deadline.")] = False,

@@ -95,7 +95,8 @@ def tick(repo: RepoOpt = Path("."),
          now: NowOpt = None,
          branch: Annotated[str | None, typer.Option("--branch", help="The game's branch.")] = None,
          passphrase_file: PassOpt = None) -> None:
-    """Deadlines (cron or a scheduled job): adjudicate steps past the ledger's deadline, default orders for the silent."""
+    """Deadlines (cron or a scheduled job): adjudicate steps past the ledger's deadline, default orders
+    for the silent."""
     ref = _key(key, key_env, passphrase_file)
     if _is_bare(repo):
         out = hooks.tick(repo, ref, now=now)

@@ -42,7 +42,8 @@ def load_key(key: Path, passphrase_file: Path | None) -> identity.PrivateIdentit
 @key_app.command("new")
 @fails_cleanly
 def new(
-    name: Annotated[str, typer.Argument(help="Your name or the side's name; the files are NAME.key and NAME.pub.toml.")],
+    name: Annotated[str, typer.Argument(help="Your name or the side's name; the files are NAME.key and "
+                                             "NAME.pub.toml.")],
     dir: Annotated[Path, typer.Option("--dir", help="Folder to write the two files in.")] = Path("."),
     passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file",
                                                          help="Protect the private key with the passphrase on "

@@ -35,9 +35,10 @@ KeyOpt = Annotated[Path | None, typer.Option("--key", envvar="PBEM_KEY", help="Y
                                               "a report saved with report open --save).")]
 PassOpt = Annotated[Path | None, typer.Option("--passphrase-file", help="Your key's passphrase file "
                                                "(for a key made with one).")]
-ReportGameOpt = Annotated[Path | None, typer.Option("--game", envvar="PBEM_GAME", help="The game folder (game.toml and ledger) a "
-                                                     "sealed report is checked against (default: the "
-                                                     "report's own game folder).")]
+ReportGameOpt = Annotated[Path | None, typer.Option("--game", envvar="PBEM_GAME",
+                                                    help="The game folder (game.toml and ledger) a "
+                                                         "sealed report is checked against (default: the "
+                                                         "report's own game folder).")]
 
 
 # An opened report saved as JSON (``report open --save``): its fields and their types.
@@ -176,7 +177,8 @@ def check(
 @fails_cleanly
 def seal(
     draft: Annotated[Path, typer.Argument(help="Your checked draft (TOML).")],
-    game: Annotated[Path, typer.Option("--game", envvar="PBEM_GAME", help="The game folder (for its manifest and ledger).")],
+    game: Annotated[Path, typer.Option("--game", envvar="PBEM_GAME",
+                                       help="The game folder (for its manifest and ledger).")],
     out: Annotated[Path, typer.Option("--out", help="Where to write the armored envelope.")],
     key: KeyOpt = None,
     passphrase_file: PassOpt = None,

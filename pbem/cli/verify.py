@@ -65,7 +65,8 @@ def reveal(
     bundle = audit_mod.make_reveal(game_dir, load_key(key, passphrase_file))
     owes = core_game.status(game_dir)["owes"]
     if owes and not mid_game:
-        raise PbemError(f"game {bundle['game']} is not over ({', '.join(f'{s} owes {k}' for s, k in sorted(owes.items()))}):"
+        owed = ", ".join(f"{s} owes {k}" for s, k in sorted(owes.items()))
+        raise PbemError(f"game {bundle['game']} is not over ({owed}):"
                         " a reveal now would give away every hidden block, card and future die (protocol §9).",
                         hint="reveal when the game has ended, or add --mid-game to settle a dispute or close an "
                              "abandoned game")

@@ -12,8 +12,8 @@ A sealed body holds one 80-byte HPKE stanza per recipient (RFC 9180 base mode, X
 HKDF-SHA256, ChaCha20-Poly1305; the 32-byte content key sealed with info = ``HPKE_INFO`` ||
 SHA-256(header)), then the payload under ChaCha20-Poly1305 with that key, a zero nonce (each key
 seals exactly one payload) and AAD = SHA-256(header). The payload is padded first to a multiple
-of its kind's bucket (u32be(len) || payload || zeros), so its size does not betray its content. The header's ``kc`` commits to the content
-key, so a referee who later reveals it cannot swap in a different plaintext.
+of its kind's bucket (u32be(len) || payload || zeros), so its size does not betray its content.
+The header's ``kc`` commits to the content key, so a referee who later reveals it cannot swap in a different plaintext.
 """
 
 from __future__ import annotations

@@ -243,7 +243,8 @@ def _opened(game_dir: Path) -> led.Manifest:
 
 
 def write_join(game_dir: Path, player: PrivateIdentity, side: str) -> str:
-    """A side's armored join: its entropy proof (§8.2), signed by the side, sealed to the referee, bound to the manifest."""
+    """A side's armored join: its entropy proof (§8.2), signed by the side, sealed to the referee,
+    bound to the manifest."""
     game_dir = Path(game_dir)
     man = _opened(game_dir)
     if man.options.get(components_mod.OPTION):  # a player joins knowing the game's cards: its file is at hand (§10.3)
@@ -571,8 +572,8 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
     rng = Drbg(beacon.seed_for(dice_secret, man.chain_length, man.game, number, entropies))
     new_state, public, reports = rs.outcome_parts(rules.adjudicate(state, orders, rng, game_id=man.game))
     del public  # the board is the ruleset's public view of the new state, recomputed in _step_files
-    files = receipt_files + [(led.order_path(game_dir, entry.number, s), armor.armor(received[s][0].raw).encode("ascii"))
-                             for s in sorted(received)]
+    files = receipt_files + [(led.order_path(game_dir, entry.number, s),
+                              armor.armor(received[s][0].raw).encode("ascii")) for s in sorted(received)]
     files += _step_files(game_dir, man.game, number, entry.hash, rules, new_state, reports,
                          {s: received[s][0].hash for s in received}, missing, r, referee, man.identities,
                          dice_secret, bytes.fromhex(secret["state_secret"]),
@@ -682,5 +683,6 @@ def audit(game_dir: Path, reveal: Any, receipt_files: Sequence[tuple[str, bytes]
     return audit_mod.audit(Path(game_dir), reveal, receipt_files=receipt_files)
 
 
-__all__ = ["new_game", "open_game", "write_join", "start_game", "write_order", "receive_order", "adjudicate", "status", "open_report", "verify", "audit",
-           "report_path", "order_path", "state_path", "read_input", "order_entropy", "parse_order_payload"]
+__all__ = ["new_game", "open_game", "write_join", "start_game", "write_order", "receive_order", "adjudicate", "status",
+           "open_report", "verify", "audit", "report_path", "order_path", "state_path", "read_input", "order_entropy",
+           "parse_order_payload"]

@@ -143,10 +143,14 @@ class PublicIdentity:
         if not isinstance(data, dict):
             raise FormatError(f"{where} must be a table with name, sign and encrypt (protocol §5).")
         name = check_name(data.get("name"), f"{where}.name")
-        ident = cls(name, unb64(data.get("sign"), f"{where}.sign", 32), unb64(data.get("encrypt"), f"{where}.encrypt", 32))
+        ident = cls(
+            name, unb64(data.get("sign"), f"{where}.sign", 32), unb64(data.get("encrypt"), f"{where}.encrypt", 32)
+        )
         given = data.get("fingerprint")
         if given is not None and given != ident.fingerprint:
-            raise FormatError(f"{where}.fingerprint {given!r} does not match its keys ({ident.fingerprint}) (protocol §5).")
+            raise FormatError(
+                f"{where}.fingerprint {given!r} does not match its keys ({ident.fingerprint}) (protocol §5)."
+            )
         return ident
 
 

@@ -4,8 +4,8 @@ Files (docs/protocol.md §7): ``game.toml`` and ``ledger/NNNN.toml`` are TOML do
 every field but ``signature`` is the signed body; ``signature`` is Ed25519 over the domain and
 the canonical JSON of the body (§2). A record's hash is H("pbem-record-v2" || canonical JSON of
 the parsed document, signature included), so chain and signature cover the same thing and line
-ends do not matter; entry 0 links to the manifest's hash, entry e to entry e-1's. Game data that TOML cannot hold (``None``)
-travels as canonical JSON strings: ``options``, ``board``, ``result``.
+ends do not matter; entry 0 links to the manifest's hash, entry e to entry e-1's. Game data that
+TOML cannot hold (``None``) travels as canonical JSON strings: ``options``, ``board``, ``result``.
 
 ``verify_game`` checks everything anyone can check without secrets.
 """
@@ -298,7 +298,9 @@ def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
     if doc.get("game") != manifest.game:
         raise LedgerError(f"{where}: field game is {doc.get('game')!r}, not {manifest.game!r} (protocol §7.2).")
     if _int(doc, "entry", where) != number:
-        raise LedgerError(f"{where}: field entry is {doc.get('entry')}, but the file is entry {number} (protocol §7.2).")
+        raise LedgerError(
+            f"{where}: field entry is {doc.get('entry')}, but the file is entry {number} (protocol §7.2)."
+        )
     if _int(doc, "next_step", where) != number or _int(doc, "step", where) != number - 1 \
             or doc.get("kind") != ("setup" if number == 0 else "step"):
         raise LedgerError(f"{where}: fields kind, step and next_step do not fit entry {number} (protocol §7.2).")
@@ -426,7 +428,9 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
     check_started(game_dir, man)
     entries = entry_numbers(game_dir)
     if len(entries) > man.chain_length:
-        raise LedgerError(f"{game_dir}: {len(entries)} entries exceed the dice chain of {man.chain_length} (protocol §8).")
+        raise LedgerError(
+            f"{game_dir}: {len(entries)} entries exceed the dice chain of {man.chain_length} (protocol §8)."
+        )
     entry: Entry | None = None
     read: list[Entry] = []
     consumed: dict[Path, Envelope] = {}
@@ -529,7 +533,9 @@ def _verify_consumed(path: Path, digest: str, man: Manifest, entry: Entry, side:
     try:
         raw = env_mod.decode(path.read_bytes(), str(path))
     except FileNotFoundError:
-        raise LedgerError(f"{path}: the {kind} consumed by entry {entry.number} is missing (protocol {rule}).") from None
+        raise LedgerError(
+            f"{path}: the {kind} consumed by entry {entry.number} is missing (protocol {rule})."
+        ) from None
     if hashlib.sha256(raw).hexdigest() != digest:
         raise LedgerError(f"{path}: its hash does not match field orders.{side} of {entry.path} (protocol {rule}).")
     env = env_mod.parse(raw, str(path))

@@ -95,8 +95,9 @@ def check(game_dir: Path, man: led.Manifest, receipts: Sequence[tuple[str, Recei
 
     Fails when a receipted order that arrived in time was defaulted; when an order with a lower
     seq than a held receipt was consumed, or an order receipted under a lower seq was consumed
-    under a higher one; when the consumed order of a receipt's seq is another order; when two receipts of one seq name different orders; when a receipt's deadline is not
-    the one the ledger recorded. Receipts for a step not yet adjudicated are only listed.
+    under a higher one; when the consumed order of a receipt's seq is another order; when two
+    receipts of one seq name different orders; when a receipt's deadline is not the one the ledger
+    recorded. Receipts for a step not yet adjudicated are only listed.
     """
     lines: list[str] = []
     seen: dict[tuple[int, str, int], tuple[str, str]] = {}
@@ -109,7 +110,9 @@ def check(game_dir: Path, man: led.Manifest, receipts: Sequence[tuple[str, Recei
         seen[key] = (r.order, where)
     for where, r in receipts:
         if r.step >= entries[-1]:
-            lines.append(f"receipt {where}: {r.side}'s order {r.seq} for step {r.step}: the step is not adjudicated yet")
+            lines.append(
+                f"receipt {where}: {r.side}'s order {r.seq} for step {r.step}: the step is not adjudicated yet"
+            )
             continue
         answered = led.read_entry(game_dir, r.step, man)
         closed = led.read_entry(game_dir, r.step + 1, man)

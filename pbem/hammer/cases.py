@@ -319,7 +319,9 @@ def mismatches(outcome: Outcome, case: Case) -> list[str]:
             if place in PLACES:
                 missing = [n for n in want if n not in got]
                 if missing:
-                    out.append(f"{side}.{place}: expected {', '.join(missing)} there; it holds {', '.join(got) or 'none'}")
+                    out.append(
+                        f"{side}.{place}: expected {', '.join(missing)} there; it holds {', '.join(got) or 'none'}"
+                    )
             elif got != want:
                 out.append(f"{side}.{place}: expected {', '.join(want) or 'none'}, got {', '.join(got) or 'none'}")
     at = 0

@@ -87,9 +87,10 @@ def from_body(data: Any, source: str = "draft") -> Draft:
     if kind == "decide":
         decide = sections.get("decide", {})
         many = decide.get("answers")
+        many_ok = isinstance(many, list) and many and all(isinstance(a, str) for a in many)
         if set(decide) - {"answer", "answers"} or ("answer" in decide) == ("answers" in decide) or (
                 "answer" in decide and not isinstance(decide["answer"], str)) or (
-                "answers" in decide and not (isinstance(many, list) and many and all(isinstance(a, str) for a in many))):
+                "answers" in decide and not many_ok):
             raise InvalidOrder(f"{source}: [decide] needs answer = \"<one of the listed options>\", or for several "
                                "questions answers = [\"<option>\", ...], one per question in order")
     return Draft(side=side, step=step, kind=kind, game=game, sections=sections)

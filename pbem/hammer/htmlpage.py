@@ -21,8 +21,10 @@ h1 { font-size: 1.4em; margin: 0 0 .2em 0; } h2 { font-size: 1.1em; margin: 1.2e
 .sub { color: #555; margin-bottom: 1em; }
 .cols { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
 .map svg { max-width: 100%; height: auto; border: 1px solid #999; }
-table { border-collapse: collapse; font-size: .9em; } td, th { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }
-.england { color: #a82a20; } .scotland { color: #1f4e96; } .owe { background: #fff3c4; padding: .6em 1em; border: 1px solid #d8b84a; }
+table { border-collapse: collapse; font-size: .9em; } \
+td, th { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }
+.england { color: #a82a20; } .scotland { color: #1f4e96; } \
+.owe { background: #fff3c4; padding: .6em 1em; border: 1px solid #d8b84a; }
 ul { margin: .2em 0; } li { margin: .15em 0; } .log li { font-family: "DejaVu Sans Mono", monospace; font-size: .85em; }
 """
 

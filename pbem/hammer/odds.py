@@ -272,7 +272,8 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None,
         for d in decider.by_side.values():
             if isinstance(d, plans_mod.PlanDecider) and d.state is not None:
                 d.state = work
-    if not general and _fast_applies(work, area, decider) and area in work.current.battles and work.control(area) == "contested":
+    if (not general and _fast_applies(work, area, decider) and area in work.current.battles
+            and work.control(area) == "contested"):
         fast = _Fast(work, area, decider)
         finals_f, seen, scale = fast.odds(max_states)
         start = {n: (state.blocks[n].owner, state.blocks[n].strength) for n in fast.names}
@@ -684,7 +685,8 @@ def simulate(state: GameState, area: str, decider: Decider, battles: int, seed: 
         log = fight(work, area, rng, decider)
         end = next((e for e in log if e.get("what") == "battle_end"), {})
         forced = any((e.get("what") == "retreat" and e.get("forced")) or e.get("what") == "no_retreat" for e in log)
-        snap = _Snap(tuple((n, work.blocks[n].owner, work.blocks[n].location, work.blocks[n].strength) for n in tracked),
+        blocks = tuple((n, work.blocks[n].owner, work.blocks[n].location, work.blocks[n].strength) for n in tracked)
+        snap = _Snap(blocks,
                      {"winner": end.get("winner", ""), "forced": forced}, work.edward, work.winner, "",
                      frozenset(e["block"] for e in log if e.get("what") == "retreat"))
         key = (snap.blocks, snap.fight["winner"], forced, snap.winner, snap.retreated)
@@ -812,4 +814,5 @@ def estimate_line(area: str, odds: dict[str, Any]) -> str:
             f"steps lost {a} {odds['expected_lost'][a]}, {d} {odds['expected_lost'][d]}")
 
 
-__all__ = ["BattleOdds", "BlockOdds", "battle_odds", "format_odds", "load_battle", "plan_deciders", "pct", "simulate", "view_odds", "estimates", "estimate_line", "TooLarge"]
+__all__ = ["BattleOdds", "BlockOdds", "battle_odds", "format_odds", "load_battle", "plan_deciders", "pct", "simulate",
+           "view_odds", "estimates", "estimate_line", "TooLarge"]

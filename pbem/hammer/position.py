@@ -218,7 +218,8 @@ def _read_turn(r: _Reader, data: dict[str, Any], state: GameState) -> Turn:
         r.typed(cid, str, f"current.cards.{side}", "a card id")
         if cid not in deck():
             raise r.fail(f"current.cards.{side}", f"unknown card {cid!r} (3.0)")
-        if cid in state.hands.get(side, []) or cid in state.hands.get("england" if side == "scotland" else "scotland", []):
+        other = "england" if side == "scotland" else "scotland"
+        if cid in state.hands.get(side, []) or cid in state.hands.get(other, []):
             raise r.fail(f"current.cards.{side}", f"{cid} is also in a hand; a played card has left it (3.1)")
         if not state.played.get(side) or state.played[side][-1] != cid:
             raise r.fail(f"current.cards.{side}", f"{cid} must also be the last card in played.{side} (3.1)")

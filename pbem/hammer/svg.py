@@ -299,7 +299,8 @@ LEGEND: tuple[tuple[str, str], ...] = (
 
 def _swatch(kind: str, side: str, enemy: str, x: int, y: int) -> str:
     if kind.startswith("land-"):
-        return f'<rect x="{x}" y="{y - 10}" width="22" height="12" fill="{LAND[kind[5:]]}" stroke="{INK}" stroke-width="0.5"/>'
+        return (f'<rect x="{x}" y="{y - 10}" width="22" height="12" fill="{LAND[kind[5:]]}" '
+                f'stroke="{INK}" stroke-width="0.5"/>')
     if kind.startswith("border-"):
         return f'<line x1="{x}" y1="{y - 4}" x2="{x + 22}" y2="{y - 4}" {BORDER_STYLE[kind[7:]]}/>'
     if kind == "coast":

@@ -439,7 +439,9 @@ def validate_winter_plan(side: str, plan: Any) -> dict[str, Any]:
         if key not in PLAN_KEYS:
             raise bad(key, f"unknown key; use {', '.join(PLAN_KEYS)}")
         if key in _SCOTS_ONLY and side != "scotland":
-            raise illegal(key, value, "only the Scots make this choice", {"moray": "7.1", "king": "7.2", "wallace": "7.5"}[key])
+            raise illegal(
+                key, value, "only the Scots make this choice", {"moray": "7.1", "king": "7.2", "wallace": "7.5"}[key]
+            )
         if key in _ENGLISH_ONLY and side != "england":
             raise illegal(key, value, "only the English make this choice", "7.4")
     for key, options, rule in (("moray", ("home", "stay", "disband"), "7.1"), ("edward", ("winter", "disband"), "7.4"),

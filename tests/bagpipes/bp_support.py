@@ -37,7 +37,9 @@ def go(t: Table, bodies: dict[str, dict[str, Any]] | None = None, seed: str = "g
     bodies = bodies or {}
     orders = {}
     for side in sorted(t.pending.owes):
-        orders[side] = order(t, side, **bodies[side]) if side in bodies else default_order(t, side, t.pending.owes[side])
+        orders[side] = (
+            order(t, side, **bodies[side]) if side in bodies else default_order(t, side, t.pending.owes[side])
+        )
     return step(t, COMPS, orders, rng(seed + str(t.step)))
 
 

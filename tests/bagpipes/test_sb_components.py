@@ -107,9 +107,11 @@ def test_SB_14_sample_is_labelled_invented_in_reports_and_the_demo_summary() -> 
 
 
 def test_SB_14_the_sample_is_the_only_card_data_in_the_repository() -> None:
-    """No other file of the project lists card faces: only the sample has ``[[round_cards]]``/``[[bagpipe_cards]]`` tables."""
+    """No other file of the project lists card faces: only the sample has ``[[round_cards]]``/``[[bagpipe_cards]]``
+    tables."""
     root = Path(__file__).parents[2]
-    holders = sorted(str(p.relative_to(root)) for folder in ("pbem", "docs", "tests", "examples") if (root / folder).is_dir()
+    folders = [root / f for f in ("pbem", "docs", "tests", "examples") if (root / f).is_dir()]
+    holders = sorted(str(p.relative_to(root)) for folder in folders
                      for p in (root / folder).rglob("*") if p.is_file() and p.suffix in (".toml", ".json", ".md", ".py")
                      and any(line.strip() in ("[[round_cards]]", "[[bagpipe_cards]]")
                              for line in p.read_text(encoding="utf-8", errors="replace").splitlines()))

@@ -104,7 +104,9 @@ def test_SB_11_stay_home_not_to_the_previous_giver() -> None:
     t = go(t, plans)
     assert t.stay_home == "clan3" and t.stay_home_prev_giver == "clan6"
     t = until(go(t), "plan")
-    t = go(t, {"clan2": {"badge": {"prefer": ["clan4"]}}, "clan3": {"stay_home": {"prefer": ["clan6", "clan4", "clan5"]}}})
+    t = go(
+        t, {"clan2": {"badge": {"prefer": ["clan4"]}}, "clan3": {"stay_home": {"prefer": ["clan6", "clan4", "clan5"]}}}
+    )
     assert t.at_home == "clan5"          # clan6 gave it last round, clan4 now holds the badge
 
 

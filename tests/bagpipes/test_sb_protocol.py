@@ -88,7 +88,10 @@ def test_SB_5_4_choices_sealed_then_revealed_together() -> None:
         view = report(t2, COMPS, seat)["view"]
         assert view["sides"] == {}
     assert report(t2, COMPS, "clan1")["view"]["my_side"] == "england"
-    assert "my_side" not in report(t2, COMPS, "clan2")["view"] or report(t2, COMPS, "clan2")["view"]["my_side"] == "scotland"
+    assert (
+        "my_side" not in report(t2, COMPS, "clan2")["view"]
+        or report(t2, COMPS, "clan2")["view"]["my_side"] == "scotland"
+    )
     t3 = go(t2)
     reveal = [e for e in t3.log if e.event == "reveal"][0]
     assert reveal.data["sides"] == {"clan1": "england", "clan2": "scotland", "clan3": "scotland", "clan4": "england"}
@@ -161,6 +164,7 @@ def _check_summary(s: object, players: int, rounds: int = 7) -> None:
         assert s.defeats == (5 if rounds == 9 else 4) or "Five Daggers" in reason  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_SB_8_fifty_random_bot_games_keep_the_invariants(players: int) -> None:
     for i in range(50):
@@ -182,6 +186,7 @@ def test_SB_8_fifty_random_bot_games_keep_the_invariants(players: int) -> None:
         _check_summary(s, players, opts.get("rounds", 7))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 5])
 def test_SB_8_full_protocol_bot_game_verifies_and_audits(players: int, tmp_path: Path) -> None:
     s = play_protocol_game(tmp_path / "g", players, b"proto", "simple", {"stay_home": players == 5})

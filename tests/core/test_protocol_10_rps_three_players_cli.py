@@ -54,7 +54,9 @@ def test_protocol_10_rps_three_players_through_the_real_cli_verbs(tmp_path: Path
             draft = w / f"{step}-{s}.toml"
             run("orders", "new", w / f"{step}-{s}.json", "--out", draft)
             draft.write_text(draft.read_text(encoding="utf-8").replace('"rock"', f'"{throws[s]}"'), encoding="utf-8")
-            assert ": ok (throw orders for" in run("orders", "check", draft, "--report", report, "--key", k / f"{s}.key")
+            assert ": ok (throw orders for" in run(
+                "orders", "check", draft, "--report", report, "--key", k / f"{s}.key"
+            )
             run("orders", "seal", draft, "--key", k / f"{s}.key", "--game", g, "--out", w / f"{step}-{s}.asc")
             envelopes.append(w / f"{step}-{s}.asc")
         run("adjudicate", g, *envelopes, "--key", k / "referee.key")

@@ -144,7 +144,10 @@ def test_protocol_7_3_a_refused_replacement_says_the_earlier_order_stays_in_forc
     game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "rock"))
     with pytest.raises(IllegalOrder) as second:
         game.receive_order(fresh, keys.referee, bad)
-    assert second.value.hint == "the order north sent earlier for step 0 stays in force; send a corrected order to replace it"
+    assert (
+        second.value.hint
+        == "the order north sent earlier for step 0 stays in force; send a corrected order to replace it"
+    )
     game.adjudicate(fresh, keys.referee, [order(keys, fresh, "south", "paper")])
     assert game.status(fresh)["board"]["rounds"][0]["throws"] == ["rock", "paper"]
 

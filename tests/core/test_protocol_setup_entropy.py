@@ -110,7 +110,8 @@ def test_protocol_8_1_join_signed_by_another_side_or_for_another_game_is_refused
                                                                                tmp_path: Path) -> None:
     north, south = joins(keys, opened, tmp_path)
     man = ledger.read_manifest(opened)
-    forged = envelope.seal(keys.north, [keys.referee.public], b'{"order":null,"proof":"' + identity.b64(bytes(64)).encode() + b'"}',
+    payload = b'{"order":null,"proof":"' + identity.b64(bytes(64)).encode() + b'"}'
+    forged = envelope.seal(keys.north, [keys.referee.public], payload,
                            game=man.game, kind="join", side="south", step=0, answers=man.hash)
     other = tmp_path / "other"
     game.open_game(other, "rps", "standard", {}, keys.referee, {s: getattr(keys, s).public for s in SIDES},

@@ -88,7 +88,9 @@ def _play_to_winter(d: Path, rules: Any, keys: dict[str, identity.PrivateIdentit
         if set(info["owes"].values()) == {"winter"}:
             return int(info["step"])
         state = true_state(d, referee, int(info["step"]))
-        orders = [game.write_order(d, keys[s], s, info["step"], rules.default_order(state, s)) for s in sorted(info["owes"])]
+        orders = [
+            game.write_order(d, keys[s], s, info["step"], rules.default_order(state, s)) for s in sorted(info["owes"])
+        ]
         now += 60
         game.adjudicate(d, referee, orders, now=now)
     raise AssertionError("no winter step reached")

@@ -196,8 +196,8 @@ def _build(root: Path) -> dict[str, str]:
     _open_and_start(root, "g")
     mover = _play_until_someone_moves(root)
     g = root / "g"
-    cli("report", "open", root / "m-report.pbem", "--game", g, "--key", k / f"{mover}.key", "--save", root / "m-report.json",
-        "--svg", root / "m-report.svg")
+    cli("report", "open", root / "m-report.pbem", "--game", g, "--key", k / f"{mover}.key",
+        "--save", root / "m-report.json", "--svg", root / "m-report.svg")
     cli("game", "reveal", g, "--key", k / "referee.key", "--out", root / "g-reveal.json", "--mid-game")
     _open_and_start(root, "g2")
     cli("orders", "auto", root / "g2" / "reports" / "0000-england.pbem", "--key", k / "england.key", "--seed", "02",
@@ -565,7 +565,8 @@ for verb, argv in [("seal", ("orders", "seal", "{R}/m.toml", "--game", "{R}/g", 
     case(f"{verb}-out-a-new-report", "record of the game", *argv, "--out", "{R}/g/reports/0999-england.pbem")
     case(f"{verb}-out-below-a-file", "is a file, not a folder", *argv, "--out", "{R}/junk/empty.txt/x.txt")
     # issue 10 item 10: a symlinked folder or file leads into the record; any name inside it counts
-    case(f"{verb}-out-through-a-symlinked-folder", "record of the game", *argv, "--out", "{R}/junk/ledger-link/0001.toml")
+    case(f"{verb}-out-through-a-symlinked-folder", "record of the game", *argv,
+         "--out", "{R}/junk/ledger-link/0001.toml")
     case(f"{verb}-out-through-a-symlinked-file", "record of the game", *argv, "--out", "{R}/junk/entry-link.toml")
     case(f"{verb}-out-an-odd-name-in-the-ledger", "record of the game", *argv, "--out", "{R}/g/ledger/0003.TOML")
     case(f"{verb}-out-a-note-in-the-orders", "record of the game", *argv, "--out", "{R}/g/orders/notes.txt")
@@ -632,8 +633,8 @@ case("audit-reveal-with-a-lone-surrogate", "surrogate", "audit", "{R}/g", "--rev
 case("audit-reveal-nested-100000-deep", "not a JSON reveal bundle", "audit", "{R}/g", "--reveal",
      "{R}/junk/reveal-nested.json")
 for verb in (("report", "open"), ("orders", "new"), ("orders", "auto")):
-    case(f"{verb[0]}-{verb[1]}-saved-report-nested-100000-deep", "nests too deeply", *verb, "{R}/junk/saved-nested.json",
-         "--svg" if verb[0] == "report" else "--out", "{R}/out/x.out")
+    case(f"{verb[0]}-{verb[1]}-saved-report-nested-100000-deep", "nests too deeply", *verb,
+         "{R}/junk/saved-nested.json", "--svg" if verb[0] == "report" else "--out", "{R}/out/x.out")
 case("report-open-with-a-key-asking-scrypt-for-a-gibibyte", "256 MiB", "report", "open", "{MR}",
      "--key", "{R}/junk/greedy.key", "--passphrase-file", "{R}/pass.txt", "--svg", "{R}/out/x.svg")
 # Issue 10 item 6: a report forged by the opponent and saved outside the game folder.

@@ -51,7 +51,9 @@ def test_start_up_status_reads_the_ledger_and_loads_nothing_that_writes_seals_or
     shutil.copytree(EXAMPLE / "game", game)
     mods = modules_of(["status", str(game)])
     assert "pbem.core.ledger" in mods and "pbem.cli.status" in mods  # it did read the record
-    assert loaded(mods, (*WRITERS, "pbem.core.armor", "pbem.core.beacon", "hmac", "pbem.cli.files", "pbem.cli.key")) == []
+    assert (
+        loaded(mods, (*WRITERS, "pbem.core.armor", "pbem.core.beacon", "hmac", "pbem.cli.files", "pbem.cli.key")) == []
+    )
     # the one part of cryptography it loads is the Ed25519 check of the manifest's and entry's signatures,
     # made through the bindings (identity._ed25519_public): none of the primitives' modules
     assert "cryptography.hazmat.bindings._rust" in mods

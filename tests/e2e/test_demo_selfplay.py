@@ -14,6 +14,7 @@ from e2e_support import run
 from pbem.hammer.demo import GameSummary, play_bot_game
 
 
+@pytest.mark.slow
 def test_e2e_demo_plays_a_whole_game_and_prints_a_consistent_summary(tmp_path: Path) -> None:
     out = run("demo", "--folder", tmp_path / "d", "--seed", "readme")
     assert re.search(r"^winner: (england|scotland) \(.+\)$", out, re.M), out

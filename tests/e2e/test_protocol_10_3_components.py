@@ -85,6 +85,7 @@ def _play_to_the_end(k: Path, g: Path, work: Path) -> None:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 def test_protocol_10_3_components_file_is_copied_hashed_and_used_by_every_verb(tmp_path: Path) -> None:
     own = _own_file(tmp_path / "our-cards.toml")
     k, g, work = _open(tmp_path, own)
@@ -142,6 +143,7 @@ def test_protocol_10_3_components_a_different_file_in_the_folder_is_refused_by_e
     run("verify", g)
 
 
+@pytest.mark.slow
 def test_protocol_10_3_components_audit_refuses_a_changed_file(tmp_path: Path) -> None:
     own = _own_file(tmp_path / "our-cards.toml")
     k, g, work = _open(tmp_path, own)

@@ -77,6 +77,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     return root, _seal_all(game, root / "keys", root, "01")
 
 
+@pytest.mark.slow
 def test_protocol_7_5_item_5_concurrent_writers_leave_a_game_that_verifies_and_goes_on(
         base: tuple[Path, list[Path]], tmp_path: Path) -> None:
     root, envs = base
@@ -123,7 +124,8 @@ def test_protocol_7_5_item_5_a_second_writer_is_told_the_game_is_busy_and_change
             with game_lock(game):
                 pass
         for argv in (["adjudicate", game, *envs], ["game", "receive", game, envs[0]]):
-            r = subprocess.run([sys.executable, "-m", "pbem", *map(str, argv), "--key", str(root / "keys" / "referee.key")],
+            key = str(root / "keys" / "referee.key")
+            r = subprocess.run([sys.executable, "-m", "pbem", *map(str, argv), "--key", key],
                                capture_output=True, text=True, timeout=60)
             assert r.returncode == 1, r.stderr
             assert r.stderr.splitlines() == [f"error: game {game} is busy: another pbem command is writing it; "

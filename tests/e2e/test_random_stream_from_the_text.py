@@ -41,7 +41,8 @@ def u64be(n: int) -> bytes:
 
 def seed(dice_secret: bytes, game: str, e: int, r_e: bytes, entropies: list[tuple[str, bytes]]) -> bytes:
     """§8, protocol v2: k_e = HMAC(x, "pbem-step-key-v2" || lp(game) || u64be(e));
-    seed_e = HMAC(k_e, "pbem-seed-v2" || lp(game) || u64be(e) || lp(r_e) || u32be(n) || n x (lp(side) || lp(entropy)))."""
+    seed_e = HMAC(k_e, "pbem-seed-v2" || lp(game) || u64be(e) || lp(r_e) || u32be(n)
+                  || n x (lp(side) || lp(entropy)))."""
     g = game.encode()
     k_e = hmac.new(dice_secret, b"pbem-step-key-v2" + lp(g) + u64be(e), hashlib.sha256).digest()
     msg = b"pbem-seed-v2" + lp(g) + u64be(e) + lp(r_e) + len(entropies).to_bytes(4, "big")
@@ -105,6 +106,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
     return folder / "game", audit_mod.make_reveal(folder / "game", keys["referee"]), keys
 
 
+@pytest.mark.slow
 def test_random_stream_every_die_of_a_finished_game_is_recomputed_from_the_text(finished: Any) -> None:
     game_dir, bundle, keys = finished
     manifest = tomllib.loads((game_dir / "game.toml").read_text(encoding="utf-8"))

@@ -25,12 +25,17 @@ def _keys(folder: Path, names: tuple[str, ...]) -> None:
         identity.save_public(priv, folder / f"{name}.pub.toml")
 
 
+@pytest.mark.slow
 def test_step11_item1_bagpipes_3_players_through_the_real_cli_verbs(tmp_path: Path) -> None:
     k, g, work = tmp_path / "keys", tmp_path / "g", tmp_path / "work"
     clans = ("clan1", "clan2", "clan3")
     _keys(k, ("referee", *clans))
     key_of = {**{c: k / f"{c}.key" for c in clans}, "referee": k / "referee.key"}
-    sides = [a for s in (*clans, "referee") for a in ("--side", f"{s}={k / (('referee' if s == 'referee' else s) + '.pub.toml')}")]
+    sides = [
+        a
+        for s in (*clans, "referee")
+        for a in ("--side", f"{s}={k / (('referee' if s == 'referee' else s) + '.pub.toml')}")
+    ]
     out = run("game", "open", g, "--ruleset", "bagpipes", "--option", "players=3", "--referee", k / "referee.key",
               *sides)
     assert "opened" in out
@@ -116,6 +121,7 @@ def test_step11_item1_game_open_refuses_a_bad_player_count_in_one_line(tmp_path:
     assert not (tmp_path / "g").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_step12_item6_pbem_demo_ruleset_bagpipes_plays_every_player_count(tmp_path: Path, players: int) -> None:
     out = run("demo", "--ruleset", "bagpipes", "--players", str(players), "--folder", tmp_path / "d")
@@ -144,7 +150,9 @@ def test_step11_item1_the_demo_says_verify_failed_and_exits_1(tmp_path: Path, mo
     assert "verify: FAILED; audit: FAILED" in result.output and "verify failed: entry 3" in result.output
 
 
-def test_step11_item1_the_hammer_demo_summary_says_verify_failed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_step11_item1_the_hammer_demo_summary_says_verify_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pbem.core.errors import LedgerError
     from pbem.hammer.demo import play_bot_game
 

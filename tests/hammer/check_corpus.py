@@ -203,7 +203,9 @@ def move_mutations(p: Position, section: dict[str, Any], value: int,
         m = copy.deepcopy(moves[0])
         path = _path(m["from"], m["to"])
         if path:
-            with_moves("parts-path", [{"from": m["from"], "parts": [{"blocks": m["blocks"], "path": path}]}] + moves[1:])
+            with_moves(
+                "parts-path", [{"from": m["from"], "parts": [{"blocks": m["blocks"], "path": path}]}] + moves[1:]
+            )
             with_moves("path-form", [{"from": m["from"], "blocks": m["blocks"], "path": path}] + moves[1:])
             longer = path + [r.choice(board().neighbours(path[-1]))]
             with_moves("path-longer", [{"from": m["from"], "parts": [{"blocks": m["blocks"], "path": longer}]}])

@@ -37,8 +37,10 @@ MUTATIONS = (
              "own_res = sorted(n for n in reserves if n in state.blocks and state.blocks[n].owner == side)",
              "own_res = sorted(n for n in reserves if n in state.blocks)"),
     Mutation("enemy_reserve_names", "the enemy's reserves given as names, not a count (5.32)",
-             "\"enemy_reserves\": sum(1 for n in reserves if n in state.blocks and state.blocks[n].owner == enemy),",
-             "\"enemy_reserves\": sorted(n for n in reserves if n in state.blocks and state.blocks[n].owner == enemy),"),
+             "\"enemy_reserves\": sum(1 for n in reserves if n in state.blocks "
+             "and state.blocks[n].owner == enemy),",
+             "\"enemy_reserves\": sorted(n for n in reserves if n in state.blocks "
+             "and state.blocks[n].owner == enemy),"),
     Mutation("enemy_strength_shown", "enemy blocks per area given as their total strength (2.0)",
              "\"enemy_blocks\": {a: c[enemy] for a, c in common[\"counts\"].items() if c[enemy]},",
              "\"enemy_blocks\": {a: sum(b.strength for b in state.blocks.values() if b.owner == enemy "

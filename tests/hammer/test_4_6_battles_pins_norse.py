@@ -30,7 +30,8 @@ def pinning_example() -> GameState:
     state = place(turn("england", england=2), "scotland", "Buchan", *SIX)
     place(state, "england", "Angus", "York Knights", "Durham Knights", "Lancaster Knights")
     place(state, "england", "Strathspey", "York Infantry", "Durham Infantry")
-    apply_moves(state, "england", moves(go("Angus", (["York Knights", "Durham Knights", "Lancaster Knights"], ["Buchan"])),
+    knights = ["York Knights", "Durham Knights", "Lancaster Knights"]
+    apply_moves(state, "england", moves(go("Angus", (knights, ["Buchan"])),
                                         go("Strathspey", (["York Infantry", "Durham Infantry"], ["Buchan"])),
                                         main_attack={"Buchan": {"from": "Angus", "via": "Angus"}}))
     return state

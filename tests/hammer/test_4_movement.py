@@ -133,7 +133,8 @@ def test_3_12_an_event_card_gives_no_group_moves() -> None:
 
 def test_4_2_one_group_move_may_split_to_several_areas_for_one_point() -> None:
     state = place(turn("scotland", scotland=1), "scotland", "Buchan", "Wallace", "Douglas", "Campbell")
-    order = moves(go("Buchan", (["Wallace"], ["Angus", "Fife"]), (["Douglas"], ["Mar"]), (["Campbell"], ["Strathspey"])))
+    order = moves(go("Buchan", (["Wallace"], ["Angus", "Fife"]), (["Douglas"], ["Mar"]),
+                     (["Campbell"], ["Strathspey"])))
     log = apply_moves(state, "scotland", order)
     assert [state.block(b).location for b in ("Wallace", "Douglas", "Campbell")] == ["Fife", "Mar", "Strathspey"]
     assert [e["points"] for e in log if not e.get("public")] == [1]
@@ -209,8 +210,8 @@ def test_4_3_passing_through_counts_against_the_limit() -> None:
     state = place(turn("scotland"), "scotland", "Strathspey", "Wallace", "Keith", "Etterick")
     place(state, "scotland", "Angus", "Douglas", "Campbell", "Graham", "MacDonald")
     through = go("Strathspey", (["Wallace", "Keith", "Etterick"], ["Buchan", "Angus", "Fife"]))
-    illegal(state, "scotland", moves(through, go("Angus", (["Douglas", "Campbell", "Graham", "MacDonald"], ["Buchan"]))),
-            "4.3", "green border Angus-Buchan")
+    four = go("Angus", (["Douglas", "Campbell", "Graham", "MacDonald"], ["Buchan"]))
+    illegal(state, "scotland", moves(through, four), "4.3", "green border Angus-Buchan")
     apply_moves(state, "scotland", moves(through, go("Angus", (["Douglas", "Campbell", "Graham"], ["Buchan"]))))
     assert state.current.crossings["scotland|Angus-Buchan"] == 6
 
@@ -248,7 +249,8 @@ def test_4_4_each_block_crossing_costs_one_move_point() -> None:
 
 def test_4_4_a_group_with_one_crosser_costs_one_point() -> None:
     state = place(turn("england", england=1), "england", "Annan", "York Knights", "Durham Knights")
-    apply_moves(state, "england", moves(go("Annan", (["York Knights"], ["England"]), (["Durham Knights"], ["Carrick"]))))
+    apply_moves(state, "england",
+                moves(go("Annan", (["York Knights"], ["England"]), (["Durham Knights"], ["Carrick"]))))
     assert state.block("York Knights").location == "England"
     assert state.block("Durham Knights").location == "Carrick"
 
@@ -430,7 +432,8 @@ def test_4_7_the_norse_sail_only_from_a_coastal_area_and_to_another_one() -> Non
 
 def test_4_7_a_norse_move_must_be_declared_with_its_origin() -> None:
     shorthand = parse_moves({"moves": [{"from": "Moray", "to": "Fife", "blocks": ["Norse"]}]}).moves[0]
-    assert shorthand.is_sea and (shorthand.origin, shorthand.sea_to, shorthand.sea_blocks) == ("Moray", "Fife", ("Norse",))
+    assert shorthand.is_sea
+    assert (shorthand.origin, shorthand.sea_to, shorthand.sea_blocks) == ("Moray", "Fife", ("Norse",))
     with pytest.raises(InvalidOrder, match="lacks 'from'"):
         parse_moves({"moves": [{"sea_to": "Fife", "blocks": ["Norse"]}]})
     with pytest.raises(InvalidOrder, match=r"a sea move is \{ from, sea_to, blocks \}"):
@@ -470,15 +473,18 @@ WALLACE = {"from": "Fife", "path": ["Angus"], "blocks": ["Wallace"]}
     ({"moves": [{"from": "Fife", "to": "Angus", "blocks": []}]}, "give a non-empty list of block names"),
     ({"moves": [{"from": "Fife", "to": "Angus", "blocks": "Wallace"}]}, "give a non-empty list of block names"),
     ({"moves": [{"from": "Fife", "to": "Angus", "blocks": ["Wallace", "Wallace"]}]}, "block 'Wallace' is listed twice"),
-    ({"moves": [{"from": "Fife", "path": [], "blocks": ["Wallace"]}]}, "a path is a non-empty list of the areas entered"),
+    ({"moves": [{"from": "Fife", "path": [], "blocks": ["Wallace"]}]},
+     "a path is a non-empty list of the areas entered"),
     ({"moves": [{"from": "Fife", "path": "Angus", "blocks": ["Wallace"]}]}, "a path is a non-empty list"),
-    ({"moves": [{"from": "Fife", "path": ["Angus", "Narnia"], "blocks": ["Wallace"]}]}, "'Narnia' is not an area of the map (1.1)"),
+    ({"moves": [{"from": "Fife", "path": ["Angus", "Narnia"], "blocks": ["Wallace"]}]},
+     "'Narnia' is not an area of the map (1.1)"),
     ({"moves": [{"from": "Fife", "parts": []}]}, "'parts' must be a non-empty list"),
     ({"moves": [{"from": "Fife", "parts": ["Angus"]}]}, "parts[1]: a part is a table"),
     ({"moves": [{"from": "Fife", "parts": [{"blocks": ["Wallace"], "to": "Angus"}], "to": "Angus"}]},
      "give either 'parts' or 'blocks' with 'path' or 'to', not both"),
     ({"moves": [{"from": "Fife", "parts": [{"blocks": ["Wallace"], "to": "Angus"},
-                                           {"blocks": ["Wallace"], "to": "Mentieth"}]}]}, "block 'Wallace' is listed twice"),
+                                           {"blocks": ["Wallace"], "to": "Mentieth"}]}]},
+     "block 'Wallace' is listed twice"),
     ({"moves": [{"from": "Fife", "parts": [{"blocks": ["Wallace"], "to": "Angus", "via": "x"}]}]}, "unknown key 'via'"),
     ({"moves": [WALLACE], "main_attack": ["Angus"]}, "'main_attack' must be a table of battle areas"),
     ({"moves": [WALLACE], "main_attack": {"Angus": "Fife"}}, "main_attack.Angus: give { from = AREA"),
@@ -514,4 +520,5 @@ def test_4_2_the_generator_lists_more_of_a_group_that_already_moved_as_free() ->
     assert {s.origin for s in steps} == {"Buchan"} and {s.block for s in steps} == {"Douglas"}
     for step in steps:  # each is accepted by the validator, still on a Move 1 card
         work = state.copy()
-        apply_moves(work, "scotland", moves(go("Buchan", (["Wallace"], ["Angus"])), go("Buchan", (["Douglas"], list(step.path)))))
+        apply_moves(work, "scotland",
+                    moves(go("Buchan", (["Wallace"], ["Angus"])), go("Buchan", (["Douglas"], list(step.path)))))

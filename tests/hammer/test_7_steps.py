@@ -186,6 +186,7 @@ def test_7_a_year_of_default_orders_costs_at_most_two_and_a_fifth_exchanges_a_tu
     assert steps <= 2 * turns + 1 + 2  # card + Player 2 moves per turn, one winter, at most two event steps
 
 
+@pytest.mark.slow
 def test_7_bot_games_run_to_the_end_within_two_and_a_half_exchanges_a_turn(fake: FakeBattle) -> None:
     """Self-play (4.1, 4.6): bots move as Player 1 (from [if_player1]) and as Player 2, and Player 2
     stands pinned where Player 1 attacked it."""
@@ -428,7 +429,9 @@ def test_7_deadline_defaults_for_every_kind_of_step_are_legal_and_as_documented(
         R.validate(w, side, body)
 
 
-def test_2_0_an_engine_line_that_names_no_side_and_is_not_public_reaches_no_report(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_2_0_an_engine_line_that_names_no_side_and_is_not_public_reaches_no_report(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     real = engine.submit_cards
 
     def submit(*args: Any) -> Any:

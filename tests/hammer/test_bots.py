@@ -83,7 +83,8 @@ def test_bot_simple_plays_its_highest_move_card_and_attacks_where_it_outnumbers(
     rep = _report("card")
     d = bots.auto_draft(rep, "simple", b"x")
     assert d.sections["card"]["play"] == "move1-2"
-    assert {"from": "Fife", "to": "Angus", "blocks": ["Barclay", "Douglas", "Wallace"]} in d.sections["if_player1"]["moves"]
+    move = {"from": "Fife", "to": "Angus", "blocks": ["Barclay", "Douglas", "Wallace"]}
+    assert move in d.sections["if_player1"]["moves"]
 
 
 def test_bot_answers_a_question_with_a_listed_option() -> None:

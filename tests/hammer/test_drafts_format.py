@@ -160,7 +160,9 @@ def test_draft_check_refuses_malformed_battle_and_winter_plans_naming_the_field(
     with pytest.raises(InvalidOrder, match=r"^plans\.hits: 'Wallace' is not a england block"):
         drafts.check_draft(d, REPORT)
     winter = {**_real_report("winter"), "options": {}}
-    d = drafts.Draft(side="england", step=0, kind="winter", game="g1", sections={"winter": {"builds": {"Fife": ["draw"]}}})
+    d = drafts.Draft(
+        side="england", step=0, kind="winter", game="g1", sections={"winter": {"builds": {"Fife": ["draw"]}}}
+    )
     with pytest.raises(IllegalOrder, match=r"7\.63"):
         drafts.check_draft(d, winter)
     drafts.check_draft(drafts.Draft(side="england", step=0, kind="winter", game="g1", sections={"winter": {}}), winter)

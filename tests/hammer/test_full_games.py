@@ -71,6 +71,7 @@ def play(sid: str, seed: int, **kw: object) -> GameState:
     return random_game(sid, seed, Options(schiltroms=seed % 2 == 1), after_step=check_invariants, **kw)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sid, first", [(sid, first) for sid in ("braveheart", "the_bruce")
                                          for first in range(0, GAMES_PER_SCENARIO, CHUNK)])
 def test_9_0_random_legal_games_end_with_a_winner(sid: str, first: int) -> None:
@@ -80,6 +81,7 @@ def test_9_0_random_legal_games_end_with_a_winner(sid: str, first: int) -> None:
         assert state.phase == "over"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", range(0, CAMPAIGNS, CHUNK))
 def test_8_3_random_legal_campaigns_hold_every_invariant(first: int) -> None:
     """A Campaign has no last year (8.3): it is counted after the winter of 1314 and every later
@@ -186,6 +188,7 @@ def paused_game(sid: str, seed: int) -> tuple[GameState, int]:
     return state, pauses
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sid", ["braveheart", "the_bruce"])
 def test_5_1_games_paused_at_every_decision_end_exactly_as_unbroken_ones(sid: str) -> None:
     from pbem.hammer.bots import random_game

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 import cairosvg
+import pytest
 
 from pbem.cli.report import svg_of
 from pbem.core.drbg import Drbg
@@ -105,6 +106,7 @@ def group_boxes(svg: str) -> list[tuple[str, Box]]:
     return out
 
 
+@pytest.mark.slow
 def test_reports_every_map_of_a_whole_game_renders_with_no_label_clipped_or_overlapping() -> None:
     """Every report of a whole game: its text boxes and label groups lie inside the canvas and never
     overlap, and a real renderer (cairosvg) draws it to a PNG of the canvas's size."""

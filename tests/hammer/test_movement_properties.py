@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fakes import bare_state, put
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -88,7 +89,9 @@ def accepted(state: GameState, side: str, order: MoveOrder) -> bool:
 def candidates(draw: Any, state: GameState, side: str) -> Step:
     """A random single-block move, often illegal: any block, a random walk, sometimes a jump."""
     names = sorted(n for n, b in state.blocks.items() if b.location in board().areas)
-    block = draw(st.sampled_from(names)) if names and draw(st.integers(0, 9)) else draw(st.sampled_from(sorted(blocks())))
+    block = (
+        draw(st.sampled_from(names)) if names and draw(st.integers(0, 9)) else draw(st.sampled_from(sorted(blocks())))
+    )
     here = state.blocks[block].location
     origin = here if here in board().areas and draw(st.integers(0, 9)) else draw(st.sampled_from(AREAS))
     if block == "Norse" and draw(st.booleans()):
@@ -103,6 +106,7 @@ def candidates(draw: Any, state: GameState, side: str) -> Step:
     return Step(origin, block, tuple(path))
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_4_x_every_generated_step_is_accepted_and_every_accepted_step_is_generated(data: st.DataObject) -> None:
@@ -140,5 +144,7 @@ def test_4_x_a_multi_block_part_is_checked_block_by_block() -> None:
     state.current.cards = {"england": "move1-1", "scotland": "move1-2"}
     state.current.player1 = "scotland"
     two = MoveOrder(moves=(GroupMove("Buchan", parts=(MovePart(("Wallace", "Douglas"), ("Badenoch",)),)),))
-    three = MoveOrder(moves=(GroupMove("Buchan", parts=(MovePart(("Wallace", "Douglas", "Campbell"), ("Badenoch",)),)),))
+    three = MoveOrder(
+        moves=(GroupMove("Buchan", parts=(MovePart(("Wallace", "Douglas", "Campbell"), ("Badenoch",)),)),)
+    )
     assert accepted(state, "scotland", two) and not accepted(state, "scotland", three)

@@ -26,6 +26,7 @@ R = HammerRuleset()
 GAMES = [(s, seed, 70, 4) for s in SCENARIOS for seed in (0, 1)]
 
 
+@pytest.mark.slow
 def test_orders_md_checking_a_draft_check_and_referee_agree_on_random_and_mutated_drafts() -> None:
     total = 0
     kinds: collections.Counter[str] = collections.Counter()

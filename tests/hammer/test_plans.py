@@ -27,8 +27,13 @@ retreat_below_percent = 50
 
 
 def action(round_: int = 2, area: str = "Fife", **ctx: object) -> Question:
-    return Question(side="scotland", kind="battle_action", options=("fire", "retreat:Lennox", "retreat:Mentieth", "pass"),
-                    context={"area": area, "round": round_, "block": "Wallace", **ctx}, rule="5.31")
+    return Question(
+        side="scotland",
+        kind="battle_action",
+        options=("fire", "retreat:Lennox", "retreat:Mentieth", "pass"),
+        context={"area": area, "round": round_, "block": "Wallace", **ctx},
+        rule="5.31",
+    )
 
 
 def test_5_31_a_plan_retreats_when_outnumbered_from_its_round_to_its_preferred_area() -> None:
@@ -48,7 +53,9 @@ def test_5_31_an_area_plan_overrides_the_battle_plan() -> None:
 def test_5_31_without_a_plan_blocks_fire_and_never_retreat() -> None:
     d = decider("scotland", {})
     assert d.decide(action(3, own_steps=1, enemy_steps=20, steps_lost=9)) == "fire"
-    q = Question(side="scotland", kind="battle_action", options=("retreat:Lennox", "pass"), context={"area": "Fife", "round": 3})
+    q = Question(
+        side="scotland", kind="battle_action", options=("retreat:Lennox", "pass"), context={"area": "Fife", "round": 3}
+    )
     assert d.decide(q) == "pass"
 
 
@@ -69,7 +76,9 @@ def test_5_5_5_6_retreat_and_regroup_follow_the_preference_lists() -> None:
     assert d.decide(Question("scotland", "retreat", ("Atholl", "Mentieth"), {"area": "Fife"})) == "Mentieth"
     assert d.decide(Question("scotland", "retreat", ("Atholl", "Badenoch"), {"area": "Fife"})) == "Atholl"
     assert d.decide(Question("scotland", "regroup", ("stay", "Lennox"), {"area": "Fife"})) == "Lennox"
-    assert decider("scotland", {}).decide(Question("scotland", "regroup", ("stay", "Lennox"), {"area": "Fife"})) == "stay"
+    assert (
+        decider("scotland", {}).decide(Question("scotland", "regroup", ("stay", "Lennox"), {"area": "Fife"})) == "stay"
+    )
 
 
 def test_5_9_raid_loss_takes_the_listed_block() -> None:

@@ -37,19 +37,21 @@ def position() -> tuple[GameState, list[dict[str, Any]]]:
     s.current.player1 = "england"
     battle_at(s, "Fife", "england", main=["Edward"], attacker_reserves=["Hobelars"])
     log = [
-        {"what": "cards", "public": True, "year": 1297, "turn": 2, "cards": {"england": "move2-3", "scotland": "move1-4"},
-         "player1": "england", "events": [], "year_ends": False},
+        {"what": "cards", "public": True, "year": 1297, "turn": 2,
+         "cards": {"england": "move2-3", "scotland": "move1-4"}, "player1": "england", "events": [],
+         "year_ends": False},
         {"what": "moves", "side": "england", "from": "Lothian", "points": 1, "sea": False,
          "parts": [{"blocks": ["Hobelars"], "path": ["Lothian", "Fife"]}]},
         {"what": "moves", "side": "england", "public": True, "from": "Lothian", "to": {"Fife": 1}, "sea": False},
-        {"what": "battle", "area": "Fife", "attacker": "england", "defender": "scotland", "public": True, "rule": "5.1"},
-        {"what": "reveal", "area": "Fife", "round": 1, "side": "england", "blocks": [{"block": "Edward", "strength": 4}],
-         "public": True, "rule": "5.1"},
+        {"what": "battle", "area": "Fife", "attacker": "england", "defender": "scotland", "public": True,
+         "rule": "5.1"},
+        {"what": "reveal", "area": "Fife", "round": 1, "side": "england",
+         "blocks": [{"block": "Edward", "strength": 4}], "public": True, "rule": "5.1"},
         {"what": "fire", "area": "Fife", "round": 1, "block": "Wallace", "side": "scotland", "rating": "A3",
          "dice": [{"value": 2, "index": 0, "hit": True}, {"value": 6, "index": 1, "hit": False}], "hits": 1,
          "public": True, "rule": "5.4"},
-        {"what": "hit", "area": "Fife", "round": 1, "by": "Wallace", "block": "Edward", "side": "england", "strength": 3,
-         "tied": 1, "public": True},
+        {"what": "hit", "area": "Fife", "round": 1, "by": "Wallace", "block": "Edward", "side": "england",
+         "strength": 3, "tied": 1, "public": True},
         {"what": "retreat", "area": "Fife", "round": 1, "block": "Douglas", "side": "scotland", "to": "Lennox",
          "forced": False, "sea": False, "public": False, "redact": ["to"], "rule": "5.5"},
     ]

@@ -17,7 +17,9 @@ def test_5_1_the_battle_in_progress_is_not_listed_under_battles_to_fight() -> No
         assert v["fight"]["area"] == "Fife" and "Fife" in [b["area"] for b in v["battles"]]  # still in the state
         assert "Fife" not in [b["area"] for b in pending_battles(v)]
         text = render_report(rep)
-        listed = text.split("battles to fight:")[1].split("battle in progress")[0] if "battles to fight:" in text else ""
+        listed = (
+            text.split("battles to fight:")[1].split("battle in progress")[0] if "battles to fight:" in text else ""
+        )
         assert "Fife" not in listed
         assert "battle in progress in Fife, round 1" in text
 

@@ -36,7 +36,8 @@ def test_sandbox_prints_the_position_it_loaded() -> None:
     ([str(EXAMPLES / "battle-fife.toml"), "--battle", "Fife", "--dice", "abc"], "'abc' is not a die roll 1-6"),
     ([str(EXAMPLES / "battle-fife.toml"), "--battle", "Fife", "--dice", "0,3"], "'0' is not a die roll 1-6"),
     ([str(EXAMPLES / "battle-fife.toml"), "--battle", "Fife", "--dice", ","], "no dice given"),
-    ([str(EXAMPLES / "battle-fife.toml"), "--battle", "Narnia"], "--battle Narnia: 'Narnia' is not an area of the map (1.1)"),
+    ([str(EXAMPLES / "battle-fife.toml"), "--battle", "Narnia"],
+     "--battle Narnia: 'Narnia' is not an area of the map (1.1)"),
 ])
 def test_sandbox_errors_are_one_line_and_exit_1(args: list[str], message: str) -> None:
     code, out = run(*args)
@@ -99,7 +100,8 @@ def test_sandbox_4_6_pinning_example_one_block_of_six_may_leave(tmp_path: Path) 
                             'blocks = ["Wallace", "Douglas"] }]\n')
     code, out = run(pos, "--orders", two)
     assert code == 1 and out.startswith("error: ") and "4.6" in out
-    back = _orders(tmp_path, 'side = "scotland"\nmoves = [{ from = "Buchan", path = ["Angus"], blocks = ["Wallace"] }]\n')
+    back = _orders(tmp_path, 'side = "scotland"\n'
+                             'moves = [{ from = "Buchan", path = ["Angus"], blocks = ["Wallace"] }]\n')
     code, out = run(pos, "--orders", back)
     assert code == 1 and "border the enemy used to enter it (4.6)" in out
 

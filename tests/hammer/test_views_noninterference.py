@@ -97,7 +97,9 @@ def perturb(state: GameState, enemy: str, r: random.Random) -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(SCENARIOS), st.integers(0, 3), st.sampled_from(("england", "scotland")),
        st.integers(0, 2**32), st.integers(0, 2**32))
-def test_2_0_a_view_never_depends_on_hidden_facts(scenario: str, seed: int, side: str, salt_a: int, salt_b: int) -> None:
+def test_2_0_a_view_never_depends_on_hidden_facts(
+    scenario: str, seed: int, side: str, salt_a: int, salt_b: int
+) -> None:
     enemy = other_side(side)
     one, two = base(scenario, seed), base(scenario, seed)
     perturb(one, enemy, random.Random(salt_a))
@@ -205,6 +207,7 @@ def report_bytes(state: dict[str, Any], side: str, log: list[dict[str, Any]]) ->
     return canonical_bytes(rep), render_report(rep).encode(), svg_of(rep).encode(), html_of(rep).encode()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(SCENARIOS), st.integers(0, 1), st.sampled_from(("england", "scotland")),
        st.sampled_from(("card", "winter")), st.integers(0, 50), st.integers(0, 2**32), st.integers(0, 2**32))
@@ -226,6 +229,7 @@ def test_2_0_a_report_s_bytes_never_depend_on_hidden_facts(scenario: str, seed: 
     assert report_bytes(states[0][0], side, states[0][1]) == report_bytes(states[1][0], side, states[1][1])
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from(SCENARIOS), st.integers(0, 1), st.sampled_from(("england", "scotland")),
        st.integers(0, 50), st.integers(0, 2**32), st.integers(0, 2**32))
@@ -300,7 +304,10 @@ def test_2_0_a_decide_report_mid_battle_never_depends_on_hidden_facts(salt_a: in
                     b.strength = r.randint(1, spec(n).steps)
             state[key] = g.to_dict()
             r = random.Random(salt)  # the same change in the game and in the paused game
-        state["pending"] = {**state["pending"], "england": {"plans": {"battle": {"retreat_from_round": r.randint(1, 3)}}}}
+        state["pending"] = {
+            **state["pending"],
+            "england": {"plans": {"battle": {"retreat_from_round": r.randint(1, 3)}}},
+        }
         got.append(report_bytes(state, "scotland", out.log))
     assert got[0] == got[1]
 
@@ -448,6 +455,7 @@ def _sample(kind: str) -> list[Paused]:
     return found[::step][:STATES_PER_KIND]
 
 
+@pytest.mark.slow
 def test_2_0_the_driven_games_reach_every_pause_point() -> None:
     found = pause_points()
     assert [k for k in WANTED if not found.get(k)] == []
@@ -461,6 +469,7 @@ def test_2_0_the_driven_games_reach_every_pause_point() -> None:
     assert any(e.get("drawn") for ps in found.values() for p in ps for e in p.log if e.get("step") == "7.62")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", WANTED)
 def test_2_0_a_report_at_every_pause_point_never_depends_on_hidden_facts(kind: str) -> None:
     """Two redraws of everything a side may not know give the same report, byte for byte."""
@@ -471,6 +480,7 @@ def test_2_0_a_report_at_every_pause_point_never_depends_on_hidden_facts(kind: s
             assert got[0] == got[1], (kind, i, side)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(st.sampled_from(WANTED), st.integers(0, 10**6), st.sampled_from(SIDES2), st.integers(0, 2**32),
        st.integers(0, 2**32))
@@ -490,6 +500,7 @@ def _public_or_own(e: dict[str, Any], side: str) -> bool:
     return e.get("public") is True or e.get("side") == side
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", WANTED)
 def test_2_0_a_report_at_every_pause_point_shows_what_its_side_may_see(kind: str) -> None:
     """A report that hides too much is wrong too: its side's blocks with their strengths, its

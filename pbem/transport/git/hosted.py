@@ -41,9 +41,11 @@ def check_since(repo: Path, since: str, tip: str) -> None:
             for parent in c.parents[:1]:
                 for ch in history.changes(repo, parent, c.sha):
                     if layout.in_record(ch.path) and ch.status != "A":
-                        raise gitcmd.GitError(f"commit {history.short(c.sha)} {'deletes' if ch.status == 'D' else 'changes'} "
-                                              f"{ch.path}, part of the signed record, which only grows. The referee will "
-                                              "not add to it; revert that commit (docs/git.md).")
+                        raise gitcmd.GitError(
+                            f"commit {history.short(c.sha)} {'deletes' if ch.status == 'D' else 'changes'} "
+                            f"{ch.path}, part of the signed record, which only grows. The referee will "
+                            "not add to it; revert that commit (docs/git.md)."
+                        )
                     if ch.status != "D" and layout.find_private_key(history.blob(repo, ch.blob)):
                         raise gitcmd.GitError(f"commit {history.short(c.sha)} carries a private key in {ch.path}; "
                                               "treat it as exposed and make a new key (docs/git.md).")

@@ -54,9 +54,11 @@ def _clone(repo: Path) -> tuple[Path, str]:
 # index; the repository's pre-receive hook makes the exact check again.
 PRE_COMMIT = f"""#!/bin/sh
 {PRE_COMMIT_MARK}
-found=$(git grep --cached -l -I -E '^(sign_secret|encrypt_secret) *=|^\\[protected\\]|-----BEGIN ([A-Z ]+ )?PRIVATE KEY-----')
+found=$(git grep --cached -l -I -E \
+'^(sign_secret|encrypt_secret) *=|^\\[protected\\]|-----BEGIN ([A-Z ]+ )?PRIVATE KEY-----')
 if [ -n "$found" ]; then
-    echo "error: $(echo "$found" | head -n 1) holds a private key; secrets never enter a game repository, so this commit is refused (docs/git.md)." >&2
+    echo "error: $(echo "$found" | head -n 1) holds a private key; secrets never enter a game repository, \
+so this commit is refused (docs/git.md)." >&2
     echo "hint: git rm --cached $(echo "$found" | head -n 1)" >&2
     exit 1
 fi

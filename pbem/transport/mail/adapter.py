@@ -175,8 +175,8 @@ def entry_deadline(game_dir: Path, number: int) -> int:
     return entry(game_dir, number).deadline
 
 
-_PUBLIC = re.compile(r"^(game\.toml|components\.toml|ledger/\d{4,}\.toml|orders/\d{4,}-[a-z0-9_]+\.pbem|reports/\d{4,}-[a-z0-9_]+\.pbem"
-                     r"|state/\d{4,}\.pbem|joins/[a-z0-9_]+\.pbem)$")
+_PUBLIC = re.compile(r"^(game\.toml|components\.toml|ledger/\d{4,}\.toml|orders/\d{4,}-[a-z0-9_]+\.pbem"
+                     r"|reports/\d{4,}-[a-z0-9_]+\.pbem|state/\d{4,}\.pbem|joins/[a-z0-9_]+\.pbem)$")
 
 
 def is_public_name(name: str) -> bool:

@@ -132,7 +132,9 @@ class Judge:
             refused_to = sorted(ans.to)
         mails = []
         if ans.to and ans.lines:
-            body = compose.prose("\n\n".join(ans.lines) + "\n\n" + "Mail 'help' to the judge for the commands it knows.\n")
+            body = compose.prose(
+                "\n\n".join(ans.lines) + "\n\n" + "Mail 'help' to the judge for the commands it knows.\n"
+            )
             subject = "Re: " + (" ".join(inb.subject.split()) or "your mail to the judge")
             mails.append(compose.build(self.address, self.name, sorted(ans.to), subject[:150], body,
                                        compose.msgid(self.domain, "reply", inb.message_id),
@@ -246,7 +248,9 @@ class Judge:
             ans.lines.append(f"Refused {where}: step {v.step} of game {game} has no deadline to extend.")
             return
         new = dl[0] + hours * 3600
-        text = f"The host extended the deadline of step {v.step} of game {game} by {hours} hours, to {compose.when(new)}."
+        text = (
+            f"The host extended the deadline of step {v.step} of game {game} by {hours} hours, to {compose.when(new)}."
+        )
         players = sorted(set(self.journal.players(game).values()))
         mail = compose.build(self.address, self.name, players, f"{game}: deadline extended", text + "\n",
                              compose.msgid(self.domain, "extend", inb.message_id), now=now)
@@ -285,8 +289,11 @@ class Judge:
 
         if row is not None:
             same = row.host_key == _b64(pv.signer)
-            ans.lines.append(f"Already open: game {pv.game} " + ("was opened by this request before" if same else
-                                                                 "exists; choose another game id") + "; nothing changed.")
+            ans.lines.append(
+                f"Already open: game {pv.game} "
+                + ("was opened by this request before" if same else "exists; choose another game id")
+                + "; nothing changed."
+            )
             return
         try:
             self.open_game(str(req["ruleset"]), str(req["scenario"]), sides, host=reply_to, host_key=host,

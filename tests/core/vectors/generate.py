@@ -84,7 +84,8 @@ def sealed_base() -> bytes:
 
 
 def dice_vectors() -> None:
-    """Step keys, seeds and entropy proofs (docs/protocol.md §8): x, game, entry and entropies in; k_e, r_e, seed_e out."""
+    """Step keys, seeds and entropy proofs (docs/protocol.md §8): x, game, entry and entropies in;
+    k_e, r_e, seed_e out."""
     cases = []
     for x, game, entry, length, entropies in (
             (bytes(32), "vector-game", 0, 4, []),

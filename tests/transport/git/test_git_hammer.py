@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from git_support import git, pbem
 
 from pbem.core import game, identity
@@ -42,6 +43,7 @@ def _bot_order(clone: Path, key: PrivateIdentity, side: str, step: int, out: Pat
     return out
 
 
+@pytest.mark.slow
 def test_git_whole_hammer_bot_game_by_pushes_ends_in_verify_and_audit_from_a_fresh_clone(tmp_path: Path) -> None:
     """Each bot pushes its order as one commit; after each push the referee runs as the post-receive hook
     runs it (in this process: a game of up to a hundred steps is spared two interpreters per push)."""

@@ -199,6 +199,7 @@ def test_git_referee_with_other_rules_installed_stops_and_refuses_no_order(hoste
     assert "inbox/0000-north.pbem" in git("ls-tree", "-r", "--name-only", "main", cwd=hosted.bare).stdout
 
 
+@pytest.mark.slow
 def test_git_referee_waits_while_another_pbem_command_writes_the_game(hosted: Arena) -> None:
     """Protocol §7.5: the game lock held by another writer delays the referee; it is no verdict on the order."""
     import threading

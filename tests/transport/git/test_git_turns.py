@@ -8,6 +8,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
 from git_support import PBEM, Arena, git, pbem
 
 from pbem.core import armor, ledger
@@ -42,6 +43,7 @@ def referee_commits(bare: Path) -> list[str]:
 
 # --- 1. layout and roles, 2a. the referee on push ------------------------------------------------
 
+@pytest.mark.slow
 def test_git_whole_game_by_pushes_then_verify_and_audit_from_a_fresh_clone(arena: Arena, tmp_path: Path) -> None:
     throws = {"north": "paper", "south": "rock"}  # north wins every round: best of three ends in two steps
     steps = 0

@@ -65,7 +65,9 @@ def test_imap_idle_wakes_the_judge_when_mail_arrives(world: MailWorld) -> None:
     inbox = ImapInbox(cfg.imap)
     try:
         assert inbox.fetch(10) == [] and inbox.has_idle
-        timer = threading.Timer(0.5, world.to_judge, [b"From: a@b.test\nSubject: hi\nMessage-ID: <idle@b.test>\n\nhi\n"])
+        timer = threading.Timer(
+            0.5, world.to_judge, [b"From: a@b.test\nSubject: hi\nMessage-ID: <idle@b.test>\n\nhi\n"]
+        )
         timer.start()
         started = time.monotonic()
         inbox.wait(30)

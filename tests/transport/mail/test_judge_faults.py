@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mail_players import Player, has_bundle
 from mailworld import JUDGE, MailWorld, parse_mail, write_config
 
@@ -176,6 +177,7 @@ def _play(world: MailWorld, root: Path, config: Path, recorded: dict[str, list[b
     return game_dir, outgoing, ids, kills
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_points_ends_the_game_exactly_as_an_uninterrupted_run(world: MailWorld) -> None:
     """Same ledger bytes and the same mails (each Message-ID at least once) with or without SIGKILLs."""
     keys = world.root / "keys"
@@ -187,8 +189,8 @@ def test_sigkill_at_random_points_ends_the_game_exactly_as_an_uninterrupted_run(
     write_config(config, smtp_port=world.smtp.port, imap_port=None, maildir=world.judge_maildir)
     world.smtp.mailer.imap_port = None  # this judge reads the Maildir its mail system delivers to
     parts = runner.build(cfg_mod.load(config), clock=lambda: NOW)
-    parts.judge.open_game("rps", "standard", {s: identity.load_public(keys / f"{s}.pub.toml") for s in ("north", "south")},
-                          game_id="rps-crash")
+    pubs = {s: identity.load_public(keys / f"{s}.pub.toml") for s in ("north", "south")}
+    parts.judge.open_game("rps", "standard", pubs, game_id="rps-crash")
     parts.judge.journal.close()
     data = config.parent / "data"
     pristine = world.root / "pristine"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from mail_players import Player
 from mailworld import MailWorld
 
@@ -59,7 +60,9 @@ def test_judge_plays_a_whole_rps_game_by_mail(world: MailWorld) -> None:
     assert not info["owes"] and info["result"]["winner"]
     copy = players["north"].copy
     assert core_game.verify(copy)["entries"] == info["step"] + 1
-    assert sorted(p.name for p in (copy / "ledger").iterdir()) == sorted(p.name for p in (game_dir / "ledger").iterdir())
+    assert sorted(p.name for p in (copy / "ledger").iterdir()) == sorted(
+        p.name for p in (game_dir / "ledger").iterdir()
+    )
     for name in (game_dir / "ledger").iterdir():
         assert (copy / "ledger" / name.name).read_bytes() == name.read_bytes()
     assert parts.judge.journal.pending_mail() == 0
@@ -83,6 +86,7 @@ def hammer_bot(p: Player, report: dict[str, Any], step: int) -> Any:
     return d.body()
 
 
+@pytest.mark.slow
 def test_judge_plays_a_whole_braveheart_game_by_mail_then_the_players_copy_verifies_and_audits(
         world: MailWorld) -> None:
     """Issue 12, item 6: two bot players, only mail between them and the judge; the copy built by

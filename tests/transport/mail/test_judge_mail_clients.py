@@ -216,6 +216,7 @@ def test_automatic_mail_is_never_answered(table: Table, header: str) -> None:
     assert table.exchange(raw) == {}
 
 
+@pytest.mark.slow
 def test_a_mail_loop_with_a_broken_auto_responder_stops(table: Table) -> None:
     """An auto-responder that ignores Auto-Submitted answers every judge mail; the judge's refusals are capped."""
     raw, _ = mail("north@player.test", "Out of office.\n")

@@ -1,4 +1,5 @@
-"""`pbem mail import` (docs/judge.md §3): a player's copy takes only public-record files, verifies, or stays as it was."""
+"""`pbem mail import` (docs/judge.md §3): a player's copy takes only public-record files, verifies, or stays as
+it was."""
 
 from __future__ import annotations
 
@@ -28,8 +29,9 @@ def played(tmp_path: Path) -> Path:
     d = tmp_path / "judge-side"
     core_game.new_game(d, "rps", "standard", {}, ref, {s: k.public for s, k in keys.items()}, game_id="rps-import")
     MAILED[d, 0] = adapter.entry_files(d, 0)  # taken when the entry is written, as the judge mails it:
-    for s in SIDES:                            # the referee then prunes its sealed state (protocol §7.5)
-        core_game.receive_order(d, ref, core_game.write_order(d, keys[s], s, 0, {"side": s, "step": 0, "throw": "rock"}))
+    for s in SIDES:  # the referee then prunes its sealed state (protocol §7.5)
+        order = core_game.write_order(d, keys[s], s, 0, {"side": s, "step": 0, "throw": "rock"})
+        core_game.receive_order(d, ref, order)
     core_game.adjudicate(d, ref, [])
     MAILED[d, 1] = adapter.entry_files(d, 1)
     return d
