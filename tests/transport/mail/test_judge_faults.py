@@ -31,6 +31,19 @@ def rps_throw(p: Player, report: dict[str, Any], step: int) -> dict[str, Any]:
             else "rock"}
 
 
+def _rps_by_mail(world: MailWorld, parts: runner.Parts) -> tuple[dict[str, Player], Path]:
+    """A rock-paper-scissors game the judge opened for north and south, each with its own copy of
+    the manifest, as a player keeps it."""
+    players = {s: Player(s, identity.generate(s), f"{s}@player.test", world.root / "p" / s) for s in ("north", "south")}
+    gid = parts.judge.open_game("rps", "standard", {s: identity.load_public(p.pub_file()) for s, p in players.items()})
+    game_dir = parts.judge.games_dir / gid
+    for p in players.values():
+        p.game = gid
+        p.copy.mkdir(parents=True)
+        (p.copy / "game.toml").write_bytes((game_dir / "game.toml").read_bytes())
+    return players, game_dir
+
+
 def test_a_recipient_the_server_refuses_waits_alone_and_the_other_mails_still_go(world: MailWorld) -> None:
     """A 550 for one mail (an address that no longer exists) is that mail's failure, not the
     connection's: it stays queued for its next try and the mails behind it are sent in the same pass."""
@@ -51,13 +64,8 @@ def test_smtp_down_then_up_sends_every_queued_mail_once(world: MailWorld) -> Non
     clock = [NOW]
     world.smtp.stop()
     parts = runner.build(cfg_mod.load(world.config), clock=lambda: clock[0])
-    players = {s: Player(s, identity.generate(s), f"{s}@player.test", world.root / "p" / s) for s in ("north", "south")}
-    gid = parts.judge.open_game("rps", "standard", {s: identity.load_public(p.pub_file()) for s, p in players.items()})
-    game_dir = parts.judge.games_dir / gid
+    players, game_dir = _rps_by_mail(world, parts)
     for p in players.values():
-        p.game = gid
-        p.copy.mkdir(parents=True)
-        (p.copy / "game.toml").write_bytes((game_dir / "game.toml").read_bytes())
         raw = (f"From: {p.address}\nTo: {JUDGE}\nSubject: join\nMessage-ID: <join.{p.side}@player.test>\n\n"
                + core_game.write_join(p.copy, p.key, p.side)).encode()
         world.to_judge(raw)
@@ -221,13 +229,7 @@ def test_a_crash_after_the_last_join_started_the_game_still_mails_that_player_it
     Restarted, it announces entry 0 to the side it knows, then the join comes again: it is not
     accepted twice, its sender is registered, and that player gets the first report once."""
     parts = runner.build(cfg_mod.load(world.config), clock=lambda: NOW)
-    players = {s: Player(s, identity.generate(s), f"{s}@player.test", world.root / "p" / s) for s in ("north", "south")}
-    gid = parts.judge.open_game("rps", "standard", {s: identity.load_public(p.pub_file()) for s, p in players.items()})
-    game_dir = parts.judge.games_dir / gid
-    for p in players.values():
-        p.game = gid
-        p.copy.mkdir(parents=True)
-        (p.copy / "game.toml").write_bytes((game_dir / "game.toml").read_bytes())
+    players, game_dir = _rps_by_mail(world, parts)
     north, south = players["north"], players["south"]
     world.to_judge(f"From: {north.address}\nSubject: j\nMessage-ID: <jn@p>\n\n"
                    f"{core_game.write_join(north.copy, north.key, 'north')}".encode())
@@ -259,5 +261,5 @@ def test_a_crash_after_the_last_join_started_the_game_still_mails_that_player_it
             break
         time.sleep(0.05)
     reports = [m for m in world.mails_to(south.address) if has_bundle(m)]
-    assert len(reports) == 1 and f"{gid}: step 0" in parse_mail(reports[0])["Subject"]
+    assert len(reports) == 1 and f"{game_dir.name}: step 0" in parse_mail(reports[0])["Subject"]
     assert len([m for m in world.mails_to(north.address) if has_bundle(m)]) == 1
