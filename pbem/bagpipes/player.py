@@ -23,9 +23,9 @@ from pbem.bagpipes.model import KIND_FIELDS, ORDER_KINDS, REFEREE, Options
 from pbem.bagpipes.ruleset import SCENARIO, BagpipesRuleset
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError, InvalidOrder
-from pbem.core.ruleset import DemoResult, Draft
+from pbem.core.ruleset import DRAFT_HEADER, DemoResult, Draft, draft_header
 
-HEADER = ("game", "side", "step", "kind")
+HEADER = DRAFT_HEADER
 DEMO_PLAYERS = 5
 
 
@@ -41,7 +41,7 @@ class BagpipesDraft:
 
     def body(self) -> dict[str, Any]:
         """What is sealed: the header and the order's fields (the engine reads ``kind`` and ``round``)."""
-        return {"game": self.game, "side": self.side, "step": self.step, "kind": self.kind, **self.fields}
+        return {**draft_header(self), **self.fields}
 
 
 def _plain(data: Any) -> Any:

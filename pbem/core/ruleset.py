@@ -74,6 +74,9 @@ class Ruleset(Protocol):
         """One step: returns a StepResult-like object (state, public, reports, log)."""
 
 
+DRAFT_HEADER = ("game", "side", "step", "kind")  # what binds an order's text to its envelope (protocol §7.3)
+
+
 @runtime_checkable
 class Draft(Protocol):
     """One side's orders for one step as a player writes them (header + what is sealed)."""
@@ -85,6 +88,11 @@ class Draft(Protocol):
 
     def body(self) -> Any:
         """The plain data that is signed and sealed to the referee."""
+
+
+def draft_header(draft: Draft) -> dict[str, Any]:
+    """The header every game's order body starts with, in ``DRAFT_HEADER`` order."""
+    return {"game": draft.game, "side": draft.side, "step": draft.step, "kind": draft.kind}
 
 
 @dataclass

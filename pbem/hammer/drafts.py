@@ -23,6 +23,7 @@ from typing import Any
 
 import tomli_w
 
+from pbem.core.ruleset import DRAFT_HEADER, draft_header
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.errors import InvalidOrder
 
@@ -37,7 +38,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "decide": ("decide", "plans"),
     "winter": ("winter",),
 }
-HEADER = ("game", "side", "step", "kind")
+HEADER = DRAFT_HEADER
 
 
 @dataclass
@@ -52,7 +53,7 @@ class Draft:
 
     def body(self) -> dict[str, Any]:
         """The plain dict that is signed and sealed (header included, so it cannot be misfiled)."""
-        out: dict[str, Any] = {"game": self.game, "side": self.side, "step": self.step, "kind": self.kind}
+        out = draft_header(self)
         out.update({k: self.sections[k] for k in sorted(self.sections)})
         return out
 
