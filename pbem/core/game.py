@@ -501,6 +501,13 @@ def _installed_rules(man: led.Manifest, rules: rs.Ruleset | None, game_dir: Path
     return rules
 
 
+def installed_rules(game_dir: Path) -> rs.Ruleset:
+    """The ruleset of the game in ``game_dir`` as installed here, refused when its version is not the
+    game's (§10): a referee checks this before it takes any order, so no order is refused for it."""
+    game_dir = Path(game_dir)
+    return _installed_rules(led.read_manifest(game_dir), None, game_dir)
+
+
 @lock_mod.locked
 def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[Path | str | bytes],
                deadline_passed: bool = False, rules: rs.Ruleset | None = None,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pbem.core import armor, identity, ruleset
+from pbem.core import armor, identity
 from pbem.core import audit as audit_mod
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
@@ -85,11 +85,11 @@ def position(game_dir: Path) -> Position:
 def check_ready(game_dir: Path) -> None:
     """Refuse to referee with the wrong rules installed: that is no fault of any order, so no order may
     be refused for it (protocol §10)."""
-    man = led.read_manifest(Path(game_dir))
-    installed = ruleset.load(man.ruleset)
-    if str(installed.version) != man.ruleset_version:
-        raise FormatError(f"game {man.game} uses {man.ruleset} version {man.ruleset_version}, but version "
-                          f"{installed.version} is installed here; the referee stops until it is (protocol §10).")
+    try:
+        core_game.installed_rules(Path(game_dir))
+    except FormatError as exc:
+        raise FormatError(f"{exc.message.removesuffix(' (protocol §10).')}; the referee stops until it is "
+                          "(protocol §10).") from None
 
 
 def is_verdict(exc: PbemError) -> bool:

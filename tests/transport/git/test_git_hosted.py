@@ -192,7 +192,7 @@ def test_git_referee_with_other_rules_installed_stops_and_refuses_no_order(hoste
     player.submit(hosted.clones["north"], hosted.order("north", "paper"))
     ruleset.register("rps", Newer)
     try:
-        with pytest.raises(adapter.Error, match="version 99 is installed here"):
+        with pytest.raises(adapter.Error, match="version 99 is installed; the referee stops until it is"):
             hosted_mod.run(hosted.clones["ci"], adapter.load_key(hosted.referee_key))
     finally:
         ruleset.register("rps", "support.rps_game:RpsRuleset")
