@@ -26,8 +26,6 @@ def named_tests() -> set[str]:
     return names
 
 
-
-
 def test_SB_every_clause_of_the_digest_has_a_test_named_for_it() -> None:
     ids = clause_ids()
     assert [i for i in ids if "." not in i] == [f"SB-{n}" for n in range(16)]   # SB-0 .. SB-15, none skipped
