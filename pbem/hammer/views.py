@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.hammer.blocks import SIDES, other_side, spec
 from pbem.hammer.board import board
+from pbem.hammer.log import LogEntry, Seen, as_entry
 from pbem.hammer.state import DEAD, OFF_MAP, PLACES, GameState
 
 Entry = dict[str, Any]
@@ -27,43 +28,44 @@ _ENEMY_SUMMARY: dict[tuple[str, str], tuple[str, ...]] = {
 
 # --- log entries --------------------------------------------------------------------------------
 
-def entry_for(entry: Entry, side: str) -> Entry | None:
-    """The part of one log entry ``side`` may see, or None (docs/reports.md).
+def entry_for(line: LogEntry | Entry, side: str) -> Entry | None:
+    """The data form of the part of one log line ``side`` may see, or None (docs/reports.md).
 
-    1. ``visible_to`` ("both", "england", "scotland" or a list of them) rules when present.
-    2. ``public: true``: everyone sees it whole.
-    3. ``public: false`` with ``redact``: its ``side`` sees it whole, the other side without
-       the listed fields (retreat and regroup destinations, 5.5, 5.6).
-    4. otherwise (``public: false`` or no ``public`` key): only its ``side`` sees it; the other
-       side sees the summary listed in ``_ENEMY_SUMMARY``, if any. An entry with neither
-       ``public`` nor ``side`` is the referee's alone (fail closed).
+    The line's ``visibility`` alone rules (pbem.hammer.log), never its actor:
+
+    1. LISTED: the sides listed (or "both") see it whole.
+    2. PUBLIC: everyone sees it whole.
+    3. REDACTED: its actor sees it whole, another side without the hidden fields (retreat and
+       regroup destinations, 5.5, 5.6).
+    4. ACTOR: only its actor sees it; another side sees the summary listed in ``_ENEMY_SUMMARY``,
+       if any. REFEREE (no actor, not public): nobody (fail closed).
     """
-    owner = str(entry.get("side", "") or "")
-    if "visible_to" in entry:
-        seen = entry["visible_to"]
-        seen = [seen] if isinstance(seen, str) else list(seen)
-        return dict(entry) if BOTH in seen or side in seen else None
-    if entry.get("public") is True:
-        return dict(entry)
-    if owner == side:
-        return dict(entry)
-    if not owner:
+    e = as_entry(line)
+    v = e.visibility
+    if v.seen is Seen.LISTED:
+        return e.to_data() if BOTH in v.sides or side in v.sides else None
+    if v.seen is Seen.PUBLIC:
+        return e.to_data()
+    if v.seen is Seen.REFEREE or not e.actor:
         return None
-    if entry.get("public") is False and entry.get("redact"):
-        hidden = set(entry["redact"])
-        out = {k: v for k, v in entry.items() if k not in hidden}
+    if e.actor == side:
+        return e.to_data()
+    if v.seen is Seen.REDACTED and v.hidden:
+        hidden = set(v.hidden)
+        out: Entry = {k: val for k, val in e.to_data().items() if k not in hidden}
         out["redacted"] = sorted(hidden)
         return out
-    keep = _ENEMY_SUMMARY.get((str(entry.get("what", "")), str(entry.get("step", ""))))
+    keep = _ENEMY_SUMMARY.get((e.what, str(e.facts.get("step", ""))))
     if keep is None:
         return None
-    out = {k: entry[k] for k in keep if k in entry}
+    data = e.to_data()
+    out = {k: data[k] for k in keep if k in data}
     out["hidden"] = True
     return out
 
 
-def filter_log(log: Iterable[Entry], side: str) -> list[Entry]:
-    """The entries of ``log`` as ``side`` saw them, in order."""
+def filter_log(log: Iterable[LogEntry | Entry], side: str) -> list[Entry]:
+    """The lines of ``log`` as ``side`` saw them, in order, in their data form."""
     out = []
     for e in log:
         seen = entry_for(e, side)
@@ -72,12 +74,12 @@ def filter_log(log: Iterable[Entry], side: str) -> list[Entry]:
     return out
 
 
-def public_log(log: Iterable[Entry]) -> list[Entry]:
-    """What both sides may see of ``log``: each entry as the side that did not make it sees it."""
+def public_log(log: Iterable[LogEntry | Entry]) -> list[Entry]:
+    """What both sides may see of ``log``: each line as the side that did not make it sees it."""
     out: list[Entry] = []
-    for e in log:
-        owner = str(e.get("side", "") or "")
-        outsider = other_side(owner) if owner in SIDES else ""
+    for line in log:
+        e = as_entry(line)
+        outsider = other_side(e.actor) if e.actor and e.actor in SIDES else ""
         seen = [entry_for(e, s) for s in SIDES] if not outsider else [entry_for(e, outsider)]
         first = seen[0]
         if first is not None and all(x is not None for x in seen):
