@@ -28,10 +28,11 @@ from pbem.hammer.cardphase import end_year, play_cards, year_over
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.log import LogEntry
 from pbem.hammer.state import GameState
 
 PHASES = ("card", "event", "move", "battle", "end_turn", "winter", "over")
-Log = list[dict[str, Any]]
+Log = list[Any]  # LogEntry records (pbem.hammer.log), or the data form of lines not yet converted
 
 
 class Rng(Protocol):
@@ -327,6 +328,9 @@ def tagged(out: Log, what: str) -> Log:
     """A rules module's (or an engine step's) log, copied, each entry saying what it records."""
     result: Log = []
     for item in out or []:
+        if isinstance(item, LogEntry):
+            result.append(item.copy())
+            continue
         entry = dict(item)
         entry.setdefault("what", what)
         result.append(entry)

@@ -70,6 +70,13 @@ class LogEntry:
             return self.what
         return self.facts.get(key, default)
 
+    def setdefault(self, key: str, value: Plain) -> Plain:
+        """Add a fact the line does not have yet (the step and stream the referee stamps on every line)."""
+        return self.facts.setdefault(key, value)
+
+    def copy(self) -> LogEntry:
+        return LogEntry(self.what, self.actor, self.visibility, {k: _copy(v) for k, v in self.facts.items()})
+
     def to_data(self) -> Data:
         """The line's data form (see the module docstring); a fresh dict, nothing shared but leaves."""
         out: Data = {"what": self.what}
