@@ -1,0 +1,102 @@
+"""A log line is a typed record whose visibility is its own field (issue 15 item 2, docs/reports.md).
+
+The record and its data form round-trip exactly, key for key, for every way a line can say who
+sees it; and the visibility rule (views.entry_for) reads the visibility, never the actor.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from pbem.hammer.log import PRIVATE, PRIVATE_UNMARKED, PUBLIC, REFEREE, LogEntry, Seen, as_entry, entry, redacted
+from pbem.hammer.views import entry_for, filter_log, public_log
+
+LINES: list[dict[str, Any]] = [
+    {"what": "fire", "side": "england", "public": True, "block": "Wallace", "dice": [{"value": 6, "hit": True}]},
+    {"what": "winter", "side": "", "public": True, "step": "7.1", "noble": "Argyll"},
+    {"what": "moves", "side": "scotland", "from": "Fife", "points": 1},
+    {"what": "discard", "side": "england", "public": False, "cards": ["move1-1"]},
+    {"what": "retreat", "side": "scotland", "public": False, "redact": ["to"], "block": "Moray", "to": "Mar"},
+    {"what": "new_year", "public": True, "year": 1298},
+    {"what": "note", "visible_to": ["england"], "text": "x"},
+    {"what": "note", "visible_to": ["both"], "public": False, "text": "x"},
+    {"what": "secret", "area": "Fife"},
+    {"what": "secret", "public": False, "area": "Fife"},
+    {"what": "odd", "side": "england", "redact": ["to"], "to": "Mar"},
+    {"what": "winter", "side": "scotland", "public": False, "step": "7.62", "area": "Fife", "block": "Moray"},
+]
+
+
+def canon(data: Any) -> str:
+    return json.dumps(data, sort_keys=True)
+
+
+@pytest.mark.parametrize("data", LINES, ids=[f"{i}-{d['what']}" for i, d in enumerate(LINES)])
+def test_reports_log_line_round_trips_between_record_and_data_form(data: dict[str, Any]) -> None:
+    record = LogEntry.from_data(data)
+    assert record.to_data() == data
+    assert canon(record.to_data()) == canon(data)
+    assert LogEntry.from_data(record.to_data()) == record
+
+
+def test_reports_visibility_is_its_own_field_apart_from_the_actor() -> None:
+    public_by_england = LogEntry.from_data(LINES[0])
+    private_of_england = LogEntry.from_data(LINES[3])
+    assert public_by_england.actor == private_of_england.actor == "england"
+    assert public_by_england.visibility.seen is Seen.PUBLIC
+    assert private_of_england.visibility.seen is Seen.ACTOR
+    assert LogEntry.from_data(LINES[4]).visibility == redacted("to")
+    assert LogEntry.from_data(LINES[8]).visibility.seen is Seen.REFEREE
+    assert LogEntry.from_data(LINES[6]).visibility.sides == ("england",)
+
+
+def test_reports_a_visible_to_naming_one_side_as_a_string_reads_as_a_list() -> None:
+    line = LogEntry.from_data({"what": "note", "visible_to": "scotland"})
+    assert line.visibility.sides == ("scotland",) and line.to_data()["visible_to"] == ["scotland"]
+    assert entry_for(line, "scotland") is not None and entry_for(line, "england") is None
+
+
+def test_reports_a_line_is_seen_as_its_visibility_says_whatever_its_actor() -> None:
+    line = entry("fire", "england", PUBLIC, block="Wallace")
+    assert entry_for(line, "scotland") == line.to_data()
+    secret = entry("discard", "england", PRIVATE, cards=["move1-1"])
+    assert entry_for(secret, "england") == secret.to_data()
+    assert entry_for(secret, "scotland") is None
+    unmarked = entry("moves", "england", PRIVATE_UNMARKED, points=2)
+    assert "public" not in unmarked.to_data() and entry_for(unmarked, "scotland") is None
+    assert entry_for(entry("dice", None, REFEREE, n=3), "england") is None
+    assert entry_for(entry("dice", None, REFEREE, n=3), "scotland") is None
+
+
+def test_reports_5_5_a_retreat_destination_is_hidden_from_the_enemy_only() -> None:
+    line = entry("retreat", "scotland", redacted("to"), block="Moray", to="Mar")
+    assert entry_for(line, "scotland") == line.to_data()
+    seen = entry_for(line, "england")
+    assert seen is not None and "to" not in seen and seen["redacted"] == ["to"] and seen["block"] == "Moray"
+
+
+def test_reports_7_62_the_enemy_sees_where_a_winter_draw_lands_not_which_block() -> None:
+    line = LogEntry.from_data(LINES[-1])
+    seen = entry_for(line, "england")
+    assert seen == {"what": "winter", "side": "scotland", "step": "7.62", "area": "Fife", "hidden": True}
+
+
+def test_reports_records_and_data_form_lines_filter_alike() -> None:
+    records = [LogEntry.from_data(d) for d in LINES]
+    for side in ("england", "scotland"):
+        assert filter_log(records, side) == filter_log(LINES, side)
+    assert public_log(records) == public_log(LINES)
+    assert all(as_entry(r) is r for r in records)
+
+
+def test_reports_a_record_copy_shares_no_mutable_fact() -> None:
+    line = entry("fire", "england", PUBLIC, dice=[{"value": 6}])
+    twin = line.copy()
+    assert twin == line
+    twin.facts["dice"][0]["value"] = 1  # type: ignore[index]
+    assert line.facts["dice"] == [{"value": 6}]
+    twin.setdefault("step", 3)
+    assert "step" not in line.facts and twin.facts["step"] == 3
