@@ -26,7 +26,7 @@ from pbem.hammer.board import board
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, Plain, entry
+from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, Plain
 from pbem.hammer.movement import truce_bars
 from pbem.hammer.state import DEAD, OFF_MAP, POOL, GameState
 from pbem.hammer.suggest import did_you_mean
@@ -206,16 +206,16 @@ def resolve_event(state: GameState, side: str, card_id: str, params: dict[str, A
     params = dict(params or {})
     shape = validate_event(state, side, card_id, params)
     if shape == "pass":
-        return [_public(side, event, passed=True)]
+        return [_public(side, event, {"passed": True})]
     if shape == "coronation":
         return kings.crown(state, str(params["coronation"]), rng, decider)
     return {"herald": _herald, "pillage": _pillage, "sea_move": _sea_move, "truce": _truce,
             "victuals": _victuals}[event](state, side, params, rng, decider)
 
 
-def _public(by: str, event: str, **facts: Plain) -> LogEntry:
+def _public(by: str, event: str, facts: dict[str, Plain]) -> LogEntry:
     """An Event's public line: it names the side that played it as ``by``, no actor ("side": "")."""
-    return entry("event", "", PUBLIC, by=by, event=event, **facts)
+    return LogEntry("event", "", PUBLIC, {"by": by, "event": event, **facts})
 
 
 def resolve_events(state: GameState, plays: dict[str, tuple[str, dict[str, Any]]], rng: Any,
@@ -232,7 +232,7 @@ def resolve_events(state: GameState, plays: dict[str, tuple[str, dict[str, Any]]
 def _herald(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     noble = params["noble"]
     roll, index = rng.d6_at()
-    line = _public(side, "herald", noble=noble, die=roll, die_index=index)
+    line = _public(side, "herald", {"noble": noble, "die": roll, "die_index": index})
     if roll > HERALD_SUCCESS:
         line.facts["converted"] = False
         return [line]
@@ -243,21 +243,21 @@ def _herald(state: GameState, side: str, params: dict[str, Any], rng: Any, decid
 
 def _truce(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     state.current.truce = side
-    return [_public(side, "truce")]
+    return [_public(side, "truce", {})]
 
 
 def _sea_move(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     for name in params["blocks"]:
         state.blocks[name].location = params["to"]
-    return [_public(side, "sea_move", **{"from": params["from"]}, to=params["to"], count=len(params["blocks"])),
-            entry("event", side, PRIVATE, event="sea_move", blocks=list(params["blocks"]))]
+    return [_public(side, "sea_move", {"from": params["from"], "to": params["to"], "count": len(params["blocks"])}),
+            LogEntry("event", side, PRIVATE, {"event": "sea_move", "blocks": list(params["blocks"])})]
 
 
 def _victuals(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     for name in params["steps"]:
         state.blocks[name].strength += 1
-    return [_public(side, "victuals", area=params["area"], steps=len(params["steps"])),
-            entry("event", side, PRIVATE, event="victuals", blocks=list(params["steps"]))]
+    return [_public(side, "victuals", {"area": params["area"], "steps": len(params["steps"])}),
+            LogEntry("event", side, PRIVATE, {"event": "victuals", "blocks": list(params["steps"])})]
 
 
 def pillage_candidates(state: GameState, area: str, side: str) -> list[str]:
@@ -306,13 +306,13 @@ def _pillage(state: GameState, side: str, params: dict[str, Any], rng: Any, deci
         if b.location == params["from"] and b.owner == side and b.strength < spec(name).steps:
             b.strength += 1
             gained.append(name)
-    public = _public(side, "pillage", **{"from": params["from"]}, target=target, hits=len(hit),
-                     removed=len(removed), gained=len(gained))
+    public = _public(side, "pillage", {"from": params["from"], "target": target, "hits": len(hit),
+                                       "removed": len(removed), "gained": len(gained)})
     if captured:
         public.facts["captured"] = list(captured)  # a noble changing sides is public, as in battle (5.7)
     return [public,
-            entry("event", enemy, PRIVATE, event="pillage", hit=list(hit), removed=list(removed)),
-            entry("event", side, PRIVATE, event="pillage", gained=list(gained))]
+            LogEntry("event", enemy, PRIVATE, {"event": "pillage", "hit": list(hit), "removed": list(removed)}),
+            LogEntry("event", side, PRIVATE, {"event": "pillage", "gained": list(gained)})]
 
 
 # --- legal options ------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from pbem.hammer import kings
 from pbem.hammer.blocks import SIDES, other_side, spec
 from pbem.hammer.board import ENGLAND, board
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
-from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, Plain, Visibility, entry
+from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, Plain, Visibility
 from pbem.hammer.state import OFF_MAP, POOL, BlockState, GameState
 from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.winter_progress import WinterProgress
@@ -50,7 +50,7 @@ def _disband(state: GameState, name: str) -> None:
 
 def _line(actor: str, visibility: Visibility, **facts: Plain) -> LogEntry:
     """A winter log line: a side's own (PRIVATE), or everyone's (PUBLIC, naming no side: actor "")."""
-    return entry("winter", actor, visibility, **facts)
+    return LogEntry("winter", actor, visibility, facts)
 
 
 def _progress(state: GameState) -> WinterProgress:
