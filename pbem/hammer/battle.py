@@ -388,14 +388,14 @@ def _killed(state: GameState, f: dict[str, Any], block: str) -> Log:
         entry.update(to=b.location, edward=state.edward, rule="6.1")
         f["log"].append({"area": f["area"], "round": f["round"], "public": True, **entry})
         for e in edward_dies(state):
-            _emit(f, **e)
+            _emit(f, **e.to_data())
         return []
     elif block == KING:
         b.location, b.strength = DEAD, 0
         entry.update(to=DEAD, rule="9.1")
         f["log"].append({"area": f["area"], "round": f["round"], "public": True, **entry})
         for e in king_dies(state):
-            _emit(f, **e)
+            _emit(f, **e.to_data())
         return []
     else:
         to = DEAD if s.black_cross else POOL

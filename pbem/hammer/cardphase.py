@@ -9,12 +9,12 @@ and says who is Player 1 and which Events must be resolved, in which order. Reso
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from pbem.core.drbg import Drbg
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.cards import card, deck
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.log import PUBLIC, LogEntry, entry
 from pbem.hammer.scenario import HAND_SIZE, deal
 from pbem.hammer.state import GameState, Turn
 
@@ -32,10 +32,10 @@ class Reveal:
     events: tuple[str, ...]  # sides whose Event is resolved this turn, England first (3.12)
     year_ends: bool          # both played an Event: no Move Phase, the year ends (3.12)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"what": "cards", "public": True, "year": self.year, "turn": self.turn,
-                "cards": dict(sorted(self.cards.items())), "player1": self.player1,
-                "events": list(self.events), "year_ends": self.year_ends}
+    def to_entry(self) -> LogEntry:
+        """The reveal as the log line both sides see (the Game Turn's first)."""
+        return entry("cards", None, PUBLIC, year=self.year, turn=self.turn, cards=dict(sorted(self.cards.items())),
+                     player1=self.player1, events=list(self.events), year_ends=self.year_ends)
 
 
 def player1_for(cards: dict[str, str]) -> str:

@@ -103,7 +103,7 @@ def submit_cards(state: GameState, plays: dict[str, str], rng: Rng, decider: Dec
     _require(state, "card", "cards")
     reveal = play_cards(state, plays)
     state.phase = "event" if reveal.events else "move"
-    log: Log = [reveal.to_dict()]
+    log: Log = [reveal.to_entry()]
     log.extend(advance(state, rng, decider))
     return log
 

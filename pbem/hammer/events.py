@@ -26,11 +26,12 @@ from pbem.hammer.board import board
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, Plain
 from pbem.hammer.movement import truce_bars
 from pbem.hammer.state import DEAD, OFF_MAP, POOL, GameState
 from pbem.hammer.suggest import did_you_mean
 
-Log = list[dict[str, Any]]
+Log = list[Any]  # LogEntry records, with an Event's defection battle's lines (kings.Lines)
 RULE = "3.12"
 HERALD_SUCCESS = 4       # 1-4 converts, 5-6 fails
 PILLAGE_HITS = 2
@@ -205,11 +206,16 @@ def resolve_event(state: GameState, side: str, card_id: str, params: dict[str, A
     params = dict(params or {})
     shape = validate_event(state, side, card_id, params)
     if shape == "pass":
-        return [{"what": "event", "public": True, "side": "", "by": side, "event": event, "passed": True}]
+        return [_public(side, event, {"passed": True})]
     if shape == "coronation":
         return kings.crown(state, str(params["coronation"]), rng, decider)
     return {"herald": _herald, "pillage": _pillage, "sea_move": _sea_move, "truce": _truce,
             "victuals": _victuals}[event](state, side, params, rng, decider)
+
+
+def _public(by: str, event: str, facts: dict[str, Plain]) -> LogEntry:
+    """An Event's public line: it names the side that played it as ``by``, no actor ("side": "")."""
+    return LogEntry("event", "", PUBLIC, {"by": by, "event": event, **facts})
 
 
 def resolve_events(state: GameState, plays: dict[str, tuple[str, dict[str, Any]]], rng: Any,
@@ -226,35 +232,32 @@ def resolve_events(state: GameState, plays: dict[str, tuple[str, dict[str, Any]]
 def _herald(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     noble = params["noble"]
     roll, index = rng.d6_at()
-    entry: dict[str, Any] = {"what": "event", "public": True, "side": "", "by": side, "event": "herald",
-                             "noble": noble, "die": roll, "die_index": index}
+    line = _public(side, "herald", {"noble": noble, "die": roll, "die_index": index})
     if roll > HERALD_SUCCESS:
-        entry["converted"] = False
-        return [entry]
+        line.facts["converted"] = False
+        return [line]
     state.blocks[noble].owner = side
-    entry["converted"] = True
-    return [entry] + kings.fight_defections(state, [noble], rng, decider)
+    line.facts["converted"] = True
+    return [line] + kings.fight_defections(state, [noble], rng, decider)
 
 
 def _truce(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     state.current.truce = side
-    return [{"what": "event", "public": True, "side": "", "by": side, "event": "truce"}]
+    return [_public(side, "truce", {})]
 
 
 def _sea_move(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     for name in params["blocks"]:
         state.blocks[name].location = params["to"]
-    return [{"what": "event", "public": True, "side": "", "by": side, "event": "sea_move",
-             "from": params["from"], "to": params["to"], "count": len(params["blocks"])},
-            {"what": "event", "public": False, "side": side, "event": "sea_move", "blocks": list(params["blocks"])}]
+    return [_public(side, "sea_move", {"from": params["from"], "to": params["to"], "count": len(params["blocks"])}),
+            LogEntry("event", side, PRIVATE, {"event": "sea_move", "blocks": list(params["blocks"])})]
 
 
 def _victuals(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     for name in params["steps"]:
         state.blocks[name].strength += 1
-    return [{"what": "event", "public": True, "side": "", "by": side, "event": "victuals",
-             "area": params["area"], "steps": len(params["steps"])},
-            {"what": "event", "public": False, "side": side, "event": "victuals", "blocks": list(params["steps"])}]
+    return [_public(side, "victuals", {"area": params["area"], "steps": len(params["steps"])}),
+            LogEntry("event", side, PRIVATE, {"event": "victuals", "blocks": list(params["steps"])})]
 
 
 def pillage_candidates(state: GameState, area: str, side: str) -> list[str]:
@@ -303,14 +306,13 @@ def _pillage(state: GameState, side: str, params: dict[str, Any], rng: Any, deci
         if b.location == params["from"] and b.owner == side and b.strength < spec(name).steps:
             b.strength += 1
             gained.append(name)
-    public: dict[str, Any] = {"what": "event", "public": True, "side": "", "by": side, "event": "pillage",
-                              "from": params["from"], "target": target, "hits": len(hit),
-                              "removed": len(removed), "gained": len(gained)}
+    public = _public(side, "pillage", {"from": params["from"], "target": target, "hits": len(hit),
+                                       "removed": len(removed), "gained": len(gained)})
     if captured:
-        public["captured"] = captured  # a noble changing sides is public, as in battle (5.7)
+        public.facts["captured"] = list(captured)  # a noble changing sides is public, as in battle (5.7)
     return [public,
-            {"what": "event", "public": False, "side": enemy, "event": "pillage", "hit": hit, "removed": removed},
-            {"what": "event", "public": False, "side": side, "event": "pillage", "gained": gained}]
+            LogEntry("event", enemy, PRIVATE, {"event": "pillage", "hit": list(hit), "removed": list(removed)}),
+            LogEntry("event", side, PRIVATE, {"event": "pillage", "gained": list(gained)})]
 
 
 # --- legal options ------------------------------------------------------------------------------------

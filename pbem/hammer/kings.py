@@ -12,10 +12,12 @@ from typing import Any
 from pbem.hammer.blocks import spec
 from pbem.hammer.decisions import Decider
 from pbem.hammer.errors import IllegalOrder
+from pbem.hammer.log import PUBLIC, LogEntry, entry
 from pbem.hammer.state import DEAD, OFF_MAP, POOL, BlockState, GameState
 from pbem.hammer.victory import declare_winner
 
-Log = list[dict[str, Any]]
+Log = list[LogEntry]
+Lines = list[Any]  # LogEntry records with a defection battle's lines (battle.py: records, or their data form)
 KING = "King"
 EDWARD = "Edward"
 FIFE = "Fife"
@@ -34,7 +36,7 @@ def end_of_1306(state: GameState) -> Log:
     """Edward I becomes Edward II at the end of 1306 (6.1)."""
     if state.year >= 1306 and state.edward == "I":
         state.edward = "II"
-        return [{"what": "edward_ii", "public": True, "year": state.year, "why": "end of 1306 (6.1)"}]
+        return [entry("edward_ii", None, PUBLIC, year=state.year, why="end of 1306 (6.1)")]
     return []
 
 
@@ -43,16 +45,16 @@ def edward_dies(state: GameState) -> Log:
     to the English Draw Pool; Edward II's death is a Scottish sudden-death victory (6.1, 9.1)."""
     if state.edward == "II":
         declare_winner(state, "scotland", "Edward II was eliminated in battle (6.1, 9.1)")
-        return [{"what": "edward_killed", "public": True, "edward": "II"}]
+        return [entry("edward_killed", None, PUBLIC, edward="II")]
     state.edward = "II"
     state.blocks[EDWARD] = BlockState("england", POOL, 0)
-    return [{"what": "edward_killed", "public": True, "edward": "I", "now": "II"}]
+    return [entry("edward_killed", None, PUBLIC, edward="I", now="II")]
 
 
 def king_dies(state: GameState) -> Log:
     """The Scottish King is eliminated in battle: the English win at once (6.2, 9.1)."""
     declare_winner(state, "england", "the Scottish King was eliminated in battle (6.2, 9.1)")
-    return [{"what": "king_killed", "public": True, "king": state.king}]
+    return [entry("king_killed", None, PUBLIC, king=state.king)]
 
 
 # --- Scottish kings (6.2-6.22) ----------------------------------------------------------------
@@ -88,7 +90,7 @@ def coronation_candidates(state: GameState) -> list[str]:
     return [c for c in CANDIDATES if not coronation_refusal(state, c)]
 
 
-def crown(state: GameState, candidate: str, rng: Any, decider: Decider) -> Log:
+def crown(state: GameState, candidate: str, rng: Any, decider: Decider) -> Lines:
     """Crown ``candidate``: the King block deploys at full strength, the rival faction defects to
     the English and fights at once wherever it stands among Scots (6.21, 6.22)."""
     why = coronation_refusal(state, candidate)
@@ -102,8 +104,8 @@ def crown(state: GameState, candidate: str, rng: Any, decider: Decider) -> Log:
     defectors = [n for n in state.nobles_of("scotland") if spec(n).faction == faction and n != MORAY]
     for name in defectors:
         state.blocks[name].owner = "england"
-    log: Log = [{"what": "coronation", "public": True, "king": candidate, "area": where,
-                 "defectors": defectors, "rule": "6.22" if candidate == "Balliol" else "6.21"}]
+    log: Lines = [entry("coronation", None, PUBLIC, king=candidate, area=where, defectors=list(defectors),
+                        rule="6.22" if candidate == "Balliol" else "6.21")]
     log += fight_defections(state, defectors, rng, decider)
     return log
 
@@ -122,15 +124,15 @@ def defection_areas(state: GameState, defectors: list[str]) -> dict[str, list[st
     return dict(sorted(out.items()))
 
 
-def fight_defections(state: GameState, defectors: list[str], rng: Any, decider: Decider) -> Log:
+def fight_defections(state: GameState, defectors: list[str], rng: Any, decider: Decider) -> Lines:
     """Fight every battle the defection causes at once, the defectors attacking, in area-name order."""
-    log: Log = []
+    log: Lines = []
     for area, names in defection_areas(state, defectors).items():
         log += _fight_defection(state, area, names, rng, decider)
     return log
 
 
-def _fight_defection(state: GameState, area: str, defectors: list[str], rng: Any, decider: Decider) -> Log:
+def _fight_defection(state: GameState, area: str, defectors: list[str], rng: Any, decider: Decider) -> Lines:
     """A battle fought at once with ``defectors`` attacking (battle.py: a normal battle, 3 rounds)."""
     from pbem.hammer.battle import fight_defection
     return list(fight_defection(state, area, list(defectors), rng, decider) or [])

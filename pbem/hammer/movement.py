@@ -18,10 +18,11 @@ from pbem.hammer.blocks import other_side, spec
 from pbem.hammer.board import ENGLAND, board, border_key
 from pbem.hammer.cards import card
 from pbem.hammer.errors import IllegalOrder
+from pbem.hammer.log import PRIVATE_UNMARKED, PUBLIC, LogEntry
 from pbem.hammer.orders import NORSE, SEA, GroupMove, MainAttack, MoveOrder, MovePart
 from pbem.hammer.state import PLACES, Battle, BlockState, GameState
 
-Log = list[dict[str, Any]]
+Log = list[LogEntry]
 
 
 class Step(NamedTuple):
@@ -345,14 +346,15 @@ class _Phase:
             raise _illegal(f"move {number} from {gm.origin}: {why}, and {left} of the card's {self.budget} "
                            f"are left", "4.4" if crossers > 1 else "4.2")
         self.used += cost
-        self.log.append({"side": self.side, "what": "moves", "from": gm.origin, "points": cost,
-                         "sea": gm.is_sea,
-                         "parts": [{"blocks": list(b), "path": list(p)} for b, p in moved_paths]})
+        # The mover's own line (no "public" key), then the one everyone sees: how many went where.
+        self.log.append(LogEntry("moves", self.side, PRIVATE_UNMARKED, {
+            "from": gm.origin, "points": cost, "sea": gm.is_sea,
+            "parts": [{"blocks": list(b), "path": list(p)} for b, p in moved_paths]}))
         counts: dict[str, int] = {}
         for b, p in moved_paths:
             counts[p[-1]] = counts.get(p[-1], 0) + len(b)
-        self.log.append({"side": self.side, "public": True, "what": "moves", "from": gm.origin,
-                         "to": dict(sorted(counts.items())), "sea": gm.is_sea})
+        self.log.append(LogEntry("moves", self.side, PUBLIC, {"from": gm.origin, "to": dict(sorted(counts.items())),
+                                                             "sea": gm.is_sea}))
 
     def land_cost(self, origin: str, crossers: int) -> int:
         """What a land move from ``origin`` with ``crossers`` border crossers would cost now."""

@@ -23,6 +23,7 @@ from pbem.hammer.engine import PHASES
 from pbem.hammer.errors import DataError
 from pbem.hammer.scenario import HAND_SIZE, scenarios
 from pbem.hammer.state import OFF_MAP, PLACES, Battle, BlockState, GameState, Options, Turn
+from pbem.hammer.winter_progress import WinterProgress
 
 FIRST_YEAR, LAST_YEAR = 1297, 9999  # a position's year: from Braveheart's first to far past 1314
 _KNOWN = ("scenario", "year", "turn", "phase", "edward", "edward_wintered", "king", "winner",
@@ -119,7 +120,7 @@ def parse_position_data(data: dict[str, Any], source: str = "<text>") -> GameSta
     )
     for key in EXTRA_KEYS:
         if key in data:
-            setattr(state, key, data[key])
+            setattr(state, key, WinterProgress.from_data(data[key]) if key == "winter" else data[key])
     _read_blocks(r, data, state)
     _read_cards(r, data, state)
     state.current = _read_turn(r, data, state)

@@ -32,6 +32,7 @@ from pbem.hammer.cards import deck
 from pbem.hammer.decisions import Lookahead, NeedDecision, Question, Replay, StopLookahead, battle_of, signature
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.events import legal_events, validate_event
+from pbem.hammer.log import to_data as log_data
 from pbem.hammer.movement import apply_moves, legal_group_moves
 from pbem.hammer.orders import parse_moves
 from pbem.hammer.scenario import scenarios as scenario_names
@@ -231,7 +232,7 @@ class HammerRuleset:
         shared = self._shown(new, g)
         reports = {s: self._report(new, g, s, log, game_id, new["step"], shared) for s in SIDES}
         self._made = (new["game"], g)
-        return StepResult(state=new, public=_public(g, self.owes(new)), reports=reports, log=log)
+        return StepResult(state=new, public=_public(g, self.owes(new)), reports=reports, log=log_data(log))
 
 
 # --- helpers -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 from pbem.core.canonical import canonical_bytes
 from pbem.hammer.blocks import SIDES, blocks, other_side, spec
 from pbem.hammer.board import board
+from pbem.hammer.winter_progress import WinterProgress, winter_data
 
 POOL = "pool"        # the side's Draw Pool (5.8)
 DEAD = "dead"        # permanently eliminated (5.7, 5.8) or set aside dead by a scenario
@@ -121,7 +122,7 @@ class GameState:
     king: str = ""                # "", "Bruce", "Comyn" or "Balliol" (6.2)
     winner: str = ""
     win_reason: str = ""
-    winter: dict[str, Any] = field(default_factory=dict)  # Winter Turn progress (winter.py); {} outside winter
+    winter: WinterProgress | None = None  # the Winter Turn in progress (winter.py); None outside winter
 
     # --- serialization -------------------------------------------------------------------
     # Hand-written rather than dataclasses.asdict / copy.deepcopy: a game copies and serializes
@@ -146,7 +147,7 @@ class GameState:
                 "fighting": c.fighting, "fight": plain_copy(c.fight),
             },
             "edward": self.edward, "edward_wintered": self.edward_wintered, "king": self.king,
-            "winner": self.winner, "win_reason": self.win_reason, "winter": plain_copy(self.winter),
+            "winner": self.winner, "win_reason": self.win_reason, "winter": winter_data(self.winter),
         }
 
     @classmethod
@@ -155,6 +156,7 @@ class GameState:
         turn = dict(raw.pop("current", {}) or {})
         battles = {a: Battle(**plain_copy(b)) for a, b in (turn.pop("battles", {}) or {}).items()}
         return cls(
+            winter=WinterProgress.from_data(raw.pop("winter", None)),
             options=Options(**raw.pop("options", {})),
             blocks={n: BlockState(**b) for n, b in raw.pop("blocks", {}).items()},
             current=Turn(battles=battles, **plain_copy(turn)),
@@ -176,7 +178,8 @@ class GameState:
             deck=list(self.deck), hands={s: list(v) for s, v in self.hands.items()},
             played={s: list(v) for s, v in self.played.items()}, current=self.current.copy(),
             edward=self.edward, edward_wintered=self.edward_wintered, king=self.king,
-            winner=self.winner, win_reason=self.win_reason, winter=plain_copy(self.winter))
+            winner=self.winner, win_reason=self.win_reason,
+            winter=None if self.winter is None else self.winter.copy())
 
     # --- queries -------------------------------------------------------------------------
     def block(self, name: str) -> BlockState:

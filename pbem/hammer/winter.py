@@ -6,9 +6,9 @@ Selkirk first), 7.6 builds (7.61 the French Knights, 7.63 English, 7.62 Scottish
 Feudal Levy, 7.8 Edward I→II after 1306, the year turns and new hands are dealt.
 
 Resumable: each sub-step runs on a copy and is committed whole, its name recorded in
-``state.winter["done"]``; a ``NeedDecision`` inside a sub-step leaves the state (and a stream
-with a ``position``) as they were before it, so calling ``winter`` again with the answers
-carries on. The question kinds and options are listed in docs/orders.md ("Winter").
+``state.winter.done`` (winter_progress.py); a ``NeedDecision`` inside a sub-step leaves the
+state (and a stream with a ``position``) as they were before it, so calling ``winter`` again
+with the answers carries on. The question kinds and options are listed in docs/orders.md ("Winter").
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ from pbem.hammer import kings
 from pbem.hammer.blocks import SIDES, other_side, spec
 from pbem.hammer.board import ENGLAND, board
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
+from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, Plain, Visibility
 from pbem.hammer.state import OFF_MAP, POOL, BlockState, GameState
 from pbem.hammer.suggest import did_you_mean
+from pbem.hammer.winter_progress import WinterProgress
 
-Log = list[dict[str, Any]]
+Log = list[LogEntry]
 MORAY, KING, EDWARD, WALLACE, FRENCH, NORSE = "Moray", "King", "Edward", "Wallace", "French Knights", "Norse"
 SELKIRK = "Selkirk"
 WALLACE_GAIN = 2        # 7.5
@@ -46,12 +48,16 @@ def _disband(state: GameState, name: str) -> None:
     state.blocks[name] = BlockState(state.blocks[name].owner, POOL, 0)
 
 
-def _private(side: str, **entry: Any) -> dict[str, Any]:
-    return {"what": "winter", "public": False, "side": side, **entry}
+def _line(actor: str, visibility: Visibility, **facts: Plain) -> LogEntry:
+    """A winter log line: a side's own (PRIVATE), or everyone's (PUBLIC, naming no side: actor "")."""
+    return LogEntry("winter", actor, visibility, facts)
 
 
-def _public(**entry: Any) -> dict[str, Any]:
-    return {"what": "winter", "public": True, "side": "", **entry}
+def _progress(state: GameState) -> WinterProgress:
+    """The Winter Turn's record, begun at its first use."""
+    if state.winter is None:
+        state.winter = WinterProgress()
+    return state.winter
 
 
 # --- 7.1 / 7.12 nobles go home -----------------------------------------------------------------
@@ -80,11 +86,11 @@ def _noble_home(state: GameState, name: str, side: str, decider: Decider) -> Log
         free.sort(key=lambda h: (h != b.location, h))  # staying home is the default
         home = _ask(decider, side, "winter_home", free, "7.12", noble=name, at=b.location)
         b.location = home
-        return [_public(step="7.1", noble=name, home=home, owner=side)]
+        return [_line("", PUBLIC, step="7.1", noble=name, home=home, owner=side)]
     new = other_side(side)  # converted: the new owner picks the home (7.12)
     home = _ask(decider, new, "winter_home", sorted(homes), "7.12", noble=name, at=b.location, converted=True)
     b.location, b.owner = home, new
-    return [_public(step="7.1", noble=name, home=home, owner=new, defected=True)]
+    return [_line("", PUBLIC, step="7.1", noble=name, home=home, owner=new, defected=True)]
 
 
 def moray_options(state: GameState) -> list[str]:
@@ -105,7 +111,7 @@ def _moray(state: GameState, decider: Decider) -> Log:
         state.blocks[MORAY].location = spec(MORAY).homes[0]
     elif choice == "disband":
         _disband(state, MORAY)
-    return [_public(step="7.1", noble=MORAY, choice=choice)]
+    return [_line("", PUBLIC, step="7.1", noble=MORAY, choice=choice)]
 
 
 # --- 7.2 the Scottish King ------------------------------------------------------------------------
@@ -127,7 +133,7 @@ def scottish_king(state: GameState, rng: Any, decider: Decider) -> Log:
         _disband(state, KING)
     elif choice != "stay":
         state.blocks[KING].location = choice
-    return [_public(step="7.2", block=KING, choice=choice)]
+    return [_line("", PUBLIC, step="7.2", block=KING, choice=choice)]
 
 
 # --- 7.3 / 7.4 English disbanding ---------------------------------------------------------------
@@ -144,7 +150,7 @@ def english_disbanding(state: GameState, rng: Any, decider: Decider) -> Log:
     for name in state.blocks_in(ENGLAND, "england"):  # 7.3: everything in England
         if not spec(name).is_noble:
             _disband(state, name)
-            log.append(_private("england", step="7.3", disbanded=name))
+            log.append(_line("england", PRIVATE, step="7.3", disbanded=name))
     company: set[str] = set()
     camp = ""
     if state.on_map(EDWARD):
@@ -165,12 +171,12 @@ def english_disbanding(state: GameState, rng: Any, decider: Decider) -> Log:
                     _disband(state, name)
         else:
             _disband(state, EDWARD)
-        log.append(_public(step="7.4", edward=state.edward, wintering=camp))
-    state.winter["edward"] = camp
+        log.append(_line("", PUBLIC, step="7.4", edward=state.edward, wintering=camp))
+    _progress(state).edward = camp
     for name in state.blocks_of("england"):  # 7.31
         if state.on_map(name) and spec(name).type in ENGLISH_MUST_DISBAND and name not in company:
             _disband(state, name)
-            log.append(_private("england", step="7.31", disbanded=name))
+            log.append(_line("england", PRIVATE, step="7.31", disbanded=name))
     for area in _areas_with(state, "england"):  # 7.32
         if area == camp:
             continue
@@ -196,7 +202,7 @@ def _over_limit(state: GameState, side: str, area: str, candidates: Callable[[],
             return log
         name = _ask(decider, side, "winter_disband", options, rule, area=area, limit=limit, present=len(present))
         _disband(state, name)
-        log.append(_private(side, step=rule, disbanded=name, area=area))
+        log.append(_line(side, PRIVATE, step=rule, disbanded=name, area=area))
 
 
 def _release(state: GameState, side: str, area: str, candidates: Callable[[], list[str]], decider: Decider,
@@ -212,7 +218,7 @@ def _release(state: GameState, side: str, area: str, candidates: Callable[[], li
         if name == KEEP:
             return log
         _disband(state, name)
-        log.append(_private(side, step=rule, disbanded=name, area=area, chosen=True))
+        log.append(_line(side, PRIVATE, step=rule, disbanded=name, area=area, chosen=True))
 
 
 # --- 7.5 Scottish disbanding ----------------------------------------------------------------------
@@ -243,11 +249,11 @@ def scottish_disbanding(state: GameState, rng: Any, decider: Decider) -> Log:
             exempt = (WALLACE,)
         elif choice == "disband":
             _disband(state, WALLACE)
-        log.append(_public(step="7.5", block=WALLACE, choice=choice))
+        log.append(_line("", PUBLIC, step="7.5", block=WALLACE, choice=choice))
     for name in state.blocks_in(ENGLAND, "scotland"):  # no Scot winters in England (7.5, 5.9)
         if not spec(name).is_noble or name == MORAY:
             _disband(state, name)
-            log.append(_private("scotland", step="7.5", disbanded=name, area=ENGLAND))
+            log.append(_line("scotland", PRIVATE, step="7.5", disbanded=name, area=ENGLAND))
 
     for area in _areas_with(state, "scotland"):
         def forced(area: str = area) -> list[str]:
@@ -282,7 +288,7 @@ def builds(state: GameState, rng: Any, decider: Decider) -> Log:
     french = state.blocks.get(FRENCH)
     if french is not None and french.location == OFF_MAP and len(state.nobles_of("scotland")) >= FRENCH_NOBLES:
         state.blocks[FRENCH] = BlockState("scotland", POOL, 0)
-        log.append(_public(step="7.61", french_knights="pool"))
+        log.append(_line("", PUBLIC, step="7.61", french_knights="pool"))
     for area, rps in replacement_points(state, "england").items():  # 7.63
         for rp in range(1, rps + 1):
             steps = [f"step:{n}" for n in state.blocks_in(area, "england")
@@ -293,7 +299,7 @@ def builds(state: GameState, rng: Any, decider: Decider) -> Log:
             if choice == "pass":
                 break
             state.blocks[choice[5:]].strength += 1
-            log.append(_private("england", step="7.63", area=area, built=choice[5:]))
+            log.append(_line("england", PRIVATE, step="7.63", area=area, built=choice[5:]))
     for area, rps in replacement_points(state, "scotland").items():  # 7.62
         limit = board().area(area).castle_limit("scotland")
         for rp in range(1, rps + 1):
@@ -311,10 +317,10 @@ def builds(state: GameState, rng: Any, decider: Decider) -> Log:
             if choice == "draw":
                 name = pool[rng.randbelow(len(pool))]
                 state.blocks[name] = BlockState("scotland", area, 1)
-                log.append(_private("scotland", step="7.62", area=area, drawn=name))
+                log.append(_line("scotland", PRIVATE, step="7.62", area=area, drawn=name))
             else:
                 state.blocks[choice[5:]].strength += 1
-                log.append(_private("scotland", step="7.62", area=area, built=choice[5:]))
+                log.append(_line("scotland", PRIVATE, step="7.62", area=area, built=choice[5:]))
     return log
 
 
@@ -326,12 +332,12 @@ def levy_size(state: GameState) -> int:
 
 
 def feudal_levy(state: GameState, rng: Any, decider: Decider) -> Log:
-    if state.winter.get("edward"):
-        return [_public(step="7.7", levy=0, why="Edward I winters in Scotland (7.4)")]
+    if state.winter is not None and state.winter.edward:
+        return [_line("", PUBLIC, step="7.7", levy=0, why="Edward I winters in Scotland (7.4)")]
     from pbem.hammer.scenario import draw_levy
     count = levy_size(state)
     drawn = draw_levy(state, rng, count, state.year + 1)
-    return [_public(step="7.7", levy=len(drawn)), _private("england", step="7.7", drawn=drawn)]
+    return [_line("", PUBLIC, step="7.7", levy=len(drawn)), _line("england", PRIVATE, step="7.7", drawn=list(drawn))]
 
 
 def new_year(state: GameState, rng: Any, decider: Decider) -> Log:
@@ -339,7 +345,7 @@ def new_year(state: GameState, rng: Any, decider: Decider) -> Log:
     log = kings.end_of_1306(state)
     state.year += 1
     start_year(state, rng)
-    return log + [_public(step="7.8", year=state.year)]
+    return log + [_line("", PUBLIC, step="7.8", year=state.year)]
 
 
 STEPS: tuple[tuple[str, Callable[[GameState, Any, Decider], Log]], ...] = (
@@ -368,7 +374,7 @@ def final_count(state: GameState, rng: Any, decider: Decider) -> Log:
     """The count after the steps that can change who controls a noble (9.0, 8.3)."""
     from pbem.hammer.victory import check_end_of_scenario
     check_end_of_scenario(state)
-    return [_public(step="9.0", final=bool(state.winner), winner=state.winner, reason=state.win_reason,
+    return [_line("", PUBLIC, step="9.0", final=bool(state.winner), winner=state.winner, reason=state.win_reason,
                     year=state.year)]
 
 
@@ -386,7 +392,7 @@ def winter(state: GameState, rng: Any, decider: Decider) -> Log:
             steps.append(("9.0", final_count))
     log: Log = []
     for name, step in steps:
-        if name in state.winter.get("done", []):
+        if state.winter is not None and name in state.winter.done:
             continue
         work = state.copy()
         position = getattr(rng, "position", None)
@@ -398,12 +404,12 @@ def winter(state: GameState, rng: Any, decider: Decider) -> Log:
             raise
         for f in fields(GameState):
             setattr(state, f.name, getattr(work, f.name))
-        state.winter.setdefault("done", []).append(name)
+        _progress(state).done.append(name)
         log += entries
         if work.winner:  # = state.winner, just copied (mypy still holds it falsy from the check above)
-            state.winter["final"] = True
+            _progress(state).final = True
             return log
-    state.winter = {}
+    state.winter = None
     return log
 
 

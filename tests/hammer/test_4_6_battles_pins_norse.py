@@ -9,6 +9,7 @@ from positions import go, moves, place, turn
 from pbem.hammer.battle import fight
 from pbem.hammer.board import board
 from pbem.hammer.errors import IllegalOrder
+from pbem.hammer.log import PRIVATE_UNMARKED
 from pbem.hammer.movement import apply_moves, legal_steps
 from pbem.hammer.orders import parse_moves
 from pbem.hammer.state import GameState
@@ -175,7 +176,7 @@ def test_4_7_the_norse_move_by_sea_coast_to_coast_for_one_point() -> None:
     order = parse_moves({"moves": [{"from": "Moray", "sea_to": "Argyll", "blocks": ["Norse"]}]})
     log = apply_moves(state, "scotland", order)
     assert state.block("Norse").location == "Argyll"
-    assert [e["points"] for e in log if not e.get("public")] == [1]
+    assert [e.facts["points"] for e in log if e.visibility == PRIVATE_UNMARKED] == [1]
     assert state.current.crossings == {}
 
 

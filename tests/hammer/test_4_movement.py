@@ -7,6 +7,7 @@ from positions import go, moves, place, turn
 
 from pbem.hammer.board import board
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.log import PRIVATE_UNMARKED
 from pbem.hammer.movement import apply_moves, legal_group_moves, legal_steps, move_points
 from pbem.hammer.orders import parse_moves
 from pbem.hammer.state import GameState
@@ -137,7 +138,7 @@ def test_4_2_one_group_move_may_split_to_several_areas_for_one_point() -> None:
                      (["Campbell"], ["Strathspey"])))
     log = apply_moves(state, "scotland", order)
     assert [state.block(b).location for b in ("Wallace", "Douglas", "Campbell")] == ["Fife", "Mar", "Strathspey"]
-    assert [e["points"] for e in log if not e.get("public")] == [1]
+    assert [e.facts["points"] for e in log if e.visibility == PRIVATE_UNMARKED] == [1]
 
 
 def test_4_2_two_entries_from_one_area_are_one_group_move_split() -> None:
@@ -145,7 +146,7 @@ def test_4_2_two_entries_from_one_area_are_one_group_move_split() -> None:
     order = moves(go("Buchan", (["Wallace"], ["Angus"])), go("Buchan", (["Douglas"], ["Mar"])))
     log = apply_moves(state, "scotland", order)
     assert state.block("Douglas").location == "Mar" and state.block("Wallace").location == "Angus"
-    assert [e["points"] for e in log if not e.get("public")] == [1, 0]
+    assert [e.facts["points"] for e in log if e.visibility == PRIVATE_UNMARKED] == [1, 0]
 
 
 def test_4_2_a_group_moves_only_blocks_standing_in_its_area() -> None:
@@ -161,7 +162,7 @@ def test_4_2_the_to_shorthand_takes_the_first_legal_path() -> None:
     order = parse_moves({"moves": [{"from": "Strathspey", "to": "Fife", "blocks": ["Wallace"]}]})
     log = apply_moves(state, "scotland", order)
     assert state.block("Wallace").location == "Fife"
-    assert log[0]["parts"] == [{"blocks": ["Wallace"], "path": ["Buchan", "Angus", "Fife"]}]
+    assert log[0].facts["parts"] == [{"blocks": ["Wallace"], "path": ["Buchan", "Angus", "Fife"]}]
 
 
 def test_4_2_order_shape_errors_are_invalid_not_illegal() -> None:
@@ -244,7 +245,7 @@ def test_4_4_each_block_crossing_costs_one_move_point() -> None:
     three = moves(go("England", (["York Knights", "Durham Knights", "Hobelars"], ["Annan"])))
     illegal(state, "england", three, "4.4", "3 blocks crossing the Anglo-Scottish border")
     log = apply_moves(state, "england", moves(go("England", (["York Knights", "Durham Knights"], ["Annan"]))))
-    assert [e["points"] for e in log if not e.get("public")] == [2]
+    assert [e.facts["points"] for e in log if e.visibility == PRIVATE_UNMARKED] == [2]
 
 
 def test_4_4_a_group_with_one_crosser_costs_one_point() -> None:
@@ -336,7 +337,7 @@ def test_5_9_a_scottish_border_raid_costs_one_move_point_per_block() -> None:
             "2 blocks crossing the Anglo-Scottish border cost one move point each")
     state.current.cards["scotland"] = "move2-5"
     log = apply_moves(state, "scotland", moves(go("Annan", (["Wallace", "Douglas"], ["England"]))))
-    assert [e["points"] for e in log if not e.get("public")] == [2]
+    assert [e.facts["points"] for e in log if e.visibility == PRIVATE_UNMARKED] == [2]
     assert state.blocks_in("England") == ["Douglas", "Wallace"]
 
 

@@ -70,7 +70,7 @@ def test_6_21_crowning_bruce_places_the_king_and_comyn_nobles_but_moray_defect(f
     assert s.blocks["Bruce"].location == "Fife" and s.blocks["Bruce"].owner == "scotland"
     assert s.blocks["Angus"].owner == "england" and s.blocks["Buchan"].owner == "england"
     assert s.blocks["Moray"].owner == "scotland" and s.blocks["Lennox"].owner == "scotland"
-    assert log[0]["defectors"] == ["Angus", "Buchan"]
+    assert log[0].facts["defectors"] == ["Angus", "Buchan"]
     assert fights == [("Fife", ["Angus"], "england")]  # only where he stands among Scots, attacking
 
 

@@ -135,9 +135,9 @@ def test_7_4_edward_wintering_keeps_his_company_regardless_of_limits_and_stops_t
     assert d.asked[0].kind == "winter_edward" and d.asked[0].options == ("disband", "winter")
     assert s.blocks_in("Lothian", "england") == ["Cumbria Infantry", "Durham Infantry", "Edward",
                                                  "Wales Archers", "Wales Infantry", "York Knights"]
-    assert s.edward_wintered == 1298 and s.winter["edward"] == "Lothian"
+    assert s.edward_wintered == 1298 and s.winter is not None and s.winter.edward == "Lothian"
     before = len(s.pool("england"))
-    assert w.feudal_levy(s, ScriptedDice(), FirstOption())[0]["levy"] == 0
+    assert w.feudal_levy(s, ScriptedDice(), FirstOption())[0].facts["levy"] == 0
     assert len(s.pool("england")) == before
 
 
@@ -309,7 +309,7 @@ def test_7_0_a_whole_winter_from_the_braveheart_setup() -> None:
     levy = len(s.blocks_in("England"))
     pool = len(s.pool("england")) + levy  # the opening levy's blocks disband in England first (7.3)
     w.winter(s, Drbg(b"x" * 32), FirstOption())
-    assert s.year == 1298 and s.turn == 0 and s.winter == {} and not s.check()
+    assert s.year == 1298 and s.turn == 0 and s.winter is None and not s.check()
     assert s.blocks["Wallace"].location == "Fife"  # at full strength he stays by default
     assert s.blocks["Comyn"].location == "Badenoch" and s.blocks["Bruce"].location == "Annan"
     assert len(s.blocks_in("England")) == (pool + 1) // 2  # the levy (7.7)
@@ -342,7 +342,7 @@ def test_7_0_winter_resumes_after_a_pause_with_the_same_outcome() -> None:
             w.winter(two, rng, player)
             break
         except NeedDecision:
-            progress.append(list(two.winter.get("done", [])))
+            progress.append(list(two.winter.done) if two.winter is not None else [])
     assert len(progress) > 3 and ["7.1", "7.2"] in progress  # paused, and kept finished steps
     assert two.hash() == one.hash()
 
@@ -371,7 +371,7 @@ def test_7_0_a_winter_plan_may_ask_for_a_kind_of_question() -> None:
     with pytest.raises(NeedDecision) as need:
         w.winter(s, ScriptedDice(), w.plan_decider("scotland", {"ask": ["winter_wallace"]}))
     assert need.value.question.kind == "winter_wallace"
-    assert s.winter["done"] == ["7.1", "7.2", "7.3"]
+    assert s.winter is not None and s.winter.done == ["7.1", "7.2", "7.3"]
 
 
 @pytest.mark.parametrize("side, plan, rule", [
@@ -453,10 +453,10 @@ def test_7_0_the_winter_actions_come_in_the_exact_order() -> None:
         strength=1)                                                  # limit 2: one infantry disbands (7.32)
     put(s, "england", "England", "Hobelars")
     log = w.winter(s, ScriptedDice(), FirstOption())
-    steps = [e["step"] for e in log if "step" in e]
+    steps = [str(e.facts["step"]) for e in log if "step" in e.facts]
     assert steps == sorted(steps, key=WINTER_ORDER.index), steps
     assert set(steps) == set(WINTER_ORDER)
-    homes = [e["noble"] for e in log if e.get("step") == "7.1"]
+    homes = [str(e.facts["noble"]) for e in log if e.facts.get("step") == "7.1"]
     assert homes.index("Mar") < homes.index("Angus")  # English nobles first
 
 

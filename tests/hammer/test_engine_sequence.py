@@ -237,7 +237,7 @@ def test_3_12_two_real_events_end_the_year_and_winter_deals_the_next(monkeypatch
     monkeypatch.setattr(engine, "_border_raid", lambda state, decider: [])  # no Scot is in England
     state = fresh({"england": ["victuals"] + MOVES["england"][:4], "scotland": ["truce"] + MOVES["scotland"][:4]})
     log = engine.submit_cards(state, {"england": "victuals", "scotland": "truce"}, RNG, FirstOption())
-    assert log[0]["player1"] == "england" and state.current.truce == ""  # binds once used
+    assert log[0].facts["player1"] == "england" and state.current.truce == ""  # binds once used
     params = legal_events(state, "england")[0]
     engine.submit_events(state, "england", params, RNG, FirstOption())
     engine.submit_events(state, "scotland", {}, RNG, FirstOption())

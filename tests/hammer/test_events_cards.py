@@ -14,6 +14,7 @@ from pbem.core.drbg import Drbg
 from pbem.hammer import events, kings
 from pbem.hammer.decisions import FirstOption, Scripted
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.log import PUBLIC
 from pbem.hammer.scenario import setup
 from pbem.hammer.state import POOL, GameState, Options
 
@@ -39,7 +40,7 @@ def test_3_12_herald_converts_on_1_to_4_at_current_strength(fights: list) -> Non
         put(s, "england", "Mar", "Mar", strength=2)
         log = events.resolve_event(s, "scotland", "herald", {"noble": "Mar"}, ScriptedDice([roll]), FirstOption())
         assert s.blocks["Mar"].owner == "scotland" and s.blocks["Mar"].strength == 2
-        assert log[0]["converted"] is True and log[0]["die"] == roll
+        assert log[0].facts["converted"] is True and log[0].facts["die"] == roll
     assert fights == []  # alone in Mar: no battle
 
 
@@ -49,7 +50,7 @@ def test_3_12_herald_fails_on_5_or_6() -> None:
         put(s, "england", "Mar", "Mar", strength=2)
         log = events.resolve_event(s, "scotland", "herald", {"noble": "Mar"}, ScriptedDice([roll]), FirstOption())
         assert s.blocks["Mar"].owner == "england"
-        assert log[0]["converted"] is False
+        assert log[0].facts["converted"] is False
 
 
 def test_3_12_herald_battle_among_former_friends_is_fought_at_once_with_him_attacking(fights: list) -> None:
@@ -213,7 +214,7 @@ def test_3_12_a_player_may_pass_instead_of_using_the_event() -> None:
     before = s.hash()
     for params in ({}, {"pass": True}):
         log = events.resolve_event(s, "scotland", "herald", params, ScriptedDice(), FirstOption())
-        assert log[0]["passed"] is True and s.hash() == before
+        assert log[0].facts["passed"] is True and s.hash() == before
 
 
 def test_3_12_malformed_parameters_are_invalid_and_move_cards_illegal() -> None:
@@ -235,7 +236,7 @@ def test_3_12_both_events_resolved_england_first() -> None:
     log = events.resolve_events(s, {"scotland": ("herald", {"noble": "Mar"}),
                                     "england": ("victuals", {"area": "Mar", "steps": ["Mar"]})},
                                 ScriptedDice([2]), FirstOption())
-    assert [e["by"] for e in log if e.get("public")] == ["england", "scotland"]
+    assert [e.facts["by"] for e in log if e.visibility == PUBLIC] == ["england", "scotland"]
     assert s.blocks["Mar"].owner == "scotland" and s.blocks["Mar"].strength == 3
 
 
