@@ -25,18 +25,17 @@ asked), each handing it the source of its orders and the way it runs a step.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, Literal, Protocol
+from dataclasses import fields
+from typing import Any, Literal, NamedTuple, Protocol
 
 from pbem.core.drbg import RandomStream
-from pbem.hammer.blocks import other_side
 from pbem.hammer.cardphase import end_year, play_cards, year_over
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
 from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
 from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, entry
 from pbem.hammer.state import GameState
-from pbem.hammer.vocab import PHASE_NAMES, SIDE_NAMES, Phase, Side, phase_named, side_named
+from pbem.hammer.vocab import PHASE_NAMES, SIDE_NAMES, Phase, Side
 
 PHASES: tuple[Phase, ...] = PHASE_NAMES
 Log = list[Any]  # LogEntry records (pbem.hammer.log), or the data form of lines not yet converted
@@ -47,7 +46,15 @@ Rng = RandomStream  # the core's one random-stream protocol (pbem.core.drbg)
 
 def next_step(state: GameState) -> Phase:
     """The phase the game waits in: one of ``PHASES``."""
-    return "over" if state.winner else phase_named(state.phase)
+    if state.winner:
+        return "over"
+    phase = _PHASE_OF.get(state.phase)
+    if phase is None:
+        raise InvalidOrder(f"unknown phase {state.phase!r} in the game state")
+    return phase
+
+
+_PHASE_OF: dict[str, Phase] = {p: p for p in PHASE_NAMES}
 
 
 def who_owes(state: GameState) -> list[Side]:
@@ -68,7 +75,7 @@ def who_owes(state: GameState) -> list[Side]:
 
 def _player1(state: GameState) -> Side:
     """Player 1 of the turn (England before any card is played)."""
-    return side_named(state.current.player1 or "england")
+    return "scotland" if state.current.player1 == "scotland" else "england"
 
 
 def _require(state: GameState, phase: Phase, what: str) -> None:
@@ -89,10 +96,12 @@ def _next_event(state: GameState) -> Side | None:
     return due[0] if due else None
 
 
+_TURN_ORDER: dict[Side, tuple[Side, Side]] = {"england": ("england", "scotland"), "scotland": ("scotland", "england")}
+
+
 def _next_mover(state: GameState) -> Side | None:
     """Player 1 moves first, then Player 2 (4.1); the player of an Event has no Move Phase (3.12)."""
-    p1 = _player1(state)
-    for side in (p1, side_named(other_side(p1))):
+    for side in _TURN_ORDER["scotland" if state.current.player1 == "scotland" else "england"]:
         played = state.current.cards.get(side, "")
         if played and card(played).is_event:
             continue
@@ -280,8 +289,7 @@ def step_named(name: str) -> StepName:
                     f"(the steps are {', '.join(STEP_NAMES)})")
 
 
-@dataclass(frozen=True)
-class StepCall:
+class StepCall(NamedTuple):
     """One engine step to run: its name in ``STEPS`` and the orders it takes (plain data, as stored)."""
 
     name: StepName
@@ -304,8 +312,7 @@ class OrderSource(Protocol):
     def winter(self, state: GameState) -> bool: ...
 
 
-@dataclass(frozen=True)
-class Waiting:
+class Waiting(NamedTuple):
     """Where ``drive`` stopped: the sides that owe orders and the kind each owes ({} when the game is over)."""
 
     owes: dict[Side, str]
@@ -419,10 +426,12 @@ def play_game(state: GameState, players: dict[str, Player], rng_for_step: Callab
         if done == max_steps:
             raise InvalidOrder(f"the game did not end within {max_steps} steps")
         done += 1
+        if after_step is None:
+            log.extend(step.run(game, rng_for_step(done), decider))
+            return game
         phase = next_step(game)
         log.extend(step.run(game, rng_for_step(done), decider))
-        if after_step is not None:
-            after_step(game, phase)
+        after_step(game, phase)
         return game
 
     drive(state, _Players(players, until_year), run)
