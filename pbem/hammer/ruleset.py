@@ -22,10 +22,10 @@ in the same order and the dice a side has seen never change.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.core.drbg import Drbg
-from pbem.core.ruleset import StepResult
+from pbem.core.ruleset import Ruleset, StepResult
 from pbem.hammer import drafts, engine, plans
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.cards import card as card_of
@@ -57,7 +57,7 @@ class HammerRuleset:
 
     id = RULESET_ID
     version = RULESET_VERSION
-    sides = SIDES
+    sides: tuple[str, ...] = SIDES
 
     def __init__(self) -> None:
         # The game the last ``adjudicate`` made, beside the plain data it left in the state:
@@ -581,5 +581,8 @@ def filter_log(log: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
     """Only what ``side`` saw happen (views.py holds the one visibility rule)."""
     return list(views_filter_log(log, side))
 
+
+if TYPE_CHECKING:  # mypy holds the class to the protocol's seam
+    _SEAM: Ruleset = HammerRuleset()
 
 __all__ = ["HammerRuleset", "NeedDecision", "Question", "parse_options", "game_of"]
