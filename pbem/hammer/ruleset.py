@@ -39,7 +39,7 @@ from pbem.hammer.orders import parse_moves
 from pbem.hammer.scenario import scenarios as scenario_names
 from pbem.hammer.scenario import setup as scenario_setup
 from pbem.hammer.state import PLACES, GameState, Options, Turn, plain_copy
-from pbem.hammer.stepstate import PausedCall, StepState
+from pbem.hammer.stepstate import GameData, PausedCall, StepState, owes_of
 from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
@@ -89,14 +89,13 @@ class HammerRuleset:
     # --- queries ---------------------------------------------------------------------------
     def owes(self, state: dict[str, Any]) -> dict[str, str]:
         """Side -> the kind of order it owes now (empty when the game is over)."""
-        return StepState.from_data(state).owed()
+        return dict(sorted(owes_of(state).items()))
 
     def is_over(self, state: dict[str, Any]) -> bool:
-        st = StepState.from_data(state)
-        return bool(st.game.get("winner")) or not st.owes
+        return bool(state["game"].get("winner")) or not owes_of(state)
 
     def result(self, state: dict[str, Any]) -> dict[str, Any]:
-        return _result(StepState.from_data(state))
+        return _result(state["game"])
 
     def secrets(self, state: dict[str, Any]) -> dict[str, Any]:
         """The hidden things committed one by one (brief 6): hands, blocks by area, pools, deck."""
@@ -138,7 +137,7 @@ class HammerRuleset:
         return {"game": game_id, "side": side, "step": step, "asks": st.owed().get(side, ""),
                 "owes": st.owed(), "options": _options(g, state, side), "view": _plain(side_view(shown, side)),
                 "log": _plain(filter_log(log, side)),
-                "public": public, "result": _result(st)}
+                "public": public, "result": _result(st.game)}
 
     def options(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """The legal options for what ``side`` owes, for templates and bots."""
@@ -260,8 +259,8 @@ def game_of(state: dict[str, Any]) -> GameState:
     return GameState.from_dict(state["game"])
 
 
-def _result(st: StepState) -> dict[str, Any]:
-    g = st.game
+def _result(g: GameData) -> dict[str, Any]:
+    """The outcome so far, from the game's data."""
     return {"winner": g.get("winner", ""), "reason": g.get("win_reason", ""), "year": g.get("year", 0)}
 
 
@@ -376,7 +375,7 @@ def run_step(st: StepState, parsed: dict[Side, drafts.Draft], rng: Drbg, log: li
         if "winter" in d.sections:
             p.winter = d.sections["winter"]
     kinds = {d.kind for d in parsed.values()}
-    made: GameState | None = None
+    made: GameState | None
     if st.resume is not None:
         ((side, d),) = parsed.items()
         resume = st.resume
@@ -389,9 +388,7 @@ def run_step(st: StepState, parsed: dict[Side, drafts.Draft], rng: Drbg, log: li
                 done["plans"] = d.sections["plans"]
             resume.decided = [*(resume.decided or []), done]
         made = _call(st, engine.StepCall(resume.call, resume.args), rng, log)
-        if made is None:
-            return GameState.from_dict(st.game)
-    elif kinds == {"card"}:
+    elif kinds == {"card"}:  # the step the cards answer, then on from there
         for side in SIDE_NAMES:
             if side not in parsed:
                 continue
@@ -401,30 +398,35 @@ def run_step(st: StepState, parsed: dict[Side, drafts.Draft], rng: Drbg, log: li
                 p.if_player1 = None
             if "event" not in parsed[side].sections:
                 p.event = None
-        for side, d in sorted(parsed.items()):  # Truce takes no parameters: played at once, no event step (3.12)
-            if card_of(d.sections["card"]["play"]).event == "truce" and "event" not in d.sections:
+        cards = {side: d.sections["card"]["play"] for side, d in sorted(parsed.items())}
+        for side, play in cards.items():  # Truce takes no parameters: played at once, no event step (3.12)
+            if card_of(play).event == "truce" and "event" not in parsed[side].sections:
                 st.pending_of(side).event = {}
-    made = made or GameState.from_dict(st.game)
-    g, waiting = engine.drive(made, _Sent(st, parsed, log), lambda game, step: _run(st, step, rng, log))
+        made = _run(st, engine.StepCall("submit_cards", [cards]), rng, log)
+    elif kinds == {"moves"}:
+        ((side, d),) = parsed.items()
+        section = d.sections.get("moves", {})
+        st.pending_of(side).battle_order = list(section.get("battle_order", []))
+        made = _run(st, engine.StepCall("submit_moves", [side, section]), rng, log)
+    else:  # "event" and "winter" orders only fill ``pending``: the driver submits them
+        made = GameState.from_dict(st.game)
+    if made is None:  # paused for a decision
+        return GameState.from_dict(st.game)
+    g, waiting = engine.drive(made, _SentAhead(st, log), lambda game, step: _run(st, step, rng, log))
     if waiting is not None:
         st.owes = {s: order_kind_named(k) for s, k in waiting.owes.items()}
     return g
 
 
-class _Sent:
-    """The ruleset's source of orders for ``engine.drive``: the cards or moves just received, then
-    what the sides sent ahead (``pending``); None where a side must be asked."""
+class _SentAhead:
+    """The ruleset's source of orders for ``engine.drive``: what the sides sent ahead (``pending``);
+    None where a side must be asked (cards are always asked for: they open a turn)."""
 
-    def __init__(self, st: StepState, parsed: dict[Side, drafts.Draft], log: list[Any]) -> None:
+    def __init__(self, st: StepState, log: list[Any]) -> None:
         self.st, self.log = st, log
-        self.fresh = {side: d for side, d in parsed.items() if d.kind in ("card", "moves")}
 
-    def cards(self, g: GameState) -> dict[str, str] | None:
-        if not self.fresh or any(d.kind != "card" for d in self.fresh.values()):
-            return None
-        cards: dict[str, str] = {side: d.sections["card"]["play"] for side, d in sorted(self.fresh.items())}
-        self.fresh = {}
-        return cards
+    def cards(self, g: GameState) -> None:
+        return None
 
     def event(self, g: GameState, side: Side) -> dict[str, Any] | None:
         p = self.st.pending_of(side)
@@ -439,17 +441,14 @@ class _Sent:
         return params
 
     def moves(self, g: GameState, side: Side) -> dict[str, Any] | None:
+        """Player 1's moves sent with its card (``if_player1``); Player 2 is asked (4.1)."""
         p = self.st.pending_of(side)
-        sent = self.fresh.pop(side, None)
-        if sent is not None and sent.kind == "moves":
-            section: dict[str, Any] | None = sent.sections.get("moves", {})
-        elif side == g.current.player1:
-            section, p.if_player1 = p.if_player1, None
-        else:
-            section = None
-        if section is not None:
-            p.battle_order = list(section.get("battle_order", []))
-        return section
+        if side != g.current.player1:
+            return None
+        ahead, p.if_player1 = p.if_player1, None
+        if ahead is not None:
+            p.battle_order = list(ahead.get("battle_order", []))
+        return ahead
 
     def battle_order(self, g: GameState, side: Side) -> list[str]:
         return [a for a in self.st.pending_of(side).battle_order or [] if a in g.current.battles]

@@ -139,7 +139,7 @@ class StepState:
         """The record of a stored state (sharing its data: ``fork`` before changing it)."""
         resume = data.get("resume")
         return cls(game=data["game"],
-                   owes={side_named(s): order_kind_named(k) for s, k in data["owes"].items()},
+                   owes=owes_of(data),
                    pending={side_named(s): Pending.from_data(p, s) for s, p in data.get("pending", {}).items()},
                    resume=PausedCall.from_data(resume) if resume else None,
                    question=data.get("question"), questions=data.get("questions"), paused=data.get("paused"),
@@ -174,4 +174,9 @@ class StepState:
         return p
 
 
-__all__ = ["GameData", "PausedCall", "Pending", "StepState"]
+def owes_of(data: Mapping[str, Any]) -> dict[Side, OrderKind]:
+    """A stored state's ``owes`` alone (the protocol asks for it often; no need to parse the rest)."""
+    return {side_named(s): order_kind_named(k) for s, k in data["owes"].items()}
+
+
+__all__ = ["GameData", "owes_of", "PausedCall", "Pending", "StepState"]

@@ -140,7 +140,7 @@ def test_play_game_and_the_ruleset_both_walk_the_turn_through_engine_drive(monke
     bots.random_game("braveheart", 3, Options(), until_year=1297)
     state = R.setup("braveheart", {}, Drbg(b"s" * 32))
     R.adjudicate(state, {s: R.default_order(state, s) for s in R.owes(state)}, Drbg(b"t" * 32))
-    assert callers == ["_Players", "_Sent"]
+    assert callers == ["_Players", "_SentAhead"]
 
 
 def test_the_board_adjudicate_returns_is_the_public_view_of_its_state() -> None:
