@@ -66,7 +66,7 @@ def test_a_stored_state_naming_an_unknown_paused_call_is_refused() -> None:
     state["resume"]["call"] = "__import__"
     with pytest.raises(DataError, match=r"^the stored state's paused call names '__import__', which is no step of "
                                         r"this engine \(the steps are submit_cards, .*\)$"):
-        R.owes(state)
+        R.report(state, "england", [])
     with pytest.raises(DataError, match="no step of this engine"):
         R.adjudicate(state, {}, Drbg(b"k" * 32))
 
