@@ -35,7 +35,7 @@ from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
 from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
 from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, entry
 from pbem.hammer.state import GameState
-from pbem.hammer.vocab import PHASE_NAMES, SIDE_NAMES, Phase, Side
+from pbem.hammer.vocab import PHASE_NAMES, SIDE_NAMES, OrderKind, Phase, Side
 
 PHASES: tuple[Phase, ...] = PHASE_NAMES
 Log = list[Any]  # LogEntry records (pbem.hammer.log), or the data form of lines not yet converted
@@ -315,7 +315,7 @@ class OrderSource(Protocol):
 class Waiting(NamedTuple):
     """Where ``drive`` stopped: the sides that owe orders and the kind each owes ({} when the game is over)."""
 
-    owes: dict[Side, str]
+    owes: dict[Side, OrderKind]
 
 
 def next_call(state: GameState, source: OrderSource) -> StepCall | Waiting:

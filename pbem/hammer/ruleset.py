@@ -43,7 +43,7 @@ from pbem.hammer.stepstate import GameData, PausedCall, StepState, owes_of
 from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
-from pbem.hammer.vocab import SIDE_NAMES, Side, order_kind_named, side_named
+from pbem.hammer.vocab import SIDE_NAMES, Side, side_named
 from pbem.hammer.winter import check_winter_plan, validate_winter_plan, winter_plan_options
 from pbem.hammer.winter import plan_decider as winter_plan
 
@@ -414,7 +414,7 @@ def run_step(st: StepState, parsed: dict[Side, drafts.Draft], rng: Drbg, log: li
         return GameState.from_dict(st.game)
     g, waiting = engine.drive(made, _SentAhead(st, log), lambda game, step: _run(st, step, rng, log))
     if waiting is not None:
-        st.owes = {s: order_kind_named(k) for s, k in waiting.owes.items()}
+        st.owes = dict(waiting.owes)
     return g
 
 
