@@ -123,7 +123,12 @@ class BagpipesRuleset:
         data: dict[str, Any] = to_data(default_order(t, side, kind))
         return data
 
-    def validate(self, state: dict[str, Any], side: str, body: Any) -> Order:
+    def validate(self, state: dict[str, Any], side: str, body: Any) -> None:
+        """The protocol's check: refuse an order ``side`` may not give now."""
+        self.accepted(state, side, body)
+
+    def accepted(self, state: dict[str, Any], side: str, body: Any) -> Order:
+        """The order, parsed and checked against the table as it stands."""
         order = parse_order(body, f"order from {side}")
         check(self._table(state), self.components, side, order)
         return order
@@ -136,7 +141,7 @@ class BagpipesRuleset:
         for side in sorted(t.pending.owes):
             if side not in orders:
                 raise InvalidOrder(f"{side} owes an order this step.")
-            typed[side] = self.validate(state, side, orders[side])
+            typed[side] = self.accepted(state, side, orders[side])
         new = step(t, self.components, typed, rng)
         data = new.to_data()
         reports = {s: views.report(new, self.components, s, game_id, new.step) for s in self.sides}

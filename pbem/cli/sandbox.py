@@ -16,6 +16,7 @@ import typer
 
 from pbem.cli.errors import fails_cleanly
 from pbem.cli.files import read_text, write_output
+from pbem.core.drbg import RandomStream
 from pbem.core.errors import FormatError
 from pbem.hammer import engine
 from pbem.hammer.battle_log import format_entry
@@ -93,7 +94,7 @@ def _run(position: Path, orders: Path | None, side: str | None, battle: str | No
         _run_case(state, case, out)
         return
     stream = stream_of(seed)
-    rng: Any = ListedDice(parse_dice(dice), stream) if dice is not None else stream
+    rng: RandomStream = ListedDice(parse_dice(dice), stream) if dice is not None else stream
     data = read_orders(orders) if orders is not None else {}
     side = side or data.get("side")
     if side is not None and side not in SIDES:

@@ -15,13 +15,28 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 
 DOMAIN = b"pbem-drbg-v1"
 WORD = 4
 _SPAN = 1 << 32
+
+
+class Dice(Protocol):
+    """The one draw a battle makes: a d6 and where in the stream it came from (a verifier checks it)."""
+
+    def d6_at(self) -> tuple[int, int]: ...
+
+
+class RandomStream(Dice, Protocol):
+    """Every draw a game makes of its chance, whatever gives it: ``Drbg``, or a test's or the
+    sandbox's listed dice. A fake that only rolls battle dice (the odds' branching) is a ``Dice``.
+    A stream with a settable ``position`` (``Drbg``) is rewound when a step is replayed whole."""
+
+    def randbelow(self, n: int) -> int: ...
+    def shuffled(self, items: Sequence[T]) -> list[T]: ...
 
 
 class Drbg:

@@ -317,11 +317,14 @@ def _input(item: Path | str | bytes, what: str) -> tuple[str, bytes]:
 def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Ruleset, state: dict[str, Any],
                 reports: Mapping[str, Any], orders: Mapping[str, str], defaulted: list[str], r: bytes,
                 referee: PrivateIdentity, identities: Mapping[str, PublicIdentity], dice_secret: bytes,
-                state_secret: bytes, deadline: int, received: Mapping[str, int]) -> list[tuple[Path, bytes]]:
+                state_secret: bytes, deadline: int, received: Mapping[str, int],
+                board: Mapping[str, Any] | None = None) -> list[tuple[Path, bytes]]:
     """Reports, sealed state and the ledger entry of one step (ledger entry last).
 
     The seats are the manifest's (``identities``, in manifest order), not a fixed attribute of the
-    ruleset: a game whose seats depend on its options has them recorded there (protocol §10.1)."""
+    ruleset: a game whose seats depend on its options has them recorded there (protocol §10.1).
+    ``board``: the public board the ruleset gave with the state (``StepResult.public``); without
+    one (the set-up) it is the ruleset's ``public(state)``."""
     items = dict(rules.secrets(state))
     if STATE_LABEL in items:
         raise FormatError(f"a ruleset may not use the reserved secret label {STATE_LABEL!r} (protocol §6).")
@@ -335,7 +338,8 @@ def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Rul
         payloads[side] = canonical_bytes({"salt": salt.hex(), "report": reports[side]})
     result = rules.result(state)
     body = led.entry_body(game, number, prev, rules.owes(state), dict(orders), defaulted, r, state_commit, commits,
-                          report_commits, rules.public(state), result, deadline, dict(received))
+                          report_commits, rules.public(state) if board is None else dict(board), result, deadline,
+                          dict(received))
     entry_bytes = led.dump_signed(body, referee, led.ENTRY_DOMAIN)
     entry_hash = led.record_hash(entry_bytes)
     files = []
@@ -577,14 +581,15 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
     dice_secret = bytes.fromhex(secret["dice_secret"])
     r = beacon.reveal(dice_secret, man.chain_length, number)
     rng = Drbg(beacon.seed_for(dice_secret, man.chain_length, man.game, number, entropies))
-    new_state, public, reports = rs.outcome_parts(rules.adjudicate(state, orders, rng, game_id=man.game))
-    del public  # the board is the ruleset's public view of the new state, recomputed in _step_files
+    result = rules.adjudicate(state, orders, rng, game_id=man.game)
+    new_state = result.state
     files = receipt_files + [(led.order_path(game_dir, entry.number, s),
                               armor.armor(received[s][0].raw).encode("ascii")) for s in sorted(received)]
-    files += _step_files(game_dir, man.game, number, entry.hash, rules, new_state, reports,
+    files += _step_files(game_dir, man.game, number, entry.hash, rules, new_state, result.reports,
                          {s: received[s][0].hash for s in received}, missing, r, referee, man.identities,
                          dice_secret, bytes.fromhex(secret["state_secret"]),
-                         _deadline(man, rules.owes(new_state), now), {s: received[s][3] for s in received})
+                         _deadline(man, rules.owes(new_state), now), {s: received[s][3] for s in received},
+                         board=result.public)
     _write_all(files)
     for side in man.sides:  # the step is closed: its orders are public now, none pending
         led.pending_path(game_dir, entry.number, side).unlink(missing_ok=True)

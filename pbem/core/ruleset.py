@@ -22,7 +22,8 @@ from pbem.core.errors import FormatError
 
 @dataclass
 class StepResult:
-    """What adjudicating one step gives back (a ruleset may return any object with these fields)."""
+    """What adjudicating one step gives back: the new secret state, its public board (what the
+    ledger entry records: equal to ``public(state)``), one report per side, the step's log lines."""
 
     state: dict[str, Any]
     public: dict[str, Any]
@@ -66,12 +67,12 @@ class Ruleset(Protocol):
     def default_order(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """The order given for a side that missed the deadline."""
 
-    def validate(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> Any:
-        """Raise InvalidOrder / IllegalOrder when ``side`` may not send ``body`` now."""
+    def validate(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> None:
+        """Raise InvalidOrder / IllegalOrder when ``side`` may not send ``body`` now; nothing when it may."""
 
     def adjudicate(self, state: dict[str, Any], orders: dict[str, dict[str, Any]], rng: Drbg,
-                   game_id: str = "") -> Any:
-        """One step: returns a StepResult-like object (state, public, reports, log)."""
+                   game_id: str = "") -> StepResult:
+        """One step: the new state, its public board, the reports and the log."""
 
 
 DRAFT_HEADER = ("game", "side", "step", "kind")  # what binds an order's text to its envelope (protocol §7.3)
@@ -227,10 +228,6 @@ def load(name: str, options: Mapping[str, Any] | None = None, components: Path |
     return factory()  # type: ignore[no-any-return]
 
 
-def outcome_parts(outcome: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, dict[str, Any]]]:
-    """(state, public, reports) from whatever a ruleset's adjudicate returned."""
-    if isinstance(outcome, Mapping):
-        return outcome["state"], outcome["public"], outcome["reports"]
-    if isinstance(outcome, tuple):
-        return outcome[0], outcome[1], outcome[2]
+def outcome_parts(outcome: StepResult) -> tuple[dict[str, Any], dict[str, Any], dict[str, dict[str, Any]]]:
+    """(state, public, reports) of a step's result."""
     return outcome.state, outcome.public, outcome.reports

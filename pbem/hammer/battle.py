@@ -12,8 +12,9 @@ The log format and the defaults are documented in docs/battles.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
+from pbem.core.drbg import Dice as Rng  # the core's random-stream protocol: a battle only rolls dice
 from pbem.hammer.blocks import SIDES, other_side, spec
 from pbem.hammer.board import ENGLAND
 from pbem.hammer.decisions import Decider, Question, checked
@@ -28,10 +29,6 @@ EDWARD = "Edward"
 KING = "King"
 MORAY = "Moray"
 HOME_FIRE = 3         # 1.4: B2 = B3 at home when defending
-
-
-class Rng(Protocol):
-    def d6_at(self) -> tuple[int, int]: ...
 
 
 # --- 5.1 battle sequence ----------------------------------------------------------------------------

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pbem.core.drbg import Drbg
+from pbem.core.drbg import Drbg, RandomStream
 from pbem.hammer import engine, plans
 from pbem.hammer.battle_log import format_entry
 from pbem.hammer.blocks import SIDES
@@ -27,10 +28,17 @@ from pbem.hammer.log import LogEntry
 from pbem.hammer.position import parse_position_data
 from pbem.hammer.state import PLACES, Battle, GameState
 
+T = TypeVar("T")
 DEFAULT_KEY = hashlib.sha256(b"pbem-sandbox").digest()
 CASE_KEYS = ("rule", "shows", "do", "answers", "plans", "dice", "seed", "expect")
 STEP_ACTIONS = ("moves", "battle", "event", "winter_plan", "step")
-ENGINE_STEPS = ("end_turn", "winter", "battles", "advance")
+# A case's ``step = ...`` -> the engine step it runs (engine.STEPS) and the orders it gives it.
+ENGINE_STEPS: dict[str, engine.StepCall] = {
+    "end_turn": engine.StepCall("end_turn"),
+    "winter": engine.StepCall("run_winter"),
+    "battles": engine.StepCall("run_battles", [[]]),  # Player 1 asked for each next battle (5.1)
+    "advance": engine.StepCall("advance"),
+}
 EXPECT_KEYS = ("error", "rule", "winner", "reason", "phase", "year", "log", "not_log", "control", *SIDES)
 
 
@@ -39,7 +47,8 @@ class DiceRunOut(PbemError):
 
 
 class ListedDice:
-    """Dice from a list, in order; any other chance (shuffles, draws) from a seeded stream."""
+    """Dice from a list, in order; any other chance (shuffles, draws) from a seeded stream.
+    A ``RandomStream`` (pbem.core.drbg) with no ``position``: a step paused mid-way is not rewound."""
 
     def __init__(self, dice: list[int], stream: Drbg) -> None:
         self.dice = list(dice)
@@ -63,7 +72,7 @@ class ListedDice:
     def word(self) -> int:
         return self.stream.word()
 
-    def shuffled(self, items: Any) -> list[Any]:
+    def shuffled(self, items: Sequence[T]) -> list[T]:
         return self.stream.shuffled(items)
 
 
@@ -189,9 +198,9 @@ def parse_case(raw: Any, source: str) -> Case:
                 dice=tuple(dice) if dice is not None else None, seed=raw.get("seed"), expect=expect)
 
 
-def line(line: LogEntry | dict[str, Any]) -> str:
-    """One log entry as the line a case's ``log`` expectations are matched against."""
-    entry = line.to_data() if isinstance(line, LogEntry) else line
+def line(item: LogEntry | dict[str, Any]) -> str:
+    """One log entry (a record or its data form) as the line a case's ``log`` expectations are matched against."""
+    entry = item.to_data() if isinstance(item, LogEntry) else item
     if "text" in entry:
         return str(entry["text"])
     if entry.get("what") in ("battle", "reveal", "celtic", "control", "fire", "hit", "eliminated", "retreat",
@@ -222,7 +231,7 @@ def ensure_battle(state: GameState, area: str, side: str | None) -> None:
     state.current.battles[area] = Battle(area=area, attacker=attacker, main=state.blocks_in(area, attacker))
 
 
-def run_step(state: GameState, step: dict[str, Any], rng: Any, decider: Recording) -> list[dict[str, Any]]:
+def run_step(state: GameState, step: dict[str, Any], rng: RandomStream, decider: Recording) -> list[Any]:
     """One ``[[case.do]]`` step on ``state``; returns the engine's log entries."""
     side = step.get("side")
     if "moves" in step:
@@ -246,20 +255,14 @@ def run_step(state: GameState, step: dict[str, Any], rng: Any, decider: Recordin
             raise InvalidOrder("case: a winter_plan step needs side = \"england\" or \"scotland\"")
         check_winter_plan(state, side, step["winter_plan"])
         return [{"what": "winter_plan", "side": side, "accepted": True}]
-    name = step["step"]
-    if name == "end_turn":
-        return engine.end_turn(state, rng, decider)
-    if name == "winter":
-        return engine.run_winter(state, rng, decider)
-    if name == "battles":
-        return engine.run_battles(state, [], rng, decider)
-    return engine.advance(state, rng, decider)
+    call = ENGINE_STEPS[step["step"]]
+    return call.run(state, rng, decider)
 
 
 def run_case(state: GameState, case: Case) -> Outcome:
     """Run the case's steps in order; a refusal (or any rules error) stops them and is kept."""
     stream = stream_of(case.seed)
-    rng: Any = ListedDice(list(case.dice), stream) if case.dice is not None else stream
+    rng: RandomStream = ListedDice(list(case.dice), stream) if case.dice is not None else stream
     decider = Recording(case.answers, case.standing, state)
     lines: list[str] = []
     error: PbemError | None = None

@@ -15,46 +15,53 @@ stopped. After a pause: the step ``next_step(state)`` names is the one to call a
 same orders, the decider now holding the answer); when ``who_owes(state)`` is empty, ``advance``.
 The rules modules it calls (movement, battle, events, winter, victory) are reached through the
 small seams at the end of this file; each must itself be atomic or resumable at a decision.
+
+The steps are found by name in ``STEPS`` (a paused call is stored by that name), and one driver,
+``drive``, walks the turn sequence for every caller: ``play_game`` (players answer every step) and
+the ruleset's step machine (orders come from what the sides sent; it stops where a side must be
+asked), each handing it the source of its orders and the way it runs a step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import fields
-from typing import Any, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
-from pbem.hammer.blocks import SIDES, other_side
+from pbem.core.drbg import RandomStream
 from pbem.hammer.cardphase import end_year, play_cards, year_over
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
-from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.log import LogEntry
+from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
+from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, entry
 from pbem.hammer.state import GameState
+from pbem.hammer.vocab import PHASE_NAMES, SIDE_NAMES, OrderKind, Phase, Side
 
-PHASES = ("card", "event", "move", "battle", "end_turn", "winter", "over")
+PHASES: tuple[Phase, ...] = PHASE_NAMES
 Log = list[Any]  # LogEntry records (pbem.hammer.log), or the data form of lines not yet converted
-
-
-class Rng(Protocol):
-    """What the engine needs of a random stream (``pbem.core.drbg.Drbg`` or a scripted fake)."""
-
-    def d6(self) -> int: ...
-    def randbelow(self, n: int) -> int: ...
-    def d6_at(self) -> tuple[int, int]: ...  # a die and its index in the stream (battle.Rng)
+Rng = RandomStream  # the core's one random-stream protocol (pbem.core.drbg)
 
 
 # --- where the game stands --------------------------------------------------------------------
 
-def next_step(state: GameState) -> str:
+def next_step(state: GameState) -> Phase:
     """The phase the game waits in: one of ``PHASES``."""
-    return "over" if state.winner else state.phase
+    if state.winner:
+        return "over"
+    phase = _PHASE_OF.get(state.phase)
+    if phase is None:
+        raise InvalidOrder(f"unknown phase {state.phase!r} in the game state")
+    return phase
 
 
-def who_owes(state: GameState) -> list[str]:
+_PHASE_OF: dict[str, Phase] = {p: p for p in PHASE_NAMES}
+
+
+def who_owes(state: GameState) -> list[Side]:
     """The sides whose orders the current step waits for, in side order; [] when none does."""
     phase = next_step(state)
     if phase in ("card", "winter"):
-        return list(SIDES)
+        return list(SIDE_NAMES)
     if phase == "event":
         side = _next_event(state)
         return [side] if side else []
@@ -62,38 +69,45 @@ def who_owes(state: GameState) -> list[str]:
         side = _next_mover(state)
         return [side] if side else []
     if phase == "battle":
-        return [state.current.player1] if state.current.battles else []
+        return [_player1(state)] if state.current.battles else []
     return []
 
 
-def _require(state: GameState, phase: str, what: str) -> None:
+def _player1(state: GameState) -> Side:
+    """Player 1 of the turn (England before any card is played)."""
+    return "scotland" if state.current.player1 == "scotland" else "england"
+
+
+def _require(state: GameState, phase: Phase, what: str) -> None:
     now = next_step(state)
     if now != phase:
         raise IllegalOrder(f"{what}: the game is in its {now} step, not the {phase} step "
                            f"(year {state.year}, turn {state.turn})", rule="3.0")
 
 
-def _events_due(state: GameState) -> list[str]:
+def _events_due(state: GameState) -> list[Side]:
     """Sides whose Event this turn is not yet resolved, England first (3.12)."""
-    return [s for s in SIDES if s in state.current.cards and card(state.current.cards[s]).is_event
+    return [s for s in SIDE_NAMES if s in state.current.cards and card(state.current.cards[s]).is_event
             and s not in state.current.events_done]
 
 
-def _next_event(state: GameState) -> str:
+def _next_event(state: GameState) -> Side | None:
     due = _events_due(state)
-    return due[0] if due else ""
+    return due[0] if due else None
 
 
-def _next_mover(state: GameState) -> str:
+_TURN_ORDER: dict[Side, tuple[Side, Side]] = {"england": ("england", "scotland"), "scotland": ("scotland", "england")}
+
+
+def _next_mover(state: GameState) -> Side | None:
     """Player 1 moves first, then Player 2 (4.1); the player of an Event has no Move Phase (3.12)."""
-    p1 = state.current.player1 or "england"
-    for side in (p1, other_side(p1)):
+    for side in _TURN_ORDER["scotland" if state.current.player1 == "scotland" else "england"]:
         played = state.current.cards.get(side, "")
         if played and card(played).is_event:
             continue
         if side not in state.current.moves_done:
             return side
-    return ""
+    return None
 
 
 # --- the steps ----------------------------------------------------------------------------------
@@ -108,7 +122,7 @@ def submit_cards(state: GameState, plays: dict[str, str], rng: Rng, decider: Dec
     return log
 
 
-def submit_events(state: GameState, side: str, params: dict[str, Any], rng: Rng, decider: Decider) -> Log:
+def submit_events(state: GameState, side: Side, params: dict[str, Any], rng: Rng, decider: Decider) -> Log:
     """Resolve ``side``'s Event with its parameters; both Events go England first (3.12)."""
     _require(state, "event", f"event from {side}")
     due = _next_event(state)
@@ -123,7 +137,7 @@ def submit_events(state: GameState, side: str, params: dict[str, Any], rng: Rng,
     return log
 
 
-def submit_moves(state: GameState, side: str, order: Any, rng: Rng, decider: Decider) -> Log:
+def submit_moves(state: GameState, side: Side, order: Any, rng: Rng, decider: Decider) -> Log:
     """One side's Move Phase (4.0): Player 1 first, then Player 2."""
     _require(state, "move", f"moves from {side}")
     due = _next_mover(state)
@@ -173,7 +187,7 @@ def _atomic(state: GameState, rng: Rng, step: Callable[[GameState], Log]) -> Log
         log = step(work)
     except NeedDecision:
         if position is not None:
-            rng.position = position  # type: ignore[attr-defined]
+            setattr(rng, "position", position)  # a stream that can be rewound (Drbg) is
         raise
     for f in fields(GameState):
         setattr(state, f.name, getattr(work, f.name))
@@ -204,9 +218,9 @@ def end_turn(state: GameState, rng: Rng, decider: Decider) -> Log:
         state.phase = "card"
         return log
     discarded = end_year(state)
-    for side in SIDES:
+    for side in SIDE_NAMES:
         if discarded[side]:
-            log.append({"what": "discard", "side": side, "public": False, "cards": discarded[side]})
+            log.append(entry("discard", side, PRIVATE, cards=list(discarded[side])))
     state.phase = "winter"
     return log
 
@@ -219,7 +233,7 @@ def run_winter(state: GameState, rng: Rng, decider: Decider) -> Log:
         state.phase = "over"
         return log
     state.phase = "card"
-    log.append({"what": "new_year", "public": True, "year": state.year})
+    log.append(entry("new_year", None, PUBLIC, year=state.year))
     return log
 
 
@@ -248,7 +262,108 @@ def _two_events(state: GameState) -> bool:
     return len(state.current.cards) == 2 and all(card(c).is_event for c in state.current.cards.values())
 
 
-# --- the whole-game driver --------------------------------------------------------------------
+# --- the step registry: a step is called, and a paused call stored, by its name ------------------
+
+StepName = Literal["submit_cards", "submit_events", "submit_moves", "run_battles", "run_winter", "end_turn",
+                   "advance"]
+Step = Callable[..., Log]  # step(state, *orders, rng, decider)
+
+STEPS: dict[StepName, Step] = {
+    "submit_cards": submit_cards,
+    "submit_events": submit_events,
+    "submit_moves": submit_moves,
+    "run_battles": run_battles,
+    "run_winter": run_winter,
+    "end_turn": end_turn,
+    "advance": advance,
+}
+STEP_NAMES: tuple[StepName, ...] = tuple(STEPS)
+
+
+def step_named(name: str) -> StepName:
+    """``name`` as a step of ``STEPS``; a stored state naming any other is refused."""
+    for known in STEP_NAMES:
+        if name == known:
+            return known
+    raise DataError(f"the stored state's paused call names {name!r}, which is no step of this engine "
+                    f"(the steps are {', '.join(STEP_NAMES)})")
+
+
+class StepCall(NamedTuple):
+    """One engine step to run: its name in ``STEPS`` and the orders it takes (plain data, as stored)."""
+
+    name: StepName
+    args: Sequence[Any] = ()
+
+    def run(self, state: GameState, rng: RandomStream, decider: Decider) -> Log:
+        return STEPS[self.name](state, *self.args, rng, decider)
+
+
+# --- the one driver of the turn sequence -------------------------------------------------------
+
+class OrderSource(Protocol):
+    """Where a driven game's orders come from. None from a method: not given (yet), so the step
+    waits for that side (``drive`` stops and says who owes what)."""
+
+    def cards(self, state: GameState) -> dict[str, str] | None: ...
+    def event(self, state: GameState, side: Side) -> dict[str, Any] | None: ...
+    def moves(self, state: GameState, side: Side) -> Any: ...
+    def battle_order(self, state: GameState, side: Side) -> list[str]: ...
+    def winter(self, state: GameState) -> bool: ...
+
+
+class Waiting(NamedTuple):
+    """Where ``drive`` stopped: the sides that owe orders and the kind each owes ({} when the game is over)."""
+
+    owes: dict[Side, OrderKind]
+
+
+def next_call(state: GameState, source: OrderSource) -> StepCall | Waiting:
+    """The step the game waits for with its orders from ``source``, or who must be asked first."""
+    phase = next_step(state)
+    if phase == "card":
+        plays = source.cards(state)
+        return StepCall("submit_cards", [plays]) if plays is not None else Waiting({s: "card" for s in SIDE_NAMES})
+    if phase == "event":
+        side = _next_event(state)
+        if side is None:
+            return StepCall("advance")
+        params = source.event(state, side)
+        return StepCall("submit_events", [side, params]) if params is not None else Waiting({side: "event"})
+    if phase == "move":
+        mover = _next_mover(state)
+        if mover is None:
+            return StepCall("advance")
+        order = source.moves(state, mover)
+        return StepCall("submit_moves", [mover, order]) if order is not None else Waiting({mover: "moves"})
+    if phase == "battle":
+        p1 = _player1(state)
+        return StepCall("run_battles", [source.battle_order(state, p1)])
+    if phase == "winter":
+        return StepCall("run_winter") if source.winter(state) else Waiting({s: "winter" for s in SIDE_NAMES})
+    if phase == "end_turn":
+        return StepCall("advance")
+    return Waiting({})
+
+
+Runner = Callable[[GameState, StepCall], "GameState | None"]
+
+
+def drive(state: GameState, source: OrderSource, run: Runner) -> tuple[GameState, Waiting | None]:
+    """Run step after step, each with its orders from ``source``, by ``run(game, step)`` (the game
+    the step made, or None when it paused for a decision): the game as it then stands, and who owes
+    what (None after a pause)."""
+    while True:
+        step = next_call(state, source)
+        if isinstance(step, Waiting):
+            return state, step
+        made = run(state, step)
+        if made is None:
+            return state, None
+        state = made
+
+
+# --- the whole game, players answering every step --------------------------------------------------
 
 class Player(Protocol):
     """What a side supplies to ``play_game``: its orders for each step, and answers as a decider."""
@@ -268,7 +383,31 @@ class _Deciders:
         return self.players[question.side].decide(question)
 
 
-def play_game(state: GameState, players: dict[str, Player], rng_for_step: Callable[[int], Rng],
+class _Players:
+    """``play_game``'s orders: every step's from its players; no cards once ``until_year`` is past."""
+
+    def __init__(self, players: dict[str, Player], until_year: int) -> None:
+        self.players, self.until_year = players, until_year
+
+    def cards(self, state: GameState) -> dict[str, str] | None:
+        if self.until_year and state.year > self.until_year:
+            return None
+        return {s: self.players[s].choose_card(state, s) for s in SIDE_NAMES}
+
+    def event(self, state: GameState, side: Side) -> dict[str, Any]:
+        return self.players[side].event_params(state, side)
+
+    def moves(self, state: GameState, side: Side) -> Any:
+        return self.players[side].moves(state, side)
+
+    def battle_order(self, state: GameState, side: Side) -> list[str]:
+        return self.players[side].battle_order(state, side)
+
+    def winter(self, state: GameState) -> bool:
+        return True
+
+
+def play_game(state: GameState, players: dict[str, Player], rng_for_step: Callable[[int], RandomStream],
               max_steps: int = 100_000, after_step: Callable[[GameState, str], None] | None = None,
               until_year: int = 0) -> Log:
     """Play from ``state`` to the end: step ``k`` draws its chance from ``rng_for_step(k)``.
@@ -280,32 +419,23 @@ def play_game(state: GameState, players: dict[str, Player], rng_for_step: Callab
     decider = _Deciders(players)
     log: Log = []
     log.extend(advance(state, rng_for_step(0), decider))
-    for k in range(1, max_steps + 1):
-        phase = next_step(state)
-        if phase == "over" or (until_year and state.year > until_year and phase == "card"):
-            return log
-        rng = rng_for_step(k)
-        if phase == "card":
-            plays = {s: players[s].choose_card(state, s) for s in SIDES}
-            log.extend(submit_cards(state, plays, rng, decider))
-        elif phase == "event":
-            side = who_owes(state)[0]
-            log.extend(submit_events(state, side, players[side].event_params(state, side), rng, decider))
-        elif phase == "move":
-            side = who_owes(state)[0]
-            log.extend(submit_moves(state, side, players[side].moves(state, side), rng, decider))
-        elif phase == "battle":
-            p1 = state.current.player1
-            log.extend(run_battles(state, players[p1].battle_order(state, p1), rng, decider))
-        elif phase == "winter":
-            log.extend(run_winter(state, rng, decider))
-        elif phase == "end_turn":
-            log.extend(advance(state, rng, decider))
-        else:  # pragma: no cover - a state from elsewhere with an unknown phase
-            raise InvalidOrder(f"unknown phase {phase!r} in the game state")
-        if after_step is not None:
-            after_step(state, phase)
-    raise InvalidOrder(f"the game did not end within {max_steps} steps")
+    done = 0
+
+    def run(game: GameState, step: StepCall) -> GameState:
+        nonlocal done
+        if done == max_steps:
+            raise InvalidOrder(f"the game did not end within {max_steps} steps")
+        done += 1
+        if after_step is None:
+            log.extend(step.run(game, rng_for_step(done), decider))
+            return game
+        phase = next_step(game)
+        log.extend(step.run(game, rng_for_step(done), decider))
+        after_step(game, phase)
+        return game
+
+    drive(state, _Players(players, until_year), run)
+    return log
 
 
 # --- single rules actions, outside the sequence (the sandbox, tests) -----------------------------

@@ -4,11 +4,12 @@ The protocol sees a plain-data secret state, asks who owes what, hands in one or
 side and a random stream, and gets back the new state, the public facts and one report per side.
 Everything Hammer-specific stays here and in the engine modules.
 
-The secret state is a wrapper around ``GameState``::
+The secret state is a wrapper around ``GameState``, the record ``stepstate.StepState`` (parsed
+at the seam's edge from the data the protocol stores)::
 
     {"game": GameState.to_dict(), "owes": {side: kind}, "pending": {side: {...}},
-     "resume": {...} | None, "question": Question dict | None, "paused": GameState dict | None,
-     "step": n}
+     "resume": {...} | None, "question": Question dict | None, ["questions": [...],]
+     "paused": GameState dict | None, "step": n}
 
 ``pending`` keeps what a side sent ahead (``if_player1`` moves, battle plans, winter plans)
 until the engine needs it, which is what lets a game turn cost about two exchanges.
@@ -21,10 +22,10 @@ in the same order and the dice a side has seen never change.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.core.drbg import Drbg
-from pbem.core.ruleset import StepResult
+from pbem.core.ruleset import Ruleset, StepResult
 from pbem.hammer import drafts, engine, plans
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.cards import card as card_of
@@ -32,15 +33,17 @@ from pbem.hammer.cards import deck
 from pbem.hammer.decisions import Lookahead, NeedDecision, Question, Replay, StopLookahead, battle_of, signature
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.events import legal_events, validate_event
-from pbem.hammer.log import to_data as log_data
+from pbem.hammer.log import PRIVATE, entry, to_data
 from pbem.hammer.movement import apply_moves, legal_group_moves
 from pbem.hammer.orders import parse_moves
 from pbem.hammer.scenario import scenarios as scenario_names
 from pbem.hammer.scenario import setup as scenario_setup
 from pbem.hammer.state import PLACES, GameState, Options, Turn, plain_copy
+from pbem.hammer.stepstate import GameData, PausedCall, StepState, owes_of
 from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
+from pbem.hammer.vocab import SIDE_NAMES, Side, side_named
 from pbem.hammer.winter import check_winter_plan, validate_winter_plan, winter_plan_options
 from pbem.hammer.winter import plan_decider as winter_plan
 
@@ -54,7 +57,7 @@ class HammerRuleset:
 
     id = RULESET_ID
     version = RULESET_VERSION
-    sides = SIDES
+    sides: tuple[str, ...] = SIDES
 
     def __init__(self) -> None:
         # The game the last ``adjudicate`` made, beside the plain data it left in the state:
@@ -81,20 +84,18 @@ class HammerRuleset:
     def setup(self, scenario: str, options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
         """The first secret state: the scenario set up, the hands dealt, both sides owe a card."""
         game = scenario_setup(scenario, parse_options(options), rng)
-        return {"game": game.to_dict(), "owes": {s: "card" for s in SIDES},
-                "pending": {s: {} for s in SIDES}, "resume": None, "question": None, "paused": None, "step": 0}
+        return StepState.first(game.to_dict()).to_data()
 
     # --- queries ---------------------------------------------------------------------------
     def owes(self, state: dict[str, Any]) -> dict[str, str]:
         """Side -> the kind of order it owes now (empty when the game is over)."""
-        return dict(sorted(state["owes"].items()))
+        return dict(sorted(owes_of(state).items()))
 
     def is_over(self, state: dict[str, Any]) -> bool:
-        return bool(state["game"].get("winner")) or not state["owes"]
+        return bool(state["game"].get("winner")) or not owes_of(state)
 
     def result(self, state: dict[str, Any]) -> dict[str, Any]:
-        g = state["game"]
-        return {"winner": g.get("winner", ""), "reason": g.get("win_reason", ""), "year": g.get("year", 0)}
+        return _result(state["game"])
 
     def secrets(self, state: dict[str, Any]) -> dict[str, Any]:
         """The hidden things committed one by one (brief 6): hands, blocks by area, pools, deck."""
@@ -125,23 +126,18 @@ class HammerRuleset:
         engine step is paused for a decision, the view and board are those of the game as it
         stood at the question: the battle so far, with its rounds and dice, as this side saw them.
         """
-        return self._report(state, game_of(state), side, log, game_id, step)
+        st = StepState.from_data(state)
+        return self._report(st, state, GameState.from_dict(st.game), side, log, game_id, step)
 
-    def _report(self, state: dict[str, Any], g: GameState, side: str, log: list[dict[str, Any]], game_id: str,
+    def _report(self, st: StepState, state: dict[str, Any], g: GameState, side: str, log: list[Any], game_id: str,
                 step: int, shared: tuple[GameState, dict[str, Any]] | None = None) -> dict[str, Any]:
-        """``report`` with the game already parsed from ``state["game"]`` (``g`` is only read).
+        """``report`` with the state parsed (``st``, its data form ``state``) and its game (``g``, only read).
         ``shared``: the game shown and its public board, the same for every side's report (only read)."""
-        shown, public = shared or self._shown(state, g)
-        asks = state["owes"].get(side, "")
-        return {"game": game_id, "side": side, "step": step, "asks": asks, "owes": self.owes(state),
-                "options": _options(g, state, side), "view": _plain(side_view(shown, side)),
+        shown, public = shared or _shown(st, g)
+        return {"game": game_id, "side": side, "step": step, "asks": st.owed().get(side, ""),
+                "owes": st.owed(), "options": _options(g, state, side), "view": _plain(side_view(shown, side)),
                 "log": _plain(filter_log(log, side)),
-                "public": public, "result": self.result(state)}
-
-    def _shown(self, state: dict[str, Any], g: GameState) -> tuple[GameState, dict[str, Any]]:
-        """The game a report shows (the paused one while a step waits for a decision) and its public board."""
-        shown = GameState.from_dict(state["paused"]) if state.get("paused") else g
-        return shown, _public(shown, self.owes(state))
+                "public": public, "result": _result(st.game)}
 
     def options(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         """The legal options for what ``side`` owes, for templates and bots."""
@@ -174,8 +170,13 @@ class HammerRuleset:
             d.sections["winter"] = {}
         return d.body()
 
-    def validate(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> drafts.Draft:
-        """Refuse an order this side may not give now: wrong side, step or kind, or illegal content."""
+    def validate(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> None:
+        """The protocol's check: refuse an order this side may not give now (``accepted`` says why)."""
+        self.accepted(state, side, body)
+
+    def accepted(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> drafts.Draft:
+        """The order as a draft, refused when this side may not give it now: wrong side, step or kind,
+        or illegal content."""
         draft = drafts.from_body(body, f"order from {side}")
         asks = state["owes"].get(side, "")
         if draft.side != side:
@@ -215,24 +216,26 @@ class HammerRuleset:
     def adjudicate(self, state: dict[str, Any], orders: dict[str, dict[str, Any]], rng: Drbg,
                    game_id: str = "") -> StepResult:
         """Apply every owed order, then run the game until some side owes orders again."""
-        missing = sorted(set(state["owes"]) - set(orders))
+        st = StepState.from_data(state)
+        missing = sorted(set(st.owes) - set(orders))
         if missing:
-            raise InvalidOrder(f"step {state.get('step', 0)} is incomplete: {', '.join(missing)} "
+            raise InvalidOrder(f"step {st.step} is incomplete: {', '.join(missing)} "
                                f"still {'owes' if len(missing) == 1 else 'owe'} orders")
-        extra = sorted(set(orders) - set(state["owes"]))
+        extra = sorted(set(orders) - set(st.owes))
         if extra:
-            raise InvalidOrder(f"step {state.get('step', 0)}: {', '.join(extra)} owe nothing")
-        new = _next_state(state)
-        parsed = {side: self.validate(state, side, orders[side]) for side in sorted(orders)}
-        log: list[dict[str, Any]] = []
+            raise InvalidOrder(f"step {st.step}: {', '.join(extra)} owe nothing")
+        new = st.fork()
+        parsed = {side_named(side): self.accepted(state, side, orders[side]) for side in sorted(orders)}
+        log: list[Any] = []
         g = run_step(new, parsed, rng, log)  # the game as the step left it: parsed once, only read
-        new["step"] = int(state.get("step", 0)) + 1
-        for entry in log:
-            entry.setdefault("step", new["step"] - 1)
-        shared = self._shown(new, g)
-        reports = {s: self._report(new, g, s, log, game_id, new["step"], shared) for s in SIDES}
-        self._made = (new["game"], g)
-        return StepResult(state=new, public=_public(g, self.owes(new)), reports=reports, log=log_data(log))
+        new.step = st.step + 1
+        for line in log:
+            line.setdefault("step", st.step)
+        data = new.to_data()
+        shared = _shown(new, g)
+        reports = {s: self._report(new, data, g, s, log, game_id, new.step, shared) for s in SIDES}
+        self._made = (new.game, g)
+        return StepResult(state=data, public=_public(g, new.owed()), reports=reports, log=to_data(log))
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -252,20 +255,19 @@ def parse_options(options: dict[str, Any]) -> Options:
     return Options(schiltroms=bool(schiltroms), bid=str(options.get("bid", "")))
 
 
-def _next_state(state: dict[str, Any]) -> dict[str, Any]:
-    """A copy of the secret state for ``run_step`` to change. The game's plain data (``game``,
-    ``paused``, the resume point's ``game``) is only ever replaced here, never changed in place,
-    so it is shared rather than copied; everything else is copied."""
-    def copied(part: dict[str, Any], shared: tuple[str, ...]) -> dict[str, Any]:
-        return {k: (v if k in shared else plain_copy(v)) for k, v in part.items()}
-    new = copied(state, ("game", "paused", "resume"))
-    if isinstance(state.get("resume"), dict):
-        new["resume"] = copied(state["resume"], ("game",))
-    return new
-
-
 def game_of(state: dict[str, Any]) -> GameState:
     return GameState.from_dict(state["game"])
+
+
+def _result(g: GameData) -> dict[str, Any]:
+    """The outcome so far, from the game's data."""
+    return {"winner": g.get("winner", ""), "reason": g.get("win_reason", ""), "year": g.get("year", 0)}
+
+
+def _shown(st: StepState, g: GameState) -> tuple[GameState, dict[str, Any]]:
+    """The game a report shows (the paused one while a step waits for a decision) and its public board."""
+    shown = GameState.from_dict(st.paused) if st.paused else g
+    return shown, _public(shown, st.owed())
 
 
 def _public(g: GameState, owes: dict[str, str]) -> dict[str, Any]:
@@ -359,129 +361,114 @@ def _check_plans(draft: drafts.Draft) -> None:
 # must be asked (setting ``owes``) or when the game is over.
 
 
-def run_step(state: dict[str, Any], parsed: dict[str, drafts.Draft], rng: Drbg,
-             log: list[dict[str, Any]]) -> GameState:
+def run_step(st: StepState, parsed: dict[Side, drafts.Draft], rng: Drbg, log: list[Any]) -> GameState:
     """File the orders, run the engine as far as it goes; the game as it then stands (equal to
-    ``game_of(state)``; the caller only reads it)."""
-    pending = state.setdefault("pending", {s: {} for s in SIDES})
+    ``GameState.from_dict(st.game)``; the caller only reads it)."""
     for side, d in sorted(parsed.items()):
-        p = pending.setdefault(side, {})
+        p = st.pending_of(side)
         if "plans" in d.sections:  # standing plans: kept until replaced
-            p["plans"] = d.sections["plans"]
-        for key in ("if_player1", "event", "winter"):
-            if key in d.sections:
-                p[key] = d.sections[key]
+            p.plans = d.sections["plans"]
+        if "if_player1" in d.sections:
+            p.if_player1 = d.sections["if_player1"]
+        if "event" in d.sections:
+            p.event = d.sections["event"]
+        if "winter" in d.sections:
+            p.winter = d.sections["winter"]
     kinds = {d.kind for d in parsed.values()}
-    g: GameState | None = None
-    if state.get("resume"):
+    made: GameState | None
+    if st.resume is not None:
         ((side, d),) = parsed.items()
-        asked = state["resume"].pop("ask", None)
+        resume = st.resume
+        asked, resume.ask = resume.ask, None
         if asked is None:  # a call paused before batched questions: answers in a flat list
-            state["resume"]["answers"].setdefault(side, []).append(answers_of(d.sections["decide"])[0])
+            resume.answers.setdefault(side, []).append(answers_of(d.sections["decide"])[0])
         else:  # the answers, and the plans sent with them, for the rest of the call (docs/plans.md)
             done = {**asked, "answers": answers_of(d.sections["decide"])}
             if "plans" in d.sections:
                 done["plans"] = d.sections["plans"]
-            state["resume"].setdefault("decided", []).append(done)
-        g = _call(state, state["resume"]["call"], state["resume"]["args"], rng, log)
-        if g is None:
-            return game_of(state)
-    elif kinds == {"card"}:
-        for side in SIDES:
+            resume.decided = [*(resume.decided or []), done]
+        made = _call(st, engine.StepCall(resume.call, resume.args), rng, log)
+    elif kinds == {"card"}:  # the step the cards answer, then on from there
+        for side in SIDE_NAMES:
             if side not in parsed:
                 continue
-            pending[side].pop("battle_order", None)
+            p = st.pending_of(side)
+            p.battle_order = None
             if "if_player1" not in parsed[side].sections:
-                pending[side].pop("if_player1", None)
+                p.if_player1 = None
             if "event" not in parsed[side].sections:
-                pending[side].pop("event", None)
+                p.event = None
         cards = {side: d.sections["card"]["play"] for side, d in sorted(parsed.items())}
         for side, play in cards.items():  # Truce takes no parameters: played at once, no event step (3.12)
             if card_of(play).event == "truce" and "event" not in parsed[side].sections:
-                pending[side]["event"] = {}
-        g = _call(state, "submit_cards", [cards], rng, log)
-        if g is None:
-            return game_of(state)
+                st.pending_of(side).event = {}
+        made = _run(st, engine.StepCall("submit_cards", [cards]), rng, log)
     elif kinds == {"moves"}:
         ((side, d),) = parsed.items()
         section = d.sections.get("moves", {})
-        pending[side]["battle_order"] = list(section.get("battle_order", []))
-        g = _call(state, "submit_moves", [side, section], rng, log)
-        if g is None:
-            return game_of(state)
-    # "event" and "winter" orders only fill ``pending``; _drive submits them.
-    return _drive(state, rng, log, g)
+        st.pending_of(side).battle_order = list(section.get("battle_order", []))
+        made = _run(st, engine.StepCall("submit_moves", [side, section]), rng, log)
+    else:  # "event" and "winter" orders only fill ``pending``: the driver submits them
+        made = GameState.from_dict(st.game)
+    if made is None:  # paused for a decision
+        return GameState.from_dict(st.game)
+    g, waiting = engine.drive(made, _SentAhead(st, log), lambda game, step: _run(st, step, rng, log))
+    if waiting is not None:
+        st.owes = dict(waiting.owes)
+    return g
 
 
-def _drive(state: dict[str, Any], rng: Drbg, log: list[dict[str, Any]], made: GameState | None = None) -> GameState:
-    """Feed the engine every step it can; the game as it then stands. ``made`` is ``game_of(state)``
-    when the caller has it (the game an engine call just made), so it is not parsed again; it
-    is only read here."""
-    pending = state["pending"]
-    for _ in range(1000):
-        g = made or game_of(state)
-        made = None
-        phase = engine.next_step(g)
-        owing = engine.who_owes(g)
-        if phase == "over" or (not owing and phase not in ("battle",)):
-            state["owes"] = {}
-            return g
-        if phase == "card":
-            state["owes"] = {s: "card" for s in SIDES}
-            return g
-        if phase == "event":
-            side = owing[0]
-            params = pending[side].pop("event", None)
-            if params is not None:
-                try:  # sent with the card; the other side's Event, resolved first, may have changed the board
-                    validate_event(g, side, g.current.cards.get(side, ""), params)
-                except IllegalOrder as exc:
-                    log.append({"what": "event_refused", "side": side, "public": False, "reason": str(exc),
-                                "rule": getattr(exc, "rule", "") or "3.12"})
-                    params = None
-            if params is None:
-                state["owes"] = {side: "event"}
-                return g
-            made = _call(state, "submit_events", [side, params], rng, log)
-            if made is None:
-                return g
-            continue
-        if phase == "move":
-            side = owing[0]
-            ahead = pending[side].pop("if_player1", None) if side == g.current.player1 else None
-            if ahead is None:
-                state["owes"] = {side: "moves"}
-                return g
-            pending[side]["battle_order"] = list(ahead.get("battle_order", []))
-            made = _call(state, "submit_moves", [side, ahead], rng, log)
-            if made is None:
-                return g
-            continue
-        if phase == "battle":
-            p1 = g.current.player1 or "england"
-            order = [a for a in pending.get(p1, {}).get("battle_order", []) if a in g.current.battles]
-            made = _call(state, "run_battles", [order], rng, log)
-            if made is None:
-                return g
-            continue
-        if phase == "winter":
-            if not all("winter" in pending[s] for s in SIDES):
-                state["owes"] = {s: "winter" for s in SIDES}
-                return g
-            made = _call(state, "run_winter", [], rng, log)
-            if made is None:
-                return g
-            for s in SIDES:
-                pending[s].pop("winter", None)
-            continue
-        raise InvalidOrder(f"the engine waits in an unknown step {phase!r}")  # pragma: no cover
-    raise InvalidOrder("the game made no progress in 1000 steps")  # pragma: no cover
+class _SentAhead:
+    """The ruleset's source of orders for ``engine.drive``: what the sides sent ahead (``pending``);
+    None where a side must be asked (cards are always asked for: they open a turn)."""
+
+    def __init__(self, st: StepState, log: list[Any]) -> None:
+        self.st, self.log = st, log
+
+    def cards(self, g: GameState) -> None:
+        return None
+
+    def event(self, g: GameState, side: Side) -> dict[str, Any] | None:
+        p = self.st.pending_of(side)
+        params, p.event = p.event, None
+        if params is not None:
+            try:  # sent with the card; the other side's Event, resolved first, may have changed the board
+                validate_event(g, side, g.current.cards.get(side, ""), params)
+            except IllegalOrder as exc:
+                self.log.append(entry("event_refused", side, PRIVATE, reason=str(exc),
+                                      rule=getattr(exc, "rule", "") or "3.12"))
+                params = None
+        return params
+
+    def moves(self, g: GameState, side: Side) -> dict[str, Any] | None:
+        """Player 1's moves sent with its card (``if_player1``); Player 2 is asked (4.1)."""
+        p = self.st.pending_of(side)
+        if side != g.current.player1:
+            return None
+        ahead, p.if_player1 = p.if_player1, None
+        if ahead is not None:
+            p.battle_order = list(ahead.get("battle_order", []))
+        return ahead
+
+    def battle_order(self, g: GameState, side: Side) -> list[str]:
+        return [a for a in self.st.pending_of(side).battle_order or [] if a in g.current.battles]
+
+    def winter(self, g: GameState) -> bool:
+        return all(self.st.pending_of(s).winter is not None for s in SIDE_NAMES)
 
 
-def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
-          log: list[dict[str, Any]]) -> GameState | None:
-    """Call one engine step, resumably: the game it made (equal to ``game_of(state)`` after it),
-    or None when a side must decide first.
+def _run(st: StepState, step: engine.StepCall, rng: Drbg, log: list[Any]) -> GameState | None:
+    """``_call`` for the driver; a winter plan is spent once the Winter Turn it was sent for is over."""
+    made = _call(st, step, rng, log)
+    if made is not None and step.name == "run_winter":
+        for s in SIDE_NAMES:
+            st.pending_of(s).winter = None
+    return made
+
+
+def _call(st: StepState, step: engine.StepCall, rng: Drbg, log: list[Any]) -> GameState | None:
+    """Call one engine step, resumably: the game it made (equal to ``GameState.from_dict(st.game)``
+    after it), or None when a side must decide first.
 
     The call runs on a copy of the state taken before it, with its own stream keyed by the next
     block of the step's stream (every log line it writes says which: ``"stream": [entry, call]``),
@@ -494,19 +481,17 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
     decide step; after it, that side is not asked again in that battle, and plans sent with the
     decide order answer its remaining questions of the call (decisions.Replay).
     """
-    resume = state.get("resume")
-    if not resume:
+    resume = st.resume
+    if resume is None:
         # Call k of this step (k = 0, 1, ...) is keyed by words 8k .. 8k+7 of the step's stream, i.e.
         # its block k: nothing else reads the step's stream (docs/random-stream.md "Engine calls").
         call = rng.position // WORDS_PER_KEY
         key = b"".join(rng.word().to_bytes(4, "big") for _ in range(WORDS_PER_KEY))
-        plans = {s: {k: v for k, v in state.get("pending", {}).get(s, {}).items() if k in ("plans", "winter")}
-                 for s in SIDES}
-        resume = {"call": name, "args": args, "game": state["game"], "key": key.hex(), "answers": {},
-                  "plans": plain_copy(plans), "stream": [int(state.get("step", 0)) + 1, call]}
-        state["resume"] = resume
-    g = GameState.from_dict(resume["game"])
-    sub = Drbg(bytes.fromhex(resume["key"]))
+        plans = {s: st.pending[s].standing() if s in st.pending else {} for s in SIDE_NAMES}
+        resume = st.resume = PausedCall(call=step.name, args=list(step.args), game=st.game, key=key.hex(),
+                                        stream=[st.step + 1, call], plans=plain_copy(plans))
+    g = GameState.from_dict(resume.game)
+    sub = Drbg(bytes.fromhex(resume.key))
 
     made: dict[tuple[str, str, frozenset[str]], Any] = {}
 
@@ -516,40 +501,36 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
             made[key] = _plan_decider(side, pending, g, quiet)
         return made[key]
 
-    replay = Replay(make, resume["plans"], resume.get("decided", []),
-                    {s: list(a) for s, a in resume["answers"].items()})
+    replay = Replay(make, resume.plans, resume.decided or [], {s: list(a) for s, a in resume.answers.items()})
     decider = Lookahead(replay, lambda: sub.position, g.to_dict)
-    fn = getattr(engine, name)
     out: Any = None
     try:
-        out = fn(g, *plain_copy(resume["args"]), sub, decider)
+        out = engine.StepCall(resume.call, plain_copy(resume.args)).run(g, sub, decider)
     except StopLookahead:
         pass
     if decider.batch:  # a side must decide: its questions of this battle, asked together
         first = decider.batch[0]
-        state["question"] = first.to_dict()
-        state.pop("questions", None)
-        if len(decider.batch) > 1:
-            state["questions"] = [q.to_dict() for q in decider.batch]
-        state["owes"] = {first.side: "decide"}
+        st.question = first.to_dict()
+        st.questions = [q.to_dict() for q in decider.batch] if len(decider.batch) > 1 else None
+        st.owes = {side_named(first.side): "decide"}
         shown = GameState.from_dict(decider.paused)  # the game at the first question
-        for entry in (shown.current.fight or {}).get("log", []) or []:
-            entry.setdefault("stream", list(resume["stream"]))
-        state["paused"] = shown.to_dict()  # shown in the reports; the call itself replays from resume
-        resume["ask"] = {"side": first.side, "area": battle_of(first), "at": decider.at,
-                         "questions": [signature(q) for q in decider.batch]}
+        for line in (shown.current.fight or {}).get("log", []) or []:
+            line.setdefault("stream", list(resume.stream))
+        st.paused = shown.to_dict()  # shown in the reports; the call itself replays from resume
+        resume.ask = {"side": first.side, "area": battle_of(first), "at": decider.at,
+                      "questions": [signature(q) for q in decider.batch]}
         return None
     # Who sees a line is views.entry_for's rule alone: a line naming neither ``side`` nor
     # ``public`` is the referee's (fail closed). Each line names the sub-stream its dice came from.
-    out = engine.tagged(out, name)
-    for entry in out:
-        entry.setdefault("stream", list(resume["stream"]))
+    out = engine.tagged(out, resume.call)
+    for line in out:
+        line.setdefault("stream", list(resume.stream))
     log.extend(out)
-    state["game"] = g.to_dict()
-    state["resume"] = None
-    state["question"] = None
-    state.pop("questions", None)
-    state["paused"] = None
+    st.game = g.to_dict()
+    st.resume = None
+    st.question = None
+    st.questions = None
+    st.paused = None
     return g
 
 
@@ -599,5 +580,8 @@ def filter_log(log: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
     """Only what ``side`` saw happen (views.py holds the one visibility rule)."""
     return list(views_filter_log(log, side))
 
+
+if TYPE_CHECKING:  # mypy holds the class to the protocol's seam
+    _SEAM: Ruleset = HammerRuleset()
 
 __all__ = ["HammerRuleset", "NeedDecision", "Question", "parse_options", "game_of"]

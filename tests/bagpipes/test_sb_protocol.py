@@ -252,3 +252,21 @@ def test_SB_2_manual_card_ruling_is_a_signed_referee_order_consumed_in_the_ledge
     assert ruled, "no ruling in this game"
     for n in ruled:
         assert led.order_path(g, n - 1, "referee").is_file()
+
+
+def test_SB_2_the_board_adjudicate_returns_is_the_public_view_of_its_state() -> None:
+    """What core writes into the ledger entry (StepResult.public) is what ``public(state)`` gives."""
+    from pbem.bagpipes.bots import safe_order
+    from pbem.core.drbg import Drbg
+    r = BagpipesRuleset.for_options({"players": 3})
+    state = r.setup("standard", r.options(), Drbg(b"b" * 32))
+    steps = 0
+    for k in range(30):
+        owes = r.owes(state)
+        if not owes:
+            break
+        orders = {s: safe_order(r.view(state, s), s, kind) for s, kind in owes.items()}
+        out = r.adjudicate(state, orders, Drbg(bytes([k + 1]) * 32))
+        assert canonical_bytes(out.public) == canonical_bytes(r.public(out.state))
+        state, steps = out.state, steps + 1
+    assert steps >= 5

@@ -438,7 +438,7 @@ def test_2_0_an_engine_line_that_names_no_side_and_is_not_public_reaches_no_repo
         return list(real(*args) or []) + [{"what": "secret", "note": "referee only"},
                                           {"what": "both_see", "public": True}]
 
-    monkeypatch.setattr(engine, "submit_cards", submit)
+    monkeypatch.setitem(engine.STEPS, "submit_cards", submit)  # the step the ruleset calls by name
     s = _new(HANDS)
     out = R.adjudicate(s, {"england": _order(s, "england", card={"play": "move3-1"}, if_player1={"moves": []}),
                            "scotland": _order(s, "scotland", card={"play": "move1-3"})}, Drbg(b"s" * 32))
