@@ -9,6 +9,7 @@ from typing import Any
 
 from pbem.core.ruleset import DemoResult, Draft
 from pbem.hammer import bots, drafts
+from pbem.hammer.order_kinds import rules_for
 
 PLAN_SECTIONS = ("plans", "winter")  # what a player writes to stand for more than one step
 SIDES = ("england", "scotland")
@@ -92,7 +93,7 @@ class HammerPlayer:
 def _keep_player_plans(d: drafts.Draft, mine: dict[str, Any], bot_plans: bool, out: str) -> str:
     """The player's plans win over the bot's (docs/plans.md): kept from ``out``, and otherwise the bot
     sends none, so the standing plans sent earlier stay in force. ``--bot-plans`` lets the bot's replace them."""
-    allowed = drafts.SECTIONS[d.kind]
+    allowed = rules_for(d.kind).sections
     kept = [k for k in PLAN_SECTIONS if k in mine and k in allowed and not bot_plans]
     for k in kept:
         d.sections[k] = mine[k]

@@ -29,22 +29,20 @@ from pbem.core.ruleset import Ruleset, StepResult
 from pbem.hammer import drafts, engine, plans
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.cards import card as card_of
-from pbem.hammer.cards import deck
 from pbem.hammer.decisions import Lookahead, NeedDecision, Question, Replay, StopLookahead, battle_of, signature
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.events import legal_events, validate_event
+from pbem.hammer.events import validate_event
 from pbem.hammer.log import PRIVATE, entry, to_data
-from pbem.hammer.movement import apply_moves, legal_group_moves
-from pbem.hammer.orders import parse_moves
+from pbem.hammer.order_kinds import ORDER_KINDS, Ask
+from pbem.hammer.order_kinds.decide import answers_of
+from pbem.hammer.plaindata import plain as _plain
 from pbem.hammer.scenario import scenarios as scenario_names
 from pbem.hammer.scenario import setup as scenario_setup
-from pbem.hammer.state import PLACES, GameState, Options, Turn, plain_copy
+from pbem.hammer.state import PLACES, GameState, Options, plain_copy
 from pbem.hammer.stepstate import GameData, PausedCall, StepState, owes_of
-from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
-from pbem.hammer.vocab import SIDE_NAMES, Side, side_named
-from pbem.hammer.winter import check_winter_plan, validate_winter_plan, winter_plan_options
+from pbem.hammer.vocab import SIDE_NAMES, Side, order_kind_named, side_named
 from pbem.hammer.winter import plan_decider as winter_plan
 
 RULESET_ID = "hammer"
@@ -145,29 +143,12 @@ class HammerRuleset:
 
     # --- orders ----------------------------------------------------------------------------
     def default_order(self, state: dict[str, Any], side: str) -> dict[str, Any]:
-        """The deadline policy (docs/playing.md): lowest card, no moves, first option, default plans."""
-        asks = state["owes"].get(side, "")
-        step = int(state.get("step", 0))
-        d = drafts.Draft(side=side, step=step, kind=asks or "card")
-        g = game_of(state)
-        if asks == "card":
-            hand = sorted(g.hands.get(side, []), key=lambda c: (card_of(c).is_event, card_of(c).value, c))
-            d.sections["card"] = {"play": hand[0]}
-            d.sections["if_player1"] = {"moves": []}  # no moves: spares a round trip (docs/playing.md)
-            if card_of(hand[0]).is_event:
-                d.sections["event"] = {}  # the event's own defaults (events.py)
-        elif asks == "moves":
-            d.sections["moves"] = {"moves": []}
-        elif asks == "decide":
-            q = state.get("question") or {}
-            if state.get("questions"):  # several questions of one battle: the first option of each
-                d.sections["decide"] = {"answers": [(x.get("options") or [""])[0] for x in state["questions"]]}
-            else:
-                d.sections["decide"] = {"answer": (q.get("options") or [""])[0]}
-        elif asks == "event":
-            d.sections["event"] = {}
-        elif asks == "winter":
-            d.sections["winter"] = {}
+        """The deadline policy (docs/playing.md): lowest card, no moves, first option, default plans
+        (each order kind's ``default``, pbem/hammer/order_kinds)."""
+        ask = ask_of(state, side)
+        d = drafts.Draft(side=side, step=int(state.get("step", 0)), kind=ask.kind if ask else "card")
+        if ask is not None:
+            d.sections.update(ORDER_KINDS[ask.kind].default(game_of(state), ask))
         return d.body()
 
     def validate(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> None:
@@ -176,40 +157,19 @@ class HammerRuleset:
 
     def accepted(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> drafts.Draft:
         """The order as a draft, refused when this side may not give it now: wrong side, step or kind,
-        or illegal content."""
+        or illegal content (what is illegal is the order kind's ``validate``, pbem/hammer/order_kinds)."""
         draft = drafts.from_body(body, f"order from {side}")
-        asks = state["owes"].get(side, "")
+        ask = ask_of(state, side)
         if draft.side != side:
             raise InvalidOrder(f"order from {side}: it says side {draft.side!r}")
-        if not asks:
+        if ask is None:
             raise InvalidOrder(f"order from {side}: {side} owes nothing at step {state.get('step', 0)}")
-        if draft.step != int(state.get("step", 0)):
+        if draft.step != ask.step:
             raise InvalidOrder(f"order from {side}: it answers step {draft.step}, not step {state.get('step', 0)}")
-        if draft.kind != asks:
-            raise InvalidOrder(f"order from {side}: it is a {draft.kind} order, but {side} owes {asks}")
-        g = game_of(state)  # a fresh copy, private to this check: the dry runs below may change it
-        if asks == "card":
-            play = draft.sections["card"]["play"]
-            if play not in g.hands.get(side, []):
-                raise IllegalOrder(f"play {play!r}: that card is not in {side}'s hand "
-                                   f"({', '.join(sorted(g.hands.get(side, [])))}) (3.1)"
-                                   f"{'' if play in deck() else did_you_mean(play, g.hands.get(side, []))}",
-                                   rule="3.1")  # a suggestion only for a name that is no card at all
-            if card_of(play).is_event and "event" in draft.sections:  # against the board as it is now
-                validate_event(g, side, play, draft.sections["event"])
-            ahead = draft.sections.get("if_player1")
-            if ahead and not card_of(play).is_event:  # checked now as if this side were Player 1
-                g.current = Turn(cards={side: play}, player1=side)
-                _eng_apply_moves(g, side, ahead)
-        if asks == "event":
-            validate_event(g, side, g.current.cards.get(side, ""), draft.sections.get("event", {}))
-        if asks == "decide":
-            _check_answers(state, draft.sections["decide"])
-        if asks == "moves":
-            _eng_apply_moves(g, side, draft.sections.get("moves", {}))  # a dry run: movement rules raise
-        if asks == "winter":  # every choice must be one offered in this position (7.0)
-            check_winter_plan(g, side, draft.sections.get("winter", {}))
-        _check_plans(draft)
+        if draft.kind != ask.kind:
+            raise InvalidOrder(f"order from {side}: it is a {draft.kind} order, but {side} owes {ask.kind}")
+        # a fresh copy of the game, private to this check: the kind's dry runs may change it
+        ORDER_KINDS[ask.kind].validate(game_of(state), ask, draft)
         return draft
 
     # --- adjudication ----------------------------------------------------------------------
@@ -282,75 +242,20 @@ def _public(g: GameState, owes: dict[str, str]) -> dict[str, Any]:
             "owes": owes, "winner": g.winner, "win_reason": g.win_reason}
 
 
+def ask_of(state: dict[str, Any], side: str) -> Ask | None:
+    """What ``side`` owes now, as the order kinds read it: the one place they learn it from the
+    secret state (None when it owes nothing)."""
+    kind = state["owes"].get(side, "")
+    if not kind:
+        return None
+    return Ask(side=side_named(side), kind=order_kind_named(kind), step=int(state.get("step", 0)),
+               question=state.get("question") or None, questions=tuple(state.get("questions") or ()))
+
+
 def _options(g: GameState, state: dict[str, Any], side: str) -> dict[str, Any]:
-    asks = state["owes"].get(side, "")
-    out: dict[str, Any] = {}
-    if asks == "card":
-        out["hand"] = sorted(g.hands.get(side, []))
-        out["moves"] = _eng_reach_as_player1(g, side)  # for [if_player1] (4.1)
-    elif asks == "moves":
-        out["card"] = g.current.cards.get(side, "")
-        out["moves"] = _eng_legal_moves(g, side)
-    elif asks == "event":
-        out["event"] = g.current.cards.get(side, "")
-        out["event_params"] = _plain(legal_events(g, side))
-    elif asks == "decide" and state.get("question"):
-        out["question"] = state["question"]
-        if state.get("questions"):  # the side's questions of this battle, asked together (docs/plans.md)
-            out["questions"] = state["questions"]
-    elif asks == "winter":
-        out["winter_plan"] = _plain(winter_plan_options(g, side))
-    return out
-
-
-_LEAVES = frozenset({str, int, bool, type(None)})  # kept as they are: no call for them (most of the data)
-
-
-def _plain(data: Any) -> Any:
-    kind = type(data)
-    if kind in _LEAVES:
-        return data
-    if kind is dict:
-        return {str(k): v if type(v) in _LEAVES else _plain(v) for k, v in data.items()}
-    if kind is list:
-        return [v if type(v) in _LEAVES else _plain(v) for v in data]
-    if hasattr(data, "to_dict"):
-        return data.to_dict()
-    if isinstance(data, dict):
-        return {str(k): _plain(v) for k, v in data.items()}
-    if isinstance(data, (list, tuple)):
-        return [_plain(v) for v in data]
-    return data
-
-
-def answers_of(decide: dict[str, Any]) -> list[str]:
-    """A decide order's answers in order: ``answers = [...]`` or the single ``answer``."""
-    return list(decide["answers"]) if "answers" in decide else [decide["answer"]]
-
-
-def _check_answers(state: dict[str, Any], decide: dict[str, Any]) -> None:
-    """One answer per question asked, in order, each one of its question's options."""
-    q = state.get("question") or {}
-    asked = state.get("questions") or [q]
-    answers = answers_of(decide)
-    if len(answers) != len(asked):
-        rule = str(q.get("rule", ""))
-        raise IllegalOrder(f"answers: {len(asked)} question(s) of this battle are asked, so give "
-                           f"{len(asked)} answer(s) in order, not {len(answers)} ({rule})", rule=rule)
-    for n, (answer, question) in enumerate(zip(answers, asked)):
-        opts = list(question.get("options", []))
-        if answer not in opts:
-            where = f"answer {answer!r}" if len(asked) == 1 else \
-                f"answers[{n}] {answer!r} ({question.get('kind', '')} {question.get('context', {}).get('block', '')})"
-            raise IllegalOrder(f"{where.replace(' )', ')')}: not one of {', '.join(opts)} ({question.get('rule', '')})",
-                               rule=str(question.get("rule", "")))
-
-
-def _check_plans(draft: drafts.Draft) -> None:
-    if "winter" in draft.sections:
-        validate_winter_plan(draft.side, draft.sections["winter"])
-    if "plans" in draft.sections:
-        _plan_decider(draft.side, {"plans": draft.sections["plans"]})
+    """The legal options the report lists for what ``side`` owes (the order kind's ``options``)."""
+    ask = ask_of(state, side)
+    return ORDER_KINDS[ask.kind].options(g, ask) if ask is not None else {}
 
 
 # --- the step machine (brief 7) -------------------------------------------------------------
@@ -554,26 +459,6 @@ class _ByKind:
     def decide(self, question: Question) -> str:
         target = self.winter if question.kind.startswith("winter") else self.battle
         return str(target.decide(question))
-
-
-def _eng_legal_moves(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:
-    """``{origin: {block: [areas it may reach]}}`` for ``side``'s Move Phase now (4.x)."""
-    return legal_group_moves(g, side)  # plain data already: new dicts and lists of names
-
-
-def _eng_reach_as_player1(g: GameState, side: str) -> dict[str, dict[str, list[str]]]:
-    """The legal moves ``side`` would have as Player 1 of a new Game Turn, as ``validate`` checks
-    ``[if_player1]``: the card only needs a value of at least 1 (4.1, 4.2)."""
-    work = g.copy()
-    work.current = Turn(cards={side: _A_MOVE_CARD}, player1=side)
-    return _eng_legal_moves(work, side)
-
-
-_A_MOVE_CARD = "move1-1"
-
-
-def _eng_apply_moves(g: GameState, side: str, section: dict[str, Any]) -> None:
-    apply_moves(g, side, parse_moves({k: v for k, v in section.items() if k != "battle_order"}))
 
 
 def filter_log(log: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from pbem.hammer import drafts, engine, ruleset
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import NeedDecision, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.order_kinds import base as order_kinds_base
 from pbem.hammer.state import GameState
 
 
@@ -61,6 +62,12 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> FakeBattle:
         return real(side, {k: v for k, v in pending.items() if k != "plans"}, live, quiet)
 
     monkeypatch.setattr(ruleset, "_plan_decider", plans)
+    real_parse = order_kinds_base.parse_plans  # the orders' own check lets the asking plans through
+
+    def parse(side: str, raw: Any) -> Any:
+        return None if isinstance(raw, dict) and raw.get("always_ask") else real_parse(side, raw)
+
+    monkeypatch.setattr(order_kinds_base, "parse_plans", parse)
     return fb
 
 

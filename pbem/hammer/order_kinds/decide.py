@@ -1,0 +1,108 @@
+"""The ``decide`` order: the answer to a question the side's plans left open (docs/plans.md), or
+one answer each, in order, to a battle's questions asked together."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans, toml_line
+from pbem.hammer.vocab import OrderKind
+
+if TYPE_CHECKING:
+    from pbem.core.drbg import Drbg
+    from pbem.hammer.drafts import Draft
+    from pbem.hammer.state import GameState
+
+
+class DecideOrders:
+    """``[decide]``: ``answer = "..."``, or ``answers = [...]`` for several questions."""
+
+    kind: OrderKind = "decide"
+    sections: tuple[str, ...] = ("decide", "plans")
+
+    def parse(self, sections: Sections, source: str) -> Sections:
+        decide = sections.get("decide", {})
+        many = decide.get("answers")
+        many_ok = isinstance(many, list) and many and all(isinstance(a, str) for a in many)
+        if set(decide) - {"answer", "answers"} or ("answer" in decide) == ("answers" in decide) or (
+                "answer" in decide and not isinstance(decide["answer"], str)) or (
+                "answers" in decide and not many_ok):
+            raise InvalidOrder(f"{source}: [decide] needs answer = \"<one of the listed options>\", or for several "
+                               "questions answers = [\"<option>\", ...], one per question in order")
+        return sections
+
+    def validate(self, game: GameState, ask: Ask, draft: Draft) -> None:
+        check_answers(ask, draft.sections["decide"])
+        check_plans(draft)
+
+    def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
+        if not ask.question:
+            return {}
+        out: dict[str, Any] = {"question": ask.question}
+        if ask.questions:  # the side's questions of this battle, asked together (docs/plans.md)
+            out["questions"] = list(ask.questions)
+        return out
+
+    def default(self, game: GameState, ask: Ask) -> Sections:
+        """The first option of each question asked."""
+        if ask.questions:
+            return {"decide": {"answers": [(x.get("options") or [""])[0] for x in ask.questions]}}
+        return {"decide": {"answer": ((ask.question or {}).get("options") or [""])[0]}}
+
+    def template(self, report: Report) -> list[str]:
+        asked = _asked(report.get("options", {}))
+        lines: list[str] = []
+        for n, q in enumerate(asked, 1):
+            ctx = " ".join(f"{k}={v}" for k, v in sorted(q.get("context", {}).items()))
+            number = f" {n} of {len(asked)}" if len(asked) > 1 else ""
+            lines += [f"# question{number} ({q.get('rule', '')}): {q.get('kind', '')} {ctx}".rstrip(),
+                      f"#   options: {', '.join(q.get('options', []))}"]
+        firsts = [(list(q.get("options", [])) or [""])[0] for q in asked]
+        if len(asked) > 1:
+            return lines + [
+                "# These questions of one battle are asked together: one answer each, in order. An answer",
+                "# an earlier one has made impossible is replaced by what your plans say (docs/plans.md).",
+                "[decide]", toml_line("answers", firsts), ""]
+        return lines + ["[decide]", toml_line("answer", firsts[0]), ""]
+
+    def bot(self, report: Report, bot: str, rng: Drbg) -> Sections:
+        """The random bot answers at random, the simple bot with the first option."""
+        asked = _asked(report.get("options", {}))
+        picks = []
+        for q in asked:
+            opts = list(q.get("options", []))
+            picks.append(opts[rng.randbelow(len(opts))] if bot == "random" and opts else (opts[0] if opts else ""))
+        return {"decide": {"answers": picks} if len(asked) > 1 else {"answer": picks[0]}}
+
+
+def _asked(options: dict[str, Any]) -> list[dict[str, Any]]:
+    """The questions a report lists: a battle's ``questions``, else its one ``question``."""
+    asked: list[dict[str, Any]] = options.get("questions") or [options.get("question", {})]
+    return asked
+
+
+def answers_of(decide: dict[str, Any]) -> list[str]:
+    """A decide order's answers in order: ``answers = [...]`` or the single ``answer``."""
+    return list(decide["answers"]) if "answers" in decide else [decide["answer"]]
+
+
+def check_answers(ask: Ask, decide: dict[str, Any]) -> None:
+    """One answer per question asked, in order, each one of its question's options."""
+    q = ask.question or {}
+    asked = list(ask.questions) or [q]
+    answers = answers_of(decide)
+    if len(answers) != len(asked):
+        rule = str(q.get("rule", ""))
+        raise IllegalOrder(f"answers: {len(asked)} question(s) of this battle are asked, so give "
+                           f"{len(asked)} answer(s) in order, not {len(answers)} ({rule})", rule=rule)
+    for n, (answer, question) in enumerate(zip(answers, asked)):
+        opts = list(question.get("options", []))
+        if answer not in opts:
+            where = f"answer {answer!r}" if len(asked) == 1 else \
+                f"answers[{n}] {answer!r} ({question.get('kind', '')} {question.get('context', {}).get('block', '')})"
+            raise IllegalOrder(f"{where.replace(' )', ')')}: not one of {', '.join(opts)} ({question.get('rule', '')})",
+                               rule=str(question.get("rule", "")))
+
+
+__all__ = ["DecideOrders", "answers_of", "check_answers"]
