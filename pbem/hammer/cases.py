@@ -23,6 +23,7 @@ from pbem.hammer.blocks import SIDES
 from pbem.hammer.board import board
 from pbem.hammer.decisions import BySide, Question, Scripted
 from pbem.hammer.errors import DataError, InvalidOrder, PbemError
+from pbem.hammer.log import LogEntry
 from pbem.hammer.position import parse_position_data
 from pbem.hammer.state import PLACES, Battle, GameState
 
@@ -188,8 +189,9 @@ def parse_case(raw: Any, source: str) -> Case:
                 dice=tuple(dice) if dice is not None else None, seed=raw.get("seed"), expect=expect)
 
 
-def line(entry: dict[str, Any]) -> str:
+def line(entry: LogEntry | dict[str, Any]) -> str:
     """One log entry as the line a case's ``log`` expectations are matched against."""
+    entry = entry.to_data() if isinstance(entry, LogEntry) else entry
     if "text" in entry:
         return str(entry["text"])
     if entry.get("what") in ("battle", "reveal", "celtic", "control", "fire", "hit", "eliminated", "retreat",

@@ -15,7 +15,7 @@ from pbem.hammer.errors import IllegalOrder
 from pbem.hammer.state import DEAD, OFF_MAP, POOL, BlockState, GameState
 from pbem.hammer.victory import declare_winner
 
-Log = list[dict[str, Any]]
+Log = list[Any]  # LogEntry records (pbem.hammer.log), or the data form of lines not yet converted
 KING = "King"
 EDWARD = "Edward"
 FIFE = "Fife"

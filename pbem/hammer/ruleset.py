@@ -532,7 +532,7 @@ def _call(state: dict[str, Any], name: str, args: list[Any], rng: Drbg,
             state["questions"] = [q.to_dict() for q in decider.batch]
         state["owes"] = {first.side: "decide"}
         shown = GameState.from_dict(decider.paused)  # the game at the first question
-        for entry in (shown.current.fight or {}).get("log", []) or []:
+        for entry in shown.current.fight.log if shown.current.fight is not None else []:
             entry.setdefault("stream", list(resume["stream"]))
         state["paused"] = shown.to_dict()  # shown in the reports; the call itself replays from resume
         resume["ask"] = {"side": first.side, "area": battle_of(first), "at": decider.at,
