@@ -2,9 +2,10 @@
 
 The battle in progress lives in ``state.current.fight``, a ``Fight`` record (battle_state.py:
 round, stage, the blocks in line, in reserve and captured, the turn order and index, hits still
-to apply, retreat counts, the log so far). Every stage either finishes or stops at a decision *before* changing
-anything it has not recorded, so calling ``fight`` again on the saved state, with a decider that
-now answers and the random stream where it stopped, ends exactly as an unbroken battle would.
+to apply, retreat counts, the log so far). Every stage either finishes or stops at a decision
+*before* changing anything it has not recorded, so calling ``fight`` again on the saved state,
+with a decider that now answers and the random stream where it stopped, ends exactly as an
+unbroken battle would.
 
 Every line of the log is a ``LogEntry`` (log.py) that says who may see it. The log format and
 the defaults are documented in docs/battles.md.
