@@ -2,51 +2,64 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pbem.hammer.log import LogEntry, Plain, as_entry
 
-def format_entry(e: dict[str, Any]) -> str:
-    """One log entry as one line; unknown entries fall back to their fields."""
-    what = e.get("what", "")
-    r = f"R{e['round']} " if "round" in e else ""
+
+def _side(e: LogEntry) -> str:
+    """The side a battle line names (a line without one is not a battle line: KeyError, as for any missing field)."""
+    if e.actor is None:
+        raise KeyError("side")
+    return e.actor
+
+
+def format_entry(line: LogEntry | Mapping[str, Plain]) -> str:
+    """One log entry (the record, or its data form as a report carries it) as one line; unknown
+    entries fall back to their fields."""
+    e = as_entry(line)
+    x: Mapping[str, Any] = e.facts
+    what = e.what
+    r = f"R{x['round']} " if "round" in x else ""
     if what == "battle":
-        return f"Battle in {e['area']}: {e['attacker']} attacks, {e['defender']} defends"
+        return f"Battle in {x['area']}: {x['attacker']} attacks, {x['defender']} defends"
     if what == "reveal":
-        blocks = ", ".join(f"{b['block']} ({b['strength']})" for b in e["blocks"])
-        return f"{r}{e['side']} reveals {blocks}"
+        blocks = ", ".join(f"{b['block']} ({b['strength']})" for b in x["blocks"])
+        return f"{r}{_side(e)} reveals {blocks}"
     if what == "celtic":
-        return f"{r}Celtic unity: {e['block']} rolls {e['die']} [#{e['index']}] -> {e['result']}"
+        return f"{r}Celtic unity: {x['block']} rolls {x['die']} [#{x['index']}] -> {x['result']}"
     if what == "control":
-        return f"{r}battlefield control changes: {e['attacker']} now attacks, {e['defender']} defends"
+        return f"{r}battlefield control changes: {x['attacker']} now attacks, {x['defender']} defends"
     if what == "fire":
-        dice = " ".join(f"{d['value']}{'*' if d['hit'] else ''}[#{d['index']}]" for d in e["dice"])
-        return f"{r}{e['block']} ({e['side']}) fires {e['rating']}: {dice} -> {e['hits']} hit(s)"
+        dice = " ".join(f"{d['value']}{'*' if d['hit'] else ''}[#{d['index']}]" for d in x["dice"])
+        return f"{r}{x['block']} ({_side(e)}) fires {x['rating']}: {dice} -> {x['hits']} hit(s)"
     if what == "hit":
-        chosen = " (owner's choice)" if e.get("tied", 1) > 1 else ""
-        return f"{r}hit on {e['block']} -> strength {e['strength']}{chosen}"
+        chosen = " (owner's choice)" if x.get("tied", 1) > 1 else ""
+        return f"{r}hit on {x['block']} -> strength {x['strength']}{chosen}"
     if what == "eliminated":
-        now = f", now {e['now']}" if e.get("now") else ""
-        return f"{r}{e['block']} ({e['side']}) eliminated -> {e['to']}{now}"
+        now = f", now {x['now']}" if x.get("now") else ""
+        return f"{r}{x['block']} ({_side(e)}) eliminated -> {x['to']}{now}"
     if what == "retreat":
-        how = "must retreat" if e.get("forced") else "retreats"
-        return f"{r}{e['block']} ({e['side']}) {how} to {e['to']}"
+        how = "must retreat" if x.get("forced") else "retreats"
+        return f"{r}{x['block']} ({_side(e)}) {how} to {x['to']}"
     if what == "no_retreat":
-        why = ": left behind, the border limits are full" if e.get("border_limit") else ""
-        return f"{r}{e['block']} ({e['side']}) cannot retreat{why}"
+        why = ": left behind, the border limits are full" if x.get("border_limit") else ""
+        return f"{r}{x['block']} ({_side(e)}) cannot retreat{why}"
     if what == "pass":
-        return f"{r}{e['block']} ({e['side']}) passes"
+        return f"{r}{x['block']} ({_side(e)}) passes"
     if what == "regroup":
-        return f"{e['block']} ({e['side']}) regroups to {e['to']}"
+        return f"{x['block']} ({_side(e)}) regroups to {x['to']}"
     if what == "battle_end":
-        if e.get("game_over"):
+        if x.get("game_over"):
             return "the game is over: the battle stops"
-        hidden = e.get("hidden_reserves") or {}
+        hidden = x.get("hidden_reserves") or {}
         tail = "".join(f"; {n} {s} reserve(s) never revealed" for s, n in sorted(hidden.items()))
-        return f"battle ends after round {e.get('rounds')}: {e['winner'] or 'nobody'} holds {e['area']}{tail}"
-    fields = " ".join(f"{k}={v}" for k, v in sorted(e.items()) if k not in ("what", "public"))
+        return f"battle ends after round {x.get('rounds')}: {x['winner'] or 'nobody'} holds {x['area']}{tail}"
+    fields = " ".join(f"{k}={v}" for k, v in sorted(e.to_data().items()) if k not in ("what", "public"))
     return f"{what}: {fields}"
 
 
-def format_log(log: list[dict[str, Any]]) -> str:
+def format_log(log: Iterable[LogEntry | Mapping[str, Plain]]) -> str:
     """The whole log, one line per entry."""
     return "".join(format_entry(e) + "\n" for e in log)

@@ -24,9 +24,11 @@ from typing import Any
 
 from pbem.hammer import plans as plans_mod
 from pbem.hammer.battle import STAGES, _begin, _rating
+from pbem.hammer.battle_state import Fight, stage_named
 from pbem.hammer.blocks import SIDES, other_side
 from pbem.hammer.decisions import BySide, Decider, NeedDecision
 from pbem.hammer.errors import IllegalOrder
+from pbem.hammer.log import LogEntry
 from pbem.hammer.state import PLACES, BlockState, GameState
 
 HIT, MISS = 1, 6            # representative faces: 1 hits at any rating, 6 misses at any (fire <= 4)
@@ -133,24 +135,10 @@ class _BranchDice:
             self.pos += 1
             return self.script[self.pos - 1], self.pos - 1
         f = self.state.current.fight
-        if f.get("stage") == "turns":
-            block = f["order"][f["index"]]
+        if f is not None and f.stage == "turns":
+            block = f.order[f.index]
             raise _Fire(self.state.blocks[block].strength, _rating(self.state, f, block))
         raise _Celtic()
-
-
-def _copy_fight(f: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in f.items():
-        if k == "log":
-            out[k] = []
-        elif isinstance(v, list):
-            out[k] = list(v)
-        elif isinstance(v, dict):
-            out[k] = {kk: (list(vv) if isinstance(vv, list) else vv) for kk, vv in v.items()}
-        else:
-            out[k] = v
-    return out
 
 
 def _freeze(v: Any) -> Any:
@@ -161,22 +149,37 @@ def _freeze(v: Any) -> Any:
     return v
 
 
+def _forced(log: list[LogEntry]) -> bool:
+    """The attacker had to retreat after round 3 (5.3), or lost a block for want of a retreat (5.5)."""
+    return any((e.what == "retreat" and bool(e.facts.get("forced"))) or e.what == "no_retreat" for e in log)
+
+
+def _retreats(log: list[LogEntry]) -> set[str]:
+    return {str(e.facts["block"]) for e in log if e.what == "retreat"}
+
+
 @dataclass
 class _Snap:
     blocks: tuple[tuple[str, str, str, int], ...]
-    fight: dict[str, Any]
+    fight: Fight | None  # the battle to resume, without its log; None for a final situation of the fast path
     edward: str
     winner: str
     win_reason: str
     retreated: frozenset[str]
+    victor: str = ""      # who holds the area once the battle is over (5.6)
+    forced: bool = False  # see ``_forced``
+
+    def resumed(self) -> Fight:
+        assert self.fight is not None, "a final situation of the fast path is not resumed"
+        return self.fight
 
     def key(self) -> tuple[Any, ...]:
         """What decides the rest of the battle and its summary. Left out: the log and ``revealed``
         (they only change what the log shows), ``pending`` and ``queue`` (empty before a volley)."""
-        f = self.fight
-        return (self.blocks, f["round"], f["stage"], f["index"], f["attacker"], tuple(f["line"]),
-                tuple(f["reserves"]), tuple(f["captured"]), tuple(f["order"]), _freeze(f["used"]),
-                _freeze(f["lost"]), f["winner"], f.get("forced", False), self.edward, self.winner, self.retreated)
+        f = self.resumed()
+        return (self.blocks, f.round, f.stage, f.index, f.attacker, tuple(f.line),
+                tuple(f.reserves), tuple(f.captured), tuple(f.order), _freeze(f.used),
+                _freeze(f.lost), f.winner, self.forced, self.edward, self.winner, self.retreated)
 
 
 class _Runner:
@@ -185,25 +188,27 @@ class _Runner:
     def __init__(self, state: GameState, area: str, decider: Decider) -> None:
         self.state, self.area, self.decider = state, area, decider
         self.rng = _BranchDice(state)
-        if state.current.fight and state.current.fight.get("area") != area:
-            raise IllegalOrder(f"battle in {area}: the battle in {state.current.fight.get('area')} "
+        if state.current.fight is not None and state.current.fight.area != area:
+            raise IllegalOrder(f"battle in {area}: the battle in {state.current.fight.area} "
                                f"is not finished (5.1)", rule="5.1")
-        if not state.current.fight:
+        if state.current.fight is None:
             state.current.fight = _begin(state, area)
         f = state.current.fight
-        self.tracked = tuple(sorted(set(f["line"]) | set(f["reserves"]) | set(f["captured"])))
+        self.tracked = tuple(sorted(set(f.line) | set(f.reserves) | set(f.captured)))
         self.battle_record = state.current.battles.get(area)
 
     def snap(self, retreated: frozenset[str]) -> _Snap:
         s = self.state
+        f = s.current.fight
+        assert f is not None
         return _Snap(tuple((n, s.blocks[n].owner, s.blocks[n].location, s.blocks[n].strength) for n in self.tracked),
-                     _copy_fight(s.current.fight), s.edward, s.winner, s.win_reason, retreated)
+                     f.copy(log=False), s.edward, s.winner, s.win_reason, retreated, victor=f.winner)
 
     def restore(self, snap: _Snap) -> None:
         s = self.state
         for n, owner, loc, strength in snap.blocks:
             s.blocks[n] = BlockState(owner, loc, strength)
-        s.current.fight = _copy_fight(snap.fight)
+        s.current.fight = snap.resumed().copy(log=False)
         s.edward, s.winner, s.win_reason = snap.edward, snap.winner, snap.win_reason
         if self.battle_record is not None:
             s.current.battles[self.area] = self.battle_record
@@ -215,13 +220,14 @@ class _Runner:
         self.restore(snap)
         self.rng.script, self.rng.pos = script, 0
         f = self.state.current.fight
+        assert f is not None
         try:
-            while f["stage"] != "done":
-                STAGES[f["stage"]](self.state, f, self.rng, self.decider)
+            while f.stage != "done":
+                STAGES[f.stage](self.state, f, self.rng, self.decider)
         except _Fire as fire:  # the working battle is dropped by the next restore: kept as it is, not copied
-            retreated = self._retreated(snap)
-            self.state.current.fight = {}
-            f["log"] = []
+            retreated = self._retreated(snap, f)
+            self.state.current.fight = None
+            f.log = []
             s = self.state
             return [(1, 0, (_Snap(tuple((n, s.blocks[n].owner, s.blocks[n].location, s.blocks[n].strength)
                                         for n in self.tracked), f, s.edward, s.winner, s.win_reason, retreated),
@@ -233,14 +239,13 @@ class _Runner:
                     + [(w * (6 - CELTIC_STAYS), d + 1, r) for w, d, r in goes])
         except NeedDecision as need:  # pragma: no cover - deciders here never pause
             raise IllegalOrder(f"odds: a decider paused on {need.question.kind}") from None
-        done = self.snap(self._retreated(snap))
-        forced = any((e.get("what") == "retreat" and e.get("forced")) or e.get("what") == "no_retreat"
-                     for e in f["log"])
-        done.fight["forced"] = forced
+        done = self.snap(self._retreated(snap, f))
+        done.forced = _forced(f.log)
         return [(1, 0, done)]
 
-    def _retreated(self, before: _Snap) -> frozenset[str]:
-        new = {e["block"] for e in self.state.current.fight["log"] if e.get("what") == "retreat"}
+    @staticmethod
+    def _retreated(before: _Snap, f: Fight) -> frozenset[str]:
+        new = _retreats(f.log)
         return before.retreated | new if new else before.retreated
 
 
@@ -280,7 +285,8 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None,
         return _summarise(area, fast.record.attacker, start, finals_f, seen, scale)
     runner = _Runner(work, area, decider)
     f0 = work.current.fight
-    attacker = f0["original_attacker"]
+    assert f0 is not None
+    attacker = f0.original_attacker
     start = {n: (work.blocks[n].owner, work.blocks[n].strength) for n in runner.tracked}
     first = runner.snap(frozenset())
     # Masses are exact: an integer over 6**total, total bounding every die the battle can roll.
@@ -302,11 +308,11 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None,
                 nodes[key] = (snap, dice, rating)
                 mass[key] = 0
                 counter += 1
-                heapq.heappush(heap, (snap.fight["round"], snap.fight["index"], counter))
+                heapq.heappush(heap, (snap.resumed().round, snap.resumed().index, counter))
                 order[counter] = key
             mass[key] += p
         else:
-            key = result.key() + (result.fight.get("forced", False),)
+            key = result.key() + (result.forced,)
             old = finals.get(key)
             finals[key] = (result, (old[1] if old else 0) + p)
 
@@ -345,9 +351,9 @@ def _summarise(area: str, attacker: str, start: dict[str, tuple[str, int]],
     for snap, p in finals.values():
         if snap.winner:
             over += p
-        elif snap.fight.get("winner"):
-            win[snap.fight["winner"]] += p
-        if snap.fight.get("forced"):
+        elif snap.victor:
+            win[snap.victor] += p
+        if snap.forced:
             forced += p
         for n, owner, loc, strength in snap.blocks:
             side, steps = start[n]
@@ -401,7 +407,7 @@ def _fast_applies(state: GameState, area: str, decider: Decider) -> bool:
     occur: no Celtic Unity roll, no voluntary retreat in either side's plan for this battle, no
     battle already begun, no decider but the sides' plans (which the compact rounds still ask)."""
     from pbem.hammer.blocks import spec
-    if state.current.fight or state.winner or not isinstance(decider, BySide):
+    if state.current.fight is not None or state.winner or not isinstance(decider, BySide):
         return False
     if any(spec(n).celtic for n in state.blocks_in(area)):
         return False
@@ -450,7 +456,8 @@ class _Fast:
         if r is None:
             line = tuple(j for j in range(len(groups)) if groups[j] == LINE)
             self._place(strengths, owners, groups)
-            f = {"area": self.area, "defender": defender, "line": [self.names[j] for j in line]}
+            f = Fight(area=self.area, attacker=other_side(defender), defender=defender, original_attacker="",
+                      line=[self.names[j] for j in line])
             r = self.ratings[key] = _rating(self.state, f, self.names[i])
         return r
 
@@ -568,7 +575,7 @@ class _Fast:
         blocks = tuple(moved[i] if i in moved else
                        (n, ow[i], self.area if gr[i] != GONE else "pool", st[i] if gr[i] != GONE else 0)
                        for i, n in enumerate(self.names))
-        return _Snap(blocks, {"winner": fwinner, "forced": forced}, s_edward, s_winner, s_reason, retreated)
+        return _Snap(blocks, None, s_edward, s_winner, s_reason, retreated, victor=fwinner, forced=forced)
 
     def _finish(self, end: Any, mine: tuple[int, ...]) -> tuple[Any, ...]:
         _, r, stage, st, ow, gr, attacker, edward, winner = end
@@ -576,25 +583,20 @@ class _Fast:
         s = self.state
         s.edward, s.winner, s.win_reason = edward, winner, ("" if not winner else "9.1")
         names = self.names
-        f: dict[str, Any] = {
-            "area": self.area, "attacker": attacker, "defender": other_side(attacker),
-            "original_attacker": self.record.attacker, "round": r, "stage": stage,
-            "line": [names[i] for i, g in enumerate(gr) if g == LINE],
-            "reserves": [names[i] for i, g in enumerate(gr) if g == RESERVE],
-            "captured": [names[i] for i, g in enumerate(gr) if g == CAPTURED],
-            "order": [], "index": 0, "pending": {}, "queue": [], "used": {},
-            "lost": {side: 0 for side in SIDES}, "revealed": [], "winner": "", "log": []}
+        f = Fight(area=self.area, attacker=attacker, defender=other_side(attacker),
+                  original_attacker=self.record.attacker, round=r, stage=stage_named(stage),
+                  line=[names[i] for i, g in enumerate(gr) if g == LINE],
+                  reserves=[names[i] for i, g in enumerate(gr) if g == RESERVE],
+                  captured=[names[i] for i, g in enumerate(gr) if g == CAPTURED],
+                  lost={side: 0 for side in SIDES})
         s.current.fight = f
         rng = _BranchDice(s)
-        while f["stage"] != "done":
-            STAGES[f["stage"]](s, f, rng, self.decider)
-        forced = any((e.get("what") == "retreat" and e.get("forced")) or e.get("what") == "no_retreat"
-                     for e in f["log"])
+        while f.stage != "done":
+            STAGES[f.stage](s, f, rng, self.decider)
         moved = {i: (names[i], s.blocks[names[i]].owner, s.blocks[names[i]].location, s.blocks[names[i]].strength)
                  for i in mine}
-        out = (moved, f["winner"], forced, s.edward, s.winner, s.win_reason,
-               frozenset(e["block"] for e in f["log"] if e.get("what") == "retreat"))
-        s.current.fight = {}
+        out = (moved, f.winner, _forced(f.log), s.edward, s.winner, s.win_reason, frozenset(_retreats(f.log)))
+        s.current.fight = None
         return out
 
     def odds(self, max_states: int = 0) -> tuple[dict[Any, tuple[_Snap, int]], int, int]:
@@ -637,7 +639,7 @@ class _Fast:
         out: dict[Any, tuple[_Snap, int]] = {}
         for end, m in finals.items():
             snap = self.finish(end) if end[2] == "round_end" else self.over(end)
-            key = (snap.blocks, snap.fight["winner"], snap.fight["forced"], snap.edward, snap.winner, snap.retreated)
+            key = (snap.blocks, snap.victor, snap.forced, snap.edward, snap.winner, snap.retreated)
             old = out.get(key)
             out[key] = (snap, (old[1] if old else 0) + m)
         return out, seen, 6 ** total
@@ -650,7 +652,7 @@ class _Fast:
         victor = "" if winner or len(sides) != 1 else sides.pop()
         return _Snap(tuple((n, ow[i], self.area if gr[i] != GONE else "pool", st[i] if gr[i] != GONE else 0)
                            for i, n in enumerate(self.names)),
-                     {"winner": victor, "forced": False}, edward, winner, "", frozenset())
+                     None, edward, winner, "", frozenset(), victor=victor)
 
 # --- the check: the engine itself, fighting with real dice ---------------------------------------------
 
@@ -678,21 +680,20 @@ def simulate(state: GameState, area: str, decider: Decider, battles: int, seed: 
     for _ in range(battles):
         for n, owner, loc, strength in base:
             work.blocks[n] = BlockState(owner, loc, strength)
-        work.current.fight = {}
+        work.current.fight = None
         if record is not None:
             work.current.battles[area] = record
         work.edward, work.winner, work.win_reason = edward, winner, ""
         log = fight(work, area, rng, decider)
-        end = next((e for e in log if e.get("what") == "battle_end"), {})
-        forced = any((e.get("what") == "retreat" and e.get("forced")) or e.get("what") == "no_retreat" for e in log)
+        end = next((e for e in log if e.what == "battle_end"), None)
+        forced = _forced(log)
         blocks = tuple((n, work.blocks[n].owner, work.blocks[n].location, work.blocks[n].strength) for n in tracked)
-        snap = _Snap(blocks,
-                     {"winner": end.get("winner", ""), "forced": forced}, work.edward, work.winner, "",
-                     frozenset(e["block"] for e in log if e.get("what") == "retreat"))
-        key = (snap.blocks, snap.fight["winner"], forced, snap.winner, snap.retreated)
+        snap = _Snap(blocks, None, work.edward, work.winner, "", frozenset(_retreats(log)),
+                     victor=str(end.facts.get("winner", "")) if end is not None else "", forced=forced)
+        key = (snap.blocks, snap.victor, forced, snap.winner, snap.retreated)
         old = counts.get(key)
         counts[key] = (snap, (old[1] if old else 0) + 1)
-    return _summarise(area, attacker or log[0]["attacker"], start,
+    return _summarise(area, attacker or str(log[0].facts["attacker"]), start,
                       {k: (sn, Fraction(c, battles)) for k, (sn, c) in counts.items()}, len(counts))
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import tomli_w
 
+from pbem.hammer.battle_state import fight_of
 from pbem.hammer.blocks import SIDES, blocks
 from pbem.hammer.board import board
 from pbem.hammer.cards import deck
@@ -239,7 +240,7 @@ def _read_turn(r: _Reader, data: dict[str, Any], state: GameState) -> Turn:
     turn.crossings = {str(k): r.typed(v, int, f"current.crossings.{k}", "a count") for k, v in crossings.items()}
     for key in TURN_KEYS:
         if key not in _TURN_PLAIN and key in raw:
-            setattr(turn, key, raw[key])
+            setattr(turn, key, fight_of(raw[key]) if key == "fight" else raw[key])
     battles = r.typed(data.get("battles", {}), dict, "battles", "a table of areas")
     for area, b in sorted(battles.items()):
         fld = f"battles.{area}"
@@ -284,7 +285,7 @@ def dump_position(state: GameState) -> str:
     for key in TURN_KEYS:
         if key in ("cards", "player1"):
             continue
-        value = getattr(cur, key)
+        value = plain["current"][key]
         if value:
             current[key] = dict(sorted(value.items())) if isinstance(value, dict) else value
     out["current"] = current

@@ -419,7 +419,7 @@ def _call(st: StepState, step: engine.StepCall, rng: Drbg, log: list[Any]) -> Ga
         st.questions = [q.to_dict() for q in decider.batch] if len(decider.batch) > 1 else None
         st.owes = {side_named(first.side): "decide"}
         shown = GameState.from_dict(decider.paused)  # the game at the first question
-        for line in (shown.current.fight or {}).get("log", []) or []:
+        for line in shown.current.fight.log if shown.current.fight is not None else []:
             line.setdefault("stream", list(resume.stream))
         st.paused = shown.to_dict()  # shown in the reports; the call itself replays from resume
         resume.ask = {"side": first.side, "area": battle_of(first), "at": decider.at,

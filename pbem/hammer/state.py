@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any
 
 from pbem.core.canonical import canonical_bytes
+from pbem.hammer.battle_state import Fight, fight_data, fight_of
 from pbem.hammer.blocks import SIDES, blocks, other_side, spec
 from pbem.hammer.board import board
 from pbem.hammer.winter_progress import WinterProgress, winter_data
@@ -69,14 +70,14 @@ class Turn:
     truce: str = ""                                       # side that played Truce this turn
     events_done: list[str] = field(default_factory=list)  # sides whose Event is resolved (3.12)
     fighting: str = ""                                    # the battle begun and not finished (5.1)
-    fight: dict[str, Any] = field(default_factory=dict)   # the battle in progress (battle.py); {} between battles
+    fight: Fight | None = None                            # the battle in progress (battle.py); None between battles
 
     def copy(self) -> Turn:
         """A deep copy (hand-written: see ``GameState.copy``)."""
         return Turn(cards=dict(self.cards), player1=self.player1, moved=list(self.moved),
                     crossings=dict(self.crossings), battles={a: b.copy() for a, b in self.battles.items()},
                     moves_done=list(self.moves_done), truce=self.truce, events_done=list(self.events_done),
-                    fighting=self.fighting, fight=plain_copy(self.fight))
+                    fighting=self.fighting, fight=self.fight.copy() if self.fight is not None else None)
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
@@ -144,7 +145,7 @@ class GameState:
                 "crossings": dict(c.crossings),
                 "battles": {a: _battle_dict(b) for a, b in c.battles.items()},
                 "moves_done": list(c.moves_done), "truce": c.truce, "events_done": list(c.events_done),
-                "fighting": c.fighting, "fight": plain_copy(c.fight),
+                "fighting": c.fighting, "fight": fight_data(c.fight),
             },
             "edward": self.edward, "edward_wintered": self.edward_wintered, "king": self.king,
             "winner": self.winner, "win_reason": self.win_reason, "winter": winter_data(self.winter),
@@ -155,11 +156,12 @@ class GameState:
         raw = dict(data)  # copied field by field below: nothing of ``data`` is shared
         turn = dict(raw.pop("current", {}) or {})
         battles = {a: Battle(**plain_copy(b)) for a, b in (turn.pop("battles", {}) or {}).items()}
+        fight = fight_of(turn.pop("fight", None))
         return cls(
             winter=WinterProgress.from_data(raw.pop("winter", None)),
             options=Options(**raw.pop("options", {})),
             blocks={n: BlockState(**b) for n, b in raw.pop("blocks", {}).items()},
-            current=Turn(battles=battles, **plain_copy(turn)),
+            current=Turn(battles=battles, fight=fight, **plain_copy(turn)),
             **plain_copy(raw),
         )
 

@@ -141,20 +141,18 @@ def _common(state: GameState) -> dict[str, Any]:
 def _fight(state: GameState, side: str) -> dict[str, Any]:
     """The battle in progress (a paused battle): round, sides, line and reserves as this side sees."""
     f = state.current.fight
-    if not f:
+    if f is None:
         return {}
-    line = [str(n) for n in f.get("line", []) or []]
-    reserves = [str(n) for n in f.get("reserves", []) or []]
+    line, reserves = f.line, f.reserves
     own = sorted(n for n in line if n in state.blocks and state.blocks[n].owner == side)
     own_res = sorted(n for n in reserves if n in state.blocks and state.blocks[n].owner == side)
     enemy = other_side(side)
     return {
-        "area": str(f.get("area", "")), "round": int(f.get("round", 0) or 0),
-        "attacker": str(f.get("attacker", "")), "defender": str(f.get("defender", "")),
+        "area": f.area, "round": f.round, "attacker": f.attacker, "defender": f.defender,
         "line": own, "reserves": own_res,
         "enemy_line": sum(1 for n in line if n in state.blocks and state.blocks[n].owner == enemy),
         "enemy_reserves": sum(1 for n in reserves if n in state.blocks and state.blocks[n].owner == enemy),
-        "log": filter_log(f.get("log", []) or [], side),
+        "log": filter_log(f.log, side),
     }
 
 

@@ -22,6 +22,7 @@ from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
 from pbem.hammer.board import board
 from pbem.hammer.bots import auto_draft
+from pbem.hammer.log import to_data
 from pbem.hammer.ruleset import HammerRuleset
 from pbem.hammer.winter import QUESTION_KINDS as WINTER_QUESTIONS
 
@@ -128,5 +129,5 @@ def pause_points() -> dict[str, list[Paused]]:
                 while not R.is_over(state) and state["game"]["year"] < first + YEARS:
                     _FOUND.setdefault(kind_of(state), []).append(Paused(kind_of(state), state, log))
                     out = R.adjudicate(state, _orders(state, k, tag), _stream("step", tag, k), game_id="pause-points")
-                    state, log, k = out.state, out.log, k + 1
+                    state, log, k = out.state, to_data(out.log), k + 1  # the lines as reports carry them
     return _FOUND

@@ -121,8 +121,8 @@ def test_5_32_rulebook_example_fought_the_mar_group_stays_out_of_round_1() -> No
     assert by_round[1] == ["Durham Knights", "York Knights", "Douglas", "Durham Infantry", "York Infantry"]
     assert by_round[2] == ["Durham Knights", "York Knights", "Douglas", "Cumbria Infantry", "Durham Infantry",
                            "Lancaster Infantry", "York Infantry"]
-    (reserves,) = [e for e in log if e["what"] == "reveal" and e["round"] == 2]
-    assert [b["block"] for b in reserves["blocks"]] == ["Cumbria Infantry", "Lancaster Infantry"]
+    (reserves,) = [e for e in log if e.what == "reveal" and e.facts["round"] == 2]
+    assert [b["block"] for b in reserves.facts["blocks"]] == ["Cumbria Infantry", "Lancaster Infantry"]
 
 
 def the_5_33_example_moved() -> GameState:

@@ -11,6 +11,7 @@ from pbem.hammer.battle import border_raid, fight, fight_defection
 from pbem.hammer.battle_log import format_log
 from pbem.hammer.decisions import BySide, Question, Scripted
 from pbem.hammer.errors import IllegalOrder
+from pbem.hammer.log import LogEntry
 from pbem.hammer.plans import decider
 from pbem.hammer.state import DEAD, POOL, GameState
 from pbem.hammer.views import filter_log, public_log
@@ -24,7 +25,7 @@ def asked(rec: Recorder, kind: str, block: str = "") -> list[Question]:
 
 # --- 5.2 Celtic Unity, 5.32 reserves hidden, the log's reveals --------------------------------------
 
-def _round_one_win_with_a_hidden_welsh_reserve() -> tuple[list[dict], Recorder]:
+def _round_one_win_with_a_hidden_welsh_reserve() -> tuple[list[LogEntry], Recorder]:
     state = bare_state()
     put(state, E, "Fife", "York Knights", "Wales Infantry")
     put(state, S, "Fife", "Campbell", strength=1)
@@ -40,13 +41,13 @@ def _round_one_win_with_a_hidden_welsh_reserve() -> tuple[list[dict], Recorder]:
 def test_5_2_a_celtic_reserve_never_revealed_never_rolls() -> None:
     log, _ = _round_one_win_with_a_hidden_welsh_reserve()
     assert entries(log, "celtic") == []
-    assert entries(log, "battle_end")[0]["hidden_reserves"] == {E: 1}
+    assert entries(log, "battle_end")[0].facts["hidden_reserves"] == {E: 1}
 
 
 def test_5_32_a_reserve_that_never_fought_stays_hidden_from_the_enemy_even_when_it_regroups() -> None:
     log, _ = _round_one_win_with_a_hidden_welsh_reserve()
-    (reveal,) = [e for e in entries(log, "reveal") if e["side"] == E]
-    assert reveal["seen_by"] == S and [b["block"] for b in reveal["blocks"]] == ["York Knights"]
+    (reveal,) = [e for e in entries(log, "reveal") if e.actor == E]
+    assert reveal.facts["seen_by"] == S and [b["block"] for b in reveal.facts["blocks"]] == ["York Knights"]
     assert "Wales Infantry" in repr(filter_log(log, E))          # the owner knows its own block
     assert "Wales Infantry" not in repr(filter_log(log, S))      # the Scots never saw it
     assert "Wales Infantry" not in repr(public_log(log))
@@ -61,9 +62,10 @@ def test_5_1_the_log_says_which_blocks_each_side_saw_revealed() -> None:
     battle_at(state, "Fife", E, main=["York Knights"], attacker_reserves=["York Infantry"],
               defender_reserves=["Graham"], entered={E: ["Angus-Fife", "Fife-Mentieth"], S: ["Atholl-Fife"]})
     log = run(state, "Fife", [], Recorder(actions({})))
-    seen = [(e["round"], e["seen_by"], [b["block"] for b in e["blocks"]]) for e in entries(log, "reveal")]
+    seen = [(e.facts["round"], e.facts["seen_by"], [b["block"] for b in e.facts["blocks"]])
+            for e in entries(log, "reveal")]
     assert seen == [(1, S, ["York Knights"]), (1, E, ["Campbell"]), (2, S, ["York Infantry"]), (2, E, ["Graham"])]
-    assert entries(log, "battle_end")[0]["hidden_reserves"] == {}
+    assert entries(log, "battle_end")[0].facts["hidden_reserves"] == {}
 
 
 # --- 5.5 border limits by window -------------------------------------------------------------------
@@ -86,11 +88,11 @@ def test_5_5_border_limit_applies_to_the_mandatory_retreat_the_third_block_is_el
     log = run(state, "Fife", [], rec)
     assert [(q.kind, q.options) for q in rec.asked if q.kind == "retreat_lost"] == [
         ("retreat_lost", ("Lancaster Infantry", "York Infantry", "York Knights"))]  # the owner chooses (5.5)
-    assert [(e["block"], e["to"]) for e in entries(log, "retreat")] == [("York Infantry", "Atholl"),
+    assert [(e.facts["block"], e.facts["to"]) for e in entries(log, "retreat")] == [("York Infantry", "Atholl"),
                                                                         ("York Knights", "Atholl")]
-    assert [e["block"] for e in entries(log, "no_retreat")] == ["Lancaster Infantry"]  # default: the least loss
+    assert [e.facts["block"] for e in entries(log, "no_retreat")] == ["Lancaster Infantry"]  # default: the least loss
     assert state.blocks["Lancaster Infantry"].location == POOL    # no black cross: to the Draw Pool (5.8)
-    assert entries(log, "battle_end")[0]["winner"] == S
+    assert entries(log, "battle_end")[0].facts["winner"] == S
 
 
 def test_5_5_the_mandatory_retreat_is_a_new_window_after_round_3_retreats() -> None:
@@ -100,7 +102,7 @@ def test_5_5_the_mandatory_retreat_is_a_new_window_after_round_3_retreats() -> N
     log = run(state, "Fife", [], rec)
     assert asked(rec, "battle_action", "York Infantry")[-1].options == ("fire", "pass")  # round 3: red border full
     assert state.blocks_in("Atholl") == ["Durham Infantry", "Lancaster Infantry", "York Infantry", "York Knights"]
-    assert [e["forced"] for e in entries(log, "retreat")] == [False, False, True, True]
+    assert [e.facts["forced"] for e in entries(log, "retreat")] == [False, False, True, True]
 
 
 def test_5_6_regroup_border_limits_apply_in_a_window_of_their_own() -> None:
@@ -149,7 +151,7 @@ def test_5_7_a_noble_unable_to_retreat_is_captured_and_stays_with_the_victor() -
             return next(b for b in ("Ross", "York Infantry") if b in q.options)
         return actions({})(q)
     log = run(state, "Fife", [], Recorder(leave))
-    assert [e["block"] for e in entries(log, "no_retreat")] == ["Ross", "York Infantry"]
+    assert [e.facts["block"] for e in entries(log, "no_retreat")] == ["Ross", "York Infantry"]
     assert (state.blocks["Ross"].owner, state.blocks["Ross"].location, state.blocks["Ross"].strength) == (S, "Fife", 1)
     assert state.blocks["York Infantry"].location == POOL
 
@@ -165,7 +167,7 @@ def test_5_7_a_captured_noble_takes_no_hits_the_round_it_changes_sides_and_fight
     log = run(state, "Fife", [1, 1, 6, 6, 6, 6], rec)
     # York Knights' hit: Mar and Douglas tied, the Scots choose Mar; Douglas's hit cannot go to Mar
     assert [q.side for q in asked(rec, "hit")] == [S]
-    assert [(e["round"], e["block"]) for e in entries(log, "hit")] == [(1, "Mar"), (1, "York Knights")]
+    assert [(e.facts["round"], e.facts["block"]) for e in entries(log, "hit")] == [(1, "Mar"), (1, "York Knights")]
     assert state.blocks["York Knights"].location == POOL
     # England fights on with Mar alone from round 2, and must retreat after round 3
     assert turns(rec, 2) == ["Mar", "Douglas"] and [q.side for q in asked(rec, "battle_action", "Mar")] == [S, E, E]
@@ -182,7 +184,7 @@ def test_1_4_noble_reinforcing_its_home_this_turn_fires_b3() -> None:
               entered={E: ["Angus-Mar"], S: ["Buchan-Mar"]})
     log = run(state, "Mar", [3, 3, 3], Recorder(actions({(2, "Mar"): "fire"})))
     (fire,) = entries(log, "fire")
-    assert (fire["round"], fire["block"], fire["rating"], fire["hits"]) == (2, "Mar", "B3", 3)
+    assert (fire.facts["round"], fire.facts["block"], fire.facts["rating"], fire.facts["hits"]) == (2, "Mar", "B3", 3)
     assert state.blocks["York Infantry"].strength == 1
 
 
@@ -194,7 +196,8 @@ def test_1_4_after_the_control_switch_the_old_attacker_defends_and_its_noble_at_
     battle_at(state, "Mar", E, main=["Mar"], defender_reserves=["Graham"],
               entered={E: ["Angus-Mar"], S: ["Buchan-Mar"]})
     log = run(state, "Mar", [1, 6, 6, 3, 3, 3], Recorder(actions({(1, "Mar"): "fire", (2, "Mar"): "fire"})))
-    assert [(e["round"], e["rating"], e["hits"]) for e in entries(log, "fire")] == [(1, "B2", 1), (2, "B3", 3)]
+    assert [(e.facts["round"], e.facts["rating"], e.facts["hits"]) for e in entries(log, "fire")] == [
+        (1, "B2", 1), (2, "B3", 3)]
     assert state.control("Mar") == E and state.blocks["Graham"].location == "Atholl"
 
 
@@ -222,7 +225,7 @@ def test_5_32_after_the_control_switch_the_old_attacker_goes_first_within_a_lett
               entered={E: ["Angus-Fife"], S: ["Fife-Mentieth"]})
     rec = Recorder(actions({(1, "York Knights"): "fire"}))
     log = run(state, "Fife", [1, 6, 6, 6], rec)
-    assert entries(log, "control")[0]["defender"] == E
+    assert entries(log, "control")[0].facts["defender"] == E
     assert turns(rec, 2) == turns(rec, 3) == ["York Knights", "Keith"]    # both B: the defender first
     assert state.control("Fife") == E and state.blocks["Keith"].location in ("Atholl", "Mentieth")
 
@@ -239,7 +242,7 @@ def test_4_7_norse_retreat_options_change_as_other_blocks_retreat() -> None:
     norse = asked(rec, "battle_action", "Norse")
     assert norse[0].options == ("fire", "pass")                         # no friendly coastal area yet
     assert norse[1].options == ("fire", "retreat:Mentieth", "pass")     # Keith made Mentieth friendly
-    assert [(e["block"], e["sea"]) for e in entries(log, "retreat")] == [("Keith", False), ("Norse", True)]
+    assert [(e.facts["block"], e.facts["sea"]) for e in entries(log, "retreat")] == [("Keith", False), ("Norse", True)]
     assert state.control("Fife") == E
 
 
@@ -267,10 +270,10 @@ def test_9_1_edward_ii_killed_is_logged_dead_not_pooled() -> None:
     battle_at(state, "Fife", E, main=["Edward"], entered={E: ["Angus-Fife"]})
     log = run(state, "Fife", [6, 1, 6, 6, 6], Recorder(actions({}, default="fire")))
     (gone,) = entries(log, "eliminated")
-    assert gone["to"] == DEAD == state.blocks["Edward"].location and state.winner == S
+    assert gone.facts["to"] == DEAD == state.blocks["Edward"].location and state.winner == S
 
 
-def _hemmed_in_attacker(side: str, leader: str) -> tuple[GameState, list[dict]]:
+def _hemmed_in_attacker(side: str, leader: str) -> tuple[GameState, list[LogEntry]]:
     """``leader`` attacked Fife alone from Mentieth; every neighbour is the enemy's: after round 3
     it cannot retreat, which is being eliminated in battle (5.5, 5.8)."""
     enemy = S if side == E else E
@@ -283,14 +286,14 @@ def _hemmed_in_attacker(side: str, leader: str) -> tuple[GameState, list[dict]]:
         put(state, enemy, area, name)
     battle_at(state, "Fife", side, main=[leader], entered={side: ["Fife-Mentieth"]})
     log = run(state, "Fife", [], Recorder(actions({})))
-    assert [e["block"] for e in entries(log, "no_retreat")] == [leader]
+    assert [e.facts["block"] for e in entries(log, "no_retreat")] == [leader]
     return state, log
 
 
 def test_9_1_the_scottish_king_unable_to_retreat_is_eliminated_in_battle_england_wins() -> None:
     state, log = _hemmed_in_attacker(S, "King")
     assert state.winner == E and state.blocks["King"].location == DEAD
-    assert entries(log, "battle_end")[-1]["game_over"] is True
+    assert entries(log, "battle_end")[-1].facts["game_over"] is True
 
 
 def test_6_1_edward_i_unable_to_retreat_becomes_edward_ii_in_the_pool() -> None:
@@ -306,7 +309,7 @@ def test_6_21_defection_battle_victorious_defectors_may_regroup() -> None:
     log = fight_defection(state, "Mar", ["Mar"], ScriptedDice([1, 6, 6]), rec)
     (q,) = asked(rec, "regroup")
     assert q.side == E and q.options == ("stay", "Angus", "Atholl", "Badenoch", "Buchan")
-    assert state.blocks["Mar"].location == "Buchan" and entries(log, "battle_end")[0]["winner"] == E
+    assert state.blocks["Mar"].location == "Buchan" and entries(log, "battle_end")[0].facts["winner"] == E
 
 
 # --- the steps standing plans read (docs/plans.md) ----------------------------------------------------
@@ -328,12 +331,12 @@ def test_5_31_battle_questions_give_own_and_enemy_steps_in_line_and_steps_lost()
     assert seen(yk[0]) == (4, 7, 0)                  # its reserve is not counted
     assert seen(asked(rec, "battle_action", "Campbell")[0]) == (5, 4, 2)
     assert seen(yk[1]) == (4, 5, 3)                  # the Celtic loss counts: 3 steps
-    assert entries(log, "celtic")[0]["index"] == 4
+    assert entries(log, "celtic")[0].facts["index"] == 4
     (retreat,) = asked(rec, "retreat")
     assert seen(retreat) == (4, 5, 3)
 
 
-def _outnumbered(plans: dict, dice: list[int]) -> tuple[GameState, list[dict]]:
+def _outnumbered(plans: dict, dice: list[int]) -> tuple[GameState, list[LogEntry]]:
     state = bare_state()
     put(state, E, "Fife", "York Infantry")
     put(state, S, "Fife", "Campbell", "Graham")
@@ -348,8 +351,8 @@ def _outnumbered(plans: dict, dice: list[int]) -> tuple[GameState, list[dict]]:
 def test_5_31_a_plan_retreat_if_outnumbered_retreats_without_a_pause() -> None:
     state, log = _outnumbered({"battle": {"retreat_if_outnumbered": True}}, [2, 6, 6, 6] + [6] * 4)
     (retreat,) = entries(log, "retreat")
-    assert (retreat["round"], retreat["block"], retreat["to"]) == (1, "York Infantry", "Angus")
-    assert entries(log, "battle_end")[0]["winner"] == S
+    assert (retreat.facts["round"], retreat.facts["block"], retreat.facts["to"]) == (1, "York Infantry", "Angus")
+    assert entries(log, "battle_end")[0].facts["winner"] == S
 
 
 def test_5_31_a_plan_retreat_if_steps_lost_waits_for_the_losses() -> None:
@@ -357,7 +360,7 @@ def test_5_31_a_plan_retreat_if_steps_lost_waits_for_the_losses() -> None:
     state, log = _outnumbered({"battle": {"retreat_if_steps_lost": 2, "retreat_to": ["Atholl"]}},
                               one_hit + [6] * 3 + one_hit)
     (retreat,) = entries(log, "retreat")
-    assert (retreat["round"], retreat["block"], retreat["to"]) == (2, "York Infantry", "Atholl")
+    assert (retreat.facts["round"], retreat.facts["block"], retreat.facts["to"]) == (2, "York Infantry", "Atholl")
     assert format_log(log).count("fires") == 5
 
 
@@ -399,7 +402,7 @@ def test_5_8_a_block_lost_for_want_of_a_retreat_counts_in_steps_lost() -> None:
     battle_at(state, "Fife", S, main=["Barclay"], attacker_reserves=["Norse"], entered={S: ["Fife-Mentieth"]})
     rec = Recorder(actions({}))
     log = run(state, "Fife", [], rec)
-    assert [e["block"] for e in entries(log, "no_retreat")] == ["Barclay"]
+    assert [e.facts["block"] for e in entries(log, "no_retreat")] == ["Barclay"]
     (q,) = asked(rec, "retreat")
     assert q.context["block"] == "Norse" and q.options == ("Moray", "Ross")
     assert (q.context["own_steps"], q.context["steps_lost"]) == (3, 4)

@@ -9,6 +9,7 @@ from pbem.hammer.battle import DefaultBattleDecider, apply_hits, battle_order, b
 from pbem.hammer.battle_log import format_log
 from pbem.hammer.decisions import Question, Scripted
 from pbem.hammer.errors import IllegalOrder
+from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, entry, redacted
 from pbem.hammer.state import DEAD, POOL, GameState
 
 E, S = "england", "scotland"
@@ -28,11 +29,11 @@ def turns(rec: Recorder, round_: int) -> list[str]:
     return [q.context["block"] for q in rec.asked if q.kind == "battle_action" and q.context["round"] == round_]
 
 
-def entries(log: list[dict], what: str) -> list[dict]:
-    return [e for e in log if e["what"] == what]
+def entries(log: list[LogEntry], what: str) -> list[LogEntry]:
+    return [e for e in log if e.what == what]
 
 
-def run(state: GameState, area: str, dice: list[int], rec: Recorder) -> list[dict]:
+def run(state: GameState, area: str, dice: list[int], rec: Recorder) -> list[LogEntry]:
     rng = ScriptedDice(dice)
     log = fight(state, area, rng, rec)
     assert rng.dice == [], f"dice left over: {rng.dice}"
@@ -79,8 +80,8 @@ def test_5_3_attacker_must_retreat_after_round_3_each_block_chooses() -> None:
     assert [q.options for q in asked] == [("Angus", "Atholl", "Mentieth")] * 2
     assert state.blocks["York Knights"].location == "Angus"
     assert state.blocks["York Infantry"].location == "Mentieth"
-    assert all(e["forced"] for e in entries(log, "retreat"))
-    assert entries(log, "battle_end")[0]["winner"] == S
+    assert all(e.facts["forced"] for e in entries(log, "retreat"))
+    assert entries(log, "battle_end")[0].facts["winner"] == S
 
 
 # --- 5.4, 5.41 --------------------------------------------------------------------------------------
@@ -92,8 +93,10 @@ def test_5_4_a_die_per_step_hits_at_or_below_rating() -> None:
     battle_at(state, "Fife", E, main=["Lancaster Knights"], entered={E: ["Angus-Fife"]})
     log = run(state, "Fife", [2, 4, 5], Recorder(actions({(1, "Lancaster Knights"): "fire"})))
     fire = entries(log, "fire")[0]
-    assert fire["rating"] == "B3" and fire["hits"] == 1
-    assert [(d["value"], d["index"], d["hit"]) for d in fire["dice"]] == [(2, 0, True), (4, 1, False), (5, 2, False)]
+    assert fire.facts["rating"] == "B3" and fire.facts["hits"] == 1
+    dice = fire.facts["dice"]
+    assert isinstance(dice, list)
+    assert [(d["value"], d["index"], d["hit"]) for d in dice] == [(2, 0, True), (4, 1, False), (5, 2, False)]
     assert state.blocks["Campbell"].strength == 3
 
 
@@ -102,7 +105,7 @@ def test_5_41_three_hits_on_three_4_step_blocks_reduce_each_to_3() -> None:
     put(state, S, "Fife", "Campbell", "Graham", "Barclay")
     log = apply_hits(state, ["Barclay", "Campbell", "Graham"], 3, DefaultBattleDecider())
     assert [state.blocks[b].strength for b in ("Barclay", "Campbell", "Graham")] == [3, 3, 3]
-    assert [e["block"] for e in log] == ["Barclay", "Campbell", "Graham"]
+    assert [e.facts["block"] for e in log] == ["Barclay", "Campbell", "Graham"]
 
 
 def test_5_41_owner_chooses_among_ties_only() -> None:
@@ -132,9 +135,9 @@ def test_1_4_noble_defending_home_fires_b3() -> None:
     battle_at(state, "Atholl", E, main=["York Infantry"], entered={E: ["Atholl-Fife"]})
     log = run(state, "Atholl", [3, 3, 3, 6, 1, 6, 6], Recorder(actions({}, default="fire")))
     fires = entries(log, "fire")
-    assert fires[0]["block"] == "Atholl" and fires[0]["rating"] == "B3" and fires[0]["hits"] == 3
+    assert fires[0].facts["block"] == "Atholl" and fires[0].facts["rating"] == "B3" and fires[0].facts["hits"] == 3
     assert state.blocks["York Infantry"].location == POOL
-    assert entries(log, "battle_end")[0]["winner"] == S
+    assert entries(log, "battle_end")[0].facts["winner"] == S
 
 
 def test_1_4_noble_attacking_home_fires_b2() -> None:
@@ -145,7 +148,7 @@ def test_1_4_noble_attacking_home_fires_b2() -> None:
     log = run(state, "Atholl", [3, 3, 3, 6, 6, 6, 6], Recorder(actions({(1, "Atholl"): "fire",
                                                                     (1, "York Infantry"): "fire"})))
     fire = entries(log, "fire")[0]
-    assert fire["block"] == "Atholl" and fire["rating"] == "B2" and fire["hits"] == 0
+    assert fire.facts["block"] == "Atholl" and fire.facts["rating"] == "B2" and fire.facts["hits"] == 0
     assert state.blocks["York Infantry"].strength == 4
 
 
@@ -161,8 +164,8 @@ def test_1_4_noble_defecting_during_battle_defends_home_at_b3() -> None:
     rec = Recorder(actions(plan), fallback=Scripted({S: [], E: ["Mar"]}, fallback=DefaultBattleDecider()))
     log = run(state, "Mar", [1, 6, 6, 6, 1], rec)
     assert state.blocks["Mar"].owner == S
-    mar_fire = [e for e in entries(log, "fire") if e["block"] == "Mar"][0]
-    assert mar_fire["round"] == 2 and mar_fire["side"] == S and mar_fire["rating"] == "B3"
+    mar_fire = [e for e in entries(log, "fire") if e.facts["block"] == "Mar"][0]
+    assert mar_fire.facts["round"] == 2 and mar_fire.actor == S and mar_fire.facts["rating"] == "B3"
     assert state.blocks["York Knights"].location == POOL
 
 
@@ -173,7 +176,7 @@ def test_5_4_schiltroms_scots_infantry_fire_one_better_without_english_archers()
     put(state, S, "Fife", "Campbell")
     battle_at(state, "Fife", E, main=["York Knights"], entered={E: ["Angus-Fife"]})
     log = run(state, "Fife", [6, 6, 6, 6, 3, 3, 3, 3], Recorder(actions({}, default="fire")))
-    assert entries(log, "fire")[1]["rating"] == "C3" and entries(log, "fire")[1]["hits"] == 4
+    assert entries(log, "fire")[1].facts["rating"] == "C3" and entries(log, "fire")[1].facts["hits"] == 4
     assert state.blocks["York Knights"].location == POOL
 
 
@@ -185,7 +188,7 @@ def test_5_4_schiltroms_not_when_english_archers_fight() -> None:
     battle_at(state, "Fife", E, main=["York Knights", "Lancaster Archers"], entered={E: ["Angus-Fife"]})
     rec = Recorder(actions({(1, "York Knights"): "fire", (1, "Lancaster Archers"): "fire", (1, "Campbell"): "fire"}))
     log = run(state, "Fife", [6] * 7 + [3, 3, 3, 3], rec)
-    assert entries(log, "fire")[2]["rating"] == "C2" and entries(log, "fire")[2]["hits"] == 0
+    assert entries(log, "fire")[2].facts["rating"] == "C2" and entries(log, "fire")[2].facts["hits"] == 0
 
 
 def test_5_4_without_the_option_no_schiltroms() -> None:
@@ -195,7 +198,7 @@ def test_5_4_without_the_option_no_schiltroms() -> None:
     battle_at(state, "Fife", E, main=["York Knights"], entered={E: ["Angus-Fife"]})
     rec = Recorder(actions({(1, "York Knights"): "fire", (1, "Campbell"): "fire"}))
     log = run(state, "Fife", [6, 6, 6, 6, 3, 3, 3, 3], rec)
-    assert entries(log, "fire")[1]["rating"] == "C2"
+    assert entries(log, "fire")[1].facts["rating"] == "C2"
 
 
 # --- 5.2 -----------------------------------------------------------------------------------------
@@ -209,8 +212,8 @@ def test_5_2_celtic_unity_5_or_6_sends_the_block_to_the_pool() -> None:
     rec = Recorder(actions({}))
     log = run(state, "Fife", [4, 5], rec)  # Ulster Infantry 4 stays, Wales Archers 5 leaves
     celtic = entries(log, "celtic")
-    assert [(c["block"], c["die"], c["result"]) for c in celtic] == [("Ulster Infantry", 4, "stays"),
-                                                                     ("Wales Archers", 5, "pool")]
+    assert [(c.facts["block"], c.facts["die"], c.facts["result"]) for c in celtic] == [
+        ("Ulster Infantry", 4, "stays"), ("Wales Archers", 5, "pool")]
     assert state.blocks["Wales Archers"].location == POOL
     assert "Wales Archers" not in turns(rec, 1)
 
@@ -223,7 +226,7 @@ def test_5_2_celtic_reserves_roll_when_revealed_in_round_2() -> None:
               entered={E: ["Angus-Fife", "Fife-Mentieth"]})
     log = run(state, "Fife", [6], Recorder(actions({})))
     (roll,) = entries(log, "celtic")
-    assert roll["round"] == 2 and roll["block"] == "Wales Infantry" and roll["result"] == "pool"
+    assert roll.facts["round"] == 2 and roll.facts["block"] == "Wales Infantry" and roll.facts["result"] == "pool"
 
 
 def test_5_2_a_celtic_loss_can_end_the_battle() -> None:
@@ -232,7 +235,7 @@ def test_5_2_a_celtic_loss_can_end_the_battle() -> None:
     put(state, S, "Fife", "Campbell")
     battle_at(state, "Fife", E, main=["Wales Infantry"], entered={E: ["Angus-Fife"]})
     log = run(state, "Fife", [5], Recorder(actions({})))
-    assert entries(log, "battle_end")[0]["winner"] == S and state.control("Fife") == S
+    assert entries(log, "battle_end")[0].facts["winner"] == S and state.control("Fife") == S
 
 
 # --- 5.32, 5.33 -----------------------------------------------------------------------------------
@@ -248,10 +251,10 @@ def test_5_32_reserves_neither_fire_nor_take_hits_in_round_1_and_arrive_even_alo
     log = run(state, "Fife", [6, 6, 6, 1, 1, 1, 1], rec)
     assert turns(rec, 1) == ["York Knights", "Campbell"]
     assert state.blocks["York Knights"].location == POOL
-    assert [e["block"] for e in entries(log, "hit")] == ["York Knights"] * 3  # the 4th hit is lost
-    reveal2 = [e for e in entries(log, "reveal") if e["round"] == 2]
-    assert reveal2 == [{"area": "Fife", "round": 2, "what": "reveal", "side": E, "seen_by": S, "rule": "5.32",
-                        "public": True, "blocks": [{"block": "York Infantry", "strength": 4}]}]
+    assert [e.facts["block"] for e in entries(log, "hit")] == ["York Knights"] * 3  # the 4th hit is lost
+    reveal2 = [e for e in entries(log, "reveal") if e.facts["round"] == 2]
+    assert reveal2 == [entry("reveal", E, PUBLIC, area="Fife", round=2, seen_by=S, rule="5.32",
+                             blocks=[{"block": "York Infantry", "strength": 4}])]
     assert turns(rec, 2) == ["Campbell", "York Infantry"]
 
 
@@ -262,8 +265,8 @@ def test_5_32_reserves_stay_hidden_when_the_battle_ends_in_round_1() -> None:
     battle_at(state, "Fife", S, main=["Campbell"], attacker_reserves=["Graham"],
               entered={S: ["Fife-Mentieth", "Atholl-Fife"]})
     log = run(state, "Fife", [6, 1, 6, 6, 6], Recorder(actions({}, default="fire")))
-    assert not [e for e in entries(log, "reveal") if any(b["block"] == "Graham" for b in e["blocks"])]
-    assert entries(log, "battle_end")[0]["hidden_reserves"] == {S: 1}
+    assert not [e for e in entries(log, "reveal") if any(b["block"] == "Graham" for b in e.facts["blocks"])]
+    assert entries(log, "battle_end")[0].facts["hidden_reserves"] == {S: 1}
     assert state.blocks["Graham"].location == "Fife"
 
 
@@ -278,7 +281,7 @@ def test_5_32_battlefield_control_changes_when_defenders_die_before_reinforcemen
     rec = Recorder(actions({(1, "York Knights"): "fire"}))
     log = run(state, "Fife", [1, 6, 6, 6], rec)
     (switch,) = entries(log, "control")
-    assert switch["round"] == 2 and switch["attacker"] == S and switch["defender"] == E
+    assert switch.facts["round"] == 2 and switch.facts["attacker"] == S and switch.facts["defender"] == E
     assert turns(rec, 2) == ["York Knights", "Graham"]
     # the new attacker must retreat after round 3; never through Angus-Fife, which England used (5.5)
     (q,) = [q for q in rec.asked if q.kind == "retreat"]
@@ -298,8 +301,8 @@ def test_5_33_reinforcements_example_arrive_in_round_2() -> None:
     log = run(state, "Buchan", [], rec)
     assert sorted(turns(rec, 1)) == sorted(english + ["Campbell", "Graham"])
     assert sorted(turns(rec, 2)) == sorted(english + ["Campbell", "Graham", "Douglas", "Barclay", "Lindsay"])
-    (r2,) = [e for e in entries(log, "reveal") if e["round"] == 2]
-    assert r2["side"] == S and [b["block"] for b in r2["blocks"]] == ["Barclay", "Douglas", "Lindsay"]
+    (r2,) = [e for e in entries(log, "reveal") if e.facts["round"] == 2]
+    assert r2.actor == S and [b["block"] for b in r2.facts["blocks"]] == ["Barclay", "Douglas", "Lindsay"]
     assert all(q.options == ("Angus", "Badenoch", "Mar") for q in rec.asked if q.kind == "retreat")
 
 
@@ -381,7 +384,7 @@ def test_5_8_black_cross_unable_to_retreat_is_dead() -> None:
     battle_at(state, "Fife", S, main=["Wallace"], entered={S: ["Fife-Mentieth"]})
     log = run(state, "Fife", [], Recorder(actions({})))
     assert state.blocks["Wallace"].location == DEAD
-    assert entries(log, "no_retreat")[0]["block"] == "Wallace"
+    assert entries(log, "no_retreat")[0].facts["block"] == "Wallace"
     assert state.control("Fife") == E
 
 
@@ -402,7 +405,8 @@ def test_5_6_victors_regroup_reserves_included_without_border_control() -> None:
     assert regroups[0].options == ("stay", "Angus", "Atholl", "Mentieth")
     assert state.blocks["Campbell"].location == "Angus" and state.blocks["Graham"].location == "Fife"
     (e,) = entries(log, "regroup")
-    assert e["public"] is False and e["redact"] == ["to"]
+    assert e.visibility == redacted("to")  # the enemy sees that Campbell regrouped, not where (5.6)
+    assert e.to_data()["public"] is False and e.to_data()["redact"] == ["to"]
 
 
 # --- 5.7, 5.8 -------------------------------------------------------------------------------------------
@@ -415,7 +419,7 @@ def test_5_7_noble_killed_changes_sides_at_strength_1_and_fights_next_round() ->
     rec = Recorder(lambda q: "Mar" if q.kind == "hit" else actions({(1, "York Knights"): "fire"})(q))
     log = run(state, "Fife", [1, 6, 6, 6], rec)
     (gone,) = entries(log, "eliminated")
-    assert gone["block"] == "Mar" and gone["to"] == "captured" and gone["now"] == E
+    assert gone.facts["block"] == "Mar" and gone.facts["to"] == "captured" and gone.facts["now"] == E
     assert [q.context["block"] for q in rec.asked if q.kind == "battle_action" and q.context["round"] == 2] == \
         ["Mar", "York Knights", "Campbell"]
     mar_q = [q for q in rec.asked if q.kind == "battle_action" and q.context["block"] == "Mar"]
@@ -432,7 +436,7 @@ def test_5_7_moray_never_defects_and_dies() -> None:
     battle_at(state, "Fife", E, main=["York Knights"], entered={E: ["Angus-Fife"]})
     log = run(state, "Fife", [1, 6, 6, 6], Recorder(actions({(1, "York Knights"): "fire"})))
     assert state.blocks["Moray"].location == DEAD and state.blocks["Moray"].owner == S
-    assert entries(log, "battle_end")[0]["winner"] == E
+    assert entries(log, "battle_end")[0].facts["winner"] == E
 
 
 def test_5_8_black_cross_killed_is_dead_others_go_to_the_pool() -> None:
@@ -447,7 +451,7 @@ def test_5_8_black_cross_killed_is_dead_others_go_to_the_pool() -> None:
     assert tie.side == E and tie.options == ("Hobelars", "York Infantry")
     assert state.blocks["Hobelars"].location == DEAD
     assert state.blocks["York Infantry"].location == POOL
-    assert entries(log, "battle_end")[0]["winner"] == S
+    assert entries(log, "battle_end")[0].facts["winner"] == S
 
 
 # --- 6.1, 9.1 ------------------------------------------------------------------------------------------
@@ -482,7 +486,7 @@ def test_9_1_scottish_king_killed_in_battle_england_wins() -> None:
     log = run(state, "Fife", [6, 1, 6, 6, 6], rec)  # the King misses; the Knights' hit: tie, the King
     assert state.winner == E
     assert state.blocks["King"].location == DEAD
-    assert entries(log, "battle_end")[-1]["game_over"] is True
+    assert entries(log, "battle_end")[-1].facts["game_over"] is True
 
 
 # --- 5.9 -----------------------------------------------------------------------------------------------
@@ -497,9 +501,10 @@ def test_5_9_border_raid_england_removes_a_non_noble_hidden_to_the_pool() -> Non
     log = border_raid(state, dec)
     assert dec.asked[0].kind == "raid_loss" and dec.asked[0].options == ("Hobelars", "York Infantry")
     assert state.blocks["Hobelars"].location == POOL            # black cross, but not killed in battle
-    secret = [e for e in log if not e["public"]]
-    assert secret and secret[0]["block"] == "Hobelars"
-    assert all("block" not in e for e in log if e["public"])
+    secret = [e for e in log if e.visibility != PUBLIC]
+    assert secret and secret[0].facts["block"] == "Hobelars" and secret[0].visibility == PRIVATE
+    assert secret[0].to_data()["public"] is False                # the Scots are not told which
+    assert all("block" not in e.facts for e in log if e.visibility == PUBLIC)
 
 
 def test_5_9_no_raid_loss_with_only_nobles_or_no_raiders() -> None:
@@ -507,7 +512,7 @@ def test_5_9_no_raid_loss_with_only_nobles_or_no_raiders() -> None:
     put(state, E, "Mar", "Mar")
     assert border_raid(state, Scripted()) == []
     put(state, S, "England", "Campbell")
-    assert border_raid(state, Scripted())[0]["removed"] == 0
+    assert border_raid(state, Scripted())[0].facts["removed"] == 0
     assert state.blocks["Mar"].location == "Mar"
 
 
@@ -520,11 +525,11 @@ def test_6_21_defection_battle_defectors_attack_at_once() -> None:
     rec = Recorder(actions({(1, "Mar"): "fire", (1, "Campbell"): "fire"}))
     rng = ScriptedDice([2, 2, 3, 6, 6])
     log = fight_defection(state, "Mar", ["Mar"], rng, rec)
-    assert log[0]["attacker"] == E
+    assert log[0].facts["attacker"] == E
     fire = entries(log, "fire")[0]
-    assert fire["block"] == "Mar" and fire["rating"] == "B2" and fire["hits"] == 2
+    assert fire.facts["block"] == "Mar" and fire.facts["rating"] == "B2" and fire.facts["hits"] == 2
     assert state.blocks["Mar"].location != "Mar" and state.control("Mar") == S   # retreated after round 3
-    assert "Mar" not in state.current.battles and state.current.fight == {}
+    assert "Mar" not in state.current.battles and state.current.fight is None
 
 
 # --- resuming ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from fakes import ScriptedDice, bare_state, put
 from pbem.hammer import events, kings
 from pbem.hammer.decisions import FirstOption
 from pbem.hammer.errors import IllegalOrder
+from pbem.hammer.log import as_entry
 from pbem.hammer.state import DEAD, POOL, GameState
 
 
@@ -141,9 +142,9 @@ def test_6_21_a_defection_battle_is_fought_at_once_with_the_defectors_attacking(
     s = crowning_position()
     dice = ScriptedDice([1] * 4)  # the King (A3) fires first: four hits
     log = events.resolve_event(s, "scotland", "truce", {"coronation": "Bruce"}, dice, FirstOption())
-    battle = [e for e in log if e.get("what") == "battle"]
-    assert battle and battle[0]["area"] == "Fife" and battle[0]["attacker"] == "england"
-    assert dice.position > 0 and not s.current.battles and not s.current.fight  # fought to its end
+    battle = [e for e in map(as_entry, log) if e.what == "battle"]
+    assert battle and battle[0].facts["area"] == "Fife" and battle[0].facts["attacker"] == "england"
+    assert dice.position > 0 and not s.current.battles and s.current.fight is None  # fought to its end
     assert s.control("Fife") == "scotland"  # every die hits: Angus falls and is captured (5.7)
     assert s.blocks["Angus"].owner == "scotland"
 

@@ -18,6 +18,7 @@ from pbem.hammer import drafts, engine, ruleset
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import NeedDecision, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.log import as_entry
 from pbem.hammer.order_kinds import base as order_kinds_base
 from pbem.hammer.state import GameState
 
@@ -253,10 +254,11 @@ def test_4_6_player2_names_its_pinned_blocks_with_its_moves() -> None:
         R.validate(s, "scotland", _order(s, "scotland", moves={**wallace_out, "pins": {"Fife": ["Wallace"]}}))
     out = R.adjudicate(s, {"scotland": _order(s, "scotland", moves={**wallace_out, "pins": {"Fife": ["Douglas"]}})},
                        Drbg(b"t" * 32))
-    moved = [e for e in out.log if e.get("what") == "moves" and e.get("side") == "scotland" and "parts" in e]
-    assert [p["blocks"] for p in moved[0]["parts"]] == [["Wallace"]]
-    revealed = [b["block"] for e in out.log if e.get("what") == "reveal" and e.get("area") == "Fife"
-                and e.get("side") == "scotland" for b in e["blocks"]]
+    lines = [as_entry(e) for e in out.log]
+    moved = [e for e in lines if e.what == "moves" and e.actor == "scotland" and "parts" in e.facts]
+    assert [p["blocks"] for p in moved[0].facts["parts"]] == [["Wallace"]]
+    revealed = [b["block"] for e in lines if e.what == "reveal" and e.facts.get("area") == "Fife"
+                and e.actor == "scotland" for b in e.facts["blocks"]]
     assert revealed and "Wallace" not in revealed and "Douglas" in revealed
 
 
@@ -282,8 +284,9 @@ def test_7_battle_plans_ride_with_the_card_and_fight_the_battle_without_asking()
     # with this stream Douglas survives the English fire and acts: the plan makes him retreat
     out = R.adjudicate(s, {"england": _order(s, "england", moves={"moves": []})}, Drbg(b"a" * 32))
     assert R.owes(out.state) == {"england": "card", "scotland": "card"}, "no decide step: the plan answered"
-    retreats = [e for e in out.log if e.get("what") == "retreat" and e.get("side") == "scotland"]
-    assert retreats and all(e["to"] == "Fife" and e["round"] == 1 and not e["forced"] for e in retreats), out.log
+    retreats = [e for e in map(as_entry, out.log) if e.what == "retreat" and e.actor == "scotland"]
+    assert retreats and all(e.facts["to"] == "Fife" and e.facts["round"] == 1 and not e.facts["forced"]
+                            for e in retreats), out.log
     assert ruleset.game_of(out.state).blocks["Douglas"].location == "Fife"
 
 
@@ -411,7 +414,7 @@ def test_7_a_decide_answer_goes_to_the_question_it_answers_not_to_one_the_plans_
     s = out.state
     res = R.adjudicate(s, {"scotland": _order(s, "scotland", decide={"answer": "Wallace"},
                                                plans={"ask": ["battle_action"]})}, Drbg(b"z" * 32))
-    hits = [(e["by"], e["block"]) for e in res.log if e.get("what") == "hit"]
+    hits = [(e.facts["by"], e.facts["block"]) for e in map(as_entry, res.log) if e.what == "hit"]
     assert ("Mentieth", "Wallace") in hits
     assert R.owes(res.state) == {"england": "card", "scotland": "card"}, "asked once per battle (docs/plans.md)"
 

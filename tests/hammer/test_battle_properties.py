@@ -119,8 +119,8 @@ def test_5_0_battle_invariants_and_pause_resume(position: tuple[GameState, str],
     # no area is left contested by this battle (unless the game ended in it)
     if not whole.winner:
         assert whole.control(area) != "contested"
-        assert log[-1]["what"] in ("battle_end", "regroup")
-    assert whole.current.fight == {} and area not in whole.current.battles
+        assert log[-1].what in ("battle_end", "regroup")
+    assert whole.current.fight is None and area not in whole.current.battles
     assert len(format_log(log).splitlines()) == len(log)
 
     # paused before every question, saved and reloaded each time: the same end, die for die

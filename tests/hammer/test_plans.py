@@ -135,8 +135,8 @@ def test_5_31_a_plan_reads_the_battle_numbers_the_engine_puts_in_the_question() 
     both = BySide(england=decider("england", {}), scotland=scots)
     log = battle.fight(s, "Fife", ScriptedDice([6] * 40), both)
     assert s.blocks["Barclay"].location == "Atholl"   # the plan's choice, not the first by name
-    retreat = [e for e in log if e["what"] == "retreat"]
-    assert retreat and retreat[0]["round"] == 2 and retreat[0]["block"] == "Barclay"
+    retreat = [e for e in log if e.what == "retreat"]
+    assert retreat and retreat[0].facts["round"] == 2 and retreat[0].facts["block"] == "Barclay"
 
 
 @pytest.mark.parametrize("raw, field", [

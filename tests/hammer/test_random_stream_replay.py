@@ -12,6 +12,8 @@ from typing import Any
 
 from test_7_steps import R, _order, paused_on_a_hit
 
+from pbem.hammer.log import as_entry
+
 PAUSED_SEED, ANSWER_SEED = b"a" * 32, b"d" * 31   # the step stream paused_on_a_hit uses; answers: + 1 byte
 
 
@@ -24,9 +26,10 @@ def call_key(step_seed: bytes, k: int) -> bytes:
     return b"".join(word(step_seed, 8 * k + j).to_bytes(4, "big") for j in range(8))
 
 
-def dice(lines: list[dict[str, Any]]) -> list[tuple[tuple[int, int], int, int]]:
-    return [((e["stream"][0], e["stream"][1]), d["value"], d["index"]) for e in lines if e.get("what") == "fire"
-            for d in e["dice"]]
+def dice(lines: list[Any]) -> list[tuple[tuple[int, int], int, int]]:
+    """The fire dice of a log (records, or their data form as a report shows them)."""
+    return [((e.facts["stream"][0], e.facts["stream"][1]), d["value"], d["index"])
+            for e in map(as_entry, lines) if e.what == "fire" for d in e.facts["dice"]]
 
 
 def test_random_stream_a_paused_call_replays_with_its_old_key() -> None:
@@ -56,5 +59,6 @@ def test_random_stream_a_paused_call_replays_with_its_old_key() -> None:
         assert at == entry or at == state["step"]
         w = word(call_key(seeds[at], k), index)
         assert w < 2**32 - 2**32 % 6 and w % 6 + 1 == value
-    later = sorted({e["stream"][1] for e in done.log if e["stream"][0] == state["step"]})
+    streams = [as_entry(e).facts["stream"] for e in done.log]
+    later = sorted({s[1] for s in streams if s[0] == state["step"]})
     assert later == list(range(len(later)))                  # calls started in the new step count from 0

@@ -10,6 +10,7 @@ from fakes import Recorder, ScriptedDice, bare_state, put
 
 from pbem.hammer import engine, events
 from pbem.hammer.errors import IllegalOrder
+from pbem.hammer.log import as_entry
 from pbem.hammer.state import GameState
 
 
@@ -70,8 +71,8 @@ def test_1_4_a_noble_converted_by_herald_attacks_his_home_at_b2_and_captured_bac
     s = bare_state()
     put(s, "scotland", "Mar", "Mar", "Douglas")
     log = events.resolve_event(s, "england", "herald", {"noble": "Mar"}, ScriptedDice([1] + [3] * 40), Recorder())
-    fire = [e for e in log if e.get("what") == "fire"]
-    assert fire[0]["block"] == "Mar" and fire[0]["rating"] == "B2" and fire[0]["hits"] == 0
-    captured = [e for e in log if e.get("what") == "eliminated"]
-    assert captured and captured[0]["block"] == "Mar" and captured[0]["now"] == "scotland"
+    fire = [e for e in map(as_entry, log) if e.what == "fire"]
+    assert fire[0].facts["block"] == "Mar" and fire[0].facts["rating"] == "B2" and fire[0].facts["hits"] == 0
+    captured = [e for e in map(as_entry, log) if e.what == "eliminated"]
+    assert captured and captured[0].facts["block"] == "Mar" and captured[0].facts["now"] == "scotland"
     assert s.blocks["Mar"].owner == "scotland" and s.blocks["Mar"].strength == 1

@@ -1,6 +1,7 @@
 """The committed state's plain data (state.py): the hand-written to_dict / from_dict / copy give
 exactly what the generic dataclasses walk gave, key for key, in the same order, at every step of
-whole games of each scenario, and a copy shares nothing mutable with its original."""
+whole games of each scenario, and a copy shares nothing mutable with its original. The battle in
+progress is a record with its own data form (battle_state.py): the walk is taken with it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from pbem.hammer.battle_state import Fight, Hits, fight_data
 from pbem.hammer.bots import random_game
+from pbem.hammer.log import PUBLIC, entry
 from pbem.hammer.state import Battle, GameState, Options
 from pbem.hammer.winter_progress import WinterProgress, winter_data
 
@@ -30,9 +33,10 @@ def _types(data: Any) -> Any:
 
 
 def _walk(state: GameState) -> dict[str, Any]:
-    """The generic dataclass walk, the Winter Turn's record in its data form (winter_progress.py)."""
+    """The generic dataclass walk, the Winter Turn and the battle in progress in their data forms."""
     out = asdict(state)
     out["winter"] = winter_data(state.winter)
+    out["current"]["fight"] = fight_data(state.current.fight)
     return out
 
 
@@ -55,10 +59,20 @@ def _check(state: GameState, step: str) -> None:
     for battle in twin.current.battles.values():
         battle.main.append("x")
         battle.entered.setdefault("x", []).append("x")
-    twin.current.fight.setdefault("log", []).append({"x": 1})
-    for v in twin.current.fight.values():
-        if isinstance(v, list):
+    f = twin.current.fight
+    if f is not None:
+        for v in (f.line, f.reserves, f.captured, f.order, f.queue, f.revealed):
             v.append("x")
+        f.used["x"], f.lost["x"], f.round, f.stage = 9, 9, 9, "done"
+        if f.pending is not None:
+            f.pending.targets.append("x")
+            f.pending.left = 9
+        for e in f.log:
+            e.facts["x"] = 1
+            for v in e.facts.values():
+                if isinstance(v, list):
+                    v.append("x")
+        f.log.append(entry("x"))
     if twin.winter is not None:
         twin.winter.done.append("x")
     assert _same(state.to_dict(), plain), step
@@ -73,7 +87,10 @@ def test_state_plain_data_and_copy_match_the_dataclass_walk_at_every_step(sid: s
 def test_state_copy_keeps_a_battle_in_progress_and_a_winter_in_progress_apart() -> None:
     g = GameState(scenario="braveheart", year=1297)
     g.current.battles["Fife"] = Battle(area="Fife", attacker="england", main=["Edward"], entered={"england": ["a"]})
-    g.current.fight = {"area": "Fife", "log": [{"what": "fire", "dice": [1, 2]}], "pair": (1, 2)}
+    g.current.fight = Fight(area="Fife", attacker="england", defender="scotland", original_attacker="england",
+                            line=["Edward", "Wallace"], pending=Hits(2, "Edward", ["Wallace"], "scotland"),
+                            used={"england|Angus-Fife": 1}, lost={"england": 0, "scotland": 1},
+                            log=[entry("fire", "england", PUBLIC, dice=[{"value": 1, "index": 0, "hit": True}])])
     g.winter = WinterProgress(done=["a"], edward="Fife", final=True)
     _check(g, "built")
     assert copy.deepcopy(g).to_dict() == g.copy().to_dict()

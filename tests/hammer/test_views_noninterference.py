@@ -33,6 +33,7 @@ from pbem.hammer.blocks import other_side, spec
 from pbem.hammer.bots import random_game
 from pbem.hammer.engine import next_step
 from pbem.hammer.htmlpage import render_html
+from pbem.hammer.log import to_data
 from pbem.hammer.render import render_text
 from pbem.hammer.ruleset import HammerRuleset, parse_options
 from pbem.hammer.scenario import scenario as scenario_of
@@ -525,16 +526,16 @@ def test_2_0_a_report_at_every_pause_point_shows_what_its_side_may_see(kind: str
             assert v["enemy_pool"] == len(g.pool(enemy))
             assert rep["public"]["played"] == v["played"] == {s: list(g.played.get(s, [])) for s in SIDES2}
             f = g.current.fight
-            if f:
-                mine = sorted(n for n in f["reserves"] if g.blocks[n].owner == side)
+            if f is not None:
+                mine = sorted(n for n in f.reserves if g.blocks[n].owner == side)
                 assert v["fight"]["reserves"] == mine and f"your reserves: {', '.join(mine) or '-'}" in text
-                assert v["fight"]["line"] == sorted(n for n in f["line"] if g.blocks[n].owner == side)
-                assert v["fight"]["enemy_reserves"] == sum(1 for n in f["reserves"] if g.blocks[n].owner == enemy)
-                assert v["fight"]["enemy_line"] == sum(1 for n in f["line"] if g.blocks[n].owner == enemy)
-                public = [e for e in f["log"] if _public_or_own(e, side)]
+                assert v["fight"]["line"] == sorted(n for n in f.line if g.blocks[n].owner == side)
+                assert v["fight"]["enemy_reserves"] == sum(1 for n in f.reserves if g.blocks[n].owner == enemy)
+                assert v["fight"]["enemy_line"] == sum(1 for n in f.line if g.blocks[n].owner == enemy)
+                public = [e for e in to_data(f.log) if _public_or_own(e, side)]
                 assert [e for e in v["fight"]["log"] if e in public] == public
-                for name in f["revealed"]:
-                    if g.blocks[name].owner == enemy and g.blocks[name].location == f["area"]:
+                for name in f.revealed:
+                    if g.blocks[name].owner == enemy and g.blocks[name].location == f.area:
                         assert name in text, name    # an enemy block revealed in this battle (5.1, 5.32)
             for e in p.log:
                 if _public_or_own(e, side):
