@@ -24,7 +24,6 @@ import json
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from pbem.core import armor
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import ArmorError, DecryptError, EnvelopeError, FormatError, ReplayError, SignatureError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, signature_valid, unb64
+from pbem.core.records import record
 
 MAGIC = b"PBEMenv2"
 VERSION = 2
@@ -51,7 +51,7 @@ _HEX64 = re.compile(r"^(|[0-9a-f]{64})$")
 _HEADER_KEYS = {"v", "game", "kind", "side", "step", "answers", "signer", "to", "kc"}
 
 
-@dataclass(frozen=True)
+@record
 class Header:
     """The clear header: binds an envelope to one place in one game."""
 
@@ -73,7 +73,7 @@ class Header:
         return bool(self.to)
 
 
-@dataclass(frozen=True)
+@record
 class Envelope:
     """A parsed envelope whose signature has been checked against its header's signer."""
 

@@ -12,12 +12,12 @@ import binascii
 import hashlib
 import os
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.core.atomic import write_atomic
 from pbem.core.errors import DecryptError, FormatError
+from pbem.core.records import record
 
 if TYPE_CHECKING:  # cryptography is imported where keys are used, not here (docs/architecture.md "Start-up")
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -109,7 +109,7 @@ def fingerprint_of(sign_pub: bytes, encrypt_pub: bytes) -> str:
     return "-".join(chars[i : i + 4] for i in range(0, 16, 4))
 
 
-@dataclass(frozen=True)
+@record
 class PublicIdentity:
     """What everyone may know about a participant."""
 
@@ -154,7 +154,7 @@ class PublicIdentity:
         return ident
 
 
-@dataclass(frozen=True)
+@record
 class PrivateIdentity:
     """A participant's own keys; never leaves their machine (the referee's stays with the referee)."""
 

@@ -18,7 +18,6 @@ import os
 import re
 import time
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +25,7 @@ from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 from pbem.core.lazy import lazy
+from pbem.core.records import field, record
 
 if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
     from pbem.core import beacon
@@ -143,7 +143,7 @@ def _table(doc: dict[str, Any], name: str, where: str) -> dict[str, Any]:
     return value
 
 
-@dataclass(frozen=True)
+@record
 class Manifest:
     """The parsed, signature-checked ``game.toml``."""
 
@@ -234,7 +234,7 @@ def parse_manifest(data: bytes, where: str) -> Manifest:
                     digest, setup, hours)
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     """A parsed, signature-checked ledger entry."""
 
@@ -393,7 +393,7 @@ def state_path(game_dir: Path, number: int) -> Path:
     return Path(game_dir) / "state" / f"{number:04d}.pbem"
 
 
-@dataclass
+@record
 class Record:
     """A verified public record: the summary ``verify_game`` returns, and the manifest and the
     entries as verify parsed them, so a caller that goes on (the audit) reads no file twice."""
