@@ -21,6 +21,7 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pbem.core import toml_exact
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
@@ -63,8 +64,11 @@ def record_hash(data: bytes, where: str = "record") -> str:
 
 
 def _parse_toml(data: bytes, where: str) -> dict[str, Any]:
+    """The document; the form the tools write is read by ``toml_exact`` (the same document, faster)."""
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
+        doc = toml_exact.loads(text)
+        return doc if doc is not None else tomllib.loads(text)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise FormatError(f"{where} is not UTF-8 TOML ({exc}) (protocol §7).") from None
 
