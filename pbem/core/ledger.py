@@ -263,7 +263,26 @@ class Entry:
 
 
 def entry_path(game_dir: Path, number: int) -> Path:
-    return Path(game_dir) / "ledger" / f"{number:04d}.toml"
+    return Path(game_dir) / "ledger" / _entry_name(number)
+
+
+# The names of the record's files in their folders (the paths below, and the listing that
+# accounts for every file, ``_record_names``, use them).
+def _entry_name(number: int) -> str:
+    return f"{number:04d}.toml"
+
+
+def _step_name(step: int, side: str) -> str:
+    """An order's, a pending order's or a report's name: NNNN-side.pbem."""
+    return f"{step:04d}-{side}.pbem"
+
+
+def _state_name(number: int) -> str:
+    return f"{number:04d}.pbem"
+
+
+def _join_name(side: str) -> str:
+    return f"{side}.pbem"
 
 
 def entry_body(game: str, number: int, prev: str, owes: dict[str, str], orders: dict[str, str],
@@ -362,11 +381,11 @@ def latest(game_dir: Path, manifest: Manifest) -> Entry:
 
 
 def order_path(game_dir: Path, step: int, side: str) -> Path:
-    return Path(game_dir) / "orders" / f"{step:04d}-{side}.pbem"
+    return Path(game_dir) / "orders" / _step_name(step, side)
 
 
 def join_path(game_dir: Path, side: str) -> Path:
-    return Path(game_dir) / "joins" / f"{side}.pbem"
+    return Path(game_dir) / "joins" / _join_name(side)
 
 
 def private_dir(game_dir: Path) -> Path:
@@ -381,7 +400,7 @@ def opening_path(game_dir: Path) -> Path:
 
 def pending_path(game_dir: Path, step: int, side: str) -> Path:
     """A received order kept, out of the public record, until its step closes (§7.3)."""
-    return private_dir(game_dir) / "pending" / f"{step:04d}-{side}.pbem"
+    return private_dir(game_dir) / "pending" / _step_name(step, side)
 
 
 def receipt_path(game_dir: Path, step: int, side: str, seq: int) -> Path:
@@ -390,11 +409,11 @@ def receipt_path(game_dir: Path, step: int, side: str, seq: int) -> Path:
 
 
 def report_path(game_dir: Path, step: int, side: str) -> Path:
-    return Path(game_dir) / "reports" / f"{step:04d}-{side}.pbem"
+    return Path(game_dir) / "reports" / _step_name(step, side)
 
 
 def state_path(game_dir: Path, number: int) -> Path:
-    return Path(game_dir) / "state" / f"{number:04d}.pbem"
+    return Path(game_dir) / "state" / _state_name(number)
 
 
 @record
@@ -463,8 +482,9 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
                      + (f", defaults for {', '.join(entry.defaulted)}" if entry.defaulted else "")
                      + f"; next: {', '.join(f'{s} owes {k}' for s, k in sorted(entry.owes.items())) or 'nobody owes'}")
     assert entry is not None
-    _verify_nothing_after(game_dir, entry.number)
-    _verify_record_files(game_dir, man, read)
+    listings = _listings(game_dir)
+    _verify_nothing_after(listings, entry.number)
+    _verify_record_files(game_dir, man, read, listings)
     _verify_state_files(game_dir, man, read)
     lines.append(f"ok: {len(entries)} entries, signatures, chain links, dice reveals, orders and reports check out")
     return Record({"game": man.game, "entries": len(entries), "step": entry.number, "owes": entry.owes,
@@ -474,12 +494,35 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
 RECORD_FOLDERS = ("ledger", "orders", "reports", "state", "joins")
 
 
-def _verify_nothing_after(game_dir: Path, last: int) -> None:
+# A record folder as listed once: (folder, its path, its (name, is a link, is a file) sorted by name,
+# or None when the folder is a file).
+Listing = tuple[str, Path, list[tuple[str, bool, bool]] | None]
+
+
+def _listings(game_dir: Path) -> list[Listing]:
+    """Each record folder that exists, listed once (``os.scandir``: no path made per file)."""
+    listings: list[Listing] = []
+    for folder in RECORD_FOLDERS:
+        where = game_dir / folder
+        if not where.exists():
+            continue
+        if not where.is_dir():
+            listings.append((folder, where, None))
+            continue
+        with os.scandir(where) as listing:
+            listings.append((folder, where, sorted((i.name, i.is_symlink(), i.is_file()) for i in listing)))
+    return listings
+
+
+def _verify_nothing_after(listings: list[Listing], last: int) -> None:
     """No report, state or order belongs to an entry past the last one: the ledger was cut short (§7.2)."""
+    by_folder = {folder: (where, found) for folder, where, found in listings}
     for folder in ("reports", "state", "orders"):
-        for p in sorted((game_dir / folder).glob("[0-9][0-9][0-9][0-9]*")):
-            if int(p.name[:4]) > last:
-                raise LedgerError(f"{p} belongs to entry {int(p.name[:4])}, but the ledger ends at entry {last}: "
+        where, found = by_folder.get(folder, (Path(), None))
+        for name, _, _ in found or ():
+            head = name[:4]
+            if len(head) == 4 and head.isascii() and head.isdigit() and int(head) > last:
+                raise LedgerError(f"{where / name} belongs to entry {int(head)}, but the ledger ends at entry {last}: "
                                   "an entry was removed (protocol §7.2).")
 
 
@@ -578,53 +621,45 @@ def _verify_reports(game_dir: Path, man: Manifest, entry: Entry) -> None:
                        step=entry.number, answers=entry.hash, to=man.identities[side])
 
 
-def _record_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> set[Path]:
-    """Every file the record may hold in its folders (§7): the entries, the orders they consumed,
-    their reports and sealed states, and the joins of entry 0. Built from the ledger alone."""
-    known: set[Path] = set()
+def _record_names(man: Manifest, entries: list[Entry]) -> set[tuple[str, str]]:
+    """Every file the record may hold in its folders (§7), as (folder, name): the entries, the
+    orders they consumed, their reports and sealed states, the joins of entry 0, and the
+    referee's opening secrets. Built from the ledger alone."""
+    known: set[tuple[str, str]] = {(PRIVATE_DIR, "opening.pbem")}
     for n, entry in enumerate(entries):
-        known.add(entry_path(game_dir, n))
-        known |= {report_path(game_dir, n, s) for s in man.sides}
-        known.add(state_path(game_dir, n))
+        known.add(("ledger", _entry_name(n)))
+        known.update(("reports", _step_name(n, s)) for s in man.sides)
+        known.add(("state", _state_name(n)))
         if n == 0:
-            known |= {join_path(game_dir, s) for s in entry.orders}
+            known.update(("joins", _join_name(s)) for s in entry.orders)
         else:
-            known |= {order_path(game_dir, entry.step, s) for s in entry.orders}
-    known.add(opening_path(game_dir))
+            known.update(("orders", _step_name(entry.step, s)) for s in entry.orders)
     return known
 
 
-def _verify_record_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> None:
+def _verify_record_files(game_dir: Path, man: Manifest, entries: list[Entry], listings: list[Listing]) -> None:
     """Nothing in a record folder that the ledger does not account for (§7): an order no entry
     consumed (a copy of an old order under the next step's name, a kept order published before
     its step closed), a stray report or state, a sub-folder. Names starting with ``.`` are the
     temporary files of an interrupted write and are not part of the record; nor is anything
     outside the record folders."""
-    known = _record_files(game_dir, man, entries)
-    listings: list[tuple[str, Path, list[tuple[str, bool, bool]] | None]] = []
-    for folder in RECORD_FOLDERS:  # each folder listed once: (name, is a link, is a file)
-        where = game_dir / folder
-        if not where.exists():
-            continue
-        if not where.is_dir():
-            listings.append((folder, where, None))
-            continue
-        with os.scandir(where) as listing:
-            listings.append((folder, where, sorted((i.name, i.is_symlink(), i.is_file()) for i in listing)))
+    known = _record_names(man, entries)
     links = any(where.is_symlink() for _, where, _ in listings) or private_dir(game_dir).is_symlink() \
         or opening_path(game_dir).is_symlink() \
         or any(link for _, _, found in listings for _, link, _ in found or ())
-    # With no link in the record, a file is accounted for exactly when its path is one the ledger names;
-    # with one, where each file really is decides (every path resolved, as a link may point anywhere).
-    resolved = {k.resolve() for k in known} if links else set()
+    # With no link in the record, a file is accounted for exactly when its name is one the ledger names
+    # in its folder; with one, where each file really is decides (every path resolved, as a link may
+    # point anywhere).
+    resolved = {(game_dir / folder / name).resolve() for folder, name in known} if links else set()
     for folder, where, found in listings:
         if found is None:
             raise LedgerError(f"{where} is a file; {folder}/ is a folder of the public record (protocol §7).")
         for name, _, is_file in found:
             if name.startswith("."):
                 continue
-            p = where / name
-            if (p.resolve() not in resolved or not p.is_file()) if links else (p not in known or not is_file):
+            if (not links and ((folder, name) not in known or not is_file)) \
+                    or (links and ((where / name).resolve() not in resolved or not (where / name).is_file())):
+                p = where / name
                 what = ("an order no ledger entry consumed" if folder == "orders" else
                         "a file the ledger does not account for")
                 raise LedgerError(f"{p} is {what}; the record folders hold only the files of §7 "

@@ -33,6 +33,22 @@ def test_protocol_3_armor_cut_or_altered_is_refused_on_the_fast_path_too() -> No
         armor.dearmor(f"{armor.BEGIN}\n{armor.END}\n")
 
 
+@pytest.mark.parametrize("size", [1, 2, 4, 5, 100, 101])
+def test_protocol_3_armor_whose_padded_group_sets_unused_bits_is_refused_as_not_canonical(size: int) -> None:
+    """"QQ==" and "QR==" both decode to b"A" (the second sets bits base64 leaves unused): only the
+    first is the canonical writing, on the fast path as on the line-by-line one."""
+    data = os.urandom(size)
+    text = armor.armor(data)
+    end = text.index("=")
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    odd = alphabet[alphabet.index(text[end - 1]) + 1]  # the last character's unused low bits were zero
+    bad = text[: end - 1] + odd + text[end:]
+    with pytest.raises(ArmorError, match="not canonical"):
+        armor.dearmor(bad)
+    with pytest.raises(ArmorError, match="not canonical"):
+        armor.dearmor(bad.replace("\n", "\r\n"))
+
+
 class Text(str):
     pass
 
