@@ -91,6 +91,17 @@ def canonical_bytes(obj: Any) -> bytes:
         raise
 
 
+def canonical_pair(doc: dict[str, Any], key: str, value: Any) -> tuple[bytes, bytes]:
+    """``canonical_bytes(doc)`` and ``canonical_bytes({**doc, key: value})`` (``key`` not in ``doc``),
+    encoding ``doc``'s members once: an object's canonical form is its members' in key order, so
+    the members before ``key`` and those after it are the same text in both."""
+    before = canonical_bytes({k: v for k, v in doc.items() if k < key})[1:-1]
+    after = canonical_bytes({k: v for k, v in doc.items() if k > key})[1:-1]
+    added = canonical_bytes({key: value})[1:-1]
+    return (b"{" + b",".join(part for part in (before, after) if part) + b"}",
+            b"{" + b",".join(part for part in (before, added, after) if part) + b"}")
+
+
 def canonical_hash(obj: Any) -> str:
     """Hex SHA-256 of the canonical bytes of ``obj``."""
     return hashlib.sha256(canonical_bytes(obj)).hexdigest()

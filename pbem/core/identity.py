@@ -9,6 +9,7 @@ and a fingerprint short enough to read aloud over the phone.
 from __future__ import annotations
 
 import binascii
+import functools
 import hashlib
 import os
 import tomllib
@@ -87,11 +88,13 @@ def signature_valid(sign_key: bytes, signature: bytes, message: bytes) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=64)
 def _ed25519_public(sign_key: bytes) -> Any:
-    """An Ed25519 public key object. ``Ed25519PublicKey.from_public_bytes`` is this call into
-    cryptography's bindings; made directly, a verb that only checks signatures does not load the
-    serialization and hash modules behind the public class (about 1.2 ms of start-up). Any other
-    release of cryptography goes through the public class."""
+    """An Ed25519 public key object, made once per key (a record has a few signers and hundreds
+    of signatures). ``Ed25519PublicKey.from_public_bytes`` is this call into cryptography's
+    bindings; made directly, a verb that only checks signatures does not load the serialization
+    and hash modules behind the public class (about 1.2 ms of start-up). Any other release of
+    cryptography goes through the public class."""
     try:
         from cryptography.hazmat.bindings._rust import openssl as rust_openssl
         from_public_bytes = rust_openssl.ed25519.from_public_bytes

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.core import toml_exact
-from pbem.core.canonical import canonical_bytes
+from pbem.core.canonical import canonical_bytes, canonical_pair
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 from pbem.core.lazy import lazy
@@ -87,23 +87,24 @@ def load_signed(data: bytes, where: str, domain: bytes, key: PublicIdentity | No
 
 def load_record(data: bytes, where: str, domain: bytes, key: PublicIdentity | None) -> tuple[dict[str, Any], str]:
     """(body, record hash) of a signed TOML document; checks the signature when ``key`` is given."""
-    doc, sig_text, sig, message = _signed(data, where, domain)
+    doc, sig, message, digest = _signed(data, where, domain)
     if key is not None:
         _check_signature(key, sig, message, where)
-    return doc, record_hash_of({**doc, "signature": sig_text})
+    return doc, digest
 
 
-def _signed(data: bytes, where: str, domain: bytes) -> tuple[dict[str, Any], str, bytes, bytes]:
-    """A signed TOML document parsed once: (body, signature text, signature, signed message)."""
+def _signed(data: bytes, where: str, domain: bytes) -> tuple[dict[str, Any], bytes, bytes, str]:
+    """A signed TOML document parsed once: (body, signature, signed message, record hash). The
+    body's canonical JSON, signed, and the whole document's, hashed, are made in one encoding."""
     doc = _parse_toml(data, where)
     sig_text = doc.pop("signature", None)
     sig = unb64(sig_text, f"{where}: signature", 64)
     try:
-        body_bytes = canonical_bytes(doc)
+        body_bytes, record_bytes = canonical_pair(doc, "signature", sig_text)
     except (FormatError, UnicodeEncodeError, RecursionError):
         raise FormatError(f"{where} holds a value with no canonical form (a float, a date or a lone surrogate) "
                           "(protocol §2).") from None
-    return doc, sig_text, sig, domain + body_bytes
+    return doc, sig, domain + body_bytes, hashlib.sha256(RECORD_DOMAIN + record_bytes).hexdigest()
 
 
 def _check_signature(key: PublicIdentity, sig: bytes, message: bytes, where: str) -> None:
@@ -198,12 +199,11 @@ def read_manifest(game_dir: Path) -> Manifest:
 
 def parse_manifest(data: bytes, where: str) -> Manifest:
     """Parse the bytes of a ``game.toml`` and check the referee's signature on them."""
-    doc, sig_text, sig, message = _signed(data, where, MANIFEST_DOMAIN)
+    doc, sig, message, digest = _signed(data, where, MANIFEST_DOMAIN)
     if doc.get("format") != MANIFEST_FORMAT:
         raise FormatError(f"{where}: format must be {MANIFEST_FORMAT!r} (protocol §7.1).")
     referee = PublicIdentity.from_dict(doc.get("referee"), f"{where}: referee")
     _check_signature(referee, sig, message, where)  # the one parse of the file, checked once its signer is known
-    digest = record_hash_of({**doc, "signature": sig_text})
     sides = doc.get("sides")
     if not isinstance(sides, list) or not sides or not all(isinstance(s, str) and s for s in sides) \
             or len(set(sides)) != len(sides):
