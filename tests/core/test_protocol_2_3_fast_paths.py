@@ -4,6 +4,7 @@ give what the full reading gives, and refuse what it refuses."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -64,3 +65,19 @@ def test_protocol_2_canonical_bytes_refuses_and_accepts_as_before() -> None:
         deep = [deep]
     with pytest.raises(FormatError, match="levels deep"):
         canonical_bytes(deep)
+
+
+class Count(int):
+    pass
+
+
+@pytest.mark.parametrize("value", [
+    "plain", "é\u2028\"\\\n", 0, -7, 2**70, True, False, None, [], {}, (), Count(3), Text("t"),
+    {"z": 1, "a": [1, "x", {"é": None, "e": (True,)}], "m": {"": "", "b": Count(2)}},
+    [[[[{"k": [1, 2, 3]}]]]],
+])
+def test_protocol_2_canonical_bytes_is_sorted_compact_json_by_the_shared_c_encoder(value: object) -> None:
+    """canonical_bytes encodes with one C encoder made once (not one per call): the same text as
+    ``json.dumps`` with the §2 options, for scalars, containers and subclasses of str and int."""
+    expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    assert canonical_bytes(value) == expected.encode("utf-8")
