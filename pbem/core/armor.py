@@ -21,8 +21,9 @@ END = "-----END PBEM ENVELOPE-----"
 COLUMNS = 64
 MAX_INPUT = 1 << 20  # 1 MiB of armored text (or binary envelope)
 
-_QUOTE = re.compile(r"^(?:> ?)*")  # mail quoting: ">" and at most one space, repeated; nothing else
-_B64_LINE = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
+# Compiled (by re, once) the first time a text is read line by line: the form the tools write is not.
+_QUOTE = r"^(?:> ?)*"  # mail quoting: ">" and at most one space, repeated; nothing else
+_B64_LINE = r"^[A-Za-z0-9+/]*={0,2}$"
 
 
 def armor(data: bytes) -> str:
@@ -42,7 +43,7 @@ def _lines(text: str) -> list[str]:
 
 def _clean(line: str) -> str:
     """A line with mail quoting and trailing spaces and tabs taken off (leading spaces are kept)."""
-    return _QUOTE.sub("", line).rstrip(" \t")
+    return re.sub(_QUOTE, "", line).rstrip(" \t")
 
 
 def _exact(text: str) -> bytes | None:
@@ -95,7 +96,7 @@ def dearmor(text: str | bytes, where: str = "input") -> bytes:
         raise ArmorError(f"{where}: the armor is empty (protocol §3).")
     for n, line in enumerate(body):
         last = n == len(body) - 1
-        if not _B64_LINE.match(line) or (line.find("=") not in (-1,) and not last):
+        if not re.match(_B64_LINE, line) or (line.find("=") not in (-1,) and not last):
             raise ArmorError(f"{where}: armor line {n + 1} is not base64 (protocol §3).")
         if (not last and len(line) != COLUMNS) or (last and not 0 < len(line) <= COLUMNS):
             raise ArmorError(f"{where}: armor line {n + 1} has {len(line)} columns, not {COLUMNS}; "

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.core import toml_exact
 from pbem.core.canonical import canonical_bytes, canonical_pair
+from pbem.core.encoding import is_hex64
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 from pbem.core.lazy import lazy
@@ -46,7 +47,6 @@ DEADLINE_POLICY = "default-orders"  # a side silent at the deadline gets the rul
 DEFAULT_DEADLINE_HOURS = 72
 PRIVATE_DIR = ".pbem"  # the referee's private area of a game folder: never published (protocol §7)
 RECORD_DOMAIN = b"pbem-record-v2"
-_ENTRY_NAME = re.compile(r"^(\d{4,})\.toml$")
 
 
 def record_hash_of(doc: dict[str, Any]) -> str:
@@ -216,7 +216,7 @@ def parse_manifest(data: bytes, where: str) -> Manifest:
         raise FormatError(f"{where}: identities must name exactly the sides {', '.join(sides)} (protocol §7.1).")
     dice = _table(doc, "dice", where)
     anchor_hex = dice.get("anchor")
-    if not isinstance(anchor_hex, str) or not re.fullmatch(r"[0-9a-f]{64}", anchor_hex):
+    if not is_hex64(anchor_hex):
         raise FormatError(f"{where}: dice.anchor must be 64 hex digits (protocol §8).")
     length = _int(dice, "length", f"{where}: dice")
     options = json_field(doc, "options", where)
@@ -328,7 +328,7 @@ def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
             or doc.get("kind") != ("setup" if number == 0 else "step"):
         raise LedgerError(f"{where}: fields kind, step and next_step do not fit entry {number} (protocol §7.2).")
     dice_hex = _str(doc, "dice", where)
-    if not re.fullmatch(r"[0-9a-f]{64}", dice_hex):
+    if not is_hex64(dice_hex):
         raise FormatError(f"{where}: field dice must be 64 hex digits (protocol §8).")
     deadline = _int(doc, "deadline", where)
     received = _table(doc, "received", where)
@@ -355,7 +355,7 @@ def entry_numbers(game_dir: Path) -> list[int]:
     for p in folder.iterdir():
         if p.name.startswith("."):
             continue  # temporary files of an interrupted write
-        m = _ENTRY_NAME.match(p.name)
+        m = re.match(r"^(\d{4,})\.toml$", p.name)  # the rare path: re compiles it here, once
         if not m:
             raise LedgerError(f"{p}: not a ledger entry name (NNNN.toml) (protocol §7.2).")
         numbers.append(int(m.group(1)))
