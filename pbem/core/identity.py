@@ -12,10 +12,10 @@ import binascii
 import functools
 import hashlib
 import os
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pbem.core import toml_exact
 from pbem.core.atomic import write_atomic
 from pbem.core.errors import DecryptError, FormatError
 from pbem.core.records import record
@@ -279,8 +279,8 @@ def public_from_toml(text: str, where: str) -> PublicIdentity:
 
 def _toml(text: str, where: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        return toml_exact.read(text)
+    except ValueError as exc:  # tomllib.TOMLDecodeError
         raise FormatError(f"{where} is not a pbem key file: it is not valid TOML ({exc}) (protocol §5).") from None
 
 

@@ -17,7 +17,6 @@ import json
 import os
 import re
 import time
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,10 +65,8 @@ def record_hash(data: bytes, where: str = "record") -> str:
 def _parse_toml(data: bytes, where: str) -> dict[str, Any]:
     """The document; the form the tools write is read by ``toml_exact`` (the same document, faster)."""
     try:
-        text = data.decode("utf-8")
-        doc = toml_exact.loads(text)
-        return doc if doc is not None else tomllib.loads(text)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return toml_exact.read(data.decode("utf-8"))
+    except ValueError as exc:  # not UTF-8, or tomllib.TOMLDecodeError
         raise FormatError(f"{where} is not UTF-8 TOML ({exc}) (protocol §7).") from None
 
 

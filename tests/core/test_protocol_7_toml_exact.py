@@ -89,3 +89,11 @@ def test_protocol_7_a_key_or_table_given_twice_is_left_to_tomllib() -> None:
     for text in ('a = 1\na = 2\n', '[t]\nx = 1\n[t]\ny = 2\n', 'a = 1\n[a]\n', '[a.b]\n[a]\n', 'x = "1"\n[x.y]\n'):
         assert toml_exact.loads(text) is None
         assert tomllib_reads(text) is None or text == '[a.b]\n[a]\n'  # TOML allows defining a super-table late
+
+
+def test_protocol_7_any_other_form_is_read_by_tomllib_and_bad_toml_is_its_error() -> None:
+    hand = '# written by hand\nname = "england"  # a comment\nsign="x"\n\n[protected]\nn = 32_768\n'
+    assert toml_exact.loads(hand) is None
+    assert toml_exact.read(hand) == tomllib.loads(hand)
+    with pytest.raises(tomllib.TOMLDecodeError):
+        toml_exact.read('name = "unterminated\n')
