@@ -15,11 +15,20 @@ bots and the like inside the functions that use them, not at its top.
 
 from __future__ import annotations
 
+import atexit
+import gc
 import importlib
 from typing import Any, NamedTuple
 
 import typer
 from typer.core import TyperGroup
+
+# At exit, Python's last garbage collections walk every object the command made or imported
+# (typer's alone: about 8 ms of CPU, a sixth of its import) only to find the cycles among
+# objects about to be thrown away with the process. Frozen, they are skipped: every module is
+# still cleared, standard streams flushed and exit handlers run (those registered after this
+# one run before it); only objects held in reference cycles are not finalized.
+atexit.register(gc.freeze)
 
 
 class Verb(NamedTuple):

@@ -21,8 +21,9 @@ END = "-----END PBEM ENVELOPE-----"
 COLUMNS = 64
 MAX_INPUT = 1 << 20  # 1 MiB of armored text (or binary envelope)
 
-_QUOTE = re.compile(r"^(?:> ?)*")  # mail quoting: ">" and at most one space, repeated; nothing else
-_B64_LINE = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
+# Compiled (by re, once) the first time a text is read line by line: the form the tools write is not.
+_QUOTE = r"^(?:> ?)*"  # mail quoting: ">" and at most one space, repeated; nothing else
+_B64_LINE = r"^[A-Za-z0-9+/]*={0,2}$"
 
 
 def armor(data: bytes) -> str:
@@ -42,7 +43,7 @@ def _lines(text: str) -> list[str]:
 
 def _clean(line: str) -> str:
     """A line with mail quoting and trailing spaces and tabs taken off (leading spaces are kept)."""
-    return _QUOTE.sub("", line).rstrip(" \t")
+    return re.sub(_QUOTE, "", line).rstrip(" \t")
 
 
 def _exact(text: str) -> bytes | None:
@@ -59,9 +60,12 @@ def _exact(text: str) -> bytes | None:
         return None
     # ``armor(data) == text``, without building the lines: the base64 is the one ``armor`` writes,
     # and the line ends are exactly every 65th character (lines of 64 columns, the last 1 to 64).
+    # Strict base64 is whole groups of four characters, the last one padded: each full group is
+    # the only writing of its three bytes, so only the padded group (its unused bits) can differ.
     breaks = -(-len(joined) // COLUMNS) - 1
-    if not data or len(data) > MAX_INPUT or binascii.b2a_base64(data, newline=False).decode("ascii") != joined \
-            or body.count("\n") != breaks or body[COLUMNS::COLUMNS + 1] != "\n" * breaks:
+    tail_bytes = len(data) % 3
+    if not data or len(data) > MAX_INPUT or body.count("\n") != breaks or body[COLUMNS::COLUMNS + 1] != "\n" * breaks \
+            or (tail_bytes and binascii.b2a_base64(data[-tail_bytes:], newline=False).decode("ascii") != joined[-4:]):
         return None
     return data
 
@@ -92,7 +96,7 @@ def dearmor(text: str | bytes, where: str = "input") -> bytes:
         raise ArmorError(f"{where}: the armor is empty (protocol §3).")
     for n, line in enumerate(body):
         last = n == len(body) - 1
-        if not _B64_LINE.match(line) or (line.find("=") not in (-1,) and not last):
+        if not re.match(_B64_LINE, line) or (line.find("=") not in (-1,) and not last):
             raise ArmorError(f"{where}: armor line {n + 1} is not base64 (protocol §3).")
         if (not last and len(line) != COLUMNS) or (last and not 0 < len(line) <= COLUMNS):
             raise ArmorError(f"{where}: armor line {n + 1} has {len(line)} columns, not {COLUMNS}; "

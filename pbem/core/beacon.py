@@ -37,9 +37,10 @@ def h(data: bytes) -> bytes:
 
 
 def h_n(data: bytes, n: int) -> bytes:
-    """H applied n times."""
+    """H applied n times (the hash called directly: an audit checks a chain of 10,000 links)."""
+    sha256 = hashlib.sha256
     for _ in range(n):
-        data = h(data)
+        data = sha256(data).digest()
     return data
 
 

@@ -22,16 +22,16 @@ import functools
 import hashlib
 import json
 import os
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pbem.core import armor
 from pbem.core.canonical import canonical_bytes
+from pbem.core.encoding import is_hex64
 from pbem.core.errors import ArmorError, DecryptError, EnvelopeError, FormatError, ReplayError, SignatureError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, signature_valid, unb64
+from pbem.core.records import record
 
 MAGIC = b"PBEMenv2"
 VERSION = 2
@@ -47,11 +47,10 @@ ZERO_NONCE = bytes(12)
 # 3.3-11.9 KB, sealed states 0.2-15.7 KB, orders 0.2-0.5 KB, joins 0.1 KB.
 PAD_BUCKETS: dict[str, int] = {"order": 2048, "join": 512, "report": 16384, "state": 16384}
 PAD_DEFAULT = 4096
-_HEX64 = re.compile(r"^(|[0-9a-f]{64})$")
 _HEADER_KEYS = {"v", "game", "kind", "side", "step", "answers", "signer", "to", "kc"}
 
 
-@dataclass(frozen=True)
+@record
 class Header:
     """The clear header: binds an envelope to one place in one game."""
 
@@ -73,7 +72,7 @@ class Header:
         return bool(self.to)
 
 
-@dataclass(frozen=True)
+@record
 class Envelope:
     """A parsed envelope whose signature has been checked against its header's signer."""
 
@@ -117,7 +116,7 @@ def _check_fields(game: str, kind: str, side: str, step: int, answers: str) -> N
         raise FormatError(f"envelope kind {kind!r} is not one of {', '.join(KINDS)} (protocol §4.1).")
     if not isinstance(step, int) or isinstance(step, bool) or step < 0:
         raise FormatError(f"envelope step must be a whole number >= 0, not {step!r} (protocol §4.1).")
-    if not isinstance(answers, str) or not _HEX64.match(answers):
+    if answers != "" and not is_hex64(answers):
         raise FormatError("envelope answers must be 64 lower-case hex digits or empty (protocol §4.1).")
     if not isinstance(game, str) or not game or not isinstance(side, str):
         raise FormatError("envelope game must be a non-empty string and side a string (protocol §4.1).")
@@ -225,7 +224,7 @@ def _parse_header(hb: bytes, where: str) -> Header:
         raise FormatError(f"{where}: header field to must list at most {MAX_RECIPIENTS} keys (protocol §4.1).")
     to = tuple(unb64(t, f"{where}: header to[{i}]", 32) for i, t in enumerate(d["to"]))
     kc = d["kc"]
-    if not isinstance(kc, str) or not _HEX64.match(kc) or bool(kc) != bool(to):
+    if (kc != "" and not is_hex64(kc)) or bool(kc) != bool(to):
         raise FormatError(f"{where}: header field kc must be 64 hex digits exactly when sealed (protocol §4.1).")
     return Header(d["game"], d["kind"], d["side"], d["step"], d["answers"],
                   unb64(d["signer"], f"{where}: header signer", 32), to, kc)

@@ -9,15 +9,16 @@ and a fingerprint short enough to read aloud over the phone.
 from __future__ import annotations
 
 import binascii
+import functools
 import hashlib
 import os
-import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pbem.core import toml_exact
 from pbem.core.atomic import write_atomic
 from pbem.core.errors import DecryptError, FormatError
+from pbem.core.records import record
 
 if TYPE_CHECKING:  # cryptography is imported where keys are used, not here (docs/architecture.md "Start-up")
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -87,11 +88,13 @@ def signature_valid(sign_key: bytes, signature: bytes, message: bytes) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=64)
 def _ed25519_public(sign_key: bytes) -> Any:
-    """An Ed25519 public key object. ``Ed25519PublicKey.from_public_bytes`` is this call into
-    cryptography's bindings; made directly, a verb that only checks signatures does not load the
-    serialization and hash modules behind the public class (about 1.2 ms of start-up). Any other
-    release of cryptography goes through the public class."""
+    """An Ed25519 public key object, made once per key (a record has a few signers and hundreds
+    of signatures). ``Ed25519PublicKey.from_public_bytes`` is this call into cryptography's
+    bindings; made directly, a verb that only checks signatures does not load the serialization
+    and hash modules behind the public class (about 1.2 ms of start-up). Any other release of
+    cryptography goes through the public class."""
     try:
         from cryptography.hazmat.bindings._rust import openssl as rust_openssl
         from_public_bytes = rust_openssl.ed25519.from_public_bytes
@@ -109,7 +112,7 @@ def fingerprint_of(sign_pub: bytes, encrypt_pub: bytes) -> str:
     return "-".join(chars[i : i + 4] for i in range(0, 16, 4))
 
 
-@dataclass(frozen=True)
+@record
 class PublicIdentity:
     """What everyone may know about a participant."""
 
@@ -154,7 +157,7 @@ class PublicIdentity:
         return ident
 
 
-@dataclass(frozen=True)
+@record
 class PrivateIdentity:
     """A participant's own keys; never leaves their machine (the referee's stays with the referee)."""
 
@@ -276,8 +279,8 @@ def public_from_toml(text: str, where: str) -> PublicIdentity:
 
 def _toml(text: str, where: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        return toml_exact.read(text)
+    except ValueError as exc:  # tomllib.TOMLDecodeError
         raise FormatError(f"{where} is not a pbem key file: it is not valid TOML ({exc}) (protocol §5).") from None
 
 

@@ -17,15 +17,16 @@ import json
 import os
 import re
 import time
-import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.core.canonical import canonical_bytes
+from pbem.core import toml_exact
+from pbem.core.canonical import canonical_bytes, canonical_pair
+from pbem.core.encoding import is_hex64
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity, b64, check_name, unb64
 from pbem.core.lazy import lazy
+from pbem.core.records import field, record
 
 if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
     from pbem.core import beacon
@@ -45,7 +46,6 @@ DEADLINE_POLICY = "default-orders"  # a side silent at the deadline gets the rul
 DEFAULT_DEADLINE_HOURS = 72
 PRIVATE_DIR = ".pbem"  # the referee's private area of a game folder: never published (protocol §7)
 RECORD_DOMAIN = b"pbem-record-v2"
-_ENTRY_NAME = re.compile(r"^(\d{4,})\.toml$")
 
 
 def record_hash_of(doc: dict[str, Any]) -> str:
@@ -63,9 +63,10 @@ def record_hash(data: bytes, where: str = "record") -> str:
 
 
 def _parse_toml(data: bytes, where: str) -> dict[str, Any]:
+    """The document; the form the tools write is read by ``toml_exact`` (the same document, faster)."""
     try:
-        return tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return toml_exact.read(data.decode("utf-8"))
+    except ValueError as exc:  # not UTF-8, or tomllib.TOMLDecodeError
         raise FormatError(f"{where} is not UTF-8 TOML ({exc}) (protocol §7).") from None
 
 
@@ -83,23 +84,24 @@ def load_signed(data: bytes, where: str, domain: bytes, key: PublicIdentity | No
 
 def load_record(data: bytes, where: str, domain: bytes, key: PublicIdentity | None) -> tuple[dict[str, Any], str]:
     """(body, record hash) of a signed TOML document; checks the signature when ``key`` is given."""
-    doc, sig_text, sig, message = _signed(data, where, domain)
+    doc, sig, message, digest = _signed(data, where, domain)
     if key is not None:
         _check_signature(key, sig, message, where)
-    return doc, record_hash_of({**doc, "signature": sig_text})
+    return doc, digest
 
 
-def _signed(data: bytes, where: str, domain: bytes) -> tuple[dict[str, Any], str, bytes, bytes]:
-    """A signed TOML document parsed once: (body, signature text, signature, signed message)."""
+def _signed(data: bytes, where: str, domain: bytes) -> tuple[dict[str, Any], bytes, bytes, str]:
+    """A signed TOML document parsed once: (body, signature, signed message, record hash). The
+    body's canonical JSON, signed, and the whole document's, hashed, are made in one encoding."""
     doc = _parse_toml(data, where)
     sig_text = doc.pop("signature", None)
     sig = unb64(sig_text, f"{where}: signature", 64)
     try:
-        body_bytes = canonical_bytes(doc)
+        body_bytes, record_bytes = canonical_pair(doc, "signature", sig_text)
     except (FormatError, UnicodeEncodeError, RecursionError):
         raise FormatError(f"{where} holds a value with no canonical form (a float, a date or a lone surrogate) "
                           "(protocol §2).") from None
-    return doc, sig_text, sig, domain + body_bytes
+    return doc, sig, domain + body_bytes, hashlib.sha256(RECORD_DOMAIN + record_bytes).hexdigest()
 
 
 def _check_signature(key: PublicIdentity, sig: bytes, message: bytes, where: str) -> None:
@@ -143,7 +145,7 @@ def _table(doc: dict[str, Any], name: str, where: str) -> dict[str, Any]:
     return value
 
 
-@dataclass(frozen=True)
+@record
 class Manifest:
     """The parsed, signature-checked ``game.toml``."""
 
@@ -194,12 +196,11 @@ def read_manifest(game_dir: Path) -> Manifest:
 
 def parse_manifest(data: bytes, where: str) -> Manifest:
     """Parse the bytes of a ``game.toml`` and check the referee's signature on them."""
-    doc, sig_text, sig, message = _signed(data, where, MANIFEST_DOMAIN)
+    doc, sig, message, digest = _signed(data, where, MANIFEST_DOMAIN)
     if doc.get("format") != MANIFEST_FORMAT:
         raise FormatError(f"{where}: format must be {MANIFEST_FORMAT!r} (protocol §7.1).")
     referee = PublicIdentity.from_dict(doc.get("referee"), f"{where}: referee")
     _check_signature(referee, sig, message, where)  # the one parse of the file, checked once its signer is known
-    digest = record_hash_of({**doc, "signature": sig_text})
     sides = doc.get("sides")
     if not isinstance(sides, list) or not sides or not all(isinstance(s, str) and s for s in sides) \
             or len(set(sides)) != len(sides):
@@ -212,7 +213,7 @@ def parse_manifest(data: bytes, where: str) -> Manifest:
         raise FormatError(f"{where}: identities must name exactly the sides {', '.join(sides)} (protocol §7.1).")
     dice = _table(doc, "dice", where)
     anchor_hex = dice.get("anchor")
-    if not isinstance(anchor_hex, str) or not re.fullmatch(r"[0-9a-f]{64}", anchor_hex):
+    if not is_hex64(anchor_hex):
         raise FormatError(f"{where}: dice.anchor must be 64 hex digits (protocol §8).")
     length = _int(dice, "length", f"{where}: dice")
     options = json_field(doc, "options", where)
@@ -234,7 +235,7 @@ def parse_manifest(data: bytes, where: str) -> Manifest:
                     digest, setup, hours)
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     """A parsed, signature-checked ledger entry."""
 
@@ -259,7 +260,26 @@ class Entry:
 
 
 def entry_path(game_dir: Path, number: int) -> Path:
-    return Path(game_dir) / "ledger" / f"{number:04d}.toml"
+    return Path(game_dir) / "ledger" / _entry_name(number)
+
+
+# The names of the record's files in their folders (the paths below, and the listing that
+# accounts for every file, ``_record_names``, use them).
+def _entry_name(number: int) -> str:
+    return f"{number:04d}.toml"
+
+
+def _step_name(step: int, side: str) -> str:
+    """An order's, a pending order's or a report's name: NNNN-side.pbem."""
+    return f"{step:04d}-{side}.pbem"
+
+
+def _state_name(number: int) -> str:
+    return f"{number:04d}.pbem"
+
+
+def _join_name(side: str) -> str:
+    return f"{side}.pbem"
 
 
 def entry_body(game: str, number: int, prev: str, owes: dict[str, str], orders: dict[str, str],
@@ -305,7 +325,7 @@ def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
             or doc.get("kind") != ("setup" if number == 0 else "step"):
         raise LedgerError(f"{where}: fields kind, step and next_step do not fit entry {number} (protocol §7.2).")
     dice_hex = _str(doc, "dice", where)
-    if not re.fullmatch(r"[0-9a-f]{64}", dice_hex):
+    if not is_hex64(dice_hex):
         raise FormatError(f"{where}: field dice must be 64 hex digits (protocol §8).")
     deadline = _int(doc, "deadline", where)
     received = _table(doc, "received", where)
@@ -332,7 +352,7 @@ def entry_numbers(game_dir: Path) -> list[int]:
     for p in folder.iterdir():
         if p.name.startswith("."):
             continue  # temporary files of an interrupted write
-        m = _ENTRY_NAME.match(p.name)
+        m = re.match(r"^(\d{4,})\.toml$", p.name)  # the rare path: re compiles it here, once
         if not m:
             raise LedgerError(f"{p}: not a ledger entry name (NNNN.toml) (protocol §7.2).")
         numbers.append(int(m.group(1)))
@@ -358,11 +378,11 @@ def latest(game_dir: Path, manifest: Manifest) -> Entry:
 
 
 def order_path(game_dir: Path, step: int, side: str) -> Path:
-    return Path(game_dir) / "orders" / f"{step:04d}-{side}.pbem"
+    return Path(game_dir) / "orders" / _step_name(step, side)
 
 
 def join_path(game_dir: Path, side: str) -> Path:
-    return Path(game_dir) / "joins" / f"{side}.pbem"
+    return Path(game_dir) / "joins" / _join_name(side)
 
 
 def private_dir(game_dir: Path) -> Path:
@@ -377,7 +397,7 @@ def opening_path(game_dir: Path) -> Path:
 
 def pending_path(game_dir: Path, step: int, side: str) -> Path:
     """A received order kept, out of the public record, until its step closes (§7.3)."""
-    return private_dir(game_dir) / "pending" / f"{step:04d}-{side}.pbem"
+    return private_dir(game_dir) / "pending" / _step_name(step, side)
 
 
 def receipt_path(game_dir: Path, step: int, side: str, seq: int) -> Path:
@@ -386,14 +406,14 @@ def receipt_path(game_dir: Path, step: int, side: str, seq: int) -> Path:
 
 
 def report_path(game_dir: Path, step: int, side: str) -> Path:
-    return Path(game_dir) / "reports" / f"{step:04d}-{side}.pbem"
+    return Path(game_dir) / "reports" / _step_name(step, side)
 
 
 def state_path(game_dir: Path, number: int) -> Path:
-    return Path(game_dir) / "state" / f"{number:04d}.pbem"
+    return Path(game_dir) / "state" / _state_name(number)
 
 
-@dataclass
+@record
 class Record:
     """A verified public record: the summary ``verify_game`` returns, and the manifest and the
     entries as verify parsed them, so a caller that goes on (the audit) reads no file twice."""
@@ -459,8 +479,9 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
                      + (f", defaults for {', '.join(entry.defaulted)}" if entry.defaulted else "")
                      + f"; next: {', '.join(f'{s} owes {k}' for s, k in sorted(entry.owes.items())) or 'nobody owes'}")
     assert entry is not None
-    _verify_nothing_after(game_dir, entry.number)
-    _verify_record_files(game_dir, man, read)
+    listings = _listings(game_dir)
+    _verify_nothing_after(listings, entry.number)
+    _verify_record_files(game_dir, man, read, listings)
     _verify_state_files(game_dir, man, read)
     lines.append(f"ok: {len(entries)} entries, signatures, chain links, dice reveals, orders and reports check out")
     return Record({"game": man.game, "entries": len(entries), "step": entry.number, "owes": entry.owes,
@@ -470,12 +491,35 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
 RECORD_FOLDERS = ("ledger", "orders", "reports", "state", "joins")
 
 
-def _verify_nothing_after(game_dir: Path, last: int) -> None:
+# A record folder as listed once: (folder, its path, its (name, is a link, is a file) sorted by name,
+# or None when the folder is a file).
+Listing = tuple[str, Path, list[tuple[str, bool, bool]] | None]
+
+
+def _listings(game_dir: Path) -> list[Listing]:
+    """Each record folder that exists, listed once (``os.scandir``: no path made per file)."""
+    listings: list[Listing] = []
+    for folder in RECORD_FOLDERS:
+        where = game_dir / folder
+        if not where.exists():
+            continue
+        if not where.is_dir():
+            listings.append((folder, where, None))
+            continue
+        with os.scandir(where) as listing:
+            listings.append((folder, where, sorted((i.name, i.is_symlink(), i.is_file()) for i in listing)))
+    return listings
+
+
+def _verify_nothing_after(listings: list[Listing], last: int) -> None:
     """No report, state or order belongs to an entry past the last one: the ledger was cut short (§7.2)."""
+    by_folder = {folder: (where, found) for folder, where, found in listings}
     for folder in ("reports", "state", "orders"):
-        for p in sorted((game_dir / folder).glob("[0-9][0-9][0-9][0-9]*")):
-            if int(p.name[:4]) > last:
-                raise LedgerError(f"{p} belongs to entry {int(p.name[:4])}, but the ledger ends at entry {last}: "
+        where, found = by_folder.get(folder, (Path(), None))
+        for name, _, _ in found or ():
+            head = name[:4]
+            if len(head) == 4 and head.isascii() and head.isdigit() and int(head) > last:
+                raise LedgerError(f"{where / name} belongs to entry {int(head)}, but the ledger ends at entry {last}: "
                                   "an entry was removed (protocol §7.2).")
 
 
@@ -574,53 +618,45 @@ def _verify_reports(game_dir: Path, man: Manifest, entry: Entry) -> None:
                        step=entry.number, answers=entry.hash, to=man.identities[side])
 
 
-def _record_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> set[Path]:
-    """Every file the record may hold in its folders (§7): the entries, the orders they consumed,
-    their reports and sealed states, and the joins of entry 0. Built from the ledger alone."""
-    known: set[Path] = set()
+def _record_names(man: Manifest, entries: list[Entry]) -> set[tuple[str, str]]:
+    """Every file the record may hold in its folders (§7), as (folder, name): the entries, the
+    orders they consumed, their reports and sealed states, the joins of entry 0, and the
+    referee's opening secrets. Built from the ledger alone."""
+    known: set[tuple[str, str]] = {(PRIVATE_DIR, "opening.pbem")}
     for n, entry in enumerate(entries):
-        known.add(entry_path(game_dir, n))
-        known |= {report_path(game_dir, n, s) for s in man.sides}
-        known.add(state_path(game_dir, n))
+        known.add(("ledger", _entry_name(n)))
+        known.update(("reports", _step_name(n, s)) for s in man.sides)
+        known.add(("state", _state_name(n)))
         if n == 0:
-            known |= {join_path(game_dir, s) for s in entry.orders}
+            known.update(("joins", _join_name(s)) for s in entry.orders)
         else:
-            known |= {order_path(game_dir, entry.step, s) for s in entry.orders}
-    known.add(opening_path(game_dir))
+            known.update(("orders", _step_name(entry.step, s)) for s in entry.orders)
     return known
 
 
-def _verify_record_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> None:
+def _verify_record_files(game_dir: Path, man: Manifest, entries: list[Entry], listings: list[Listing]) -> None:
     """Nothing in a record folder that the ledger does not account for (§7): an order no entry
     consumed (a copy of an old order under the next step's name, a kept order published before
     its step closed), a stray report or state, a sub-folder. Names starting with ``.`` are the
     temporary files of an interrupted write and are not part of the record; nor is anything
     outside the record folders."""
-    known = _record_files(game_dir, man, entries)
-    listings: list[tuple[str, Path, list[tuple[str, bool, bool]] | None]] = []
-    for folder in RECORD_FOLDERS:  # each folder listed once: (name, is a link, is a file)
-        where = game_dir / folder
-        if not where.exists():
-            continue
-        if not where.is_dir():
-            listings.append((folder, where, None))
-            continue
-        with os.scandir(where) as listing:
-            listings.append((folder, where, sorted((i.name, i.is_symlink(), i.is_file()) for i in listing)))
+    known = _record_names(man, entries)
     links = any(where.is_symlink() for _, where, _ in listings) or private_dir(game_dir).is_symlink() \
         or opening_path(game_dir).is_symlink() \
         or any(link for _, _, found in listings for _, link, _ in found or ())
-    # With no link in the record, a file is accounted for exactly when its path is one the ledger names;
-    # with one, where each file really is decides (every path resolved, as a link may point anywhere).
-    resolved = {k.resolve() for k in known} if links else set()
+    # With no link in the record, a file is accounted for exactly when its name is one the ledger names
+    # in its folder; with one, where each file really is decides (every path resolved, as a link may
+    # point anywhere).
+    resolved = {(game_dir / folder / name).resolve() for folder, name in known} if links else set()
     for folder, where, found in listings:
         if found is None:
             raise LedgerError(f"{where} is a file; {folder}/ is a folder of the public record (protocol §7).")
         for name, _, is_file in found:
             if name.startswith("."):
                 continue
-            p = where / name
-            if (p.resolve() not in resolved or not p.is_file()) if links else (p not in known or not is_file):
+            if (not links and ((folder, name) not in known or not is_file)) \
+                    or (links and ((where / name).resolve() not in resolved or not (where / name).is_file())):
+                p = where / name
                 what = ("an order no ledger entry consumed" if folder == "orders" else
                         "a file the ledger does not account for")
                 raise LedgerError(f"{p} is {what}; the record folders hold only the files of §7 "

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from pbem.cli.key import key_app
 from pbem.core import beacon, commitments, identity
 from pbem.core.canonical import canonical_bytes, canonical_hash, canonical_loads
+from pbem.core.encoding import is_hex64
 from pbem.core.errors import DecryptError, FormatError, LedgerError
 
 runner = CliRunner()
@@ -104,3 +105,10 @@ def test_protocol_5_tampered_public_identity_is_rejected(tmp_path: Path) -> None
     (tmp_path / "bo.pub.toml").write_text(text.replace(ident.public.to_dict()["sign"], other))
     result = runner.invoke(key_app, ["show", str(tmp_path / "bo.pub.toml")])
     assert result.exit_code == 1 and "fingerprint" in result.output
+
+
+def test_protocol_1_a_hex_sha256_is_exactly_64_lower_case_hex_digits() -> None:
+    good = "0123456789abcdef" * 4
+    assert is_hex64(good)
+    for bad in (good + "\n", good[:-1], good.upper(), good[:-1] + "g", " " + good[1:], "", None, 64, good.encode()):
+        assert not is_hex64(bad)

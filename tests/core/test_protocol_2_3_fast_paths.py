@@ -4,6 +4,7 @@ give what the full reading gives, and refuse what it refuses."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -33,6 +34,22 @@ def test_protocol_3_armor_cut_or_altered_is_refused_on_the_fast_path_too() -> No
         armor.dearmor(f"{armor.BEGIN}\n{armor.END}\n")
 
 
+@pytest.mark.parametrize("size", [1, 2, 4, 5, 100, 101])
+def test_protocol_3_armor_whose_padded_group_sets_unused_bits_is_refused_as_not_canonical(size: int) -> None:
+    """"QQ==" and "QR==" both decode to b"A" (the second sets bits base64 leaves unused): only the
+    first is the canonical writing, on the fast path as on the line-by-line one."""
+    data = os.urandom(size)
+    text = armor.armor(data)
+    end = text.index("=")
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    odd = alphabet[alphabet.index(text[end - 1]) + 1]  # the last character's unused low bits were zero
+    bad = text[: end - 1] + odd + text[end:]
+    with pytest.raises(ArmorError, match="not canonical"):
+        armor.dearmor(bad)
+    with pytest.raises(ArmorError, match="not canonical"):
+        armor.dearmor(bad.replace("\n", "\r\n"))
+
+
 class Text(str):
     pass
 
@@ -48,3 +65,19 @@ def test_protocol_2_canonical_bytes_refuses_and_accepts_as_before() -> None:
         deep = [deep]
     with pytest.raises(FormatError, match="levels deep"):
         canonical_bytes(deep)
+
+
+class Count(int):
+    pass
+
+
+@pytest.mark.parametrize("value", [
+    "plain", "é\u2028\"\\\n", 0, -7, 2**70, True, False, None, [], {}, (), Count(3), Text("t"),
+    {"z": 1, "a": [1, "x", {"é": None, "e": (True,)}], "m": {"": "", "b": Count(2)}},
+    [[[[{"k": [1, 2, 3]}]]]],
+])
+def test_protocol_2_canonical_bytes_is_sorted_compact_json_by_the_shared_c_encoder(value: object) -> None:
+    """canonical_bytes encodes with one C encoder made once (not one per call): the same text as
+    ``json.dumps`` with the §2 options, for scalars, containers and subclasses of str and int."""
+    expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    assert canonical_bytes(value) == expected.encode("utf-8")

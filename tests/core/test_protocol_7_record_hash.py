@@ -68,3 +68,18 @@ def test_protocol_7_record_hash_is_the_hash_of_the_signed_document(played: Path)
     assert entry3["prev"] == ledger.record_hash(data)
     other = dict(doc, signature=doc["signature"][:-4] + ("AAA=" if not doc["signature"].endswith("AAA=") else "BBB="))
     assert ledger.record_hash_of(other) != ledger.record_hash(data)
+
+
+def test_protocol_7_the_signed_body_and_the_hashed_document_are_made_in_one_encoding_as_apart(played: Path) -> None:
+    """``_signed`` signs the body's canonical JSON and chains the whole document's, made together
+    (``canonical_pair``): the same bytes as each made alone, for the manifest and every entry."""
+    man = ledger.read_manifest(played)
+    for path in [played / "game.toml", *sorted((played / "ledger").glob("*.toml"))]:
+        data = path.read_bytes()
+        doc = tomllib.loads(data.decode("utf-8"))
+        body = {k: v for k, v in doc.items() if k != "signature"}
+        domain = ledger.MANIFEST_DOMAIN if path.name == "game.toml" else ledger.ENTRY_DOMAIN
+        parsed, digest = ledger.load_record(data, str(path), domain, man.referee)
+        assert parsed == body
+        assert digest == hashlib.sha256(b"pbem-record-v2" + canonical_bytes(doc)).hexdigest()
+        assert man.referee.verifies(identity.unb64(doc["signature"], "signature", 64), domain + canonical_bytes(body))

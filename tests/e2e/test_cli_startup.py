@@ -20,6 +20,10 @@ HEAVY = ("pbem.hammer", "cryptography", "pbem.cli.demo", "pbem.hammer.bots", "py
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "game"
 # What a verb that only reads the record never needs: sealing and opening (HPKE, AEAD, scrypt), writing
 # (tomli_w, tempfile and random), the envelope code, the protocol's writers, the rules and the engine.
+# What a verb that reads files the tools wrote does not build or parse with: the record's TOML is read by
+# pbem.core.toml_exact (tomllib only for any other form), its records are pbem.core.records (no dataclass
+# code generated at import).
+READERS = ("tomllib", "dataclasses")
 WRITERS = ("cryptography.hazmat.primitives.hpke", "cryptography.hazmat.primitives.ciphers",
            "cryptography.hazmat.primitives.kdf", "tomli_w", "tempfile", "random", "pbem.core.envelope",
            "pbem.core.game", "pbem.core.receipts", "pbem.core.ruleset", "pbem.core.audit",
@@ -52,7 +56,8 @@ def test_start_up_status_reads_the_ledger_and_loads_nothing_that_writes_seals_or
     mods = modules_of(["status", str(game)])
     assert "pbem.core.ledger" in mods and "pbem.cli.status" in mods  # it did read the record
     assert (
-        loaded(mods, (*WRITERS, "pbem.core.armor", "pbem.core.beacon", "hmac", "pbem.cli.files", "pbem.cli.key")) == []
+        loaded(mods, (*WRITERS, *READERS, "pbem.core.armor", "pbem.core.beacon", "hmac", "pbem.cli.files",
+                      "pbem.cli.key")) == []
     )
     # the one part of cryptography it loads is the Ed25519 check of the manifest's and entry's signatures,
     # made through the bindings (identity._ed25519_public): none of the primitives' modules
@@ -63,7 +68,7 @@ def test_start_up_status_reads_the_ledger_and_loads_nothing_that_writes_seals_or
 def test_start_up_key_show_loads_no_cryptography_and_no_record() -> None:
     mods = modules_of(["key", "show", str(EXAMPLE / "keys" / "england.pub.toml")])
     assert "pbem.core.identity" in mods
-    assert loaded(mods, ("cryptography", "pbem.core.ledger", "pbem.core.standing", *WRITERS)) == []
+    assert loaded(mods, ("cryptography", "pbem.core.ledger", "pbem.core.standing", *WRITERS, *READERS)) == []
 
 
 def test_start_up_help_loads_no_protocol_module() -> None:
@@ -82,7 +87,8 @@ def test_start_up_verify_of_a_public_record_loads_no_sealing_nor_writing(tmp_pat
     shutil.copytree(EXAMPLE / "game", game)
     mods = modules_of(["verify", str(game)])
     assert "pbem.core.envelope" in mods
-    assert loaded(mods, (*WRITERS[:6], "pbem.core.game", "pbem.core.ruleset", "pbem.core.audit", "pbem.hammer")) == []
+    assert loaded(mods, (*WRITERS[:6], *READERS, "pbem.core.game", "pbem.core.ruleset", "pbem.core.audit",
+                         "pbem.hammer")) == []
 
 
 def test_start_up_help_imports_no_verb_module_nor_heavy_library() -> None:
@@ -113,3 +119,13 @@ def test_start_up_the_deadline_default_shown_without_import_is_the_ledger_s() ->
 def test_start_up_typer_is_a_release_that_parses_without_pydantic() -> None:
     major, minor = (int(x) for x in typer.__version__.split(".")[:2])
     assert (major, minor) < (0, 29), "typer 0.29 coerces every argument through pydantic (docs/architecture.md)"
+
+
+def test_start_up_exit_freezes_what_is_left_so_the_last_collections_skip_it() -> None:
+    """At exit the command's objects are frozen (pbem.cli.main), so Python's final garbage
+    collections do not walk every object only to find cycles the process is about to drop."""
+    code = ("import atexit, gc\nimport pbem.cli.main\nassert gc.get_freeze_count() == 0\n"
+            "atexit._run_exitfuncs()\nprint(gc.get_freeze_count())")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout) > 1000
