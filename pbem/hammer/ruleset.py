@@ -292,7 +292,7 @@ def run_step(st: StepState, parsed: dict[Side, drafts.Draft], rng: Drbg, log: li
             if "plans" in d.sections:
                 done["plans"] = d.sections["plans"]
             resume.decided = [*(resume.decided or []), done]
-        made = _call(st, engine.StepCall(resume.call, resume.args), rng, log)
+        made = _run(st, engine.StepCall(resume.call, resume.args), rng, log)  # a resumed winter spends its plans too
     elif kinds == {"card"}:  # the step the cards answer, then on from there
         for side in SIDE_NAMES:
             if side not in parsed:

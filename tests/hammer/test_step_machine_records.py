@@ -153,3 +153,19 @@ def test_the_board_adjudicate_returns_is_the_public_view_of_its_state() -> None:
         assert canonical_bytes(out.public) == canonical_bytes(R.public(out.state))
         assert canonical_bytes(out.public) == canonical_bytes(R.__class__().public(copy.deepcopy(out.state)))
         state = out.state
+
+
+def test_7_0_a_winter_plan_is_spent_when_its_winter_ends_even_after_a_decision() -> None:
+    """A Winter Turn that paused for a decision and then ended leaves no winter plan behind: the
+    next year's Winter Turn asks both sides again (7.0) instead of replaying last year's plans."""
+
+    resumed_winters = 0
+    for kind, found in pause_points().items():
+        for paused in found:
+            st = StepState.from_data(paused.state)
+            if st.resume is not None and st.resume.call == "run_winter":
+                resumed_winters += 1
+            if st.resume is None and "winter" not in set(st.owes.values()):
+                left = {s: st.pending_of(s).winter for s in ("england", "scotland")}
+                assert left == {"england": None, "scotland": None}, (kind, st.step, left)
+    assert resumed_winters, "the corpus has no winter paused for a decision"
