@@ -387,6 +387,14 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+def order_data(order: Order) -> dict[str, Any]:
+    """An order's data form as a player would send it: its kind's fields and the common ones it sets,
+    so ``parse_order`` reads it back (the record itself carries every kind's fields)."""
+    data: dict[str, Any] = to_data(order)
+    keep = set(KIND_FIELDS[data["kind"]]) | {"kind", "round"}
+    return {k: v for k, v in data.items() if k in keep or (k in COMMON_FIELDS and v not in (None, ""))}
+
+
 def parse_order(body: Any, where: str = "order") -> Order:
     """The typed order of a plain-data body: unknown fields, wrong types and another kind's fields refused."""
     if not isinstance(body, dict):
@@ -404,4 +412,4 @@ def parse_order(body: Any, where: str = "order") -> Order:
 
 __all__ = ["Side", "Replenish", "Phase", "Options", "Talk", "Mail", "LogEntry", "CardPlay", "Turn", "Guard",
            "Alternative", "Policy", "WindowStanding", "Order", "Seat", "Pending", "Table", "to_data", "from_data",
-           "parse_order", "REFEREE", "ORDER_KINDS", "typing"]
+           "parse_order", "order_data", "REFEREE", "ORDER_KINDS", "typing"]

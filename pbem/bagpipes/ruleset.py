@@ -16,7 +16,7 @@ from typing import Any
 from pbem.bagpipes import views
 from pbem.bagpipes.components import Components, load_components
 from pbem.bagpipes.engine import Game, check, default_order, seat_ids
-from pbem.bagpipes.model import REFEREE, Options, Order, Phase, Table, from_data, parse_order, to_data
+from pbem.bagpipes.model import REFEREE, Options, Order, Phase, Table, from_data, order_data, parse_order, to_data
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError, InvalidOrder
 from pbem.core.ruleset import StepResult
@@ -120,8 +120,7 @@ class BagpipesRuleset:
         kind = t.pending.owes.get(side, "")
         if not kind:
             raise InvalidOrder(f"{side} owes no order now.")
-        data: dict[str, Any] = to_data(default_order(t, side, kind))
-        return data
+        return order_data(default_order(t, side, kind))
 
     def validate(self, state: dict[str, Any], side: str, body: Any) -> None:
         """The protocol's check: refuse an order ``side`` may not give now."""

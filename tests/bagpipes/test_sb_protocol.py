@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bp_support import COMPS, go, new, order, stack_round_deck, until
@@ -270,3 +271,60 @@ def test_SB_2_the_board_adjudicate_returns_is_the_public_view_of_its_state() -> 
         assert canonical_bytes(out.public) == canonical_bytes(r.public(out.state))
         state, steps = out.state, steps + 1
     assert steps >= 5
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_SB_5_4_every_deadline_default_is_an_order_the_referee_accepts(players: int) -> None:
+    """A seat that misses a deadline is given ``default_order`` (adjudication §0: the deadline
+    default), which must pass the referee's own check: a whole game of nothing but defaults plays
+    to its end, each default accepted as if the seat had sent it."""
+    from pbem.bagpipes.model import parse_order
+    from pbem.core.drbg import Drbg
+    r = BagpipesRuleset.for_options({"players": players})
+    state = r.setup("standard", r.options(), Drbg(b"d" * 32))
+    kinds: set[str] = set()
+    for k in range(500):
+        owes = r.owes(state)
+        if not owes:
+            break
+        orders = {s: r.default_order(state, s) for s in owes}
+        for side, body in orders.items():
+            r.validate(state, side, body)
+            assert parse_order(body).kind == owes[side]
+            kinds.add(owes[side])
+        state = r.adjudicate(state, orders, Drbg(bytes([k % 256]) * 32)).state
+    assert not r.owes(state), "a game of defaults did not end"
+    assert r.result(state)["winners"]
+    assert {"plan"} <= kinds
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_SB_5_4_the_deadline_default_of_every_kind_asked_in_a_bot_game_is_accepted(players: int) -> None:
+    """At every step of bot games (whose plans ask, so every kind of order is owed), each owing
+    seat's deadline default passes the referee's check."""
+    from pbem.bagpipes.bots import safe_order
+    from pbem.core.drbg import Drbg
+    kinds: set[str] = set()
+    for game in range(4):
+        r = BagpipesRuleset.for_options({"players": players})
+        state = r.setup("standard", r.options(), Drbg(bytes([game + 1]) * 32))
+        for k in range(400):
+            owes = r.owes(state)
+            if not owes:
+                break
+            for side, kind in owes.items():
+                r.validate(state, side, r.default_order(state, side))
+                kinds.add(kind)
+            orders = {s: _asking(safe_order(r.view(state, s), s, kind)) for s, kind in owes.items()}
+            state = r.adjudicate(state, orders, Drbg(bytes([k % 256]) * 32)).state
+    assert kinds >= {"plan", "choice", "turn", "window", "ruling"}, sorted(kinds)
+
+
+def _asking(order: dict[str, Any]) -> dict[str, Any]:
+    """A safe order whose standing parts all say "ask me", so the referee asks for every kind."""
+    if order["kind"] == "plan":
+        order.update(program=[], on_fail="ask", home_ask=True, badge={"prefer": [], "ask": True},
+                     stay_home={"prefer": [], "ask": True})
+    if order["kind"] == "choice":
+        order.update(tokens={"play": [], "ask": True}, purse={"play": [], "ask": True}, giveaway="ask")
+    return order
