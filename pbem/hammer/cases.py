@@ -24,7 +24,7 @@ from pbem.hammer.blocks import SIDES
 from pbem.hammer.board import board
 from pbem.hammer.decisions import BySide, Question, Scripted
 from pbem.hammer.errors import DataError, InvalidOrder, PbemError
-from pbem.hammer.log import LogEntry
+from pbem.hammer.log import PRIVATE_UNMARKED, LogEntry, entry
 from pbem.hammer.position import parse_position_data
 from pbem.hammer.state import PLACES, Battle, GameState
 
@@ -254,7 +254,7 @@ def run_step(state: GameState, step: dict[str, Any], rng: RandomStream, decider:
         if side is None:
             raise InvalidOrder("case: a winter_plan step needs side = \"england\" or \"scotland\"")
         check_winter_plan(state, side, step["winter_plan"])
-        return [{"what": "winter_plan", "side": side, "accepted": True}]
+        return [entry("winter_plan", side, PRIVATE_UNMARKED, accepted=True)]
     call = ENGINE_STEPS[step["step"]]
     return call.run(state, rng, decider)
 

@@ -33,12 +33,12 @@ from pbem.hammer.cardphase import end_year, play_cards, year_over
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
 from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
-from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, entry
+from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, as_entry, entry
 from pbem.hammer.state import GameState
 from pbem.hammer.vocab import PHASE_NAMES, SIDE_NAMES, OrderKind, Phase, Side
 
 PHASES: tuple[Phase, ...] = PHASE_NAMES
-Log = list[Any]  # LogEntry records (pbem.hammer.log), or the data form of lines not yet converted
+Log = list[LogEntry]
 Rng = RandomStream  # the core's one random-stream protocol (pbem.core.drbg)
 
 
@@ -454,17 +454,11 @@ def fight_battle(state: GameState, area: str, rng: Rng, decider: Decider) -> Log
 
 # --- seams into the rules modules (each imported where it is used) -------------------------------
 
-def tagged(out: Log, what: str) -> Log:
-    """A rules module's (or an engine step's) log, copied, each entry saying what it records."""
-    result: Log = []
-    for item in out or []:
-        if isinstance(item, LogEntry):
-            result.append(item.copy())
-            continue
-        entry = dict(item)
-        entry.setdefault("what", what)
-        result.append(entry)
-    return result
+def copied(out: Log) -> Log:
+    """A rules module's (or an engine step's) log, each line copied (its facts shallowly: a line's
+    values are never changed in place once written, only new facts added)."""
+    lines = [as_entry(e) for e in out or []]  # a test double may still hand back the data form
+    return [LogEntry(e.what, e.actor, e.visibility, dict(e.facts)) for e in lines]
 
 
 def _apply_moves(state: GameState, side: str, order: Any) -> Log:
@@ -472,13 +466,13 @@ def _apply_moves(state: GameState, side: str, order: Any) -> Log:
     if isinstance(order, dict):
         from pbem.hammer.orders import parse_moves
         order = parse_moves({k: v for k, v in order.items() if k != "battle_order"})
-    return tagged(apply_moves(state, side, order), "moves")
+    return copied(apply_moves(state, side, order))
 
 
 def _resolve_event(state: GameState, side: str, card_id: str, params: dict[str, Any], rng: Rng,
                    decider: Decider) -> Log:
     from pbem.hammer.events import resolve_event
-    return tagged(resolve_event(state, side, card_id, params, rng, decider), "event")
+    return copied(resolve_event(state, side, card_id, params, rng, decider))
 
 
 def _check_battle_order(state: GameState, requested: list[str]) -> None:
@@ -489,17 +483,17 @@ def _check_battle_order(state: GameState, requested: list[str]) -> None:
 
 def _fight(state: GameState, area: str, rng: Rng, decider: Decider) -> Log:
     from pbem.hammer.battle import fight
-    return tagged(fight(state, area, rng, decider), "battle")
+    return copied(fight(state, area, rng, decider))
 
 
 def _border_raid(state: GameState, decider: Decider) -> Log:
     from pbem.hammer.battle import border_raid
-    return tagged(border_raid(state, decider), "border_raid")
+    return copied(border_raid(state, decider))
 
 
 def _winter(state: GameState, rng: Rng, decider: Decider) -> Log:
     from pbem.hammer.winter import winter
-    return tagged(winter(state, rng, decider), "winter")
+    return copied(winter(state, rng, decider))
 
 
 def _sudden_death(state: GameState) -> None:

@@ -31,7 +31,7 @@ from pbem.hammer.movement import truce_bars
 from pbem.hammer.state import DEAD, OFF_MAP, POOL, GameState
 from pbem.hammer.suggest import did_you_mean
 
-Log = list[Any]  # LogEntry records, with an Event's defection battle's lines (kings.Lines)
+Log = list[LogEntry]
 RULE = "3.12"
 HERALD_SUCCESS = 4       # 1-4 converts, 5-6 fails
 PILLAGE_HITS = 2

@@ -7,8 +7,7 @@ fight at once, as attackers, wherever they now stand among former friends (``fig
 
 from __future__ import annotations
 
-from typing import Any
-
+from pbem.core.drbg import Dice
 from pbem.hammer.blocks import spec
 from pbem.hammer.decisions import Decider
 from pbem.hammer.errors import IllegalOrder
@@ -17,7 +16,6 @@ from pbem.hammer.state import DEAD, OFF_MAP, POOL, BlockState, GameState
 from pbem.hammer.victory import declare_winner
 
 Log = list[LogEntry]
-Lines = list[Any]  # LogEntry records with a defection battle's lines (battle.py: records, or their data form)
 KING = "King"
 EDWARD = "Edward"
 FIFE = "Fife"
@@ -90,7 +88,7 @@ def coronation_candidates(state: GameState) -> list[str]:
     return [c for c in CANDIDATES if not coronation_refusal(state, c)]
 
 
-def crown(state: GameState, candidate: str, rng: Any, decider: Decider) -> Lines:
+def crown(state: GameState, candidate: str, rng: Dice, decider: Decider) -> Log:
     """Crown ``candidate``: the King block deploys at full strength, the rival faction defects to
     the English and fights at once wherever it stands among Scots (6.21, 6.22)."""
     why = coronation_refusal(state, candidate)
@@ -104,7 +102,7 @@ def crown(state: GameState, candidate: str, rng: Any, decider: Decider) -> Lines
     defectors = [n for n in state.nobles_of("scotland") if spec(n).faction == faction and n != MORAY]
     for name in defectors:
         state.blocks[name].owner = "england"
-    log: Lines = [entry("coronation", None, PUBLIC, king=candidate, area=where, defectors=list(defectors),
+    log: Log = [entry("coronation", None, PUBLIC, king=candidate, area=where, defectors=list(defectors),
                         rule="6.22" if candidate == "Balliol" else "6.21")]
     log += fight_defections(state, defectors, rng, decider)
     return log
@@ -124,15 +122,15 @@ def defection_areas(state: GameState, defectors: list[str]) -> dict[str, list[st
     return dict(sorted(out.items()))
 
 
-def fight_defections(state: GameState, defectors: list[str], rng: Any, decider: Decider) -> Lines:
+def fight_defections(state: GameState, defectors: list[str], rng: Dice, decider: Decider) -> Log:
     """Fight every battle the defection causes at once, the defectors attacking, in area-name order."""
-    log: Lines = []
+    log: Log = []
     for area, names in defection_areas(state, defectors).items():
         log += _fight_defection(state, area, names, rng, decider)
     return log
 
 
-def _fight_defection(state: GameState, area: str, defectors: list[str], rng: Any, decider: Decider) -> Lines:
+def _fight_defection(state: GameState, area: str, defectors: list[str], rng: Dice, decider: Decider) -> Log:
     """A battle fought at once with ``defectors`` attacking (battle.py: a normal battle, 3 rounds)."""
     from pbem.hammer.battle import fight_defection
     return list(fight_defection(state, area, list(defectors), rng, decider) or [])

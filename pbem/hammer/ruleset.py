@@ -427,7 +427,7 @@ def _call(st: StepState, step: engine.StepCall, rng: Drbg, log: list[Any]) -> Ga
         return None
     # Who sees a line is views.entry_for's rule alone: a line naming neither ``side`` nor
     # ``public`` is the referee's (fail closed). Each line names the sub-stream its dice came from.
-    out = engine.tagged(out, resume.call)
+    out = engine.copied(out)
     for line in out:
         line.setdefault("stream", list(resume.stream))
     log.extend(out)

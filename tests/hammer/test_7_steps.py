@@ -18,7 +18,7 @@ from pbem.hammer import drafts, engine, ruleset
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import NeedDecision, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.log import as_entry
+from pbem.hammer.log import PUBLIC, LogEntry, as_entry, entry
 from pbem.hammer.order_kinds import base as order_kinds_base
 from pbem.hammer.state import GameState
 
@@ -27,14 +27,14 @@ class FakeBattle:
     def __init__(self) -> None:
         self.ask = False
 
-    def fight(self, g: GameState, area: str, rng: Any, decider: Any) -> list[dict[str, Any]]:
+    def fight(self, g: GameState, area: str, rng: Any, decider: Any) -> list[LogEntry]:
         die = rng.d6()
-        log = [{"what": "battle", "area": area, "die": die, "public": True}]
+        log = [entry("battle", None, PUBLIC, area=area, die=die)]
         if self.ask:
             attacker = g.current.battles[area].attacker
             defender = "scotland" if attacker == "england" else "england"
             answer = checked(decider, Question(defender, "battle_action", ("retreat", "fire"), {"area": area}, "5.41"))
-            log.append({"what": "battle", "area": area, "answer": answer, "public": True})
+            log.append(entry("battle", None, PUBLIC, area=area, answer=answer))
         for name in g.blocks_in(area, attacker if self.ask else g.current.battles[area].attacker):
             g.blocks[name].location = g.current.battles[area].main_origin or g.blocks[name].location
         return log
