@@ -21,6 +21,7 @@ from typing import Any
 from pbem.hammer.blocks import SIDES, blocks, other_side, spec
 from pbem.hammer.cards import card
 from pbem.hammer.state import DEAD, OFF_MAP, POOL, Battle, BlockState, GameState, Turn
+from pbem.hammer.vocab import phase_named
 
 MORAY = "Moray"  # the one noble who may stand in a Draw Pool (7.1): placed there first when in doubt
 
@@ -30,7 +31,7 @@ def game_from_view(view: dict[str, Any]) -> GameState:
     side = str(view["side"])
     enemy = other_side(side)
     g = GameState(scenario=str(view["scenario"]), year=int(view["year"]), turn=int(view["turn"]),
-                  phase=str(view["phase"]), edward=str(view["edward"]), king=str(view["king"]),
+                  phase=phase_named(str(view["phase"])), edward=str(view["edward"]), king=str(view["king"]),
                   winner=str(view.get("winner", "")), win_reason=str(view.get("win_reason", "")),
                   edward_wintered=int(view.get("edward_wintered", 0)))
     g.hands = {side: list(view["hand"]), enemy: []}

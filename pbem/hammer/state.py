@@ -16,6 +16,7 @@ from pbem.core.canonical import canonical_bytes
 from pbem.hammer.battle_state import Fight, fight_data, fight_of
 from pbem.hammer.blocks import SIDES, blocks, other_side, spec
 from pbem.hammer.board import board
+from pbem.hammer.vocab import Phase
 from pbem.hammer.winter_progress import WinterProgress, winter_data
 
 POOL = "pool"        # the side's Draw Pool (5.8)
@@ -111,7 +112,7 @@ class GameState:
     scenario: str
     year: int
     turn: int = 0                 # Game Turn within the year, 1-5; 0 before the first card
-    phase: str = "card"
+    phase: Phase = "card"
     options: Options = field(default_factory=Options)
     blocks: dict[str, BlockState] = field(default_factory=dict)
     deck: list[str] = field(default_factory=list)          # undealt cards, top first

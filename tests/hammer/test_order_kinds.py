@@ -52,7 +52,7 @@ def test_every_order_kind_is_in_the_registry_and_offers_all_six_operations() -> 
 
 
 def test_an_unknown_order_kind_has_no_rules() -> None:
-    with pytest.raises(ValueError, match="unknown order kind 'orders'"):
+    with pytest.raises(DataError, match="unknown order kind 'orders'"):
         rules_for("orders")
 
 

@@ -28,7 +28,7 @@ ORDER_KINDS: dict[OrderKind, OrderKindRules] = {
 
 
 def rules_for(kind: str) -> OrderKindRules:
-    """The rules of the order kind named ``kind`` (a name from outside: ValueError if it is none)."""
+    """The rules of the order kind named ``kind`` (a name from outside: DataError if it is none)."""
     return ORDER_KINDS[order_kind_named(kind)]
 
 
