@@ -14,7 +14,7 @@ import pytest
 from check_corpus import SCENARIOS, Position, positions
 
 from pbem.hammer import bots, drafts, known, ruleset
-from pbem.hammer.errors import InvalidOrder
+from pbem.hammer.errors import DataError, InvalidOrder
 from pbem.hammer.order_kinds import ORDER_KINDS, Ask, rules_for
 from pbem.hammer.ruleset import HammerRuleset, ask_of
 from pbem.hammer.vocab import ORDER_KINDS as KIND_NAMES
