@@ -34,3 +34,16 @@ def test_ruff_finds_nothing() -> None:
 
 def test_mypy_strict_finds_nothing_in_pbem() -> None:
     _clean([*_tool("mypy")])  # files, strictness and cache folder: [tool.mypy] in pyproject.toml
+
+
+def test_mypy_the_type_checker_is_silenced_in_a_handful_of_places_each_saying_why() -> None:
+    """Issue 15: "no more than a handful of justified ignores". Each ``type: ignore`` names its
+    error code and says why on the same line."""
+    found = []
+    for path in sorted((ROOT / "pbem").rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "type: ignore" in line:
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert len(found) <= 3, "\n".join(found)
+    for line in found:
+        assert "type: ignore[" in line and line.rstrip().count("#") >= 2, f"unjustified: {line}"

@@ -988,7 +988,13 @@ def default_order(t: Table, side: str, kind: str) -> Order:
         return Order(kind="turn", round=t.round, turn=Turn())
     if kind == "ruling":
         return Order(kind="ruling", round=t.round, ruling="No ruling by the deadline: the card has no effect.")
-    return Order(kind=kind, round=t.round)  # type: ignore[arg-type]
+    if kind == "plan":  # no standing orders: every question is answered by its own default
+        return Order(kind="plan", round=t.round)
+    if kind == "window":
+        return Order(kind="window", round=t.round)  # plays no card
+    if kind == "giveaway":
+        return Order(kind="giveaway", round=t.round)  # keeps the gold
+    raise InvalidOrder(f"an order of kind {kind!r} has no deadline default: it is no order kind of this game.")
 
 
 _NO_COMPS = Components("", "", (2, 6), (), (), (), (), ())

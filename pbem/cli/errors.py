@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
 
 import typer
 
@@ -51,4 +51,4 @@ def fails_cleanly(fn: F) -> F:
         except UnicodeDecodeError:
             fail("a file that should be UTF-8 text is not.")
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)  # functools.wraps keeps the signature the type names

@@ -49,7 +49,7 @@ SAVED_REPORT_FIELDS: dict[str, type] = {"ruleset": str, "game": str, "side": str
 SHAPE_NAMES = {str: "a string", int: "a whole number >= 0", list: "a list [...]", dict: "an object {...}"}
 
 
-class SavedReport(dict):  # type: ignore[type-arg]
+class SavedReport(dict[str, Any]):
     """An opened report read back from JSON: unsigned, so possibly edited by hand (see ``reading``)."""
 
     path: Path

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]  # not in the stubs
 from typing import Any
 
 from pbem.core.errors import FormatError

@@ -240,13 +240,14 @@ def private_from_toml(text: str, where: str, passphrase: bytes | None = None) ->
             raise DecryptError(f"{where} is protected by a passphrase; give it with --passphrase-file (protocol §5.1).")
         if not isinstance(prot, dict) or prot.get("kdf") != "scrypt" or prot.get("aead") != "chacha20poly1305":
             raise FormatError(f"{where}: [protected] must use kdf scrypt and aead chacha20poly1305 (protocol §5.1).")
-        n, r, p = prot.get("n"), prot.get("r"), prot.get("p")
-        if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 2**20 for v in (n, r, p)) \
-                or n < 2 or n & (n - 1) or 128 * n * r * p > SCRYPT_MAX_BYTES:  # type: ignore[operator]
+        raw = (prot.get("n"), prot.get("r"), prot.get("p"))
+        params = [v for v in raw if isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 2**20]
+        n, r, p = params if len(params) == 3 else (0, 0, 0)
+        if n < 2 or n & (n - 1) or 128 * n * r * p > SCRYPT_MAX_BYTES:
             raise FormatError(f"{where}: [protected] scrypt parameters are out of range: n a power of 2, and "
                               f"128 * n * r * p at most {SCRYPT_MAX_BYTES >> 20} MiB (protocol §5.1).")
         try:
-            key = _kdf(passphrase, unb64(prot.get("salt"), f"{where}: protected.salt"), n, r, p)  # type: ignore[arg-type]
+            key = _kdf(passphrase, unb64(prot.get("salt"), f"{where}: protected.salt"), n, r, p)
         except (ValueError, MemoryError):
             raise FormatError(f"{where}: [protected] scrypt parameters are out of range (protocol §5.1).") from None
         from cryptography.exceptions import InvalidTag

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pbem.core.errors import GameBusy
 
@@ -76,4 +76,4 @@ def locked(fn: F) -> F:
         with game_lock(game_dir):
             return fn(game_dir, *args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)  # functools.wraps keeps the signature the type names

@@ -222,10 +222,14 @@ def load(name: str, options: Mapping[str, Any] | None = None, components: Path |
     if components is not None and not getattr(factory, "takes_components", False):
         raise FormatError(f"ruleset {name!r} takes no component file; leave out --components (protocol §10.3).")
     if components is not None and for_options is not None:
-        return for_options(dict(options or {}), components)  # type: ignore[no-any-return]
-    if options is not None and for_options is not None:
-        return for_options(dict(options))  # type: ignore[no-any-return]
-    return factory()  # type: ignore[no-any-return]
+        made = for_options(dict(options or {}), components)
+    elif options is not None and for_options is not None:
+        made = for_options(dict(options))
+    else:
+        made = factory()
+    if not isinstance(made, Ruleset):  # a registered name whose object lacks the seam's methods
+        raise FormatError(f"ruleset {name!r} does not provide the Ruleset seam (protocol §10).")
+    return made
 
 
 def outcome_parts(outcome: StepResult) -> tuple[dict[str, Any], dict[str, Any], dict[str, dict[str, Any]]]:

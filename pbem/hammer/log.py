@@ -136,14 +136,10 @@ def to_data(log: list[LogEntry] | list[Data]) -> list[Data]:
     return [e.to_data() if isinstance(e, LogEntry) else dict(e) for e in log]
 
 
-_LEAVES = (str, int, bool, type(None))
-
-
 def _copy(value: Plain) -> Plain:
-    if isinstance(value, _LEAVES):
-        return value
+    """A deep copy of a fact: containers are new, leaves shared."""
     if isinstance(value, list):
         return [_copy(v) for v in value]
     if isinstance(value, dict):
         return {str(k): _copy(v) for k, v in value.items()}
-    return value  # type: ignore[unreachable]  # a tuple a producer left in: the canonical form writes it as a list
+    return value  # a leaf (or a tuple a producer left in: the canonical form writes it as a list)

@@ -262,8 +262,9 @@ class PlanDecider:
         listed = _first_listed(self.plans.raid_loss, q.options)
         if listed:
             return listed
-        if self.state is not None:
-            return sorted(q.options, key=lambda n: (self.state.blocks[n].strength, n))[0]  # type: ignore[union-attr]
+        state = self.state
+        if state is not None:
+            return sorted(q.options, key=lambda n: (state.blocks[n].strength, n))[0]
         return sorted(q.options)[0]
 
 

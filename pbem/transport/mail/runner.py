@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pbem.core import identity
+from pbem.core.errors import FormatError
 from pbem.transport.mail import adapter, inbound
 from pbem.transport.mail.config import JudgeConfig
 from pbem.transport.mail.journal import Journal
@@ -44,7 +45,12 @@ def build(cfg: JudgeConfig, clock: Callable[[], int] | None = None) -> Parts:
     judge = Judge(journal, referee, cfg.address, cfg.games_dir, name=cfg.name, max_bytes=cfg.max_message_bytes,
                   reminder_hours=cfg.reminder_hours, clock=clock,
                   hosts=[identity.load_public(h) for h in cfg.hosts])
-    inbox: Inbox = MaildirInbox(cfg.maildir) if cfg.maildir is not None else ImapInbox(cfg.imap)  # type: ignore[arg-type]
+    if cfg.maildir is not None:
+        inbox: Inbox = MaildirInbox(cfg.maildir)
+    elif cfg.imap is not None:
+        inbox = ImapInbox(cfg.imap)
+    else:  # the configuration reader refuses a file with neither (docs/judge.md)
+        raise FormatError("the judge's configuration names no incoming mail: give [imap] or [maildir] (docs/judge.md).")
     return Parts(judge, inbox, SmtpSender(cfg.smtp, cfg.address), cfg.retry_seconds)
 
 
