@@ -4,6 +4,7 @@ and standing ``[plans]``."""
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from pbem.hammer import known
@@ -94,7 +95,7 @@ class CardOrders:
 def reach_as_player1(game: GameState, side: str) -> dict[str, dict[str, list[str]]]:
     """The legal moves ``side`` would have as Player 1 of a new Game Turn, as ``validate`` checks
     ``[if_player1]``: the card only needs a value of at least 1 (4.1, 4.2)."""
-    work = game.copy()
+    work = copy.copy(game)  # ``game`` only read: the new turn is this copy's alone, the moves are tried on another
     work.current = Turn(cards={side: A_MOVE_CARD}, player1=side)
     return legal_group_moves(work, side)  # plain data already: new dicts and lists of names
 
