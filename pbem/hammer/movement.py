@@ -107,6 +107,7 @@ class _Phase:
         self.state = state
         self.side = side
         self.enemy = other_side(side)
+        self._border = board().border
         self.budget = move_points(state, side)
         self.used = 0
         self.log: Log = []
@@ -175,19 +176,22 @@ class _Phase:
 
     def step_error(self, block: str, origin: str, cur: str, nxt: str, first: bool) -> IllegalOrder | None:
         """Whether ``block`` may cross from ``cur`` into ``nxt`` now (stops and reach apart)."""
-        border = board().border(cur, nxt)
+        border = self._border(cur, nxt)
         if border is None:
             return _illegal(f"{cur}→{nxt}: no border between these areas", "1.1")
-        if first and border.key in self.closed.get(origin, set()):
+        if first and border.key in self.closed.get(origin, ()):
             return _illegal(f"{cur}→{nxt}: {block} may not leave the battle across a border the enemy "
                             f"used to enter it", "4.6")
-        if self.state.current.crossings.get(f"{self.side}|{border.key}", 0) >= border.limit:
+        crossings = self.state.current.crossings  # none yet: no limit reached (every limit is at least 1)
+        if crossings and crossings.get(f"{self.side}|{border.key}", 0) >= border.limit:
             return _illegal(f"{cur}→{nxt}: {border.limit} of your blocks have already crossed the "
                             f"{border.kind} border {border.key} this Move Phase", "4.3")
         truce = self.state.current.truce
+        if not truce:
+            return None
         if truce_bars(self.state, self.side, nxt):
             return _illegal(f"{cur}→{nxt}: the Scots may not enter England during a Truce", "5.9")
-        if truce and truce != self.side and nxt in self.enemy_areas:
+        if truce != self.side and nxt in self.enemy_areas:
             return _illegal(f"{cur}→{nxt}: {nxt} holds enemy blocks and the Truce forbids attacking", "3.12")
         return None
 
@@ -197,7 +201,7 @@ class _Phase:
             return "it entered an area holding enemy blocks", "4.0"
         if nxt == ENGLAND:
             return "it entered England", "4.4"
-        border = board().border(cur, nxt)
+        border = self._border(cur, nxt)
         if border is not None and border.kind == "red":
             return "it crossed a red border", "4.3"
         return None
@@ -254,7 +258,8 @@ class _Phase:
         if origin in self.defenders:
             self.left[origin] = self.left.get(origin, 0) + 1
         attacking = dest in self.enemy_areas
-        st.blocks[block].location = dest
+        b = st.blocks[block]  # a new record: the working copy shares the others with the state (``_working_copy``)
+        st.blocks[block] = BlockState(b.owner, dest, b.strength)
         st.current.moved.append(block)
         if attacking:
             via = SEA if sea else (path[-2] if len(path) > 1 else origin)
@@ -267,18 +272,18 @@ class _Phase:
                 battle.entered[self.side] = sorted(entered)
 
     def _snapshot(self, blocks: tuple[str, ...]) -> tuple[Any, ...]:
-        """What making ``blocks``' moves changes (only they move), to be restored if one is refused."""
+        """What making ``blocks``' moves changes (only they move: their records, never changed in place),
+        to be restored if one is refused."""
         st = self.state
-        return ({n: st.blocks[n].location for n in blocks if n in st.blocks}, list(st.current.moved),
+        return ({n: st.blocks[n] for n in blocks if n in st.blocks}, list(st.current.moved),
                 dict(st.current.crossings), dict(self.left),
                 {a: list(v) for a, v in self.arrivals.items()},
                 {a: b.copy() for a, b in st.current.battles.items()})
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
-        locations, moved, crossings, left, arrivals, battles = snap
+        records, moved, crossings, left, arrivals, battles = snap
         st = self.state
-        for n, loc in locations.items():
-            st.blocks[n].location = loc
+        st.blocks.update(records)
         st.current.moved, st.current.crossings = moved, crossings
         self.left, self.arrivals = left, arrivals
         st.current.battles = battles
@@ -428,10 +433,20 @@ def _simple_paths(origin: str, reach: int) -> Iterator[tuple[str, ...]]:
 def scratch_copy(state: GameState) -> GameState:
     """A copy deep in what a Move Phase changes (blocks, the current turn), sharing the rest.
 
-    Much cheaper than ``GameState.copy``; the generator and validator try moves on it.
+    Much cheaper than ``GameState.copy``: for trying moves on a copy kept apart from ``state``
+    (``apply_moves`` changes the records of the state it is given).
     """
     out = copy.copy(state)
     out.blocks = {n: BlockState(b.owner, b.location, b.strength) for n, b in state.blocks.items()}
+    out.current = state.current.copy()
+    return out
+
+
+def _working_copy(state: GameState) -> GameState:
+    """The copy a Move Phase is made on: its own current turn and blocks table, whose records it
+    shares with ``state`` until a block moves (``_Phase._move`` gives a moved block a new record)."""
+    out = copy.copy(state)
+    out.blocks = dict(state.blocks)
     out.current = state.current.copy()
     return out
 
@@ -444,7 +459,8 @@ def apply_moves(state: GameState, side: str, order: MoveOrder) -> Log:
     """
     work, phase = _made(state, side, order)
     for name, b in work.blocks.items():
-        state.blocks[name].location = b.location
+        if b is not state.blocks[name]:  # it moved: a new record on the working copy
+            state.blocks[name].location = b.location
     for f in fields(work.current):
         setattr(state.current, f.name, getattr(work.current, f.name))
     return phase.log
@@ -460,7 +476,7 @@ def _made(state: GameState, side: str, order: MoveOrder) -> tuple[GameState, _Ph
     err = turn_error(state, side)
     if err:
         raise err
-    work = scratch_copy(state)
+    work = _working_copy(state)
     phase = _Phase(work, side, order.pins)
     for number, gm in enumerate(order.moves, start=1):
         phase.apply_group(gm, number)
@@ -498,7 +514,7 @@ class LegalSteps:
         if turn_error(state, side):
             return
         # The moves already decided are made on a scratch copy; without any, the phase only reads the state.
-        work = scratch_copy(state) if done is not None and done.moves else state
+        work = _working_copy(state) if done is not None and done.moves else state
         self.phase = phase = _Phase(work, side, done.pins if done else {})
         for number, gm in enumerate(done.moves if done else (), start=1):
             phase.apply_group(gm, number)
@@ -647,7 +663,7 @@ def _reach(phase: _Phase, block: str, origin: str, checked: dict[tuple[str, str,
                 go_on = _open(phase, block, origin, cur, nxt, checked)
                 if go_on is None:
                     continue
-                if affordable[int(ENGLAND in (origin, nxt))]:
+                if affordable[nxt == ENGLAND or origin == ENGLAND]:
                     ends.add(nxt)
                 if go_on and depth < rating and nxt not in onward:
                     onward.add(nxt)

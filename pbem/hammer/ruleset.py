@@ -134,7 +134,7 @@ class HammerRuleset:
         ``shared``: the game shown, tallied, and its public board, the same for every side's report (only read)."""
         shown, public = shared or _shown(st, g)
         return {"game": game_id, "side": side, "step": step, "asks": st.owed().get(side, ""),
-                "owes": st.owed(), "options": _options(g, state, side), "view": _plain(shown.view(side)),
+                "owes": st.owed(), "options": _options(g, state, side), "view": shown.view(side),
                 "log": _plain(filter_log(log, side)),
                 "public": public, "result": _result(st.game)}
 

@@ -14,6 +14,7 @@ from typing import Any
 from pbem.hammer.blocks import SIDES, other_side, spec
 from pbem.hammer.board import board
 from pbem.hammer.log import LogEntry, Seen, as_entry
+from pbem.hammer.plaindata import plain
 from pbem.hammer.state import DEAD, OFF_MAP, PLACES, POOL, GameState
 
 Entry = dict[str, Any]
@@ -197,23 +198,20 @@ def view(state: GameState, side: str, log: Iterable[Entry] = (), asks: dict[str,
 
 
 class Board:
-    """One game's board, tallied once: each side's ``view`` and the ``public_board`` of the same game
-    read the same facts (a referee builds both sides' reports of a step from one game)."""
+    """One game's board, tallied once (``_Places``): each side's ``view`` and the ``public_board`` of
+    the same game read the same tally (a referee builds both sides' reports of a step from one game)."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.places = _Places(state)
-        self._common: dict[str, Any] | None = None
 
     def common(self) -> dict[str, Any]:
-        """``_common`` of the game; each caller gets its own dict of the same (shared) values."""
-        if self._common is None:
-            self._common = _common(self.state, self.places)
-        return dict(self._common)
+        """``_common`` of the game, new at each call."""
+        return _common(self.state, self.places)
 
     def view(self, side: str, log: Iterable[Entry] = (), asks: dict[str, Any] | None = None) -> dict[str, Any]:
-        """``view`` of this game. Its inner lists and dicts of common facts are shared by every view of
-        this board: callers that hand a view on copy it (the ruleset's reports are plain copies)."""
+        """``view`` of this game: plain data (dicts, lists, scalars), new at each call, sharing nothing
+        with the game, the log, ``asks`` or another view."""
         if side not in SIDES:
             raise ValueError(f"unknown side {side!r}")
         state = self.state
@@ -235,9 +233,10 @@ class Board:
             "enemy_pool": common["pool_sizes"][enemy],
             "hand": sorted(state.hands.get(side, [])),
             "enemy_hand": common["hand_sizes"][enemy],
-            "fight": _fight(state, side),
-            "log": filter_log(log, side),
-            "asks": dict(asks or {}),
+            # what the log lines, the battle's included, and ``asks`` hold is copied as plain data
+            "fight": plain(_fight(state, side)),
+            "log": plain(filter_log(log, side)),
+            "asks": plain(dict(asks or {})),
         }
         return out
 
