@@ -258,8 +258,8 @@ class _Phase:
         if origin in self.defenders:
             self.left[origin] = self.left.get(origin, 0) + 1
         attacking = dest in self.enemy_areas
-        b = st.blocks[block]  # a new record: the working copy shares the others with the state (``_working_copy``)
-        st.blocks[block] = BlockState(b.owner, dest, b.strength)
+        was = st.blocks[block]  # a new record: the working copy shares the others with the state (``_working_copy``)
+        st.blocks[block] = BlockState(was.owner, dest, was.strength)
         st.current.moved.append(block)
         if attacking:
             via = SEA if sea else (path[-2] if len(path) > 1 else origin)
