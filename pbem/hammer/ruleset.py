@@ -235,15 +235,18 @@ class Shown(NamedTuple):
 def _shown(st: StepState, g: GameState) -> Shown:
     """The game a report shows (the paused one while a step waits for a decision) and its public board."""
     shown = GameState.from_dict(st.paused) if st.paused else g
-    return Shown(Board(shown), _public(shown, st.owed()))
+    board = Board(shown)
+    return Shown(board, _public(shown, st.owed(), board.places.counts()))
 
 
-def _public(g: GameState, owes: dict[str, str]) -> dict[str, Any]:
-    counts: dict[str, dict[str, int]] = {}
-    for b in g.blocks.values():
-        if b.location in PLACES:
-            continue
-        counts.setdefault(b.location, {s: 0 for s in SIDES})[b.owner] += 1
+def _public(g: GameState, owes: dict[str, str], counts: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
+    """The public board; ``counts``: the blocks per side per area, when the caller has tallied them."""
+    if counts is None:
+        counts = {}
+        for b in g.blocks.values():
+            if b.location in PLACES:
+                continue
+            counts.setdefault(b.location, {s: 0 for s in SIDES})[b.owner] += 1
     return {"year": g.year, "turn": g.turn, "phase": g.phase, "king": g.king, "edward": g.edward,
             "played": {s: list(g.played.get(s, [])) for s in SIDES},
             "blocks": {a: counts[a] for a in sorted(counts)},

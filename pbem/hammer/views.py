@@ -111,27 +111,32 @@ class _Places:
                 names.append(name)
             if b.location not in PLACES and spec(name).is_noble:
                 self.nobles.setdefault(b.owner, []).append(name)
+        self._counts: dict[str, dict[str, int]] = {}  # blocks per side in each map area that holds any
+        for area in sorted(self.at):
+            if area not in PLACES:
+                count = self._counts[area] = {s: 0 for s in SIDES}
+                for owner, names in self.at[area].items():
+                    count[owner] += len(names)
+        self._control = {a: self._control_of(a) for a in board().area_names()}
+
+    def _control_of(self, area: str) -> str:
+        """``GameState.control`` (4.5) read from the tally."""
+        owners = self.at.get(area)
+        if not owners:
+            return "neutral"
+        return "contested" if len(owners) == 2 else next(iter(owners))
 
     def names(self, place: str, side: str) -> list[str]:
         """``side``'s blocks in ``place``, in name order (a new list)."""
         return list(self.at.get(place, {}).get(side, ()))
 
     def counts(self) -> dict[str, dict[str, int]]:
-        """Blocks per side in each map area that holds any."""
-        out: dict[str, dict[str, int]] = {}
-        for area in sorted(self.at):
-            if area not in PLACES:
-                count = out[area] = {s: 0 for s in SIDES}
-                for owner, names in self.at[area].items():
-                    count[owner] += len(names)
-        return out
+        """Blocks per side in each map area that holds any (new dicts)."""
+        return {area: dict(count) for area, count in self._counts.items()}
 
-    def control(self, area: str) -> str:
-        """``GameState.control`` (4.5) read from the tally."""
-        owners = self.at.get(area)
-        if not owners:
-            return "neutral"
-        return "contested" if len(owners) == 2 else next(iter(owners))
+    def control(self) -> dict[str, str]:
+        """Who controls each area of the map (4.5), by area name (a new dict)."""
+        return dict(self._control)
 
 
 def _battles(state: GameState, places: _Places) -> list[dict[str, Any]]:
@@ -165,7 +170,7 @@ def _common(state: GameState, places: _Places) -> dict[str, Any]:
         "off_map": {s: places.names(OFF_MAP, s) for s in SIDES},
         "nobles": {s: len(places.nobles.get(s, ())) for s in SIDES},
         "counts": places.counts(),
-        "control": {a: places.control(a) for a in board().area_names()},
+        "control": places.control(),
         "battles": _battles(state, places),
     }
 
