@@ -16,7 +16,7 @@ from pbem.hammer.movement import legal_group_moves
 from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans
 from pbem.hammer.order_kinds.bot_choices import bot_plans, choose_moves, keep_legal
 from pbem.hammer.order_kinds.event import empty_event_note, event_choice_lines, event_params
-from pbem.hammer.order_kinds.moves import MOVE_LINES, apply_moves_section, reach_comments
+from pbem.hammer.order_kinds.moves import MOVE_LINES, check_moves_section, reach_comments
 from pbem.hammer.state import Turn
 from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.vocab import OrderKind
@@ -54,7 +54,7 @@ class CardOrders:
         ahead = draft.sections.get("if_player1")
         if ahead and not card_of(play).is_event:  # checked now as if this side were Player 1
             game.current = Turn(cards={side: play}, player1=side)
-            apply_moves_section(game, side, ahead)
+            check_moves_section(game, side, ahead)
         check_plans(draft)
 
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
