@@ -132,9 +132,9 @@ class HammerRuleset:
                 step: int, shared: Shown | None = None) -> dict[str, Any]:
         """``report`` with the state parsed (``st``, its data form ``state``) and its game (``g``, only read).
         ``shared``: the game shown, tallied, and its public board, the same for every side's report (only read)."""
-        shown, public = shared or _shown(st, g)
+        board, public = shared or _shown(st, g)
         return {"game": game_id, "side": side, "step": step, "asks": st.owed().get(side, ""),
-                "owes": st.owed(), "options": _options(g, state, side), "view": shown.view(side),
+                "owes": st.owed(), "options": _options(g, state, side), "view": board.view(side),
                 "log": _plain(filter_log(log, side)),
                 "public": public, "result": _result(st.game)}
 
