@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from dataclasses import fields
+from functools import cache
 from typing import Any, NamedTuple
 
 from pbem.hammer.blocks import other_side, spec
@@ -106,6 +107,7 @@ class _Phase:
         self.state = state
         self.side = side
         self.enemy = other_side(side)
+        self._border = board().border
         self.budget = move_points(state, side)
         self.used = 0
         self.log: Log = []
@@ -174,19 +176,22 @@ class _Phase:
 
     def step_error(self, block: str, origin: str, cur: str, nxt: str, first: bool) -> IllegalOrder | None:
         """Whether ``block`` may cross from ``cur`` into ``nxt`` now (stops and reach apart)."""
-        border = board().border(cur, nxt)
+        border = self._border(cur, nxt)
         if border is None:
             return _illegal(f"{cur}→{nxt}: no border between these areas", "1.1")
-        if first and border.key in self.closed.get(origin, set()):
+        if first and border.key in self.closed.get(origin, ()):
             return _illegal(f"{cur}→{nxt}: {block} may not leave the battle across a border the enemy "
                             f"used to enter it", "4.6")
-        if self.state.current.crossings.get(f"{self.side}|{border.key}", 0) >= border.limit:
+        crossings = self.state.current.crossings  # none yet: no limit reached (every limit is at least 1)
+        if crossings and crossings.get(f"{self.side}|{border.key}", 0) >= border.limit:
             return _illegal(f"{cur}→{nxt}: {border.limit} of your blocks have already crossed the "
                             f"{border.kind} border {border.key} this Move Phase", "4.3")
         truce = self.state.current.truce
+        if not truce:
+            return None
         if truce_bars(self.state, self.side, nxt):
             return _illegal(f"{cur}→{nxt}: the Scots may not enter England during a Truce", "5.9")
-        if truce and truce != self.side and nxt in self.enemy_areas:
+        if truce != self.side and nxt in self.enemy_areas:
             return _illegal(f"{cur}→{nxt}: {nxt} holds enemy blocks and the Truce forbids attacking", "3.12")
         return None
 
@@ -196,7 +201,7 @@ class _Phase:
             return "it entered an area holding enemy blocks", "4.0"
         if nxt == ENGLAND:
             return "it entered England", "4.4"
-        border = board().border(cur, nxt)
+        border = self._border(cur, nxt)
         if border is not None and border.kind == "red":
             return "it crossed a red border", "4.3"
         return None
@@ -253,7 +258,8 @@ class _Phase:
         if origin in self.defenders:
             self.left[origin] = self.left.get(origin, 0) + 1
         attacking = dest in self.enemy_areas
-        st.blocks[block].location = dest
+        was = st.blocks[block]  # a new record: the working copy shares the others with the state (``_working_copy``)
+        st.blocks[block] = BlockState(was.owner, dest, was.strength)
         st.current.moved.append(block)
         if attacking:
             via = SEA if sea else (path[-2] if len(path) > 1 else origin)
@@ -265,18 +271,19 @@ class _Phase:
                 entered = set(battle.entered.get(self.side, [])) | {border_key(via, dest)}
                 battle.entered[self.side] = sorted(entered)
 
-    def _snapshot(self) -> tuple[Any, ...]:
+    def _snapshot(self, blocks: tuple[str, ...]) -> tuple[Any, ...]:
+        """What making ``blocks``' moves changes (only they move: their records, never changed in place),
+        to be restored if one is refused."""
         st = self.state
-        return ({n: b.location for n, b in st.blocks.items()}, list(st.current.moved),
+        return ({n: st.blocks[n] for n in blocks if n in st.blocks}, list(st.current.moved),
                 dict(st.current.crossings), dict(self.left),
                 {a: list(v) for a, v in self.arrivals.items()},
                 {a: b.copy() for a, b in st.current.battles.items()})
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
-        locations, moved, crossings, left, arrivals, battles = snap
+        records, moved, crossings, left, arrivals, battles = snap
         st = self.state
-        for n, loc in locations.items():
-            st.blocks[n].location = loc
+        st.blocks.update(records)
         st.current.moved, st.current.crossings = moved, crossings
         self.left, self.arrivals = left, arrivals
         st.current.battles = battles
@@ -291,12 +298,11 @@ class _Phase:
     def _resolve_to(self, origin: str, part: MovePart) -> tuple[str, ...]:
         """The shorthand ``to``: the first path (shortest, then alphabetical) legal for every block."""
         reach = max(spec(b).move for b in part.blocks)
-        candidates = sorted((p for p in _simple_paths(origin, reach) if p[-1] == part.to),
-                            key=lambda p: (len(p), p))
+        candidates = _paths_to(origin, reach).get(part.to, ())
         first: IllegalOrder | None = None
         truce: IllegalOrder | None = None  # a path only the Truce closes: the Truce is the reason given (3.12)
         for path in candidates:
-            snap = self._snapshot()
+            snap = self._snapshot(part.blocks)
             try:
                 self._apply_part(origin, part.blocks, path)
                 return path
@@ -400,6 +406,16 @@ class _Phase:
             battle.attacker_reserves = sorted(b for k, names in groups.items() if k != key for b in names)
 
 
+@cache
+def _paths_to(origin: str, reach: int) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """``_simple_paths`` by the area each ends in, shortest first, then alphabetical: the map's
+    alone (it never changes), so worked out once per origin and reach."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for path in _simple_paths(origin, reach):
+        out.setdefault(path[-1], []).append(path)
+    return {dest: tuple(sorted(paths, key=lambda p: (len(p), p))) for dest, paths in out.items()}
+
+
 def _simple_paths(origin: str, reach: int) -> Iterator[tuple[str, ...]]:
     """Every path along borders of at most ``reach`` areas entering no area twice."""
     def walk(cur: str, path: tuple[str, ...], seen: frozenset[str]) -> Iterator[tuple[str, ...]]:
@@ -417,10 +433,20 @@ def _simple_paths(origin: str, reach: int) -> Iterator[tuple[str, ...]]:
 def scratch_copy(state: GameState) -> GameState:
     """A copy deep in what a Move Phase changes (blocks, the current turn), sharing the rest.
 
-    Much cheaper than ``GameState.copy``; the generator and validator try moves on it.
+    Much cheaper than ``GameState.copy``: for trying moves on a copy kept apart from ``state``
+    (``apply_moves`` changes the records of the state it is given).
     """
     out = copy.copy(state)
     out.blocks = {n: BlockState(b.owner, b.location, b.strength) for n, b in state.blocks.items()}
+    out.current = state.current.copy()
+    return out
+
+
+def _working_copy(state: GameState) -> GameState:
+    """The copy a Move Phase is made on: its own current turn and blocks table, whose records it
+    shares with ``state`` until a block moves (``_Phase._move`` gives a moved block a new record)."""
+    out = copy.copy(state)
+    out.blocks = dict(state.blocks)
     out.current = state.current.copy()
     return out
 
@@ -433,7 +459,8 @@ def apply_moves(state: GameState, side: str, order: MoveOrder) -> Log:
     """
     work, phase = _made(state, side, order)
     for name, b in work.blocks.items():
-        state.blocks[name].location = b.location
+        if b is not state.blocks[name]:  # it moved: a new record on the working copy
+            state.blocks[name].location = b.location
     for f in fields(work.current):
         setattr(state.current, f.name, getattr(work.current, f.name))
     return phase.log
@@ -449,7 +476,7 @@ def _made(state: GameState, side: str, order: MoveOrder) -> tuple[GameState, _Ph
     err = turn_error(state, side)
     if err:
         raise err
-    work = scratch_copy(state)
+    work = _working_copy(state)
     phase = _Phase(work, side, order.pins)
     for number, gm in enumerate(order.moves, start=1):
         phase.apply_group(gm, number)
@@ -486,7 +513,8 @@ class LegalSteps:
         self._checked: dict[tuple[str, str, str], bool | None] = {}
         if turn_error(state, side):
             return
-        work = scratch_copy(state)
+        # The moves already decided are made on a scratch copy; without any, the phase only reads the state.
+        work = _working_copy(state) if done is not None and done.moves else state
         self.phase = phase = _Phase(work, side, done.pins if done else {})
         for number, gm in enumerate(done.moves if done else (), start=1):
             phase.apply_group(gm, number)
@@ -530,8 +558,14 @@ class LegalSteps:
         key = (origin, spec(block).move)
         found = self._ends.get(key)
         if found is None:
-            found = self._ends[key] = sorted({path[-1] for path in self.paths(block, origin)})
+            paths = self._paths.get(key)
+            found = self._ends[key] = sorted({path[-1] for path in paths} if paths is not None else
+                                             _reach(self.phase, block, origin, self._checked, self._affordable(origin)))
         return list(found)
+
+    def _affordable(self, origin: str) -> list[bool]:
+        """Whether a land move from ``origin`` is affordable now, by its border crossers (0 or 1, 4.4)."""
+        return [self.phase.land_cost(origin, crossed) <= self.left for crossed in (0, 1)]
 
     def _block_steps(self, block: str, origin: str, first_only: bool = False) -> Iterator[Step]:
         return (Step(origin, block, path, sea) for path, sea in self._block_paths(block, origin, first_only))
@@ -551,7 +585,7 @@ class LegalSteps:
         key = (origin, spec(block).move)
         paths = self._paths.get(key)
         if paths is None:
-            affordable = [phase.land_cost(origin, crossed) <= left for crossed in (0, 1)]  # by border crossers
+            affordable = self._affordable(origin)
             walk = (path for path, crossed in _walk(phase, block, origin, self._checked) if affordable[crossed])
             if first_only:
                 yield from ((path, False) for path in walk)
@@ -560,15 +594,25 @@ class LegalSteps:
         yield from ((path, False) for path in paths)
 
 
+def _open(phase: _Phase, block: str, origin: str, cur: str, nxt: str,
+          checked: dict[tuple[str, str, str], bool | None]) -> bool | None:
+    """Whether a path of ``block`` from ``origin`` may cross from ``cur`` into ``nxt`` (None: it may
+    not) and go on after it (True) or must stop there (False): ``step_error`` and ``stop_reason``,
+    remembered in ``checked`` for the phase as it stands (they never depend on the block)."""
+    key = (cur, nxt, origin if cur == origin else "")  # the first step from the origin (4.6): a path never re-enters it
+    if key in checked:
+        return checked[key]
+    if phase.step_error(block, origin, cur, nxt, first=cur == origin) is not None:
+        checked[key] = None  # refused
+        return None
+    go_on = checked[key] = phase.stop_reason(cur, nxt) is None
+    return go_on
+
+
 def _walk(phase: _Phase, block: str, origin: str,
           checked: dict[tuple[str, str, str], bool | None]) -> Iterator[tuple[tuple[str, ...], int]]:
     """Legal paths of one block, each with 1 if it crosses the Anglo-Scottish border (4.4) else 0,
-    extending only paths that need not stop (the same checks as ``path_error``).
-
-    ``checked`` remembers, for this phase as it stands, whether a border crossing is open and
-    whether the block may go on after it: ``(cur, nxt, origin or "") -> may go on``, None when
-    the crossing is refused. It never depends on the block, only on the phase.
-    """
+    extending only paths that need not stop (the same checks as ``path_error``, through ``_open``)."""
     rating = spec(block).move
     if rating < 1:
         return
@@ -579,17 +623,12 @@ def _walk(phase: _Phase, block: str, origin: str,
     stack = [(origin, start, frozenset({origin}), 0, iter(neighbours(origin)))]
     while stack:
         cur, path, seen, crossed, todo = stack[-1]
-        first = "" if path else origin
         for nxt in todo:
             if nxt in seen:
                 continue
-            key = (cur, nxt, first)
-            go_on = checked.get(key)
+            go_on = _open(phase, block, origin, cur, nxt, checked)
             if go_on is None:
-                if key in checked or phase.step_error(block, origin, cur, nxt, first=not path) is not None:
-                    checked[key] = None  # refused
-                    continue
-                go_on = checked[key] = phase.stop_reason(cur, nxt) is None
+                continue
             longer = path + (nxt,)
             now = crossed or int(ENGLAND in (cur, nxt))
             yield longer, now
@@ -598,6 +637,39 @@ def _walk(phase: _Phase, block: str, origin: str,
                 break
         else:
             stack.pop()
+
+
+def _reach(phase: _Phase, block: str, origin: str, checked: dict[tuple[str, str, str], bool | None],
+           affordable: list[bool]) -> set[str]:
+    """The areas ``_walk``'s affordable paths end in, found breadth first without listing the paths.
+
+    The same set: whether a crossing is open and whether a path may go on after it depend only
+    on the crossing (and, leaving the origin, on the origin), so the shortest way to an area is a
+    path the walk lists, and an area a path may go on from is best reached as early as it can be.
+    A path crosses the Anglo-Scottish border (4.4) when it starts or ends in England: entering
+    England stops a block, so no path goes through it.
+    """
+    rating = spec(block).move
+    neighbours = board().neighbours
+    ends: set[str] = set()
+    onward = {origin}  # areas a path goes on from, each from the first layer that reaches it so
+    layer = [origin]
+    for depth in range(1, rating + 1):
+        following = []
+        for cur in layer:
+            for nxt in neighbours(cur):
+                if nxt == origin:
+                    continue
+                go_on = _open(phase, block, origin, cur, nxt, checked)
+                if go_on is None:
+                    continue
+                if affordable[nxt == ENGLAND or origin == ENGLAND]:
+                    ends.add(nxt)
+                if go_on and depth < rating and nxt not in onward:
+                    onward.add(nxt)
+                    following.append(nxt)
+        layer = following
+    return ends
 
 
 def legal_group_moves(state: GameState, side: str) -> dict[str, dict[str, list[str]]]:

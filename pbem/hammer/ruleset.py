@@ -22,7 +22,7 @@ in the same order and the dice a side has seen never change.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.core.drbg import Drbg
 from pbem.core.ruleset import Ruleset, StepResult
@@ -40,6 +40,7 @@ from pbem.hammer.scenario import scenarios as scenario_names
 from pbem.hammer.scenario import setup as scenario_setup
 from pbem.hammer.state import PLACES, GameState, Options, plain_copy
 from pbem.hammer.stepstate import GameData, PausedCall, StepState, owes_of
+from pbem.hammer.views import Board
 from pbem.hammer.views import filter_log as views_filter_log
 from pbem.hammer.views import view as side_view
 from pbem.hammer.vocab import SIDE_NAMES, Side, order_kind_named, side_named
@@ -128,12 +129,12 @@ class HammerRuleset:
         return self._report(st, state, GameState.from_dict(st.game), side, log, game_id, step)
 
     def _report(self, st: StepState, state: dict[str, Any], g: GameState, side: str, log: list[Any], game_id: str,
-                step: int, shared: tuple[GameState, dict[str, Any]] | None = None) -> dict[str, Any]:
+                step: int, shared: Shown | None = None) -> dict[str, Any]:
         """``report`` with the state parsed (``st``, its data form ``state``) and its game (``g``, only read).
-        ``shared``: the game shown and its public board, the same for every side's report (only read)."""
-        shown, public = shared or _shown(st, g)
+        ``shared``: the game shown, tallied, and its public board, the same for every side's report (only read)."""
+        board, public = shared or _shown(st, g)
         return {"game": game_id, "side": side, "step": step, "asks": st.owed().get(side, ""),
-                "owes": st.owed(), "options": _options(g, state, side), "view": _plain(side_view(shown, side)),
+                "owes": st.owed(), "options": _options(g, state, side), "view": board.view(side),
                 "log": _plain(filter_log(log, side)),
                 "public": public, "result": _result(st.game)}
 
@@ -224,18 +225,28 @@ def _result(g: GameData) -> dict[str, Any]:
     return {"winner": g.get("winner", ""), "reason": g.get("win_reason", ""), "year": g.get("year", 0)}
 
 
-def _shown(st: StepState, g: GameState) -> tuple[GameState, dict[str, Any]]:
+class Shown(NamedTuple):
+    """The game a step's reports show, tallied once for both sides' views, and its public board."""
+
+    board: Board
+    public: dict[str, Any]
+
+
+def _shown(st: StepState, g: GameState) -> Shown:
     """The game a report shows (the paused one while a step waits for a decision) and its public board."""
     shown = GameState.from_dict(st.paused) if st.paused else g
-    return shown, _public(shown, st.owed())
+    board = Board(shown)
+    return Shown(board, _public(shown, st.owed(), board.places.counts()))
 
 
-def _public(g: GameState, owes: dict[str, str]) -> dict[str, Any]:
-    counts: dict[str, dict[str, int]] = {}
-    for b in g.blocks.values():
-        if b.location in PLACES:
-            continue
-        counts.setdefault(b.location, {s: 0 for s in SIDES})[b.owner] += 1
+def _public(g: GameState, owes: dict[str, str], counts: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
+    """The public board; ``counts``: the blocks per side per area, when the caller has tallied them."""
+    if counts is None:
+        counts = {}
+        for b in g.blocks.values():
+            if b.location in PLACES:
+                continue
+            counts.setdefault(b.location, {s: 0 for s in SIDES})[b.owner] += 1
     return {"year": g.year, "turn": g.turn, "phase": g.phase, "king": g.king, "edward": g.edward,
             "played": {s: list(g.played.get(s, [])) for s in SIDES},
             "blocks": {a: counts[a] for a in sorted(counts)},

@@ -14,7 +14,8 @@ from typing import Any
 from pbem.hammer.blocks import SIDES, other_side, spec
 from pbem.hammer.board import board
 from pbem.hammer.log import LogEntry, Seen, as_entry
-from pbem.hammer.state import DEAD, OFF_MAP, PLACES, GameState
+from pbem.hammer.plaindata import plain
+from pbem.hammer.state import DEAD, OFF_MAP, PLACES, POOL, GameState
 
 Entry = dict[str, Any]
 BOTH = "both"
@@ -89,25 +90,61 @@ def public_log(log: Iterable[LogEntry | Entry]) -> list[Entry]:
 
 # --- the board ----------------------------------------------------------------------------------
 
-def _counts(state: GameState) -> dict[str, dict[str, int]]:
-    """Blocks per side in each map area that holds any."""
-    counts: dict[str, dict[str, int]] = {}
-    for b in state.blocks.values():
-        if b.location not in PLACES:
-            counts.setdefault(b.location, {s: 0 for s in SIDES})[b.owner] += 1
-    return {a: counts[a] for a in sorted(counts)}
+class _Places:
+    """Where every block stands, from one pass over the blocks in name order: what the board's facts
+    read (the counts, control of each area, pools, the dead, the nobles), instead of a pass over
+    every block per area and per question."""
+
+    def __init__(self, state: GameState) -> None:
+        self.at: dict[str, dict[str, list[str]]] = {}  # place or area -> owner -> block names, name order
+        self.nobles: dict[str, list[str]] = {s: [] for s in SIDES}  # nobles on the map by owner (9.0)
+        blocks = state.blocks
+        for name in sorted(blocks):
+            b = blocks[name]
+            here = self.at.get(b.location)
+            if here is None:
+                here = self.at[b.location] = {}
+            names = here.get(b.owner)
+            if names is None:
+                here[b.owner] = [name]
+            else:
+                names.append(name)
+            if b.location not in PLACES and spec(name).is_noble:
+                self.nobles.setdefault(b.owner, []).append(name)
+        self._counts: dict[str, dict[str, int]] = {}  # blocks per side in each map area that holds any
+        for area in sorted(self.at):
+            if area not in PLACES:
+                count = self._counts[area] = {s: 0 for s in SIDES}
+                for owner, names in self.at[area].items():
+                    count[owner] += len(names)
+        self._control = {a: self._control_of(a) for a in board().area_names()}
+
+    def _control_of(self, area: str) -> str:
+        """``GameState.control`` (4.5) read from the tally."""
+        owners = self.at.get(area)
+        if not owners:
+            return "neutral"
+        return "contested" if len(owners) == 2 else next(iter(owners))
+
+    def names(self, place: str, side: str) -> list[str]:
+        """``side``'s blocks in ``place``, in name order (a new list)."""
+        return list(self.at.get(place, {}).get(side, ()))
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Blocks per side in each map area that holds any (new dicts)."""
+        return {area: dict(count) for area, count in self._counts.items()}
+
+    def control(self) -> dict[str, str]:
+        """Who controls each area of the map (4.5), by area name (a new dict)."""
+        return dict(self._control)
 
 
-def _names_at(state: GameState, place: str) -> dict[str, list[str]]:
-    return {s: state.blocks_of(s, place) for s in SIDES}
-
-
-def _battles(state: GameState) -> list[dict[str, Any]]:
+def _battles(state: GameState, places: _Places) -> list[dict[str, Any]]:
     """Pending battles: who attacks, blocks per side, reserves per side (derivable from moves)."""
     out = []
     for area, b in sorted(state.current.battles.items()):
         out.append({"area": area, "attacker": b.attacker, "defender": other_side(b.attacker),
-                    "blocks": {s: len(state.blocks_in(area, s)) for s in SIDES},
+                    "blocks": {s: len(places.at.get(area, {}).get(s, ())) for s in SIDES},
                     "reserves": {b.attacker: len(b.attacker_reserves),
                                  other_side(b.attacker): len(b.defender_reserves)},
                     # the borders each side crossed into the battle: seen on the board, and they bind
@@ -116,7 +153,7 @@ def _battles(state: GameState) -> list[dict[str, Any]]:
     return out
 
 
-def _common(state: GameState) -> dict[str, Any]:
+def _common(state: GameState, places: _Places) -> dict[str, Any]:
     """Facts both sides know: the calendar, the crowns, cards, counts, the dead and the nobles."""
     cur = state.current
     return {
@@ -128,13 +165,13 @@ def _common(state: GameState) -> dict[str, Any]:
         "played": {s: list(state.played.get(s, [])) for s in SIDES},
         "hand_sizes": {s: len(state.hands.get(s, [])) for s in SIDES},
         "deck_size": len(state.deck),
-        "pool_sizes": {s: len(state.pool(s)) for s in SIDES},
-        "dead": _names_at(state, DEAD),
-        "off_map": _names_at(state, OFF_MAP),
-        "nobles": {s: len(state.nobles_of(s)) for s in SIDES},
-        "counts": _counts(state),
-        "control": {a: state.control(a) for a in board().area_names()},
-        "battles": _battles(state),
+        "pool_sizes": {s: len(places.at.get(POOL, {}).get(s, ())) for s in SIDES},
+        "dead": {s: places.names(DEAD, s) for s in SIDES},
+        "off_map": {s: places.names(OFF_MAP, s) for s in SIDES},
+        "nobles": {s: len(places.nobles.get(s, ())) for s in SIDES},
+        "counts": places.counts(),
+        "control": places.control(),
+        "battles": _battles(state, places),
     }
 
 
@@ -162,33 +199,56 @@ def view(state: GameState, side: str, log: Iterable[Entry] = (), asks: dict[str,
     ``asks`` (optional) is what the side owes next with its legal options, as the ruleset
     knows it; it is carried through for the renderers.
     """
-    if side not in SIDES:
-        raise ValueError(f"unknown side {side!r}")
-    enemy = other_side(side)
-    common = _common(state)
-    own = [{"block": n, "area": b.location, "strength": b.strength, "steps": spec(n).steps,
-            "combat": spec(n).combat, "move": spec(n).move}
-           for n, b in state.blocks.items() if b.owner == side and b.location not in PLACES]
-    own.sort(key=lambda x: (x["area"], x["block"]))
-    out: dict[str, Any] = {
-        "side": side, "enemy": enemy, **common,
-        "blocks": own,
-        "enemy_blocks": {a: c[enemy] for a, c in common["counts"].items() if c[enemy]},
-        "own_nobles": state.nobles_of(side),
-        "pool": state.pool(side),
-        "enemy_pool": common["pool_sizes"][enemy],
-        "hand": sorted(state.hands.get(side, [])),
-        "enemy_hand": common["hand_sizes"][enemy],
-        "fight": _fight(state, side),
-        "log": filter_log(log, side),
-        "asks": dict(asks or {}),
-    }
-    return out
+    return Board(state).view(side, log, asks)
+
+
+class Board:
+    """One game's board, tallied once (``_Places``): each side's ``view`` and the ``public_board`` of
+    the same game read the same tally (a referee builds both sides' reports of a step from one game)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.places = _Places(state)
+
+    def common(self) -> dict[str, Any]:
+        """``_common`` of the game, new at each call."""
+        return _common(self.state, self.places)
+
+    def view(self, side: str, log: Iterable[Entry] = (), asks: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``view`` of this game: plain data (dicts, lists, scalars), new at each call, sharing nothing
+        with the game, the log, ``asks`` or another view."""
+        if side not in SIDES:
+            raise ValueError(f"unknown side {side!r}")
+        state = self.state
+        enemy = other_side(side)
+        common = self.common()
+        own = []
+        for n, b in state.blocks.items():
+            if b.owner == side and b.location not in PLACES:
+                s = spec(n)
+                own.append({"block": n, "area": b.location, "strength": b.strength, "steps": s.steps,
+                            "combat": s.combat, "move": s.move})
+        own.sort(key=lambda x: (x["area"], x["block"]))
+        out: dict[str, Any] = {
+            "side": side, "enemy": enemy, **common,
+            "blocks": own,
+            "enemy_blocks": {a: c[enemy] for a, c in common["counts"].items() if c[enemy]},
+            "own_nobles": list(self.places.nobles.get(side, ())),
+            "pool": self.places.names(POOL, side),
+            "enemy_pool": common["pool_sizes"][enemy],
+            "hand": sorted(state.hands.get(side, [])),
+            "enemy_hand": common["hand_sizes"][enemy],
+            # what the log lines, the battle's included, and ``asks`` hold is copied as plain data
+            "fight": plain(_fight(state, side)),
+            "log": plain(filter_log(log, side)),
+            "asks": plain(dict(asks or {})),
+        }
+        return out
 
 
 def public_board(state: GameState, log: Iterable[Entry] = ()) -> dict[str, Any]:
     """The public ledger's board: what both sides (and any observer) may know."""
-    return {**_common(state), "log": public_log(log)}
+    return {**Board(state).common(), "log": public_log(log)}
 
 
-__all__ = ["entry_for", "filter_log", "public_log", "view", "public_board"]
+__all__ = ["Board", "entry_for", "filter_log", "public_log", "view", "public_board"]

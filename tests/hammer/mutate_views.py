@@ -46,8 +46,8 @@ MUTATIONS = (
              "\"enemy_blocks\": {a: sum(b.strength for b in state.blocks.values() if b.owner == enemy "
              "and b.location == a) for a, c in common[\"counts\"].items() if c[enemy]},"),
     Mutation("enemy_blocks_in_own_list", "the side's block list takes the enemy's blocks too (2.0)",
-             "for n, b in state.blocks.items() if b.owner == side and b.location not in PLACES]",
-             "for n, b in state.blocks.items() if b.location not in PLACES]"),
+             "            if b.owner == side and b.location not in PLACES:\n",
+             "            if b.location not in PLACES:\n"),
     Mutation("enemy_hand_shown", "the enemy's hand shown instead of its size (3.0)",
              "\"enemy_hand\": common[\"hand_sizes\"][enemy],",
              "\"enemy_hand\": sorted(state.hands.get(enemy, [])),"),

@@ -4,6 +4,7 @@ and standing ``[plans]``."""
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from pbem.hammer import known
@@ -15,7 +16,7 @@ from pbem.hammer.movement import legal_group_moves
 from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans
 from pbem.hammer.order_kinds.bot_choices import bot_plans, choose_moves, keep_legal
 from pbem.hammer.order_kinds.event import empty_event_note, event_choice_lines, event_params
-from pbem.hammer.order_kinds.moves import MOVE_LINES, apply_moves_section, reach_comments
+from pbem.hammer.order_kinds.moves import MOVE_LINES, check_moves_section, reach_comments
 from pbem.hammer.state import Turn
 from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.vocab import OrderKind
@@ -53,7 +54,7 @@ class CardOrders:
         ahead = draft.sections.get("if_player1")
         if ahead and not card_of(play).is_event:  # checked now as if this side were Player 1
             game.current = Turn(cards={side: play}, player1=side)
-            apply_moves_section(game, side, ahead)
+            check_moves_section(game, side, ahead)
         check_plans(draft)
 
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
@@ -94,7 +95,7 @@ class CardOrders:
 def reach_as_player1(game: GameState, side: str) -> dict[str, dict[str, list[str]]]:
     """The legal moves ``side`` would have as Player 1 of a new Game Turn, as ``validate`` checks
     ``[if_player1]``: the card only needs a value of at least 1 (4.1, 4.2)."""
-    work = game.copy()
+    work = copy.copy(game)  # ``game`` only read: the new turn is this copy's alone, the moves are tried on another
     work.current = Turn(cards={side: A_MOVE_CARD}, player1=side)
     return legal_group_moves(work, side)  # plain data already: new dicts and lists of names
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pbem.hammer.cards import card as card_of
-from pbem.hammer.movement import apply_moves, legal_group_moves
+from pbem.hammer.movement import check_moves, legal_group_moves
 from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans
 from pbem.hammer.order_kinds.bot_choices import bot_plans, choose_moves, keep_legal
 from pbem.hammer.orders import parse_moves
@@ -31,7 +31,7 @@ class MovesOrders:
         return sections  # the moves' shape is orders.parse_moves's, checked with their rules
 
     def validate(self, game: GameState, ask: Ask, draft: Draft) -> None:
-        apply_moves_section(game, ask.side, draft.sections.get("moves", {}))  # a dry run: movement rules raise
+        check_moves_section(game, ask.side, draft.sections.get("moves", {}))  # a dry run: movement rules raise
         check_plans(draft)
 
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
@@ -57,9 +57,10 @@ class MovesOrders:
         return keep_legal(self.kind, sections, report)
 
 
-def apply_moves_section(game: GameState, side: str, section: dict[str, Any]) -> None:
-    """Make the moves of a ``[moves]`` or ``[if_player1]`` section in ``game`` (the rules refuse)."""
-    apply_moves(game, side, parse_moves({k: v for k, v in section.items() if k != "battle_order"}))
+def check_moves_section(game: GameState, side: str, section: dict[str, Any]) -> None:
+    """Check the moves of a ``[moves]`` or ``[if_player1]`` section against ``game``: the rules refuse
+    exactly what the engine would when it makes them (``check_moves``); ``game`` is not changed."""
+    check_moves(game, side, parse_moves({k: v for k, v in section.items() if k != "battle_order"}))
 
 
 def reach_comments(legal: dict[str, dict[str, list[str]]]) -> list[str]:
@@ -72,4 +73,4 @@ def reach_comments(legal: dict[str, dict[str, list[str]]]) -> list[str]:
     return ["# what can move (4.0-4.3):"] + out if out else []
 
 
-__all__ = ["MOVE_LINES", "MovesOrders", "apply_moves_section", "reach_comments"]
+__all__ = ["MOVE_LINES", "MovesOrders", "check_moves_section", "reach_comments"]
