@@ -60,11 +60,13 @@ def _exact(text: str) -> bytes | None:
         return None
     # ``armor(data) == text``, without building the lines: the base64 is the one ``armor`` writes,
     # and the line ends are exactly every 65th character (lines of 64 columns, the last 1 to 64).
-    # Strict base64 is whole groups of four characters, the last one padded: each full group is
-    # the only writing of its three bytes, so only the padded group (its unused bits) can differ.
+    # With exactly four characters per three bytes (strict mode alone lets padding run on after a
+    # whole group: "K0Xg==" reads as "K0Xg"), each full group is the only writing of its three
+    # bytes, so only the last, padded group (its unused bits) can differ from what ``armor`` writes.
     breaks = -(-len(joined) // COLUMNS) - 1
     tail_bytes = len(data) % 3
-    if not data or len(data) > MAX_INPUT or body.count("\n") != breaks or body[COLUMNS::COLUMNS + 1] != "\n" * breaks \
+    if not data or len(data) > MAX_INPUT or len(joined) != 4 * -(-len(data) // 3) or body.count("\n") != breaks \
+            or body[COLUMNS::COLUMNS + 1] != "\n" * breaks \
             or (tail_bytes and binascii.b2a_base64(data[-tail_bytes:], newline=False).decode("ascii") != joined[-4:]):
         return None
     return data

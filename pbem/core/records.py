@@ -100,7 +100,12 @@ def _frozen(self: Any, name: str, value: Any = None) -> None:
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
 def record(cls: C) -> C:
     """Make ``cls`` a frozen record of the fields it annotates (see the module's docstring)."""
-    names = tuple(cls.__dict__.get("__annotations__", {}))
+    if any(hasattr(base, "__record__") for base in cls.__mro__[1:]):
+        raise TypeError(f"{cls.__name__}: a record cannot extend another record (its fields would be lost)")
+    annotations = cls.__annotations__  # the class's own (Python 3.10 and later; 3.14 evaluates them lazily)
+    if any("ClassVar" in str(kind) for kind in annotations.values()):
+        raise TypeError(f"{cls.__name__}: a record has no class variables; keep constants outside it")
+    names = tuple(annotations)
     defaults: dict[str, Any] = {}
     factories: dict[str, Callable[[], Any]] = {}
     for name in names:
@@ -109,6 +114,9 @@ def record(cls: C) -> C:
             if isinstance(value, _Factory):
                 factories[name] = value.make
                 delattr(cls, name)
+            elif isinstance(value, (list, dict, set)):
+                raise TypeError(f"{cls.__name__}: field {name!r} would share one {type(value).__name__} between "
+                                "records; use field(default_factory=...)")
             else:
                 defaults[name] = value
         elif defaults or factories:

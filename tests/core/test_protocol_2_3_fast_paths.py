@@ -50,6 +50,22 @@ def test_protocol_3_armor_whose_padded_group_sets_unused_bits_is_refused_as_not_
         armor.dearmor(bad.replace("\n", "\r\n"))
 
 
+@pytest.mark.parametrize("size", [3, 6, 48, 96, 300])
+@pytest.mark.parametrize("extra", ["=", "==", "===="])
+def test_protocol_3_armor_with_padding_after_a_whole_group_is_refused_as_not_canonical(size: int, extra: str) -> None:
+    """Strict base64 reads "K0Xg==" as "K0Xg": padding after a whole group of four is a second
+    writing of the same envelope, refused on the fast path as on the line-by-line one (§3: one
+    armor per envelope)."""
+    text = armor.armor(os.urandom(size))
+    body = text[len(armor.BEGIN) + 1:-len(armor.END) - 2]
+    if len(body.split("\n")[-1]) + len(extra) > armor.COLUMNS:
+        body += "\n"
+    bad = f"{armor.BEGIN}\n{body}{extra}\n{armor.END}\n"
+    for variant in (bad, bad.replace("\n", "\r\n"), "> " + bad.replace("\n", "\n> ")):
+        with pytest.raises(ArmorError):
+            armor.dearmor(variant)
+
+
 class Text(str):
     pass
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import pickle
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -69,3 +70,25 @@ def test_records_refuse_a_field_without_default_after_one_with_a_default() -> No
         class Bad:
             first: int = 0
             second: int  # type: ignore[misc]
+
+
+def test_records_refuse_what_a_dataclass_refuses_or_would_get_wrong() -> None:
+    """A record extending a record (its fields would be dropped), a shared mutable default, and a
+    class variable taken for a field: each refused when the class is made."""
+    @record
+    class Base:
+        a: int
+
+    with pytest.raises(TypeError, match="cannot extend"):
+        @record
+        class Child(Base):
+            b: int
+    with pytest.raises(TypeError, match="default_factory"):
+        @record
+        class Shared:
+            items: list[int] = []
+    with pytest.raises(TypeError, match="class variables"):
+        @record
+        class Constant:
+            LIMIT: ClassVar[int] = 3
+            a: int
