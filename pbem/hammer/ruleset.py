@@ -48,7 +48,10 @@ from pbem.hammer.winter import plan_decider as winter_plan
 
 RULESET_ID = "hammer"
 WORDS_PER_KEY = 8  # an engine call's stream key: 8 words (32 bytes) of the step's stream
-RULESET_VERSION = "2"
+# What a game replays with: a game is adjudicated and audited only by the version it was opened
+# with. 2: the rules fixes of docs/rules-notes.md (Step 7). 3: a winter plan serves only the
+# Winter Turn it was sent for, also when that winter paused for a question (docs/plans.md).
+RULESET_VERSION = "3"
 
 
 class HammerRuleset:
