@@ -28,13 +28,11 @@ from pbem.core.drbg import Drbg
 from pbem.core.ruleset import Ruleset, StepResult
 from pbem.hammer import drafts, engine, plans
 from pbem.hammer.blocks import SIDES
-from pbem.hammer.cards import card as card_of
 from pbem.hammer.decisions import Lookahead, NeedDecision, Question, Replay, StopLookahead, battle_of, signature
-from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
 from pbem.hammer.events import validate_event
 from pbem.hammer.log import PRIVATE, entry, to_data
 from pbem.hammer.order_kinds import ORDER_KINDS, Ask
-from pbem.hammer.order_kinds.decide import answers_of
 from pbem.hammer.plaindata import plain as _plain
 from pbem.hammer.scenario import scenarios as scenario_names
 from pbem.hammer.scenario import setup as scenario_setup
@@ -275,60 +273,23 @@ def _options(g: GameState, state: dict[str, Any], side: str) -> dict[str, Any]:
 # --- the step machine (brief 7) -------------------------------------------------------------
 #
 # The engine (engine.py) owns the game turn's phases. ``run_step`` files what the answering
-# sides sent (plans and "if Player 1" moves are kept in ``pending`` until needed), then
-# ``_drive`` feeds the engine every step it can from what is pending, and stops where a side
-# must be asked (setting ``owes``) or when the game is over.
+# sides sent (plans and "if Player 1" moves are kept in ``pending`` until needed) and runs the
+# call their kind of order starts (``OrderKindRules.start``); then ``engine.drive`` feeds the
+# engine every step it can from what is pending, and stops where a side must be asked (setting
+# ``owes``) or when the game is over.
 
 
 def run_step(st: StepState, parsed: dict[Side, drafts.Draft], rng: Drbg, log: list[Any]) -> GameState:
     """File the orders, run the engine as far as it goes; the game as it then stands (equal to
     ``GameState.from_dict(st.game)``; the caller only reads it)."""
     for side, d in sorted(parsed.items()):
-        p = st.pending_of(side)
-        if "plans" in d.sections:  # standing plans: kept until replaced
-            p.plans = d.sections["plans"]
-        if "if_player1" in d.sections:
-            p.if_player1 = d.sections["if_player1"]
-        if "event" in d.sections:
-            p.event = d.sections["event"]
-        if "winter" in d.sections:
-            p.winter = d.sections["winter"]
+        st.pending_of(side).keep(d.sections)
     kinds = {d.kind for d in parsed.values()}
-    made: GameState | None
-    if st.resume is not None:
-        ((side, d),) = parsed.items()
-        resume = st.resume
-        asked, resume.ask = resume.ask, None
-        if asked is None:  # a call paused before batched questions: answers in a flat list
-            resume.answers.setdefault(side, []).append(answers_of(d.sections["decide"])[0])
-        else:  # the answers, and the plans sent with them, for the rest of the call (docs/plans.md)
-            done = {**asked, "answers": answers_of(d.sections["decide"])}
-            if "plans" in d.sections:
-                done["plans"] = d.sections["plans"]
-            resume.decided = [*(resume.decided or []), done]
-        made = _run(st, engine.StepCall(resume.call, resume.args), rng, log)  # a resumed winter spends its plans too
-    elif kinds == {"card"}:  # the step the cards answer, then on from there
-        for side in SIDE_NAMES:
-            if side not in parsed:
-                continue
-            p = st.pending_of(side)
-            p.battle_order = None
-            if "if_player1" not in parsed[side].sections:
-                p.if_player1 = None
-            if "event" not in parsed[side].sections:
-                p.event = None
-        cards = {side: d.sections["card"]["play"] for side, d in sorted(parsed.items())}
-        for side, play in cards.items():  # Truce takes no parameters: played at once, no event step (3.12)
-            if card_of(play).event == "truce" and "event" not in parsed[side].sections:
-                st.pending_of(side).event = {}
-        made = _run(st, engine.StepCall("submit_cards", [cards]), rng, log)
-    elif kinds == {"moves"}:
-        ((side, d),) = parsed.items()
-        section = d.sections.get("moves", {})
-        st.pending_of(side).battle_order = list(section.get("battle_order", []))
-        made = _run(st, engine.StepCall("submit_moves", [side, section]), rng, log)
-    else:  # "event" and "winter" orders only fill ``pending``: the driver submits them
-        made = GameState.from_dict(st.game)
+    if len(kinds) != 1:
+        raise DataError(f"one step takes orders of one kind; these are {', '.join(sorted(kinds)) or 'none'}")
+    call = ORDER_KINDS[order_kind_named(kinds.pop())].start(st, parsed)
+    # a resumed call (winter included) spends its plans as a fresh one does
+    made = _run(st, call, rng, log) if call is not None else GameState.from_dict(st.game)
     if made is None:  # paused for a decision
         return GameState.from_dict(st.game)
     g, waiting = engine.drive(made, _SentAhead(st, log), lambda game, step: _run(st, step, rng, log))

@@ -26,6 +26,7 @@ from pbem.hammer.vocab import SIDE_NAMES, OrderKind, Side, order_kind_named, sid
 
 GameData = dict[str, Any]  # GameState.to_dict(): replaced whole, never changed in place
 Section = dict[str, Any]   # one section of a side's order, as the side wrote it
+SENT_AHEAD = ("plans", "if_player1", "event", "winter")  # the sections ``Pending`` keeps as they came
 
 
 @dataclass
@@ -62,6 +63,12 @@ class Pending:
         if self.battle_order is not None:
             out["battle_order"] = self.battle_order
         return out
+
+    def keep(self, sections: Mapping[str, Any]) -> None:
+        """Keep the sections an order sends ahead (any kind may carry them), each until replaced or spent."""
+        for name in SENT_AHEAD:
+            if name in sections:
+                setattr(self, name, sections[name])
 
     def standing(self) -> dict[str, Any]:
         """The plans a paused call keeps as they were when it started: battle plans and winter plan."""

@@ -117,13 +117,14 @@ def test_each_kinds_bot_draft_passes_both_checks(bot: str) -> None:
         _accepted(p, d.body())
 
 
-ORDER_NAMES = re.compile(r'[=!]=\s*"(card|event|moves|decide|winter)"|asks in \(')
+ORDER_NAMES = re.compile(r'[=!]=\s*"(card|event|moves|decide|winter)"|\{"(card|event|moves|decide|winter)"\}|asks in \(')
 
 
 def test_issue_15_drafts_bots_and_the_rulesets_orders_name_no_order_kind() -> None:
     """The if/elif chains over kinds are gone: these places ask the registry."""
     sources = {m.__name__: inspect.getsource(m) for m in (drafts, bots, known)}
     sources["ruleset orders"] = "".join(inspect.getsource(f) for f in (
-        HammerRuleset.default_order, HammerRuleset.validate, HammerRuleset.options, ruleset._options, ask_of))
+        HammerRuleset.default_order, HammerRuleset.validate, HammerRuleset.options, ruleset._options, ask_of,
+        ruleset.run_step))
     for name, text in sources.items():
         assert not ORDER_NAMES.search(text), (name, ORDER_NAMES.search(text))

@@ -11,9 +11,13 @@ from pbem.hammer.plans import parse_plans
 from pbem.hammer.vocab import OrderKind, Side
 
 if TYPE_CHECKING:  # drafts asks the registry, so the registry names the draft's type only
+    from collections.abc import Mapping
+
     from pbem.core.drbg import Drbg
     from pbem.hammer.drafts import Draft
+    from pbem.hammer.engine import StepCall
     from pbem.hammer.state import GameState
+    from pbem.hammer.stepstate import StepState
 
 Sections = dict[str, Any]  # an order's sections by name (``card``, ``moves``, ``plans`` ...), as plain data
 Report = dict[str, Any]  # one side's opened report (``HammerRuleset.report``)
@@ -61,6 +65,12 @@ class OrderKindRules(Protocol):
 
     def bot(self, report: Report, bot: str, rng: Drbg) -> Sections:
         """The sections ``bot`` writes from the report alone, its choices drawn from ``rng``."""
+        ...
+
+    def start(self, st: StepState, orders: Mapping[Side, Draft]) -> StepCall | None:
+        """The engine call the owing sides' orders of this kind start, once what they keep for later
+        is in ``st``'s pending orders (the sections sent ahead are kept already); None when the
+        turn's driver (``engine.drive``) submits them from there."""
         ...
 
 

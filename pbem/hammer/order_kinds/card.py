@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.hammer import known
 from pbem.hammer.cards import card as card_of
 from pbem.hammer.cards import deck
+from pbem.hammer.engine import StepCall
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.events import legal_events, validate_event
 from pbem.hammer.movement import legal_group_moves
@@ -19,12 +20,15 @@ from pbem.hammer.order_kinds.event import empty_event_note, event_choice_lines, 
 from pbem.hammer.order_kinds.moves import MOVE_LINES, check_moves_section, reach_comments
 from pbem.hammer.state import Turn
 from pbem.hammer.suggest import did_you_mean
-from pbem.hammer.vocab import OrderKind
+from pbem.hammer.vocab import SIDE_NAMES, OrderKind, Side
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from pbem.core.drbg import Drbg
     from pbem.hammer.drafts import Draft
     from pbem.hammer.state import GameState
+    from pbem.hammer.stepstate import StepState
 
 A_MOVE_CARD = "move1-1"  # the reach as Player 1 only needs a card of value at least 1 (4.1, 4.2)
 
@@ -90,6 +94,23 @@ class CardOrders:
             sections["if_player1"] = {"moves": choose_moves(options.get("moves", {}), value, bot, rng, report)}
         sections["plans"] = bot_plans(bot, rng)
         return keep_legal(self.kind, sections, report)
+
+    def start(self, st: StepState, orders: Mapping[Side, Draft]) -> StepCall:
+        """The cards open a turn: what was sent ahead for the last one is dropped, and the cards are played."""
+        for side in SIDE_NAMES:
+            if side not in orders:
+                continue
+            p = st.pending_of(side)
+            p.battle_order = None
+            if "if_player1" not in orders[side].sections:
+                p.if_player1 = None
+            if "event" not in orders[side].sections:
+                p.event = None
+        cards = {side: d.sections["card"]["play"] for side, d in sorted(orders.items())}
+        for side, play in cards.items():  # Truce takes no parameters: played at once, no event step (3.12)
+            if card_of(play).event == "truce" and "event" not in orders[side].sections:
+                st.pending_of(side).event = {}
+        return StepCall("submit_cards", [cards])
 
 
 def reach_as_player1(game: GameState, side: str) -> dict[str, dict[str, list[str]]]:

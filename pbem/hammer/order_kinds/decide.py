@@ -5,14 +5,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.engine import StepCall
+from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
 from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans, toml_line
-from pbem.hammer.vocab import OrderKind
+from pbem.hammer.vocab import OrderKind, Side
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from pbem.core.drbg import Drbg
     from pbem.hammer.drafts import Draft
     from pbem.hammer.state import GameState
+    from pbem.hammer.stepstate import StepState
 
 
 class DecideOrders:
@@ -74,6 +78,22 @@ class DecideOrders:
             opts = list(q.get("options", []))
             picks.append(opts[rng.randbelow(len(opts))] if bot == "random" and opts else (opts[0] if opts else ""))
         return {"decide": {"answers": picks} if len(asked) > 1 else {"answer": picks[0]}}
+
+    def start(self, st: StepState, orders: Mapping[Side, Draft]) -> StepCall:
+        """The paused call, again from where it started, with the answers added (docs/random-stream.md)."""
+        resume = st.resume
+        if resume is None:
+            raise DataError("a decide order came for a step that asked no question")
+        ((side, d),) = orders.items()
+        asked, resume.ask = resume.ask, None
+        if asked is None:  # a call paused before batched questions: answers in a flat list
+            resume.answers.setdefault(side, []).append(answers_of(d.sections["decide"])[0])
+        else:  # the answers, and the plans sent with them, for the rest of the call (docs/plans.md)
+            done = {**asked, "answers": answers_of(d.sections["decide"])}
+            if "plans" in d.sections:
+                done["plans"] = d.sections["plans"]
+            resume.decided = [*(resume.decided or []), done]
+        return StepCall(resume.call, resume.args)
 
 
 def _asked(options: dict[str, Any]) -> list[dict[str, Any]]:

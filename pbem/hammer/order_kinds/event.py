@@ -9,12 +9,16 @@ from pbem.hammer.cards import card as card_of
 from pbem.hammer.events import legal_events, validate_event
 from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans, toml_line
 from pbem.hammer.plaindata import plain
-from pbem.hammer.vocab import OrderKind
+from pbem.hammer.vocab import OrderKind, Side
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from pbem.core.drbg import Drbg
     from pbem.hammer.drafts import Draft
+    from pbem.hammer.engine import StepCall
     from pbem.hammer.state import GameState
+    from pbem.hammer.stepstate import StepState
 
 
 class EventOrders:
@@ -45,6 +49,9 @@ class EventOrders:
 
     def bot(self, report: Report, bot: str, rng: Drbg) -> Sections:
         return {"event": event_params(report.get("options", {}), rng)}
+
+    def start(self, st: StepState, orders: Mapping[Side, Draft]) -> StepCall | None:
+        return None  # kept as sent ahead: the driver submits it when the turn comes to it
 
 
 def empty_event_note(card_id: str) -> str:

@@ -7,16 +7,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pbem.hammer.cards import card as card_of
+from pbem.hammer.engine import StepCall
 from pbem.hammer.movement import check_moves, legal_group_moves
 from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans
 from pbem.hammer.order_kinds.bot_choices import bot_plans, choose_moves, keep_legal
 from pbem.hammer.orders import parse_moves
-from pbem.hammer.vocab import OrderKind
+from pbem.hammer.vocab import OrderKind, Side
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from pbem.core.drbg import Drbg
     from pbem.hammer.drafts import Draft
     from pbem.hammer.state import GameState
+    from pbem.hammer.stepstate import StepState
 
 MOVE_LINES = ['# moves = [ { from = "AREA", to = "AREA", blocks = ["BLOCK"] } ]']
 
@@ -55,6 +59,13 @@ class MovesOrders:
         sections: Sections = {"moves": {"moves": choose_moves(options.get("moves", {}), value, bot, rng, report)}}
         sections["plans"] = bot_plans(bot, rng)
         return keep_legal(self.kind, sections, report)
+
+    def start(self, st: StepState, orders: Mapping[Side, Draft]) -> StepCall:
+        """One side's Move Phase; as Player 1 its battle order is kept for the Battle Phase (5.1)."""
+        ((side, d),) = orders.items()
+        section = d.sections.get("moves", {})
+        st.pending_of(side).battle_order = list(section.get("battle_order", []))
+        return StepCall("submit_moves", [side, section])
 
 
 def check_moves_section(game: GameState, side: str, section: dict[str, Any]) -> None:

@@ -7,13 +7,17 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.hammer.order_kinds.base import Ask, Report, Sections
 from pbem.hammer.plaindata import plain
-from pbem.hammer.vocab import OrderKind
+from pbem.hammer.vocab import OrderKind, Side
 from pbem.hammer.winter import check_winter_plan, validate_winter_plan, winter_plan_options
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from pbem.core.drbg import Drbg
     from pbem.hammer.drafts import Draft
+    from pbem.hammer.engine import StepCall
     from pbem.hammer.state import GameState
+    from pbem.hammer.stepstate import StepState
 
 SINGLE_CHOICES = ("moray", "king", "wallace", "edward", "edward_company")
 
@@ -47,6 +51,9 @@ class WinterOrders:
 
     def bot(self, report: Report, bot: str, rng: Drbg) -> Sections:
         return {"winter": winter_plan(report.get("options", {}).get("winter_plan", {}), bot, rng)}
+
+    def start(self, st: StepState, orders: Mapping[Side, Draft]) -> StepCall | None:
+        return None  # kept as sent ahead: the driver submits it when the turn comes to it
 
 
 def winter_plan(legal: dict[str, Any], bot: str, rng: Drbg) -> dict[str, Any]:
