@@ -14,7 +14,7 @@ import pytest
 from pbem.hammer.log import PRIVATE, PRIVATE_UNMARKED, PUBLIC, REFEREE, LogEntry, Seen, as_entry, entry, redacted
 from pbem.hammer.views import entry_for, filter_log, public_log
 
-LINES: list[dict[str, Any]] = [
+LINES: list[Line] = [
     {"what": "fire", "side": "england", "public": True, "block": "Wallace", "dice": [{"value": 6, "hit": True}]},
     {"what": "winter", "side": "", "public": True, "step": "7.1", "noble": "Argyll"},
     {"what": "moves", "side": "scotland", "from": "Fife", "points": 1},
@@ -86,15 +86,17 @@ def test_reports_7_62_the_enemy_sees_where_a_winter_draw_lands_not_which_block()
 
 # What each side's report and the public board (the referee's ``public_log``) show of LINES, written
 # out by hand from docs/reports.md "Who sees a log entry": not computed by the code under test.
-FIRE = {"what": "fire", "side": "england", "public": True, "block": "Wallace", "dice": [{"value": 6, "hit": True}]}
-WINTER_7_1 = {"what": "winter", "side": "", "public": True, "step": "7.1", "noble": "Argyll"}
-NEW_YEAR = {"what": "new_year", "public": True, "year": 1298}
-NOTE_TO_BOTH = {"what": "note", "visible_to": ["both"], "public": False, "text": "x"}
-RETREAT_REDACTED = {"what": "retreat", "side": "scotland", "public": False, "redact": ["to"], "block": "Moray",
-                    "redacted": ["to"]}  # 5.5: the enemy does not read where to
-WINTER_7_62_SUMMARY = {"what": "winter", "side": "scotland", "step": "7.62", "area": "Fife", "hidden": True}
+Line = dict[str, Any]
+FIRE: Line = {"what": "fire", "side": "england", "public": True, "block": "Wallace",
+              "dice": [{"value": 6, "hit": True}]}
+WINTER_7_1: Line = {"what": "winter", "side": "", "public": True, "step": "7.1", "noble": "Argyll"}
+NEW_YEAR: Line = {"what": "new_year", "public": True, "year": 1298}
+NOTE_TO_BOTH: Line = {"what": "note", "visible_to": ["both"], "public": False, "text": "x"}
+RETREAT_REDACTED: Line = {"what": "retreat", "side": "scotland", "public": False, "redact": ["to"],
+                          "block": "Moray", "redacted": ["to"]}  # 5.5: the enemy does not read where to
+WINTER_7_62_SUMMARY: Line = {"what": "winter", "side": "scotland", "step": "7.62", "area": "Fife", "hidden": True}
 
-ENGLAND_SEES = [
+ENGLAND_SEES: list[Line] = [
     FIRE, WINTER_7_1,
     {"what": "discard", "side": "england", "public": False, "cards": ["move1-1"]},  # its own private line
     RETREAT_REDACTED, NEW_YEAR,
@@ -103,14 +105,14 @@ ENGLAND_SEES = [
     {"what": "odd", "side": "england", "redact": ["to"], "to": "Mar"},  # its own line, whole
     WINTER_7_62_SUMMARY,  # 7.62: where the Scots' draw lands, not which block
 ]
-SCOTLAND_SEES = [
+SCOTLAND_SEES: list[Line] = [
     FIRE, WINTER_7_1,
     {"what": "moves", "side": "scotland", "from": "Fife", "points": 1},  # its own unmarked line
     {"what": "retreat", "side": "scotland", "public": False, "redact": ["to"], "block": "Moray", "to": "Mar"},
     NEW_YEAR, NOTE_TO_BOTH,
     {"what": "winter", "side": "scotland", "public": False, "step": "7.62", "area": "Fife", "block": "Moray"},
 ]
-PUBLIC_BOARD_SEES = [FIRE, WINTER_7_1, RETREAT_REDACTED, NEW_YEAR, NOTE_TO_BOTH, WINTER_7_62_SUMMARY]
+PUBLIC_BOARD_SEES: list[Line] = [FIRE, WINTER_7_1, RETREAT_REDACTED, NEW_YEAR, NOTE_TO_BOTH, WINTER_7_62_SUMMARY]
 
 
 @pytest.mark.parametrize("form", ["records", "data form"])
