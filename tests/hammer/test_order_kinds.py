@@ -1,20 +1,27 @@
 """Issue 15 item 3: each order kind (card, event, moves, decide, winter) is one object with its parse,
 validate, options, default, template and bot (pbem/hammer/order_kinds); the ruleset, drafts and bots
 ask the registry. Checked here on real positions of bot games of all three scenarios: each kind's
-default order, template and bot drafts are accepted by the referee and by the player's check."""
+default order, template and bot drafts are accepted by the referee and by the player's check, and an
+illegal order of each kind is refused by both with the same message, citing the rule it breaks."""
 
 from __future__ import annotations
 
 import collections
+import copy
 import inspect
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from check_corpus import SCENARIOS, Position, positions
 
+from pbem.core.ruleset import load as load_ruleset
 from pbem.hammer import bots, drafts, known, ruleset
-from pbem.hammer.errors import DataError, InvalidOrder
+from pbem.hammer.board import board
+from pbem.hammer.cards import card as card_of
+from pbem.hammer.cards import deck
+from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
 from pbem.hammer.order_kinds import ORDER_KINDS, Ask, rules_for
 from pbem.hammer.ruleset import HammerRuleset, ask_of
 from pbem.hammer.vocab import ORDER_KINDS as KIND_NAMES
@@ -128,3 +135,128 @@ def test_issue_15_drafts_bots_and_the_rulesets_orders_name_no_order_kind() -> No
         ruleset.run_step))
     for name, text in sources.items():
         assert not ORDER_NAMES.search(text), (name, ORDER_NAMES.search(text))
+
+
+# --- each kind refuses an illegal order, the referee and the player's check alike -------------------
+
+REFEREE = load_ruleset("hammer")  # the referee's check, as the protocol loads it
+
+
+def _first(kind: str, where: Callable[[Position], bool] = lambda p: True) -> Position:
+    return next(p for p in POSITIONS if p.asks == kind and where(p))
+
+
+def _body(p: Position, **sections: Any) -> dict[str, Any]:
+    return {"game": "g", "side": p.side, "step": p.report["step"], "kind": p.asks, **sections}
+
+
+def _refused_alike(p: Position, body: dict[str, Any], rule: str) -> str:
+    """The referee (on the secret state) and ``pbem orders check`` (on the side's report) both refuse
+    ``body`` with the same message, citing ``rule``; the message is returned."""
+    with pytest.raises(IllegalOrder) as referee:
+        REFEREE.validate(copy.deepcopy(p.state), p.side, copy.deepcopy(body))
+    with pytest.raises(IllegalOrder) as player:
+        drafts.check_draft(drafts.from_body(copy.deepcopy(body), "draft"), copy.deepcopy(p.report))
+    message = str(referee.value)
+    assert str(player.value) == message
+    assert referee.value.rule == player.value.rule == rule, message
+    assert f"({rule})" in message, message
+    return message
+
+
+def _one_move_per_origin(reach: dict[str, dict[str, list[str]]]) -> list[dict[str, Any]]:
+    """One legal single-block group move from each area that has a block able to move (4.2)."""
+    out = []
+    for origin, blocks in sorted(reach.items()):
+        movable = [(block, areas) for block, areas in sorted(blocks.items()) if areas]
+        if movable:
+            block, areas = movable[0]
+            out.append({"from": origin, "to": areas[0], "blocks": [block]})
+    return out
+
+
+def test_3_1_a_card_order_playing_a_card_not_in_hand_is_refused() -> None:
+    p = _first("card")
+    hand = p.report["options"]["hand"]
+    absent = next(c for c in sorted(deck()) if c not in hand)
+    message = _refused_alike(p, _body(p, card={"play": absent}), "3.1")
+    assert f"play {absent!r}: that card is not in {p.side}'s hand" in message
+
+
+def test_4_2_a_card_orders_if_player1_moves_beyond_the_cards_value_are_refused() -> None:
+    p = _first("card", lambda p: any(not card_of(c).is_event for c in p.report["options"]["hand"]))
+    play = min((c for c in p.report["options"]["hand"] if not card_of(c).is_event), key=lambda c: card_of(c).value)
+    value = card_of(play).value
+    moves = _one_move_per_origin(p.report["options"]["moves"])[:value + 1]
+    assert len(moves) == value + 1, "the position has enough groups able to move"
+    # each move alone is legal: only their number is refused
+    REFEREE.validate(copy.deepcopy(p.state), p.side, _body(p, card={"play": play}, if_player1={"moves": moves[:1]}))
+    message = _refused_alike(p, _body(p, card={"play": play}, if_player1={"moves": moves}), "4.2")
+    assert f"0 of the card's {value} are left" in message
+
+
+def test_3_12_a_card_orders_herald_on_its_own_noble_is_refused() -> None:
+    p = _first("card", lambda p: "herald" in p.report["options"]["hand"] and bool(p.report["view"]["own_nobles"]))
+    noble = p.report["view"]["own_nobles"][0]
+    message = _refused_alike(p, _body(p, card={"play": "herald"}, event={"noble": noble}), "3.12")
+    assert f"Herald on {noble}: {noble} is not an enemy noble on the map" in message
+
+
+def test_3_12_an_event_orders_herald_on_its_own_noble_is_refused() -> None:
+    p = _first("event", lambda p: p.report["options"]["event"] == "herald" and bool(p.report["view"]["own_nobles"]))
+    noble = next(n for n in p.report["view"]["own_nobles"] if n != "Moray")  # Moray is refused by 5.7
+    assert {"noble": noble} not in p.report["options"]["event_params"]
+    message = _refused_alike(p, _body(p, event={"noble": noble}), "3.12")
+    assert f"Herald on {noble}: {noble} is not an enemy noble on the map" in message
+
+
+def test_4_2_a_moves_order_with_more_group_moves_than_the_card_allows_is_refused() -> None:
+    p = _first("moves", lambda p: bool(p.report["options"]["card"]))
+    value = card_of(p.report["options"]["card"]).value
+    moves = _one_move_per_origin(p.report["options"]["moves"])[:value + 1]
+    assert len(moves) == value + 1, "the position has enough groups able to move"
+    REFEREE.validate(copy.deepcopy(p.state), p.side, _body(p, moves={"moves": moves[:value]}))
+    message = _refused_alike(p, _body(p, moves={"moves": moves}), "4.2")
+    assert f"move {value + 1} from {moves[-1]['from']}: a group move costs one move point" in message
+
+
+def test_2_13_a_moves_order_moving_a_block_out_of_reach_is_refused() -> None:
+    p = _first("moves")
+    origin, reach = next(iter(sorted(p.report["options"]["moves"].items())))
+    block = sorted(reach)[0]
+    far = next(a for a in sorted(board().areas) if a != origin and a not in reach[block])
+    message = _refused_alike(p, _body(p, moves={"moves": [{"from": origin, "to": far, "blocks": [block]}]}), "2.13")
+    assert f"{block} {origin}→{far}: out of reach" in message
+
+
+def test_plans_md_a_decide_answer_not_among_the_options_is_refused() -> None:
+    p = _first("decide")
+    asked = p.report["options"].get("questions") or [p.report["options"]["question"]]
+    rule = str(asked[0]["rule"])
+    answers = [str(q["options"][0]) for q in asked]
+    answers[0] = "fire" if "fire" not in asked[0]["options"] else "nowhere"
+    decide = {"answers": answers} if len(asked) > 1 else {"answer": answers[0]}
+    message = _refused_alike(p, _body(p, decide=decide), rule)
+    assert f"{answers[0]!r}" in message and f"not one of {', '.join(asked[0]['options'])}" in message
+
+
+def test_plans_md_a_decide_order_answering_too_few_of_a_battles_questions_is_refused() -> None:
+    p = _first("decide", lambda p: len(p.report["options"].get("questions", [])) > 1)
+    asked = p.report["options"]["questions"]
+    answers = [str(q["options"][0]) for q in asked][:-1]
+    message = _refused_alike(p, _body(p, decide={"answers": answers}), str(asked[0]["rule"]))
+    assert f"{len(asked)} question(s) of this battle are asked" in message and f"not {len(answers)}" in message
+
+
+def test_7_2_a_winter_plan_for_a_king_the_scots_do_not_have_is_refused() -> None:
+    p = _first("winter", lambda p: p.side == "scotland" and "king" not in p.report["options"]["winter_plan"])
+    message = _refused_alike(p, _body(p, winter={"king": "stay"}), "7.2")
+    assert "winter.king = 'stay': the King is not a block of yours on the map" in message
+
+
+def test_7_32_an_english_winter_disband_not_offered_is_refused() -> None:
+    p = _first("winter", lambda p: p.side == "england")
+    offered = p.report["options"]["winter_plan"]["disband"]
+    assert "Edward" not in offered
+    message = _refused_alike(p, _body(p, winter={"disband": ["Edward"]}), "7.32")
+    assert "winter.disband: 'Edward' is not one of the blocks that may disband by choice this winter" in message
