@@ -35,7 +35,7 @@ from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
 from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
 from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, as_entry, entry
 from pbem.hammer.state import GameState
-from pbem.hammer.vocab import PHASE_NAMES, SIDE_NAMES, OrderKind, Phase, Side
+from pbem.hammer.vocab import PHASE_NAMES, SIDE_NAMES, OrderKind, Phase, Side, named
 
 PHASES: tuple[Phase, ...] = PHASE_NAMES
 Log = list[LogEntry]
@@ -48,13 +48,10 @@ def next_step(state: GameState) -> Phase:
     """The phase the game waits in: one of ``PHASES``."""
     if state.winner:
         return "over"
-    phase = _PHASE_OF.get(state.phase)
-    if phase is None:
-        raise InvalidOrder(f"unknown phase {state.phase!r} in the game state")
-    return phase
-
-
-_PHASE_OF: dict[str, Phase] = {p: p for p in PHASE_NAMES}
+    try:
+        return named(state.phase, PHASE_NAMES, "phase", "in the game state")
+    except DataError as exc:  # refused as engine calls refuse what they cannot run (InvalidOrder)
+        raise InvalidOrder(str(exc)) from None
 
 
 def who_owes(state: GameState) -> list[Side]:
@@ -281,12 +278,8 @@ STEP_NAMES: tuple[StepName, ...] = tuple(STEPS)
 
 
 def step_named(name: str) -> StepName:
-    """``name`` as a step of ``STEPS``; a stored state naming any other is refused."""
-    for known in STEP_NAMES:
-        if name == known:
-            return known
-    raise DataError(f"the stored state's paused call names {name!r}, which is no step of this engine "
-                    f"(the steps are {', '.join(STEP_NAMES)})")
+    """``name`` as a step of ``STEPS``; a stored state naming any other is refused (DataError)."""
+    return named(name, STEP_NAMES, "step", "in the stored state's paused call")
 
 
 class StepCall(NamedTuple):

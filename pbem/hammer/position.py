@@ -24,6 +24,7 @@ from pbem.hammer.engine import PHASES
 from pbem.hammer.errors import DataError
 from pbem.hammer.scenario import HAND_SIZE, scenarios
 from pbem.hammer.state import OFF_MAP, PLACES, Battle, BlockState, GameState, Options, Turn
+from pbem.hammer.vocab import Name, named
 from pbem.hammer.winter_progress import WinterProgress
 
 FIRST_YEAR, LAST_YEAR = 1297, 9999  # a position's year: from Braveheart's first to far past 1314
@@ -52,6 +53,13 @@ class _Reader:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise self.fail(fld, f"expected {what}, found {value!r}")
         return value
+
+    def named(self, value: str, names: tuple[Name, ...], what: str, fld: str) -> Name:
+        """``value`` as one of ``names`` (a Literal's values, vocab.named), refused naming the field."""
+        try:
+            return named(value, names, what)
+        except DataError as exc:
+            raise self.fail(fld, str(exc)) from None
 
     def strings(self, value: Any, fld: str) -> list[str]:
         self.typed(value, list, fld, "a list of strings")
@@ -101,9 +109,7 @@ def parse_position_data(data: dict[str, Any], source: str = "<text>") -> GameSta
     turn = r.typed(data.get("turn", 0), int, "turn", "a Game Turn 0-5")
     if not 0 <= turn <= HAND_SIZE:
         raise r.fail("turn", f"Game Turn {turn} is not 0-{HAND_SIZE} (3.0)")
-    phase = r.typed(data.get("phase", "card"), str, "phase", "a phase")
-    if phase not in PHASES:
-        raise r.fail("phase", f"unknown phase {phase!r}; expected one of {', '.join(PHASES)}")
+    phase = r.named(r.typed(data.get("phase", "card"), str, "phase", "a phase"), PHASES, "phase", "phase")
     edward = r.typed(data.get("edward", "I"), str, "edward", '"I" or "II"')
     if edward not in ("I", "II"):
         raise r.fail("edward", f'expected "I" or "II", found {edward!r} (6.1)')
