@@ -57,10 +57,19 @@ def redacted(*hidden: str) -> Visibility:
 
 @dataclass
 class LogEntry:
+    """One line. Who may see it is stated where it is made, never assumed: no default can show a
+    line to everyone that was meant for one side (fail closed)."""
+
     what: str
-    actor: str | None = None  # None: the line names no side; "" is kept apart only because some lines write "side": ""
-    visibility: Visibility = PUBLIC
+    actor: str | None  # None: the line names no side; "" is kept apart only because some lines write "side": ""
+    visibility: Visibility
     facts: Data = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.actor and self.visibility.seen is Seen.REFEREE:
+            # its data form would read back as its actor's line (``from_data``): refused where it is made
+            raise ValueError(f"log line {self.what!r}: a referee-only line names no actor, but this one "
+                             f"names {self.actor!r}; give it its actor's visibility or no actor (docs/reports.md)")
 
     def get(self, key: str, default: Plain = None) -> Plain:
         """A fact, or the actor under its data-form name ``side`` (for code that reads lines by key)."""
@@ -121,7 +130,7 @@ class LogEntry:
                    facts=facts)
 
 
-def entry(what: str, actor: str | None = None, visibility: Visibility = PUBLIC, **facts: Plain) -> LogEntry:
+def entry(what: str, actor: str | None, visibility: Visibility, **facts: Plain) -> LogEntry:
     """A new line: ``entry("fire", "england", PUBLIC, block=..., dice=...)``."""
     return LogEntry(what=what, actor=actor, visibility=visibility, facts=dict(facts))
 
