@@ -12,7 +12,8 @@ step records its progress in the state before moving on (``current.events_done``
 ``current.moves_done``, ``current.fighting``, the battles left in ``current.battles``), so
 calling the same function again with the same orders, or ``advance``, carries on where it
 stopped. After a pause: the step ``next_step(state)`` names is the one to call again (with the
-same orders, the decider now holding the answer); when ``who_owes(state)`` is empty, ``advance``.
+same orders, the decider now holding the answer); ``next_call`` says which call that is, ``advance``
+where no side's orders are due.
 The rules modules it calls (movement, battle, events, winter, victory) are reached through the
 small seams at the end of this file; each must itself be atomic or resumable at a decision.
 
@@ -52,22 +53,6 @@ def next_step(state: GameState) -> Phase:
         return named(state.phase, PHASE_NAMES, "phase", "in the game state")
     except DataError as exc:  # refused as engine calls refuse what they cannot run (InvalidOrder)
         raise InvalidOrder(str(exc)) from None
-
-
-def who_owes(state: GameState) -> list[Side]:
-    """The sides whose orders the current step waits for, in side order; [] when none does."""
-    phase = next_step(state)
-    if phase in ("card", "winter"):
-        return list(SIDE_NAMES)
-    if phase == "event":
-        side = _next_event(state)
-        return [side] if side else []
-    if phase == "move":
-        side = _next_mover(state)
-        return [side] if side else []
-    if phase == "battle":
-        return [_player1(state)] if state.current.battles else []
-    return []
 
 
 def _player1(state: GameState) -> Side:

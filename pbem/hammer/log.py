@@ -71,14 +71,6 @@ class LogEntry:
             raise ValueError(f"log line {self.what!r}: a referee-only line names no actor, but this one "
                              f"names {self.actor!r}; give it its actor's visibility or no actor (docs/reports.md)")
 
-    def get(self, key: str, default: Plain = None) -> Plain:
-        """A fact, or the actor under its data-form name ``side`` (for code that reads lines by key)."""
-        if key == "side":
-            return self.actor if self.actor else default
-        if key == "what":
-            return self.what
-        return self.facts.get(key, default)
-
     def setdefault(self, key: str, value: Plain) -> Plain:
         """Add a fact the line does not have yet (the step and stream the referee stamps on every line)."""
         return self.facts.setdefault(key, value)
