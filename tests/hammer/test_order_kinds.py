@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from check_corpus import SCENARIOS, Position, positions
 
+from pbem.core.canonical import canonical_bytes
 from pbem.hammer import bots, drafts, known, ruleset
 from pbem.hammer.errors import DataError, InvalidOrder
 from pbem.hammer.order_kinds import ORDER_KINDS, Ask, rules_for
@@ -127,3 +128,20 @@ def test_issue_15_drafts_bots_and_the_rulesets_orders_name_no_order_kind() -> No
         HammerRuleset.default_order, HammerRuleset.validate, HammerRuleset.options, ruleset._options, ask_of))
     for name, text in sources.items():
         assert not ORDER_NAMES.search(text), (name, ORDER_NAMES.search(text))
+
+
+@pytest.mark.parametrize(("plan", "message"), [
+    ({"colour": "red"}, r"^winter\.colour: unknown key; use homes, moray, "),
+    ({"builds": {"Narnia": ["draw"]}}, r"^winter\.builds\.Narnia: unknown area \(1\.1\)$"),
+    ({"disband": "Wallace"}, r"^winter\.disband: a list of names$"),
+])
+def test_7_0_the_referee_refuses_a_winter_plan_of_the_wrong_shape_and_changes_nothing(
+        plan: dict[str, Any], message: str) -> None:
+    """The winter kind's validate checks the plan's shape (winter.validate_winter_plan) before its choices."""
+    owing = [p for p in POSITIONS if p.asks == "winter"]
+    assert {p.side for p in owing} == {"england", "scotland"}
+    for p in owing[:2]:
+        before = canonical_bytes(p.state)
+        with pytest.raises(InvalidOrder, match=message):
+            R.validate(p.state, p.side, {**R.default_order(p.state, p.side), "winter": plan})
+        assert canonical_bytes(p.state) == before
