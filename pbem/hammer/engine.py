@@ -83,7 +83,7 @@ _TURN_ORDER: dict[Side, tuple[Side, Side]] = {"england": ("england", "scotland")
 
 def _next_mover(state: GameState) -> Side | None:
     """Player 1 moves first, then Player 2 (4.1); the player of an Event has no Move Phase (3.12)."""
-    for side in _TURN_ORDER["scotland" if state.current.player1 == "scotland" else "england"]:
+    for side in _TURN_ORDER[_player1(state)]:
         played = state.current.cards.get(side, "")
         if played and card(played).is_event:
             continue
