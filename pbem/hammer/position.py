@@ -327,8 +327,8 @@ def _read_fight(r: _Reader, raw: Any, state: GameState) -> Fight | None:
         r.typed(pending["left"], int, f"{fld}.pending.left", "a count of hits")
         r.typed(pending.get("by", ""), str, f"{fld}.pending.by", "a block")
         r.strings(pending.get("targets", []), f"{fld}.pending.targets")
-        if r.typed(pending.get("side", SIDES[0]), str, f"{fld}.pending.side", "a side") not in SIDES:
-            raise r.fail(f"{fld}.pending.side", f"unknown side {pending['side']!r}")
+        if "side" in pending and r.typed(pending["side"], str, f"{fld}.pending.side", "a side") not in SIDES:
+            raise r.fail(f"{fld}.pending.side", f"unknown side {pending['side']!r}")  # absent: no hit applied yet
     for i, line in enumerate(r.typed(raw["log"], list, f"{fld}.log", "a list of log lines")):
         r.plain(r.typed(line, dict, f"{fld}.log[{i}]", "a table"), f"{fld}.log[{i}]")
     return fight_of(raw)
