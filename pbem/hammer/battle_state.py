@@ -17,17 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pbem.hammer.log import LogEntry
+from pbem.hammer.vocab import named
 
 Stage = Literal["round_start", "turns", "round_end", "forced_retreat", "end", "regroup", "done"]
 STAGE_NAMES: tuple[Stage, ...] = ("round_start", "turns", "round_end", "forced_retreat", "end", "regroup", "done")
 
 
 def stage_named(name: str) -> Stage:
-    """``name`` as a ``Stage``; ValueError for any other string (a stored state is checked here)."""
-    for stage in STAGE_NAMES:
-        if stage == name:
-            return stage
-    raise ValueError(f"unknown battle stage {name!r}; the stages are {', '.join(STAGE_NAMES)}")
+    """``name`` as a ``Stage``; DataError (one sentence) for any other string (a stored state is checked here)."""
+    return named(name, STAGE_NAMES, "battle stage")
 
 
 @dataclass(slots=True)

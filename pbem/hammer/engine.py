@@ -12,7 +12,8 @@ step records its progress in the state before moving on (``current.events_done``
 ``current.moves_done``, ``current.fighting``, the battles left in ``current.battles``), so
 calling the same function again with the same orders, or ``advance``, carries on where it
 stopped. After a pause: the step ``next_step(state)`` names is the one to call again (with the
-same orders, the decider now holding the answer); when ``who_owes(state)`` is empty, ``advance``.
+same orders, the decider now holding the answer); ``next_call`` says which call that is, ``advance``
+where no side's orders are due.
 The rules modules it calls (movement, battle, events, winter, victory) are reached through the
 small seams at the end of this file; each must itself be atomic or resumable at a decision.
 
@@ -35,7 +36,7 @@ from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
 from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
 from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, as_entry, entry
 from pbem.hammer.state import GameState
-from pbem.hammer.vocab import PHASE_NAMES, SIDE_NAMES, OrderKind, Phase, Side
+from pbem.hammer.vocab import PHASE_NAMES, SIDE_NAMES, OrderKind, Phase, Side, named
 
 PHASES: tuple[Phase, ...] = PHASE_NAMES
 Log = list[LogEntry]
@@ -48,29 +49,10 @@ def next_step(state: GameState) -> Phase:
     """The phase the game waits in: one of ``PHASES``."""
     if state.winner:
         return "over"
-    phase = _PHASE_OF.get(state.phase)
-    if phase is None:
-        raise InvalidOrder(f"unknown phase {state.phase!r} in the game state")
-    return phase
-
-
-_PHASE_OF: dict[str, Phase] = {p: p for p in PHASE_NAMES}
-
-
-def who_owes(state: GameState) -> list[Side]:
-    """The sides whose orders the current step waits for, in side order; [] when none does."""
-    phase = next_step(state)
-    if phase in ("card", "winter"):
-        return list(SIDE_NAMES)
-    if phase == "event":
-        side = _next_event(state)
-        return [side] if side else []
-    if phase == "move":
-        side = _next_mover(state)
-        return [side] if side else []
-    if phase == "battle":
-        return [_player1(state)] if state.current.battles else []
-    return []
+    try:
+        return named(state.phase, PHASE_NAMES, "phase", "in the game state")
+    except DataError as exc:  # refused as engine calls refuse what they cannot run (InvalidOrder)
+        raise InvalidOrder(str(exc)) from None
 
 
 def _player1(state: GameState) -> Side:
@@ -101,7 +83,7 @@ _TURN_ORDER: dict[Side, tuple[Side, Side]] = {"england": ("england", "scotland")
 
 def _next_mover(state: GameState) -> Side | None:
     """Player 1 moves first, then Player 2 (4.1); the player of an Event has no Move Phase (3.12)."""
-    for side in _TURN_ORDER["scotland" if state.current.player1 == "scotland" else "england"]:
+    for side in _TURN_ORDER[_player1(state)]:
         played = state.current.cards.get(side, "")
         if played and card(played).is_event:
             continue
@@ -281,12 +263,8 @@ STEP_NAMES: tuple[StepName, ...] = tuple(STEPS)
 
 
 def step_named(name: str) -> StepName:
-    """``name`` as a step of ``STEPS``; a stored state naming any other is refused."""
-    for known in STEP_NAMES:
-        if name == known:
-            return known
-    raise DataError(f"the stored state's paused call names {name!r}, which is no step of this engine "
-                    f"(the steps are {', '.join(STEP_NAMES)})")
+    """``name`` as a step of ``STEPS``; a stored state naming any other is refused (DataError)."""
+    return named(name, STEP_NAMES, "step", "in the stored state's paused call")
 
 
 class StepCall(NamedTuple):

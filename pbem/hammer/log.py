@@ -57,18 +57,19 @@ def redacted(*hidden: str) -> Visibility:
 
 @dataclass
 class LogEntry:
+    """One line. Who may see it is stated where it is made, never assumed: no default can show a
+    line to everyone that was meant for one side (fail closed)."""
+
     what: str
-    actor: str | None = None  # None: the line names no side; "" is kept apart only because some lines write "side": ""
-    visibility: Visibility = PUBLIC
+    actor: str | None  # None: the line names no side; "" is kept apart only because some lines write "side": ""
+    visibility: Visibility
     facts: Data = field(default_factory=dict)
 
-    def get(self, key: str, default: Plain = None) -> Plain:
-        """A fact, or the actor under its data-form name ``side`` (for code that reads lines by key)."""
-        if key == "side":
-            return self.actor if self.actor else default
-        if key == "what":
-            return self.what
-        return self.facts.get(key, default)
+    def __post_init__(self) -> None:
+        if self.actor and self.visibility.seen is Seen.REFEREE:
+            # its data form would read back as its actor's line (``from_data``): refused where it is made
+            raise ValueError(f"log line {self.what!r}: a referee-only line names no actor, but this one "
+                             f"names {self.actor!r}; give it its actor's visibility or no actor (docs/reports.md)")
 
     def setdefault(self, key: str, value: Plain) -> Plain:
         """Add a fact the line does not have yet (the step and stream the referee stamps on every line)."""
@@ -121,7 +122,7 @@ class LogEntry:
                    facts=facts)
 
 
-def entry(what: str, actor: str | None = None, visibility: Visibility = PUBLIC, **facts: Plain) -> LogEntry:
+def entry(what: str, actor: str | None, visibility: Visibility, **facts: Plain) -> LogEntry:
     """A new line: ``entry("fire", "england", PUBLIC, block=..., dice=...)``."""
     return LogEntry(what=what, actor=actor, visibility=visibility, facts=dict(facts))
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import tomli_w
 
-from pbem.hammer.battle_state import fight_of
+from pbem.hammer.battle_state import STAGE_NAMES, Fight, Hits, fight_of
 from pbem.hammer.blocks import SIDES, blocks
 from pbem.hammer.board import board
 from pbem.hammer.cards import deck
@@ -24,6 +24,8 @@ from pbem.hammer.engine import PHASES
 from pbem.hammer.errors import DataError
 from pbem.hammer.scenario import HAND_SIZE, scenarios
 from pbem.hammer.state import OFF_MAP, PLACES, Battle, BlockState, GameState, Options, Turn
+from pbem.hammer.vocab import Name, named
+from pbem.hammer.winter import STEPS as WINTER_STEP_CALLS
 from pbem.hammer.winter_progress import WinterProgress
 
 FIRST_YEAR, LAST_YEAR = 1297, 9999  # a position's year: from Braveheart's first to far past 1314
@@ -36,6 +38,10 @@ KINGS = ("", "Bruce", "Comyn", "Balliol")
 TURN_KEYS = tuple(f.name for f in fields(Turn) if f.name != "battles")
 _TURN_PLAIN = ("cards", "player1", "truce", "fighting", "moved", "moves_done", "events_done", "crossings")
 BATTLE_KEYS = tuple(f.name for f in fields(Battle) if f.name != "area")
+FIGHT_KEYS = tuple(f.name for f in fields(Fight))
+HITS_KEYS = tuple(f.name for f in fields(Hits))
+WINTER_KEYS = tuple(f.name for f in fields(WinterProgress))
+WINTER_STEPS = (*(name for name, _ in WINTER_STEP_CALLS), "9.0")  # the sub-steps, and the count (9.0)
 CASE_KEY = "case"  # a rules case's own table (docs/cases.md); a position reader skips it
 
 
@@ -52,6 +58,25 @@ class _Reader:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise self.fail(fld, f"expected {what}, found {value!r}")
         return value
+
+    def named(self, value: str, names: tuple[Name, ...], what: str, fld: str) -> Name:
+        """``value`` as one of ``names`` (a Literal's values, vocab.named), refused naming the field."""
+        try:
+            return named(value, names, what)
+        except DataError as exc:
+            raise self.fail(fld, str(exc)) from None
+
+    def plain(self, value: Any, fld: str) -> None:
+        """Refuse anything but the plain data a state carries: text, whole numbers, true or false,
+        and lists and tables of them (no floats, no dates)."""
+        if isinstance(value, dict):
+            for k, v in value.items():
+                self.plain(v, f"{fld}.{k}")
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                self.plain(v, f"{fld}[{i}]")
+        elif not isinstance(value, (str, int)):  # bool is an int
+            raise self.fail(fld, f"expected text, a whole number, true or false, found {value!r}")
 
     def strings(self, value: Any, fld: str) -> list[str]:
         self.typed(value, list, fld, "a list of strings")
@@ -101,9 +126,7 @@ def parse_position_data(data: dict[str, Any], source: str = "<text>") -> GameSta
     turn = r.typed(data.get("turn", 0), int, "turn", "a Game Turn 0-5")
     if not 0 <= turn <= HAND_SIZE:
         raise r.fail("turn", f"Game Turn {turn} is not 0-{HAND_SIZE} (3.0)")
-    phase = r.typed(data.get("phase", "card"), str, "phase", "a phase")
-    if phase not in PHASES:
-        raise r.fail("phase", f"unknown phase {phase!r}; expected one of {', '.join(PHASES)}")
+    phase = r.named(r.typed(data.get("phase", "card"), str, "phase", "a phase"), PHASES, "phase", "phase")
     edward = r.typed(data.get("edward", "I"), str, "edward", '"I" or "II"')
     if edward not in ("I", "II"):
         raise r.fail("edward", f'expected "I" or "II", found {edward!r} (6.1)')
@@ -121,7 +144,7 @@ def parse_position_data(data: dict[str, Any], source: str = "<text>") -> GameSta
     )
     for key in EXTRA_KEYS:
         if key in data:
-            setattr(state, key, WinterProgress.from_data(data[key]) if key == "winter" else data[key])
+            setattr(state, key, _read_winter(r, data[key]) if key == "winter" else data[key])
     _read_blocks(r, data, state)
     _read_cards(r, data, state)
     state.current = _read_turn(r, data, state)
@@ -240,7 +263,7 @@ def _read_turn(r: _Reader, data: dict[str, Any], state: GameState) -> Turn:
     turn.crossings = {str(k): r.typed(v, int, f"current.crossings.{k}", "a count") for k, v in crossings.items()}
     for key in TURN_KEYS:
         if key not in _TURN_PLAIN and key in raw:
-            setattr(turn, key, fight_of(raw[key]) if key == "fight" else raw[key])
+            setattr(turn, key, _read_fight(r, raw[key], state) if key == "fight" else raw[key])
     battles = r.typed(data.get("battles", {}), dict, "battles", "a table of areas")
     for area, b in sorted(battles.items()):
         fld = f"battles.{area}"
@@ -265,6 +288,65 @@ def _read_turn(r: _Reader, data: dict[str, Any], state: GameState) -> Turn:
                     raise r.fail(f"{fld}.{key}", f"unknown block {name!r} (2.0)")
         turn.battles[area] = battle
     return turn
+
+
+def _read_fight(r: _Reader, raw: Any, state: GameState) -> Fight | None:
+    """``[current.fight]``, a battle begun and not finished: every field of its data form
+    (docs/battles.md "Pausing and resuming"); an empty table is no battle in progress."""
+    fld = "current.fight"
+    r.typed(raw, dict, fld, "a table")
+    if not raw:
+        return None
+    r.only(raw, FIGHT_KEYS, fld)
+    for key in FIGHT_KEYS:
+        if key not in raw and key != "pending":  # no hits waiting may be left out
+            raise r.fail(f"{fld}.{key}", "missing; a battle in progress records every field (docs/battles.md)")
+    area = r.typed(raw["area"], str, f"{fld}.area", "an area")
+    if area not in board().areas:
+        raise r.fail(f"{fld}.area", f"unknown area {area!r} (1.1)")
+    for key in ("attacker", "defender", "original_attacker", "winner"):
+        side = r.typed(raw[key], str, f"{fld}.{key}", "a side")
+        if side not in SIDES and not (key == "winner" and side == ""):
+            raise r.fail(f"{fld}.{key}", f"unknown side {side!r}")
+    for key in ("round", "index"):
+        r.typed(raw[key], int, f"{fld}.{key}", "a whole number")
+    r.named(r.typed(raw["stage"], str, f"{fld}.stage", "a battle stage"), STAGE_NAMES, "battle stage",
+            f"{fld}.stage")
+    for key in ("line", "reserves", "captured", "order", "queue", "revealed"):
+        for name in r.strings(raw[key], f"{fld}.{key}"):
+            if name not in state.blocks:
+                raise r.fail(f"{fld}.{key}", f"unknown block {name!r} (2.0)")
+    for key in ("used", "lost"):
+        for k, v in r.typed(raw[key], dict, f"{fld}.{key}", "a table of counts").items():
+            r.typed(v, int, f"{fld}.{key}.{k}", "a count")
+    pending = r.typed(raw.get("pending", {}), dict, f"{fld}.pending", "a table")
+    if pending:
+        r.only(pending, HITS_KEYS, f"{fld}.pending")
+        if "left" not in pending:
+            raise r.fail(f"{fld}.pending.left", "missing; hits still to apply say how many are left")
+        r.typed(pending["left"], int, f"{fld}.pending.left", "a count of hits")
+        r.typed(pending.get("by", ""), str, f"{fld}.pending.by", "a block")
+        r.strings(pending.get("targets", []), f"{fld}.pending.targets")
+        if "side" in pending and r.typed(pending["side"], str, f"{fld}.pending.side", "a side") not in SIDES:
+            raise r.fail(f"{fld}.pending.side", f"unknown side {pending['side']!r}")  # absent: no hit applied yet
+    for i, line in enumerate(r.typed(raw["log"], list, f"{fld}.log", "a list of log lines")):
+        r.plain(r.typed(line, dict, f"{fld}.log[{i}]", "a table"), f"{fld}.log[{i}]")
+    return fight_of(raw)
+
+
+def _read_winter(r: _Reader, raw: Any) -> WinterProgress | None:
+    """``[winter]``, the Winter Turn in progress (winter_progress.py): the sub-steps done, where
+    Edward I winters, whether the count ended the game; an empty table is no Winter Turn."""
+    r.typed(raw, dict, "winter", "a table")
+    r.only(raw, WINTER_KEYS, "winter")
+    for step in r.strings(raw.get("done", []), "winter.done"):
+        if step not in WINTER_STEPS:
+            raise r.fail("winter.done", f"unknown Winter Turn step {step!r}; the steps are {', '.join(WINTER_STEPS)}")
+    edward = r.typed(raw.get("edward", ""), str, "winter.edward", 'an area or ""')
+    if edward and edward not in board().areas:
+        raise r.fail("winter.edward", f"unknown area {edward!r} (1.1)")
+    r.typed(raw.get("final", False), bool, "winter.final", "true or false")
+    return WinterProgress.from_data(raw)
 
 
 def dump_position(state: GameState) -> str:

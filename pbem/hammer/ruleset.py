@@ -38,8 +38,7 @@ from pbem.hammer.scenario import scenarios as scenario_names
 from pbem.hammer.scenario import setup as scenario_setup
 from pbem.hammer.state import PLACES, GameState, Options, plain_copy
 from pbem.hammer.stepstate import GameData, PausedCall, StepState, owes_of
-from pbem.hammer.views import Board
-from pbem.hammer.views import filter_log as views_filter_log
+from pbem.hammer.views import Board, filter_log
 from pbem.hammer.views import view as side_view
 from pbem.hammer.vocab import SIDE_NAMES, Side, order_kind_named, side_named
 from pbem.hammer.winter import plan_decider as winter_plan
@@ -434,11 +433,6 @@ class _ByKind:
     def decide(self, question: Question) -> str:
         target = self.winter if question.kind.startswith("winter") else self.battle
         return str(target.decide(question))
-
-
-def filter_log(log: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
-    """Only what ``side`` saw happen (views.py holds the one visibility rule)."""
-    return list(views_filter_log(log, side))
 
 
 if TYPE_CHECKING:  # mypy holds the class to the protocol's seam

@@ -115,3 +115,31 @@ def game_positions(scenario: str, seed: int, phase: str) -> list[GameState]:
 
     random_game(scenario, seed, after_step=keep)
     return found
+
+
+class NoOrders:
+    """An order source (engine.OrderSource) with no orders at all: the driver says who owes what."""
+
+    def cards(self, state: GameState) -> None:
+        return None
+
+    def event(self, state: GameState, side: str) -> None:
+        return None
+
+    def moves(self, state: GameState, side: str) -> None:
+        return None
+
+    def battle_order(self, state: GameState, side: str) -> list[str]:
+        return []
+
+    def winter(self, state: GameState) -> bool:
+        return False
+
+
+def owed(state: GameState) -> dict[str, str]:
+    """The sides the game waits for and the order kind each owes, as the one driver says with no
+    orders given (engine.next_call); {} where a step runs without anybody's orders."""
+    from pbem.hammer.engine import Waiting, next_call
+
+    step = next_call(state, NoOrders())
+    return dict(step.owes) if isinstance(step, Waiting) else {}

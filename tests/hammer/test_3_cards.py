@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from fakes import owed
 
 from pbem.core.drbg import Drbg
 from pbem.hammer.cardphase import end_year, play_cards, player1_for, start_year, year_over
@@ -176,8 +177,8 @@ def test_3_12_event_cards_are_resolved_before_any_move() -> None:
     rng = Drbg(b"events-first-key" * 2)
     state = game(["move3-1", "move1-1"], ["victuals", "move1-2"])
     engine.submit_cards(state, {"england": "move3-1", "scotland": "victuals"}, rng, FirstOption())
-    assert engine.next_step(state) == "event" and engine.who_owes(state) == ["scotland"]
+    assert engine.next_step(state) == "event" and owed(state) == {"scotland": "event"}
     with pytest.raises(IllegalOrder):
         engine.submit_moves(state, "england", {"moves": []}, rng, FirstOption())
     engine.submit_events(state, "scotland", {"pass": True}, rng, FirstOption())
-    assert engine.next_step(state) == "move" and engine.who_owes(state) == ["england"]
+    assert engine.next_step(state) == "move" and owed(state) == {"england": "moves"}

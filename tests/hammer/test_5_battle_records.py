@@ -110,7 +110,7 @@ def test_5_a_copied_battle_in_progress_shares_nothing_with_the_original() -> Non
         group.append("x")
     f.used["x"], f.lost["x"], f.pending.left, f.index = 9, 9, 9, 99
     f.log[0].facts["x"] = 1
-    f.log.append(LogEntry("x"))
+    f.log.append(LogEntry("x", None, PUBLIC))
     assert _exactly(game.to_dict(), data)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fakes import ScriptedDice, bare_state, put
+from fakes import ScriptedDice, bare_state, owed, put
 
 from pbem.hammer import events, kings
 from pbem.hammer.decisions import FirstOption
@@ -157,10 +157,10 @@ def test_6_2_the_scots_choose_coronation_after_the_english_event_is_resolved() -
         s = crowning_position()
         s.hands = {"england": ["herald", "move1-1"], "scotland": ["truce", "move1-2"]}
         engine.submit_cards(s, {"england": "herald", "scotland": "truce"}, ScriptedDice(), FirstOption())
-        assert engine.who_owes(s) == ["england"] and {"coronation": "Bruce"} in events.legal_events(s, "scotland")
+        assert owed(s) == {"england": "event"} and {"coronation": "Bruce"} in events.legal_events(s, "scotland")
         dice = ScriptedDice([english_die] + [6] * 60)  # then every battle die misses
         engine.submit_events(s, "england", {"noble": "Bruce"}, dice, FirstOption())
-        assert engine.who_owes(s) == ["scotland"]
+        assert owed(s) == {"scotland": "event"}
         return s
 
     failed = both_events(6)  # the Herald fails: Bruce may still be crowned

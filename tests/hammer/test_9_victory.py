@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fakes import ScriptedDice, bare_state, put
+from fakes import ScriptedDice, bare_state, owed, put
 
 from pbem.hammer import victory, winter
 from pbem.hammer.decisions import FirstOption
@@ -126,7 +126,7 @@ def test_9_1_sudden_death_waits_for_the_end_of_the_game_turn() -> None:
     engine.submit_cards(s, {"england": "herald", "scotland": "move2-1"}, ScriptedDice([1]), FirstOption())
     engine.submit_events(s, "england", {"noble": "Mar"}, ScriptedDice([1]), FirstOption())
     assert s.blocks["Mar"].owner == "england" and not s.winner  # all nobles English, the turn goes on
-    assert engine.who_owes(s) == ["scotland"]
+    assert owed(s) == {"scotland": "moves"}
     engine.submit_moves(s, "scotland", {"moves": []}, ScriptedDice(), FirstOption())
     assert s.winner == "england" and "9.1" in s.win_reason and engine.next_step(s) == "over"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fakes import owed
 
 from pbem.core.drbg import Drbg
 from pbem.hammer import engine
@@ -83,18 +84,18 @@ def test_3_1_the_game_starts_in_the_card_step_owed_by_both(monkeypatch: pytest.M
     Stand(monkeypatch)
     state = fresh()
     assert engine.next_step(state) == "card"
-    assert engine.who_owes(state) == ["england", "scotland"]
+    assert owed(state) == {"england": "card", "scotland": "card"}
 
 
 def test_4_1_player_1_moves_first_then_player_2(monkeypatch: pytest.MonkeyPatch) -> None:
     stand = Stand(monkeypatch)
     state = fresh(MOVES)
     engine.submit_cards(state, {"england": "move1-1", "scotland": "move3-2"}, RNG, FirstOption())
-    assert engine.next_step(state) == "move" and engine.who_owes(state) == ["scotland"]
+    assert engine.next_step(state) == "move" and owed(state) == {"scotland": "moves"}
     with pytest.raises(IllegalOrder, match=r"scotland moves now \(4\.1\)"):
         engine.submit_moves(state, "england", {"moves": []}, RNG, FirstOption())
     engine.submit_moves(state, "scotland", {"moves": []}, RNG, FirstOption())
-    assert engine.who_owes(state) == ["england"]
+    assert owed(state) == {"england": "moves"}
     engine.submit_moves(state, "england", {"moves": []}, RNG, FirstOption())
     assert [c[1] for c in stand.calls if c[0] == "moves"] == ["scotland", "england"]
     assert state.current.moves_done == ["scotland", "england"]
@@ -119,12 +120,12 @@ def test_3_12_the_event_player_is_player_1_and_has_no_move_phase(monkeypatch: py
     state = fresh(hands)
     engine.submit_cards(state, {"england": "move3-1", "scotland": "victuals"}, RNG, FirstOption())
     assert state.current.player1 == "scotland"
-    assert engine.next_step(state) == "event" and engine.who_owes(state) == ["scotland"]
+    assert engine.next_step(state) == "event" and owed(state) == {"scotland": "event"}
     with pytest.raises(IllegalOrder, match=r"\(3\.12\)"):
         engine.submit_events(state, "england", {}, RNG, FirstOption())
     engine.submit_events(state, "scotland", {"area": "Fife"}, RNG, FirstOption())
     assert ("event", "scotland", "victuals", {"area": "Fife"}) in stand.calls
-    assert engine.next_step(state) == "move" and engine.who_owes(state) == ["england"]
+    assert engine.next_step(state) == "move" and owed(state) == {"england": "moves"}
     engine.submit_moves(state, "england", {"moves": []}, RNG, FirstOption())
     assert [c[1] for c in stand.calls if c[0] == "moves"] == ["england"]
     assert engine.next_step(state) == "card"
@@ -135,11 +136,11 @@ def test_3_12_two_events_england_first_then_the_year_ends(monkeypatch: pytest.Mo
     hands = {"england": ["herald"] + MOVES["england"][:4], "scotland": ["pillage"] + MOVES["scotland"][:4]}
     state = fresh(hands)
     engine.submit_cards(state, {"england": "herald", "scotland": "pillage"}, RNG, FirstOption())
-    assert engine.who_owes(state) == ["england"]
+    assert owed(state) == {"england": "event"}
     with pytest.raises(IllegalOrder, match="england Event is resolved first"):
         engine.submit_events(state, "scotland", {}, RNG, FirstOption())
     engine.submit_events(state, "england", {}, RNG, FirstOption())
-    assert engine.who_owes(state) == ["scotland"]
+    assert owed(state) == {"scotland": "event"}
     engine.submit_events(state, "scotland", {}, RNG, FirstOption())
     assert [c[1] for c in stand.calls if c[0] == "event"] == ["england", "scotland"]
     assert not [c for c in stand.calls if c[0] == "moves"]        # no Move Phase
@@ -155,9 +156,10 @@ def test_3_0_after_five_game_turns_comes_winter_then_a_new_deal(monkeypatch: pyt
         assert engine.next_step(state) == "card"
         engine.submit_cards(state, {s: MOVES[s][i] for s in MOVES}, RNG, FirstOption())
         for _ in range(2):
-            engine.submit_moves(state, engine.who_owes(state)[0], {"moves": []}, RNG, FirstOption())
+            (mover,) = owed(state)
+            engine.submit_moves(state, mover, {"moves": []}, RNG, FirstOption())
     assert [c[1] for c in stand.calls if c[0] == "raid"] == [1, 2, 3, 4, 5]  # 5.9 every Game Turn
-    assert engine.next_step(state) == "winter" and engine.who_owes(state) == ["england", "scotland"]
+    assert engine.next_step(state) == "winter" and owed(state) == {"england": "winter", "scotland": "winter"}
     engine.run_winter(state, RNG, FirstOption())
     assert ("winter", 1297) in stand.calls
     assert state.year == 1298 and state.turn == 0 and engine.next_step(state) == "card"
@@ -173,7 +175,7 @@ def test_9_1_sudden_death_at_the_end_of_a_game_turn_ends_the_game(monkeypatch: p
     engine.submit_moves(state, "england", {"moves": []}, RNG, FirstOption())
     assert engine.next_step(state) == "move"
     engine.submit_moves(state, "scotland", {"moves": []}, RNG, FirstOption())
-    assert engine.next_step(state) == "over" and engine.who_owes(state) == []
+    assert engine.next_step(state) == "over" and owed(state) == {}
 
 
 def test_9_0_the_last_year_ends_with_its_winter(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -184,7 +186,8 @@ def test_9_0_the_last_year_ends_with_its_winter(monkeypatch: pytest.MonkeyPatch)
     for i in range(5):
         engine.submit_cards(state, {s: MOVES[s][i] for s in MOVES}, RNG, FirstOption())
         for _ in range(2):
-            engine.submit_moves(state, engine.who_owes(state)[0], {"moves": []}, RNG, FirstOption())
+            (mover,) = owed(state)
+            engine.submit_moves(state, mover, {"moves": []}, RNG, FirstOption())
     assert engine.next_step(state) == "winter" and not state.winner
     engine.run_winter(state, RNG, FirstOption())
     assert [c for c in stand.calls if c[0] == "winter"] == [("winter", 1305)]
@@ -197,7 +200,7 @@ def test_5_1_battles_are_fought_one_by_one_in_player_1s_order(monkeypatch: pytes
     engine.submit_cards(state, {"england": "move3-1", "scotland": "move1-3"}, RNG, FirstOption())
     engine.submit_moves(state, "england", {"moves": []}, RNG, FirstOption())
     engine.submit_moves(state, "scotland", {"moves": []}, RNG, FirstOption())
-    assert engine.next_step(state) == "battle" and engine.who_owes(state) == ["england"]
+    assert engine.next_step(state) == "battle" and owed(state) == {}  # nobody is asked: the order is Player 1's (5.1)
     with pytest.raises(IllegalOrder, match=r"no battle in Annan this turn \(5\.1\)"):
         engine.run_battles(state, ["Annan"], RNG, FirstOption())
     asker = Scripted({"england": ["Fife"]})
@@ -228,7 +231,7 @@ def test_3_0_the_state_survives_serialisation_between_steps(monkeypatch: pytest.
     state = fresh(MOVES)
     engine.submit_cards(state, {"england": "move2-1", "scotland": "move3-2"}, RNG, FirstOption())
     again = GameState.from_dict(state.to_dict())
-    assert again.hash() == state.hash() and engine.who_owes(again) == ["scotland"]
+    assert again.hash() == state.hash() and owed(again) == {"scotland": "moves"}
 
 
 def test_3_12_two_real_events_end_the_year_and_winter_deals_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -265,6 +268,6 @@ def test_3_12_an_event_paused_at_a_decision_leaves_state_and_dice_untouched(monk
     before, rng = state.hash(), Drbg(b"event-pause-key!" * 2)
     with pytest.raises(NeedDecision):
         engine.submit_events(state, "scotland", {"noble": "Dunbar"}, rng, Scripted())
-    assert state.hash() == before and rng.position == 0 and engine.who_owes(state) == ["scotland"]
+    assert state.hash() == before and rng.position == 0 and owed(state) == {"scotland": "event"}
     engine.submit_events(state, "scotland", {"noble": "Dunbar"}, rng, Scripted({"england": ["a"]}))
     assert state.blocks["Dunbar"].owner == "scotland" and engine.next_step(state) == "move"

@@ -6,7 +6,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from fakes import ScriptedDice, bare_state, game_positions, put
+from fakes import ScriptedDice, bare_state, game_positions, owed, put
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -313,5 +313,5 @@ def test_3_12_a_rejected_event_changes_nothing_and_names_its_rule(card: str, par
     before = s.hash()
     with pytest.raises(IllegalOrder) as err:
         engine.submit_events(s, "scotland", params, ScriptedDice([1]), FirstOption())
-    assert s.hash() == before and engine.who_owes(s) == ["scotland"]
+    assert s.hash() == before and owed(s) == {"scotland": "event"}
     assert str(err.value).endswith(f"({err.value.rule})") and err.value.rule in ("3.12", "4.7", "5.7", "6.21")

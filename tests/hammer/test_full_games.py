@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from fakes import owed
 
 from pbem.hammer.blocks import SIDES, blocks
 from pbem.hammer.board import ENGLAND, board
@@ -154,11 +155,11 @@ def paused_game(sid: str, seed: int) -> tuple[GameState, int]:
             plays = {s: players[s].choose_card(state, s) for s in SIDES}
             call = lambda: engine.submit_cards(state, plays, rng, pauser)  # noqa: E731
         elif phase == "event":
-            side = engine.who_owes(state)[0]
+            (side,) = owed(state)
             params = players[side].event_params(state, side)
             call = lambda: engine.submit_events(state, side, params, rng, pauser)  # noqa: E731
         elif phase == "move":
-            side = engine.who_owes(state)[0]
+            (side,) = owed(state)
             order = players[side].moves(state, side)
             call = lambda: engine.submit_moves(state, side, order, rng, pauser)  # noqa: E731
         elif phase == "battle":

@@ -6,12 +6,24 @@ sees it; and the visibility rule (views.entry_for) reads the visibility, never t
 
 from __future__ import annotations
 
+import inspect
 import json
 from typing import Any
 
 import pytest
 
-from pbem.hammer.log import PRIVATE, PRIVATE_UNMARKED, PUBLIC, REFEREE, LogEntry, Seen, as_entry, entry, redacted
+from pbem.hammer.log import (
+    PRIVATE,
+    PRIVATE_UNMARKED,
+    PUBLIC,
+    REFEREE,
+    LogEntry,
+    Seen,
+    Visibility,
+    as_entry,
+    entry,
+    redacted,
+)
 from pbem.hammer.views import entry_for, filter_log, public_log
 
 LINES: list[Line] = [
@@ -148,3 +160,44 @@ def test_reports_a_record_copy_shares_no_mutable_fact() -> None:
     assert line.facts["dice"] == [{"value": 6}]
     twin.setdefault("step", 3)
     assert "step" not in line.facts and twin.facts["step"] == 3
+
+
+def test_reports_every_line_states_who_sees_it_where_it_is_made() -> None:
+    """No default visibility (nor actor): a line that forgot would otherwise be shown to everyone."""
+    for make in (entry, LogEntry):
+        params = inspect.signature(make).parameters
+        assert params["visibility"].default is inspect.Parameter.empty, make
+        assert params["actor"].default is inspect.Parameter.empty, make
+    with pytest.raises(TypeError):
+        entry("discard", "england", cards=["move1-1"])  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        LogEntry("discard", "england")  # type: ignore[call-arg]
+
+
+def test_reports_a_referee_line_naming_an_actor_is_refused_where_it_is_made() -> None:
+    for vis in (REFEREE, Visibility(Seen.REFEREE, marked=True)):
+        with pytest.raises(ValueError, match=r"^log line 'dice': a referee-only line names no actor, but this one "
+                                             r"names 'england'; give it its actor's visibility or no actor"):
+            entry("dice", "england", vis, n=3)
+    assert entry("dice", None, REFEREE, n=3).to_data() == {"what": "dice", "n": 3}
+    assert entry("dice", "", REFEREE).to_data() == {"what": "dice", "side": ""}
+
+
+VISIBILITIES = (PUBLIC, PRIVATE, PRIVATE_UNMARKED, REFEREE, Visibility(Seen.REFEREE, marked=True), redacted("to"),
+                Visibility(Seen.LISTED, sides=("scotland",)), Visibility(Seen.LISTED, sides=("both",), marked=False))
+
+
+@pytest.mark.parametrize("vis", VISIBILITIES, ids=lambda v: f"{v.seen.value}-{v.marked}")
+@pytest.mark.parametrize("actor", [None, "", "england"])
+def test_reports_a_stored_line_is_seen_by_each_side_as_the_line_it_was_made(actor: str | None, vis: Visibility) -> None:
+    """Whatever a producer writes, its data form (reports, the ledger) reads back into a line each side
+    sees exactly as it saw the line made; a combination that would not is refused when it is made."""
+    try:
+        line = entry("retreat", actor, vis, block="Moray", to="Mar")
+    except ValueError:
+        assert actor and vis.seen is Seen.REFEREE
+        return
+    stored = LogEntry.from_data(json.loads(json.dumps(line.to_data())))
+    assert stored.to_data() == line.to_data()
+    for side in ("england", "scotland"):
+        assert entry_for(stored, side) == entry_for(line, side), side

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from check_corpus import SCENARIOS, Position, positions
 
+from pbem.core.canonical import canonical_bytes
 from pbem.core.ruleset import load as load_ruleset
 from pbem.hammer import bots, drafts, known, ruleset
 from pbem.hammer.board import board
@@ -124,7 +125,8 @@ def test_each_kinds_bot_draft_passes_both_checks(bot: str) -> None:
         _accepted(p, d.body())
 
 
-ORDER_NAMES = re.compile(r'[=!]=\s*"(card|event|moves|decide|winter)"|\{"(card|event|moves|decide|winter)"\}|asks in \(')
+KIND = "(card|event|moves|decide|winter)"
+ORDER_NAMES = re.compile(rf'[=!]=\s*"{KIND}"|\{{"{KIND}"\}}|asks in \(')
 
 
 def test_issue_15_drafts_bots_and_the_rulesets_orders_name_no_order_kind() -> None:
@@ -260,3 +262,20 @@ def test_7_32_an_english_winter_disband_not_offered_is_refused() -> None:
     assert "Edward" not in offered
     message = _refused_alike(p, _body(p, winter={"disband": ["Edward"]}), "7.32")
     assert "winter.disband: 'Edward' is not one of the blocks that may disband by choice this winter" in message
+
+
+@pytest.mark.parametrize(("plan", "message"), [
+    ({"colour": "red"}, r"^winter\.colour: unknown key; use homes, moray, "),
+    ({"builds": {"Narnia": ["draw"]}}, r"^winter\.builds\.Narnia: unknown area \(1\.1\)$"),
+    ({"disband": "Wallace"}, r"^winter\.disband: a list of names$"),
+])
+def test_7_0_the_referee_refuses_a_winter_plan_of_the_wrong_shape_and_changes_nothing(
+        plan: dict[str, Any], message: str) -> None:
+    """The winter kind's validate checks the plan's shape (winter.validate_winter_plan) before its choices."""
+    owing = [p for p in POSITIONS if p.asks == "winter"]
+    assert {p.side for p in owing} == {"england", "scotland"}
+    for p in owing[:2]:
+        before = canonical_bytes(p.state)
+        with pytest.raises(InvalidOrder, match=message):
+            R.validate(p.state, p.side, {**R.default_order(p.state, p.side), "winter": plan})
+        assert canonical_bytes(p.state) == before

@@ -113,7 +113,78 @@ def test_sandbox_4_2_buchan_example_reaches_exactly_the_seven_areas() -> None:
     assert sorted(reach) == ["Angus", "Atholl", "Badenoch", "Fife", "Mar", "Moray", "Strathspey"]
 
 
+# A battle begun and not finished (docs/battles.md "Pausing and resuming"), and a Winter Turn under way.
+FIGHTING = """scenario = "braveheart"
+turn = 1
+phase = "battle"
+[current]
+fighting = "Fife"
+[current.fight]
+area = "Fife"
+attacker = "england"
+defender = "scotland"
+original_attacker = "england"
+round = 1
+stage = "turns"
+line = ["Edward", "Wallace"]
+reserves = []
+captured = []
+order = ["Wallace", "Edward"]
+index = 1
+queue = []
+used = {}
+lost = { england = 0, scotland = 1 }
+revealed = ["Edward", "Wallace"]
+winner = ""
+log = [{ what = "battle", public = true, area = "Fife", attacker = "england", defender = "scotland" }]
+[england]
+Fife = ["Edward"]
+[scotland]
+Fife = ["Wallace:3"]
+"""
+WINTERING = 'scenario = "braveheart"\nturn = 5\nphase = "winter"\n[winter]\ndone = ["7.1", "7.2"]\n'
+
+
+def test_sandbox_5_a_battle_and_7_0_a_winter_in_progress_load_and_print_back(tmp_path: Path) -> None:
+    for text in (FIGHTING, WINTERING):
+        code, out = run(_orders(tmp_path, text))
+        assert code == 0, out
+        assert parse_position(out).hash() == parse_position(text).hash()
+    state = parse_position(FIGHTING)
+    assert state.current.fight is not None and state.current.fight.stage == "turns"
+    assert state.current.fight.lost == {"england": 0, "scotland": 1} and state.current.fight.log[0].what == "battle"
+    assert parse_position(WINTERING).winter is not None
+
+
 @pytest.mark.parametrize(("text", "message"), [
+    (FIGHTING.replace('attacker = "england"\n', "", 1),
+     "current.fight.attacker: missing; a battle in progress records every field"),
+    (FIGHTING.replace('stage = "turns"', 'stage = "melee"'),
+     "current.fight.stage: unknown battle stage 'melee'; the battle stages are round_start, turns,"),
+    (WINTERING.replace('done = ["7.1", "7.2"]', "done = 5"), "winter.done: expected a list of strings, found 5"),
+    ('scenario = "braveheart"\n[current]\nfight = 3\n', "current.fight: expected a table, found 3"),
+    ('scenario = "braveheart"\nwinter = "7.1"\n', "winter: expected a table, found '7.1'"),
+    (FIGHTING.replace("index = 1", "index = 1\ncolour = 1"), "current.fight.colour: unknown key; expected one of"),
+    (FIGHTING.replace('area = "Fife"', 'area = "Narnia"'), "current.fight.area: unknown area 'Narnia' (1.1)"),
+    (FIGHTING.replace('defender = "scotland"', 'defender = "wales"'), "current.fight.defender: unknown side 'wales'"),
+    (FIGHTING.replace("round = 1", 'round = "one"'), "current.fight.round: expected a whole number, found 'one'"),
+    (FIGHTING.replace('reserves = []', 'reserves = ["Gandalf"]'),
+     "current.fight.reserves: unknown block 'Gandalf' (2.0)"),
+    (FIGHTING.replace("used = {}", "used = []"), "current.fight.used: expected a table of counts, found []"),
+    (FIGHTING.replace("scotland = 1 }", 'scotland = "1" }'),
+     "current.fight.lost.scotland: expected a count, found '1'"),
+    (FIGHTING.replace("index = 1", "index = 1\npending = { by = \"Edward\" }"),
+     "current.fight.pending.left: missing; hits still to apply say how many are left"),
+    (FIGHTING.replace("index = 1", "index = 1\npending = { left = 1, side = \"wales\" }"),
+     "current.fight.pending.side: unknown side 'wales'"),
+    (FIGHTING.replace("log = [{", 'log = ["battle", {'), "current.fight.log[0]: expected a table, found 'battle'"),
+    (FIGHTING.replace("public = true,", "public = true, odds = 0.5,"),
+     "current.fight.log[0].odds: expected text, a whole number, true or false, found 0.5"),
+    (WINTERING.replace('"7.2"]', '"7.4"]'),
+     "winter.done: unknown Winter Turn step '7.4'; the steps are 7.1, 7.2, 7.3, 7.5, 7.6, 7.7, 7.8, 9.0"),
+    (WINTERING + 'edward = "Narnia"\n', "winter.edward: unknown area 'Narnia' (1.1)"),
+    (WINTERING + "final = 1\n", "winter.final: expected true or false, found 1"),
+    (WINTERING + "count = 1\n", "winter.count: unknown key; expected one of done, edward, final"),
     ("year = \n", "not valid TOML"),
     ('scenario = "braveheart"\n[scotland]\nFief = ["Wallace"]\n', "scotland.Fief: unknown area 'Fief' (1.1)"),
     ('scenario = "braveheart"\n[scotland]\nFife = ["Walace"]\n', "scotland.Fife: unknown block 'Walace' (2.0)"),

@@ -72,7 +72,7 @@ def _check(state: GameState, step: str) -> None:
             for v in e.facts.values():
                 if isinstance(v, list):
                     v.append("x")
-        f.log.append(entry("x"))
+        f.log.append(entry("x", None, PUBLIC))
     if twin.winter is not None:
         twin.winter.done.append("x")
     assert _same(state.to_dict(), plain), step

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.hammer.order_kinds.base import Ask, Report, Sections
 from pbem.hammer.plaindata import plain
 from pbem.hammer.vocab import OrderKind, Side
-from pbem.hammer.winter import check_winter_plan, validate_winter_plan, winter_plan_options
+from pbem.hammer.winter import check_winter_plan, winter_plan_options
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -32,9 +32,8 @@ class WinterOrders:
         return sections  # the plan's shape is winter.validate_winter_plan's, checked with its rules
 
     def validate(self, game: GameState, ask: Ask, draft: Draft) -> None:
-        check_winter_plan(game, ask.side, draft.sections.get("winter", {}))  # every choice one offered (7.0)
-        if "winter" in draft.sections:
-            validate_winter_plan(draft.side, draft.sections["winter"])
+        # the plan's shape (validate_winter_plan), then every choice one offered (7.0)
+        check_winter_plan(game, ask.side, draft.sections.get("winter", {}))
 
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
         return {"winter_plan": plain(winter_plan_options(game, ask.side))}
