@@ -138,5 +138,9 @@ def check(game_dir: Path, man: led.Manifest, receipts: Sequence[tuple[str, Recei
         if used == r.seq and closed.orders.get(r.side) != r.order:
             raise AuditError(f"{closed.path}: consumed another order of {r.side} at step {r.step} than the order "
                              f"{r.seq} receipted in {where} (protocol §9.2).")
-        lines.append(f"receipt {where}: {r.side}'s order {r.seq} for step {r.step} was honoured")
+        if used > r.seq:  # a later order of the side, receipted in turn, replaced this one
+            lines.append(f"receipt {where}: {r.side}'s order {r.seq} for step {r.step} was replaced by order "
+                         f"{used}, which was played")
+        else:
+            lines.append(f"receipt {where}: {r.side}'s order {r.seq} for step {r.step} was played")
     return lines

@@ -220,6 +220,21 @@ def test_protocol_9_2_every_order_gets_a_receipt_numbered_per_step_and_side(fres
     assert any("honoured" in line for line in lines)
 
 
+def test_protocol_9_2_audit_says_a_receipted_order_replaced_by_a_later_one_was_replaced(fresh: Path,
+                                                                                         keys: Keys) -> None:
+    """A receipt for an order the player replaced is kept, but the order it names was not played:
+    the audit says which order was, not that this one was honoured."""
+    r1 = game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "rock"), now=T0 + 10)
+    r2 = game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "paper"), now=T0 + 20)
+    game.adjudicate(fresh, keys.referee, [order(keys, fresh, "south", "rock")], now=T0 + 30)
+    lines = audit.audit(fresh, audit.make_reveal(fresh, keys.referee),
+                        receipt_files=[("r1.asc", r1.armored.encode()), ("r2.asc", r2.armored.encode())])["lines"]
+    assert "receipt r1.asc: north's order 1 for step 0 was replaced by order 2, which was played" in lines
+    assert "receipt r2.asc: north's order 2 for step 0 was played" in lines
+    assert not [line for line in lines if line.startswith("receipt r1.asc") and "played" in line
+                and "replaced" not in line]
+
+
 def test_protocol_9_2_audit_catches_an_in_time_order_defaulted(fresh: Path, keys: Keys) -> None:
     """Issue 10.3b: the referee simulates north's order and the default, drops the order it dislikes."""
     receipt = game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "paper"), now=T0 + 10)
