@@ -122,7 +122,8 @@ class BagpipesPlayer:
         draft = draft_path or f"orders-{step:04d}-{side}.toml"
         rep = report_path or f"reports/{step:04d}-{side}.pbem"
         with_key = f" --key {key}" if key else ""
-        return (f"pbem orders check {draft} --report {rep}{with_key}; "
+        with_game = f" --game {game_dir}" if game_dir else ""  # the report is checked against it too
+        return (f"pbem orders check {draft} --report {rep}{with_key}{with_game}; "
                 f"pbem orders seal {draft}{with_key} --game {game_dir or 'GAME'} --out {step:04d}-{side}-orders.asc")
 
     def check_draft(self, draft: Draft, report: dict[str, Any]) -> None:

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
+from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.seam import DEFAULT_RULESET, player_named
 from pbem.core.errors import FormatError
 
@@ -33,8 +33,9 @@ def demo(
     ruleset: Annotated[str, typer.Option("--ruleset", help="The game to play (hammer or bagpipes).")] = DEFAULT_RULESET,
     scenario: Annotated[str, typer.Option("--scenario", help="A scenario of the ruleset (hammer: braveheart, "
                                           "the_bruce or campaign; default: the ruleset's).")] = "",
-    players: Annotated[int, typer.Option("--players", help="How many players, for a game that seats a "
-                                         "choice of them (bagpipes: 2 to 6; default: the ruleset's).")] = 0,
+    players: Annotated[int, typer.Option("--players", show_default=False,
+                                         help="How many players, for a game that seats a choice of them "
+                                              "(bagpipes: 2 to 6; default: the ruleset's).")] = 0,
     england: Annotated[str, typer.Option("--england",
                                          help="Hammer: bot for England (random or simple).")] = "simple",
     scotland: Annotated[str, typer.Option("--scotland",
@@ -48,16 +49,16 @@ def demo(
     check_folder(folder)
     player.check_demo(scenario, players, chosen)
     where = folder or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
-    typer.echo(player.demo_title(scenario, chosen))
+    say(player.demo_title(scenario, chosen))
     started = time.monotonic()
     result = player.demo(where, scenario, players, chosen, seed.encode())
     took = time.monotonic() - started
     for line in result.lines:
-        typer.echo(line)
-    typer.echo(f"time taken: {took:.1f}s")
+        say(line)
+    say(f"time taken: {took:.1f}s")
     for line in result.footer:
-        typer.echo(line)
+        say(line)
     for problem in result.problems:
-        typer.echo(f"problem: {problem}")
+        say(f"problem: {problem}")
     if not (result.verified and result.audited):
         raise typer.Exit(code=1)

@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
-from pbem.cli.files import write_output
+from pbem.cli.errors import fails_cleanly, say
+from pbem.cli.files import RECORD_FOLDERS, write_output
 from pbem.cli.key import load_key
 from pbem.cli.lazy import lazy
 from pbem.cli.seam import DEFAULT_RULESET
 from pbem.cli.status import _when, arrived, describe, status
 from pbem.cli.verify import reveal
 from pbem.core.errors import FormatError
+from pbem.core.lock import PRIVATE
 
 if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
     from pbem.core import components as components_mod
@@ -133,11 +134,10 @@ def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetO
     (set-up dice: referee's secret only)."""
     rules, options, ref, pubs, scenario = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file,
                                                        components)
-    core_game.new_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours,
-                       components=components_mod.read(components) if components is not None else None)
-    cards = f"; send {game_dir / 'components.toml'} with game.toml" if components is not None else ""
-    typer.echo(f"game started in {game_dir}; reports for {', '.join(sorted(pubs))} are in "
-               f"{game_dir / 'reports'}{cards}")
+    info = core_game.new_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours,
+                              components=components_mod.read(components) if components is not None else None)
+    say(f"game started in {game_dir}; {describe(info)}")
+    say("\n".join(what_to_send(game_dir, info)))
 
 
 @game_app.command("open")
@@ -151,14 +151,15 @@ def open_(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: Rulese
     game_id = core_game.open_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours,
                                   components=components_mod.read(components) if components is not None else None)
     also = f" and {game_dir / 'components.toml'}" if components is not None else ""
-    typer.echo(f"game {game_id} opened in {game_dir}; send {game_dir / 'game.toml'}{also} to "
-               f"{', '.join(sorted(pubs))} and wait for their joins")
+    say(f"game {game_id} opened in {game_dir}; send {game_dir / 'game.toml'}{also} to "
+        f"{', '.join(sorted(pubs))} and wait for their joins")
 
 
 @game_app.command("join")
 @fails_cleanly
 def join(
-    game_dir: Annotated[Path, typer.Argument(help="The opened game's folder (at least its game.toml).")],
+    game_dir: Annotated[Path, typer.Argument(help="The opened game's folder (at least its game.toml).",
+                                             envvar="PBEM_GAME")],
     side: Annotated[str, typer.Option("--side", help="Your side.")],
     key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="Your private key file.")],
     out: Annotated[Path, typer.Option("--out", help="Where to write the join to mail to the referee.")],
@@ -168,7 +169,7 @@ def join(
     """Player: seal your set-up entropy to the referee, bound to this game's manifest."""
     text = core_game.write_join(game_dir, load_key(key, passphrase_file), side)
     write_output(out, text)
-    typer.echo(f"join of {side} written to {out}; mail it to the referee")
+    say(f"join of {side} written to {out}; mail it to the referee")
 
 
 @game_app.command("start")
@@ -182,7 +183,8 @@ def start(
 ) -> None:
     """Run the set-up with every side's entropy and write entry 0 and the first reports."""
     info = core_game.start_game(game_dir, load_key(key, passphrase_file), list(joins))
-    typer.echo(f"game started in {game_dir}; {describe(info)}")
+    say(f"game started in {game_dir}; {describe(info)}")
+    say("\n".join(what_to_send(game_dir, info)))
 
 
 @game_app.command("receive")
@@ -204,7 +206,7 @@ def receive(
     receipt = core_game.receive_order(game_dir, ref, core_game.read_input(order), str(order))
     if receipt_out is not None:
         write_output(receipt_out, receipt.armored)
-    typer.echo("\n".join(receipt_lines(game_dir, receipt, receipt_out)))
+    say("\n".join(receipt_lines(game_dir, receipt, receipt_out)))
 
 
 def receipt_lines(game_dir: Path, r: receipts_mod.Receipt, out: Path | None = None) -> list[str]:
@@ -229,7 +231,9 @@ def receipt_lines(game_dir: Path, r: receipts_mod.Receipt, out: Path | None = No
 
 @fails_cleanly
 def adjudicate(
-    game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
+    game_dir: Annotated[Path, typer.Argument(help="The game folder (PBEM_GAME stands for it only when no order "
+                                                  "file is given: name the folder before any file).",
+                                             envvar="PBEM_GAME")],
     orders: Annotated[list[Path] | None, typer.Argument(help="Order envelopes received for this step.")] = None,
     key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY",
                                       help="The referee's private key file.")] = Path("referee.key"),
@@ -242,13 +246,16 @@ def adjudicate(
     ref = load_key(key, passphrase_file)
     result = core_game.adjudicate(game_dir, ref, list(orders or []), deadline_passed=deadline_passed)
     for receipt in result.get("receipts", []):
-        typer.echo("\n".join(receipt_lines(game_dir, receipt)))
-    typer.echo(describe(result))
-    typer.echo("\n".join(what_to_send(game_dir, result)))
+        say("\n".join(receipt_lines(game_dir, receipt)))
+    say(describe(result))
+    say("\n".join(what_to_send(game_dir, result)))
 
 
 def what_to_send(game_dir: Path, info: dict[str, Any]) -> list[str]:
-    """After a step: which file goes to whom (each side its own new report; the public record to all)."""
+    """After a step (or the set-up): which file goes to whom. Each side gets its own new report;
+    everyone gets the public record (protocol §7): the whole game folder but its private ``.pbem/``.
+    A player opens reports and seals orders with the manifest (and component file) and the ledger
+    alone, but ``pbem verify`` reads every part of the record, so all of it is sent."""
     step, owes = info.get("step", 0), dict(info.get("owes") or {})
     reports = sorted(core_game.report_path(game_dir, int(step), s) for s in _sides(game_dir))
     lines = ["send:"]
@@ -256,11 +263,18 @@ def what_to_send(game_dir: Path, info: dict[str, Any]) -> list[str]:
         side = path.stem.split("-", 1)[1]
         task = f"; {side} owes {owes[side]} orders" if side in owes else ""
         lines.append(f"  to {side}: {path}{task}")
-    cards = Path(game_dir) / "components.toml"  # the game's component file, when it has one (protocol §10.3)
-    also = f", {cards}" if cards.exists() else ""
-    lines.append(f"  to everyone (or publish): {Path(game_dir) / 'game.toml'}{also} and {Path(game_dir) / 'ledger'}/, "
-                 "which players need to seal orders and verify")
+    folder = Path(game_dir)
+    files = [name for name in ("game.toml", "components.toml") if (folder / name).is_file()]  # components: §10.3
+    parts = files + [f"{name}/" for name in RECORD_FOLDERS if (folder / name).is_dir()]
+    lines.append(f"  to everyone (or publish): the public record, all of {folder} except its private "
+                 f"{folder / PRIVATE}/: {_listed(parts)} (protocol §7)")
+    lines.append(f"  (players open reports and seal orders with {_listed(files + ['ledger/'])} alone; "
+                 "pbem verify needs the whole public record)")
     return lines
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def _sides(game_dir: Path) -> list[str]:

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
+from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.key import load_key, read_passphrase
 from pbem.core.errors import FormatError
 from pbem.transport.git import gitcmd, hooks, hosted, player, setup
@@ -28,7 +28,7 @@ NowOpt = Annotated[int | None, typer.Option("--now", help="The time to judge dea
 
 def _echo(lines: list[str], prefix: str = "") -> None:
     for line in lines:
-        typer.echo(f"{prefix}{line}")
+        say(f"{prefix}{line}")
 
 
 @git_app.command("submit")
@@ -49,7 +49,8 @@ def pull(repo: RepoOpt = Path("."),
 
 @git_app.command("init")
 @fails_cleanly
-def init(game_dir: Annotated[Path, typer.Argument(help="The game folder the referee made (game new / start).")],
+def init(game_dir: Annotated[Path, typer.Argument(help="The game folder the referee made (game new / start).",
+                                                 envvar="PBEM_GAME")],
          bare: Annotated[Path | None, typer.Option("--bare", help="Also create this bare repository and push "
                                                    "the game to it.")] = None,
          branch: Annotated[str, typer.Option("--branch", help="The game's branch.")] = "main") -> None:
@@ -65,8 +66,8 @@ def install_hooks(bare: Annotated[Path, typer.Argument(help="The bare repository
                   passphrase_file: PassOpt = None) -> None:
     """Install the referee on push: a pre-receive hook that refuses bad pushes, a post-receive hook that adjudicates."""
     settings = hooks.install(bare, key, passphrase_file)
-    typer.echo(f"hooks installed in {bare}: pushes to {settings.branch} are checked and adjudicated with "
-               f"the key {settings.key}")
+    say(f"hooks installed in {bare}: pushes to {settings.branch} are checked and adjudicated with "
+        f"the key {settings.key}")
 
 
 @git_app.command("referee")
@@ -83,7 +84,7 @@ def referee_(repo: RepoOpt = Path("."),
     out = hosted.run(repo, _key(key, key_env, passphrase_file), branch=branch, since=since)
     _echo(out.lines or ["nothing to do"])
     if out.commit:
-        typer.echo(f"pushed {out.commit[:10]}")
+        say(f"pushed {out.commit[:10]}")
 
 
 @git_app.command("tick")

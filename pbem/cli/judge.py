@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
+from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.game import parse_pairs
 from pbem.core import identity
 from pbem.core.errors import FormatError
@@ -55,20 +55,20 @@ def check(config: ConfigOpt) -> None:
     failed = False
     try:
         runner.build(cfg).judge.journal.close()
-        typer.echo(f"key: {cfg.key} loads; journal {cfg.journal} opens")
+        say(f"key: {cfg.key} loads; journal {cfg.journal} opens")
     except Exception as exc:  # noqa: BLE001 (report every problem, not only the first)
-        typer.echo(f"key/journal: {exc}")
+        say(f"key/journal: {exc}")
         failed = True
     if cfg.maildir is not None:
-        typer.echo(f"maildir: {cfg.maildir} " + ("exists" if (cfg.maildir / "new").is_dir() else
-                                                 "will be created"))
+        say(f"maildir: {cfg.maildir} " + ("exists" if (cfg.maildir / "new").is_dir() else
+                                          "will be created"))
     for what, server in (("imap", cfg.imap), ("smtp", cfg.smtp)):
         if server is None:
             continue
         try:
-            typer.echo(servers.check(server, what))
+            say(servers.check(server, what))
         except Exception as exc:  # noqa: BLE001
-            typer.echo(f"{what}: cannot use {server.host}:{server.port} ({server.security}): {exc}")
+            say(f"{what}: cannot use {server.host}:{server.port} ({server.security}): {exc}")
             failed = True
     if failed:
         raise FormatError("the judge cannot run with this config; see the lines above.")
@@ -101,5 +101,5 @@ def open_(
                                 host_key=identity.load_public(host_key) if host_key else None,
                                 hours=deadline_hours, addresses=addrs, options=parse_pairs(option or [], "--option"),
                                 game_id=game_id)
-    typer.echo(f"game {gid} opened; send {cfg.games_dir / gid / 'game.toml'} to the players. Each runs "
-               f"`pbem game join GAME --side SIDE --key KEY --out join.asc` and mails join.asc to {cfg.address}")
+    say(f"game {gid} opened; send {cfg.games_dir / gid / 'game.toml'} to the players. Each runs "
+        f"`pbem game join GAME --side SIDE --key KEY --out join.asc` and mails join.asc to {cfg.address}")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
+from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.files import read_text
 from pbem.cli.lazy import lazy
 from pbem.core.errors import FormatError
@@ -61,10 +61,10 @@ def new(
     ident = identity.generate(name)
     identity.save_private(ident, priv_path, read_passphrase(passphrase_file))
     identity.save_public(ident, pub_path)
-    typer.echo(f"{priv_path}: private key (keep it secret)")
-    typer.echo(f"{pub_path}: public identity (send it to the other people in the game: a player sends it to the "
-               "referee, the referee sends its own to the players)")
-    typer.echo(f"fingerprint: {ident.fingerprint}")
+    say(f"{priv_path}: private key (keep it secret)")
+    say(f"{pub_path}: public identity (send it to the other people in the game: a player sends it to the "
+        "referee, the referee sends its own to the players)")
+    say(f"fingerprint: {ident.fingerprint}")
 
 
 @key_app.command("show")
@@ -72,4 +72,4 @@ def new(
 def show(file: Annotated[Path, typer.Argument(help="A .key or .pub.toml file.")]) -> None:
     """Name and fingerprint, to read aloud to the other players."""
     name, fingerprint = identity.describe(file)
-    typer.echo(f"{name}: {fingerprint}")
+    say(f"{name}: {fingerprint}")

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
+from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.files import write_output
 from pbem.cli.key import load_key
 from pbem.core import armor
@@ -26,12 +26,13 @@ mail_app = typer.Typer(no_args_is_help=True, help="Play with a mail judge: impor
 @fails_cleanly
 def import_(
     source: Annotated[Path, typer.Argument(help="A mail from the judge (.eml) or its attached .pbem-files.json.")],
-    game: Annotated[Path, typer.Option("--game", help="Your copy of the game folder (created if new).")],
+    game: Annotated[Path, typer.Option("--game", envvar="PBEM_GAME",
+                                       help="Your copy of the game folder (created if new).")],
 ) -> None:
     """Apply the public files a judge's mail carries to your copy of the game, and verify it."""
     done = bundle.apply(source, game)
     state = f"the copy verifies ({done.entries} ledger entries)" if done.entries else "the game has not started yet"
-    typer.echo(f"imported {len(done.new)} new file(s) into {game}; {state}")
+    say(f"imported {len(done.new)} new file(s) into {game}; {state}")
 
 
 @mail_app.command("open-request")
@@ -65,13 +66,14 @@ def open_request(
     host = load_key(key, passphrase_file)
     env = env_mod.sign_only(host, canonical_bytes(payload), game=game_id, kind="message", side="", step=0, answers="")
     write_output(out, armor.armor(env))
-    typer.echo(f"request to open game {game_id} written to {out}; mail it to the judge")
+    say(f"request to open game {game_id} written to {out}; mail it to the judge")
 
 
 @mail_app.command("extend")
 @fails_cleanly
 def extend(
-    game: Annotated[str, typer.Argument(help="The game id (with --step), or your copy of the game folder.")],
+    game: Annotated[str, typer.Argument(help="The game id (with --step), or your copy of the game folder.",
+                                        envvar="PBEM_GAME")],
     hours: Annotated[int, typer.Option("--hours", help="Hours to add to the current step's deadline.")],
     key: Annotated[Path, typer.Option("--key", help="The host's private key (the one given to judge open).")],
     out: Annotated[Path, typer.Option("--out", help="Where to write the command to mail to the judge.")],
@@ -93,5 +95,5 @@ def extend(
     payload = canonical_bytes({"command": "extend", "hours": hours})
     env = env_mod.sign_only(host, payload, game=game, kind="message", side="", step=step, answers=answers)
     write_output(out, armor.armor(env))
-    typer.echo(f"extension by {hours} hours of step {step} of game {game} written to {out}; mail it to the judge "
-               f"(host key {base64.b64encode(host.public.sign_key).decode()[:12]}…)")
+    say(f"extension by {hours} hours of step {step} of game {game} written to {out}; mail it to the judge "
+        f"(host key {base64.b64encode(host.public.sign_key).decode()[:12]}…)")

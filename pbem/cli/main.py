@@ -21,7 +21,7 @@ import importlib
 from typing import Any, NamedTuple
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 # At exit, Python's last garbage collections walk every object the command made or imported
 # (typer's alone: about 8 ms of CPU, a sixth of its import) only to find the cycles among
@@ -70,6 +70,36 @@ VERBS: tuple[Verb, ...] = (
 )
 
 
+class Command(TyperCommand):
+    """A verb whose help names each argument in capitals, as the docs and the other help lines do:
+    ``Usage: pbem adjudicate [OPTIONS] GAME_DIR [ORDERS]...``, ``Arguments: GAME_DIR ...`` and
+    ``Missing argument 'GAME_DIR'`` (typer's own usage line writes ``{game_dir} [orders]...``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param, TyperArgument) and param.metavar is None and param.name:
+                param.metavar = param.name.upper() + ("..." if param.nargs != 1 else "")
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if isinstance(param, TyperArgument) and param.name:
+                name = (param.metavar or param.name.upper()).removesuffix("...")
+                pieces.append((name if param.required else f"[{name}]") + ("..." if param.nargs != 1 else ""))
+        return pieces
+
+
+def _capital_arguments(app: typer.Typer) -> None:
+    """Every verb of a group (and of its sub-groups) is a ``Command`` (typer's default class is replaced)."""
+    for info in app.registered_commands:
+        if info.cls in (None, TyperCommand):
+            info.cls = Command
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            _capital_arguments(group.typer_instance)
+
+
 def load(verb: Verb) -> Any:
     """The verb's click command, its module imported now. Help is plain text (no rich): typer's
     rich help costs more than typer itself (docs/architecture.md "Start-up")."""
@@ -77,11 +107,12 @@ def load(verb: Verb) -> Any:
     target = getattr(importlib.import_module(module), attribute)
     if isinstance(target, typer.Typer):
         target.rich_markup_mode = None
+        _capital_arguments(target)
         group = typer.main.get_group(target)
         group.name = verb.name
         return group
     single = typer.Typer(add_completion=False, rich_markup_mode=None)
-    single.command(verb.name)(target)
+    single.command(verb.name, cls=Command)(target)
     command = typer.main.get_command(single)
     command.name = verb.name
     return command

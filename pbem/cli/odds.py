@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
+from pbem.cli.errors import fails_cleanly, say
 
 
 def odds(
@@ -50,6 +50,6 @@ def _run(position: Path, area: str, side: str | None, plans: Path | None, as_jso
     state, decider = load_battle(str(position), area, side, standing)
     result = battle_odds(state, area, decider)
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), indent=1, sort_keys=True))
+        say(json.dumps(result.to_dict(), indent=1, sort_keys=True))
     else:
-        typer.echo(format_odds(result), nl=False)
+        say(format_odds(result), nl=False)

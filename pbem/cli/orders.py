@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
+from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.files import read_text, record_file_of_a_game, write_output
 from pbem.cli.key import load_key
 from pbem.cli.lazy import lazy
@@ -122,11 +122,54 @@ def read_draft(path: Path, player: rs.PlayerSide) -> rs.Draft:
     return player.parse_draft(read_text(path, "a draft of orders"), str(path))
 
 
+def game_folder(report: Path, game: Path | None) -> Path | None:
+    """The game folder a report is read against: the one given (``--game`` or PBEM_GAME), else the
+    report's own (``GAME/reports/NNNN-SIDE.pbem``) when it holds a game; None when neither is known."""
+    if game is not None:
+        return game
+    return report.parent.parent if (report.parent.parent / "game.toml").exists() else None
+
+
 def _hint_files(out: Path | None, report: Path, key: Path | None, game: Path | None) -> tuple[str, str, str, str]:
-    """The real file names the "next" hints give: draft, report, key and game folder (when known)."""
-    folder = game if game is not None else (report.parent.parent if (report.parent.parent / "game.toml").exists()
-                                            else None)
+    """The real file names the "next" hints give: draft, report, key and game folder (when known), so
+    each hint runs as printed, wherever the report was saved."""
+    folder = game_folder(report, game)
     return (str(out) if out else "", str(report), str(key) if key else "", str(folder) if folder else "")
+
+
+def current_report(rep: dict[str, Any], report: Path, game: Path | None) -> tuple[int, Path] | None:
+    """(the step the game is at, this side's report of it) when ``rep`` is the report of an earlier
+    step, whose orders the referee no longer takes (protocol §7.3); None when it is the latest, or
+    when no game folder of this game is at hand to say so."""
+    from pbem.core import ledger
+    from pbem.core.errors import PbemError
+
+    folder, step, side = game_folder(report, game), rep.get("step"), rep.get("side")
+    if folder is None or not isinstance(step, int) or not isinstance(side, str):
+        return None
+    try:
+        if ledger.read_manifest(folder).game != rep.get("game"):
+            return None
+        now = ledger.entry_numbers(folder)[-1]
+    except (PbemError, OSError, IndexError):
+        return None
+    if now <= step:
+        return None
+    latest = ledger.report_path(folder, now, side)
+    beside = report.with_name(latest.name)  # a player keeping the reports mailed to it in one folder
+    return now, beside if beside.is_file() else latest
+
+
+def stale_lines(rep: dict[str, Any], report: Path, key: Path | None, game: Path | None) -> list[str]:
+    """A note and a ``next:`` hint to open the latest report, when ``rep`` is an older one; else nothing."""
+    current = current_report(rep, report, game)
+    if current is None:
+        return []
+    now, latest = current
+    folder = game_folder(report, game)
+    return [f"note: this report is for step {rep.get('step')}; the game is at step {now}, whose report is {latest}",
+            f"next: pbem report open {latest}" + (f" --key {key}" if key else "")
+            + (f" --game {folder}" if folder is not None else "")]
 
 
 @orders_app.command("new")
@@ -143,12 +186,16 @@ def new(
     player = player_of_report(rep)
     with reading(rep):
         text = player.template(rep, *_hint_files(out, report, key, game))
+    stale = stale_lines(rep, report, key, game)
     if out is None:
-        typer.echo(text)
+        say(text)
+        for line in stale[:1]:  # on stderr: the draft printed may be going into a file
+            typer.echo(line, err=True)
     else:
         write_output(out, text)
-        typer.echo(f"draft written to {out}")
-        typer.echo(f"next: edit it, then {player.next_commands(rep, *_hint_files(out, report, key, game))}")
+        say(f"draft written to {out}")
+        for line in stale or [f"next: edit it, then {player.next_commands(rep, *_hint_files(out, report, key, game))}"]:
+            say(line)
 
 
 @orders_app.command("check")
@@ -167,10 +214,12 @@ def check(
     d = player.parse_draft(text, str(draft))
     with reading(rep):
         player.check_draft(d, rep)
-    typer.echo(f"{draft}: ok ({d.kind} orders for {d.side}, step {d.step})")
+    say(f"{draft}: ok ({d.kind} orders for {d.side}, step {d.step})")
     folder = _hint_files(draft, report, key, game)[3] or "GAME"
-    typer.echo(f"next: pbem orders seal {draft}" + (f" --key {key}" if key else " --key KEY")
-               + f" --game {folder} --out {d.step:04d}-{d.side}-orders.asc")
+    for line in stale_lines(rep, report, key, game) or [
+            f"next: pbem orders seal {draft}" + (f" --key {key}" if key else " --key KEY")
+            + f" --game {folder} --out {d.step:04d}-{d.side}-orders.asc"]:
+        say(line)
 
 
 @orders_app.command("seal")
@@ -180,7 +229,8 @@ def seal(
     game: Annotated[Path, typer.Option("--game", envvar="PBEM_GAME",
                                        help="The game folder (for its manifest and ledger).")],
     out: Annotated[Path, typer.Option("--out", help="Where to write the armored envelope.")],
-    key: KeyOpt = None,
+    key: Annotated[Path | None, typer.Option("--key", envvar="PBEM_KEY", help="Your private key file: it signs the "
+                                             "order, so seal always needs it (protocol §7.3).")] = None,
     passphrase_file: PassOpt = None,
 ) -> None:
     """Sign the draft, bind it to this game, side and step, and seal it to the referee.
@@ -206,15 +256,15 @@ def seal(
         raise EnvelopeError(f"{draft} holds {d.kind} orders, but {d.side} owes {owed} orders at step {d.step} "
                             "(protocol §7.3).")
     write_output(out, armored if isinstance(armored, str) else armored.decode("ascii"))
-    typer.echo(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out}; mail it to the referee")
+    say(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out}; mail it to the referee")
     deadline = int(info.get("deadline") or 0)
     if deadline:
-        typer.echo(f"the deadline of step {d.step} is {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(deadline))}; "
-                   "after it the referee may give you default orders")
-    typer.echo("keep the receipt the referee sends back for it: it proves your order arrived, and when. "
-               "After the game, pbem audit GAME --reveal BUNDLE --receipt RECEIPT fails if the referee dropped "
-               "it, or played an older order in its place. No receipt before the deadline? Send the order again.")
-    typer.echo("sealing again changes nothing about the dice: your entropy for a step is fixed by your key")
+        say(f"the deadline of step {d.step} is {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(deadline))}; "
+            "after it the referee may give you default orders")
+    say("keep the receipt the referee sends back for it: it proves your order arrived, and when. "
+        "After the game, pbem audit GAME --reveal BUNDLE --receipt RECEIPT fails if the referee dropped "
+        "it, or played an older order in its place. No receipt before the deadline? Send the order again.")
+    say("sealing again changes nothing about the dice: your entropy for a step is fixed by your key")
 
 
 @orders_app.command("auto")
@@ -246,10 +296,12 @@ def auto(
         d, said = player.auto_draft(rep, bot, seed_bytes, previous, bot_plans, str(out))
     text = player.dump_draft(d)
     write_output(out, text)
-    typer.echo(f"{bot} bot wrote {d.kind} orders for {d.side}, step {d.step}, to {out}")
+    say(f"{bot} bot wrote {d.kind} orders for {d.side}, step {d.step}, to {out}")
     if said:
-        typer.echo(said)
-    typer.echo(f"next: {player.next_commands(rep, *_hint_files(out, report, key, game))}")
+        say(said)
+    for line in stale_lines(rep, report, key, game) or [
+            f"next: {player.next_commands(rep, *_hint_files(out, report, key, game))}"]:
+        say(line)
 
 
 def _previous_draft(out: Path, player: rs.PlayerSide) -> rs.Draft | None:

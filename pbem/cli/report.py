@@ -14,9 +14,9 @@ from typing import Annotated, Any
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
+from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.files import record_file_of_a_game, write_output
-from pbem.cli.orders import PassOpt, ReportGameOpt, open_report, reading
+from pbem.cli.orders import PassOpt, ReportGameOpt, game_folder, open_report, reading, stale_lines
 from pbem.cli.seam import player_of_report
 
 report_app = typer.Typer(no_args_is_help=True, help="Player: read your reports.")
@@ -25,7 +25,7 @@ report_app = typer.Typer(no_args_is_help=True, help="Player: read your reports."
 @report_app.command("open")
 @fails_cleanly
 def open_(
-    file: Annotated[Path, typer.Argument(help="A report sealed to you.")],
+    report: Annotated[Path, typer.Argument(help="A report sealed to you (or one saved with --save).")],
     key: Annotated[Path | None, typer.Option("--key", envvar="PBEM_KEY", help="Your private key file.")] = None,
     save: Annotated[Path | None, typer.Option("--save", help="Also save the opened report as JSON "
                                               "(for orders new/check/auto without the key).")] = None,
@@ -39,24 +39,24 @@ def open_(
     game: ReportGameOpt = None,
 ) -> None:
     """Show your view: the board, the cards played, battle logs with dice, what is asked next."""
-    rep = open_report(file, key, passphrase_file, game)
-    shown = {**rep, "defaults": defaults_told(rep, game or file.parent.parent,
+    rep = open_report(report, key, passphrase_file, game)
+    shown = {**rep, "defaults": defaults_told(rep, game or report.parent.parent,
                                               lambda path: open_report(path, key, passphrase_file, game))}
     with reading(rep):
-        text, picture = render_report(shown, file, key), svg_of(shown)
-        page = html_of(shown, file, key) if html is not None else ""
-    typer.echo(text)
+        text, picture = render_report(shown, report, key, game), svg_of(shown)
+        page = html_of(shown, report, key, game) if html is not None else ""
+    say(text)
     if save is not None:
         write_output(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "--save")
     if picture:
-        out = svg or default_svg(file)
+        out = svg or default_svg(report)
         write_output(out, picture, "--svg")
-        typer.echo(f"map written to {out}")
+        say(f"map written to {out}")
     if html is not None and page:
         write_output(html, page, "--html")
-        typer.echo(f"page written to {html}")
+        say(f"page written to {html}")
     elif html is not None:
-        typer.echo(f"no page written: this game has no HTML report (--html {html} ignored)")
+        say(f"no page written: this game has no HTML report (--html {html} ignored)")
 
 
 def defaults_told(rep: dict[str, Any], game_dir: Path,
@@ -96,23 +96,31 @@ def draft_name(rep: dict[str, Any]) -> Path:
     return Path(f"orders-{int(rep.get('step') or 0):04d}-{rep.get('side', '')}.toml")
 
 
-def _next(rep: dict[str, Any], path: Path | None = None, key: Path | None = None) -> str:
-    """What to do next, naming the report just opened, the key it was opened with and the draft to write."""
+def _next(rep: dict[str, Any], path: Path | None = None, key: Path | None = None, game: Path | None = None) -> str:
+    """What to do next, naming the report just opened, the key it was opened with, the game folder
+    (given, or the report's own) and the draft to write, so the command runs as printed. For a
+    report of a step the game has left: a note naming the latest report, and how to open it."""
+    if path is not None:
+        stale = stale_lines(rep, path, key, game)
+        if stale:
+            return "\n".join(stale)
     result = rep.get("result", {})
     if result.get("winner"):
         return f"GAME OVER: {result['winner']} wins ({result.get('reason', '')})"
     if rep.get("asks"):
         where = str(path) if path is not None else f"reports/{int(rep.get('step') or 0):04d}-{rep.get('side')}.pbem"
         with_key = f" --key {key}" if key is not None else ""
-        return (f"next: pbem orders new {where}{with_key} --out {draft_name(rep)}  ({rep['asks']} orders "
+        folder = game_folder(path, game) if path is not None else game
+        with_game = f" --game {folder}" if folder is not None else ""
+        return (f"next: pbem orders new {where}{with_key}{with_game} --out {draft_name(rep)}  ({rep['asks']} orders "
                 f"for step {rep.get('step')})")
     owes = rep.get("owes", {})
     return "you owe nothing now; waiting for " + (", ".join(sorted(owes)) or "nobody")
 
 
-def html_of(rep: dict[str, Any], path: Path | None = None, key: Path | None = None) -> str:
+def html_of(rep: dict[str, Any], path: Path | None = None, key: Path | None = None, game: Path | None = None) -> str:
     """The report as one self-contained HTML page ("" when the game has none)."""
-    return player_of_report(rep).render_html(rep, _title(rep), _next(rep, path, key))
+    return player_of_report(rep).render_html(rep, _title(rep), _next(rep, path, key, game).replace("\n", " "))
 
 
 def default_svg(report: Path) -> Path:
@@ -122,11 +130,12 @@ def default_svg(report: Path) -> Path:
     return Path(beside.name) if record_file_of_a_game(beside) is not None else beside
 
 
-def render_report(rep: dict[str, Any], path: Path | None = None, key: Path | None = None) -> str:
+def render_report(rep: dict[str, Any], path: Path | None = None, key: Path | None = None,
+                  game: Path | None = None) -> str:
     """The report as text (the game's player side), under a line naming game, side and step, over a line
-    saying what to do next (naming the report file ``path`` and the ``key`` when given)."""
+    saying what to do next (naming the report file ``path``, the ``key`` and the ``game`` folder when given)."""
     lines = [f"game {rep.get('game', '')} - {rep.get('side', '')} - step {rep.get('step', '')}",
-             player_of_report(rep).render_text(rep).rstrip("\n"), _next(rep, path, key)]
+             player_of_report(rep).render_text(rep).rstrip("\n"), _next(rep, path, key, game)]
     return "\n".join(lines)
 
 

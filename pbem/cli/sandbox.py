@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
+from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.files import read_text, write_output
 from pbem.core.drbg import RandomStream
 from pbem.core.errors import FormatError
@@ -138,4 +138,4 @@ def _print(log: list[str], state: GameState, out: Path | None) -> None:
     text = "".join(f"# {entry}\n" for entry in log) + dump_position(state)
     if out is not None:
         write_output(out, dump_position(state))
-    typer.echo(text, nl=False)
+    say(text, nl=False)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
+from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.lazy import lazy
 
 if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
@@ -22,17 +22,22 @@ else:
     standing = lazy("pbem.core.standing")
 
 
+# The game folder of a verb: the argument, or PBEM_GAME when it is left out (docs/playing.md "Less typing").
+GameDir = Annotated[Path, typer.Argument(help="The game folder.", envvar="PBEM_GAME")]
+
+
 def _when(t: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t))
 
 
 @fails_cleanly
-def status(game_dir: Annotated[Path, typer.Argument(help="The game folder.", envvar="PBEM_GAME")]) -> None:
+def status(game_dir: GameDir) -> None:
     """Which step the game is at, who owes what (from the public ledger) and, for the referee, which orders
     have arrived (kept in GAME/.pbem/pending until the step is adjudicated)."""
     info = standing.status(game_dir)
-    typer.echo(describe(info))
-    typer.echo("\n".join(arrived(game_dir, info)))
+    say(describe(info))
+    for line in arrived(game_dir, info):  # nothing on a player's copy: no blank line either
+        say(line)
 
 
 def arrived(game_dir: Path, info: dict[str, Any]) -> list[str]:

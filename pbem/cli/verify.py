@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pbem.cli.errors import fails_cleanly
+from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.files import write_output
 from pbem.cli.key import load_key
 from pbem.cli.lazy import lazy
+from pbem.cli.status import GameDir
 from pbem.core.errors import PbemError
 
 if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
@@ -28,15 +29,15 @@ else:
 
 
 @fails_cleanly
-def verify(game_dir: Annotated[Path, typer.Argument(help="The game folder.")]) -> None:
+def verify(game_dir: GameDir) -> None:
     """Check the whole public record: signatures, chain, dice reveals, orders consumed, reports."""
     summary = ledger.verify_game(game_dir)
-    typer.echo("\n".join(summary["lines"]))
+    say("\n".join(summary["lines"]))
 
 
 @fails_cleanly
 def audit(
-    game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
+    game_dir: GameDir,
     reveal: Annotated[Path, typer.Option("--reveal", help="The reveal bundle published by the referee.")],
     receipt: Annotated[list[Path] | None, typer.Option("--receipt", help="A receipt the referee gave you for an "
                                                        "order (repeat for each); the ledger must honour it.")] = None,
@@ -48,14 +49,15 @@ def audit(
     """
     held = [(str(p), core_game.read_input(p)) for p in receipt or []]
     summary = audit_mod.audit(game_dir, audit_mod.read_reveal(reveal), receipt_files=held)
-    typer.echo("\n".join(summary["lines"]))
+    say("\n".join(summary["lines"]))
 
 
 @fails_cleanly
 def reveal(
-    game_dir: Annotated[Path, typer.Argument(help="The game folder.")],
-    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="The referee's private key file.")],
+    game_dir: GameDir,
     out: Annotated[Path, typer.Option("--out", help="Where to write the reveal bundle (JSON).")],
+    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY",
+                                      help="The referee's private key file.")] = Path("referee.key"),
     passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file",
                                                          help="The key's passphrase file.")] = None,
     mid_game: Annotated[bool, typer.Option("--mid-game", help="Reveal a game that is not over (a dispute, "
@@ -71,4 +73,4 @@ def reveal(
                         hint="reveal when the game has ended, or add --mid-game to settle a dispute or close an "
                              "abandoned game")
     write_output(out, audit_mod.dump_reveal(bundle))
-    typer.echo(f"reveal bundle for game {bundle['game']} written to {out}")
+    say(f"reveal bundle for game {bundle['game']} written to {out}")

@@ -139,7 +139,8 @@ class PlayerSide(Protocol):
 
     def next_commands(self, report: dict[str, Any], draft_path: str, report_path: str, key: str,
                       game_dir: str) -> str:
-        """The check and seal commands for a draft, with the real file names."""
+        """The check and seal commands for a draft, with the real file names (the game folder, when
+        known, on both: a report saved outside its game folder is checked against it)."""
 
     def check_draft(self, draft: Draft, report: dict[str, Any]) -> None:
         """The referee's own validation as far as the player's view allows; raises on a fault."""

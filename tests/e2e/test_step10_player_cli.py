@@ -113,7 +113,7 @@ def test_step10_item8_adjudicate_ends_with_what_to_send_to_whom(game: Path) -> N
     tail = out[out.index("send:"):]
     for side in ("england", "scotland"):
         assert f"to {side}: {g / 'reports' / f'0001-{side}.pbem'}" in tail
-    assert str(g / "game.toml") in tail and str(g / "ledger") in tail
+    assert f"all of {g} except its private {g / '.pbem'}/: game.toml, ledger/, orders/, reports/ and state/" in tail
 
 
 # --- item 9 -----------------------------------------------------------------------------------------
