@@ -279,3 +279,40 @@ def test_7_0_the_referee_refuses_a_winter_plan_of_the_wrong_shape_and_changes_no
         with pytest.raises(InvalidOrder, match=message):
             R.validate(p.state, p.side, {**R.default_order(p.state, p.side), "winter": plan})
         assert canonical_bytes(p.state) == before
+
+
+# --- an untouched draft is the deadline's default (docs/playing.md "Default orders") ---------------
+
+def test_playing_md_an_untouched_card_draft_plays_what_the_deadline_default_plays() -> None:
+    """A fresh card draft sealed as it is plays the deadline's card, and an Event with its empty
+    [event] (its own defaults), never an Event picked by the alphabet."""
+    cards = [p for p in POSITIONS if p.asks == "card"]
+    assert any(len({card_of(c).is_event for c in p.report["options"]["hand"]}) == 2 for p in cards)
+    for p in cards:
+        draft = drafts.parse_draft(drafts.template(p.report), "template")
+        default = R.default_order(p.state, p.side)
+        assert draft.sections["card"] == default["card"], p.report["options"]["hand"]
+        assert draft.sections.get("event") == default.get("event")
+
+
+def _england_card_report(hand: list[str]) -> dict[str, Any]:
+    from pbem.core.drbg import Drbg
+    s = R.setup("braveheart", {}, Drbg(b"t" * 32))
+    g = ruleset.game_of(s)
+    g.hands["england"] = hand
+    s["game"] = g.to_dict()
+    return R.report(s, "england", [], "g", 0)
+
+
+def test_3_1_a_fresh_card_draft_with_herald_first_by_name_plays_the_lowest_move_card() -> None:
+    text = drafts.template(_england_card_report(["herald", "move3-1", "move2-1", "truce"]))
+    assert drafts.parse_draft(text).sections["card"] == {"play": "move2-1"}
+    assert "\n# filled in: what the deadline would play for you, your lowest Move card" in text
+    assert "\n[event]" not in text  # the Events' hints stay commented
+
+
+def test_3_12_a_fresh_card_draft_holding_only_events_passes_the_first_by_name_as_the_deadline_would() -> None:
+    text = drafts.template(_england_card_report(["truce", "herald"]))
+    draft = drafts.parse_draft(text)
+    assert draft.sections["card"] == {"play": "herald"} and draft.sections["event"] == {}
+    assert "# herald is filled in, with an empty [event] as the deadline would send" in text

@@ -23,7 +23,7 @@ from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.vocab import SIDE_NAMES, OrderKind, Side
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from pbem.core.drbg import Drbg
     from pbem.hammer.drafts import Draft
@@ -67,21 +67,27 @@ class CardOrders:
 
     def default(self, game: GameState, ask: Ask) -> Sections:
         """The lowest card; no moves if Player 1, which spares a round trip (docs/playing.md)."""
-        hand = sorted(game.hands.get(ask.side, []), key=lambda c: (card_of(c).is_event, card_of(c).value, c))
-        out: Sections = {"card": {"play": hand[0]}, "if_player1": {"moves": []}}
-        if card_of(hand[0]).is_event:
+        play = default_card(game.hands.get(ask.side, []))
+        out: Sections = {"card": {"play": play}, "if_player1": {"moves": []}}
+        if card_of(play).is_event:
             out["event"] = {}  # the event's own defaults (events.py)
         return out
 
     def template(self, report: Report) -> list[str]:
+        """The draft, untouched, is the deadline's default order: the same card, no moves, and an
+        Event (the only kind of card left in hand) with its own defaults (docs/playing.md)."""
         hand = report.get("options", {}).get("hand", [])
-        lines = ["[card]", f"# your hand: {', '.join(hand)}", f'play = "{hand[0] if hand else ""}"', ""]
+        play = default_card(hand) if hand else ""
+        lines = ["[card]", f"# your hand: {', '.join(hand)}",
+                 "# filled in: what the deadline would play for you, your lowest Move card (an Event only",
+                 "# when you hold nothing else); write the card you mean to play (3.1).",
+                 f'play = "{play}"', ""]
         lines += ["# If you become Player 1 (3.1, 4.1), these moves are made without asking you again;",
                   "# without [if_player1], Player 1 gets a moves step of its own (one more exchange).",
                   "[if_player1]", "moves = []", *MOVE_LINES,
                   '# battle_order = ["AREA"]   # Player 1 chooses the order of battles (5.1)']
         lines += reach_comments(report.get("options", {}).get("moves", {})) + [""]
-        return lines + _event_comments(report, hand)
+        return lines + _event_comments(report, hand, play)
 
     def bot(self, report: Report, bot: str, rng: Drbg) -> Sections:
         options = report.get("options", {})
@@ -121,6 +127,12 @@ def reach_as_player1(game: GameState, side: str) -> dict[str, dict[str, list[str
     return legal_group_moves(work, side)  # plain data already: new dicts and lists of names
 
 
+def default_card(hand: Iterable[str]) -> str:
+    """The card the deadline plays for a side that sends none: its lowest Move card, an Event only
+    when it holds nothing else (docs/playing.md "Default orders"); the fresh draft fills it in too."""
+    return min(hand, key=lambda c: (card_of(c).is_event, card_of(c).value, c))
+
+
 def choose_card(hand: list[str], bot: str, rng: Drbg) -> str:
     """The random bot plays any card; the simple bot its highest Move card (an Event only if it must)."""
     if not hand:
@@ -132,15 +144,21 @@ def choose_card(hand: list[str], bot: str, rng: Drbg) -> str:
     return sorted(pool, key=lambda c: (-card_of(c).value, c))[0]
 
 
-def _event_comments(report: Report, hand: list[str]) -> list[str]:
+def _event_comments(report: Report, hand: list[str], play: str) -> list[str]:
     """For each Event in hand: its parameters may ride with the card (3.12), one legal set per
-    choice, computed on the game as the report shows it (known.py), and what an empty table does."""
+    choice, computed on the game as the report shows it (known.py), and what an empty table does.
+    When the filled-in card is an Event, ``[event]`` is left empty and uncommented: the deadline's
+    default sends its own defaults (an empty table) with it."""
     events = [c for c in hand if card_of(c).is_event]
     if not events:
         return []
     out = ["# If you play an Event, its parameters may ride with the card in [event] (3.12);",
-           "# without [event], you are asked in an event step (one more exchange), except for a Truce.",
-           "# [event]"]
+           "# without [event], you are asked in an event step (one more exchange), except for a Truce."]
+    if play in events:
+        out += [f"# {play} is filled in, with an empty [event] as the deadline would send (what that does: below).",
+                "[event]"]
+    else:
+        out.append("# [event]")
     try:
         g = known.game_from_view(report["view"])
     except (KeyError, TypeError, ValueError):
@@ -152,4 +170,4 @@ def _event_comments(report: Report, hand: list[str]) -> list[str]:
     return out + [""]
 
 
-__all__ = ["A_MOVE_CARD", "CardOrders", "choose_card", "reach_as_player1"]
+__all__ = ["A_MOVE_CARD", "CardOrders", "choose_card", "default_card", "reach_as_player1"]
