@@ -316,3 +316,31 @@ def test_3_12_a_fresh_card_draft_holding_only_events_passes_the_first_by_name_as
     draft = drafts.parse_draft(text)
     assert draft.sections["card"] == {"play": "herald"} and draft.sections["event"] == {}
     assert "# herald is filled in, with an empty [event] as the deadline would send" in text
+
+
+# --- decide answers: counted from 1 as the draft lists the questions, a misspelt one named ---------
+
+def _misspelt(name: str) -> str:
+    return name[:-2] + name[-1]  # "Strathspey" -> "Strathspy"
+
+
+def test_plans_md_a_misspelt_answer_to_question_2_of_n_is_named_from_1_with_a_suggestion() -> None:
+    p = _first("decide", lambda p: len(p.report["options"].get("questions", [])) > 1)
+    asked = p.report["options"]["questions"]
+    answers = [str(q["options"][0]) for q in asked]
+    meant = max(asked[1]["options"], key=len)
+    answers[1] = _misspelt(meant)
+    question_line = next(x for x in drafts.template(p.report).splitlines() if x.startswith("# question 2 of"))
+    message = _refused_alike(p, _body(p, decide={"answers": answers}), str(asked[1]["rule"]))
+    assert message.startswith(f"answer 2 of {len(asked)} {answers[1]!r} (regroup {asked[1]['context']['block']}): "
+                              f"not one of {', '.join(asked[1]['options'])}"), (message, question_line)
+    assert message.endswith(f"; did you mean {meant}?"), message
+
+
+def test_plans_md_a_misspelt_single_answer_gets_a_suggestion() -> None:
+    p = _first("decide", lambda p: "questions" not in p.report["options"])
+    q = p.report["options"]["question"]
+    meant = max(q["options"], key=len)
+    message = _refused_alike(p, _body(p, decide={"answer": _misspelt(meant)}), str(q["rule"]))
+    assert message == (f"answer {_misspelt(meant)!r}: not one of {', '.join(q['options'])} ({q['rule']}); "
+                       f"did you mean {meant}?")
