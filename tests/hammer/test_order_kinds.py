@@ -344,3 +344,33 @@ def test_plans_md_a_misspelt_single_answer_gets_a_suggestion() -> None:
     message = _refused_alike(p, _body(p, decide={"answer": _misspelt(meant)}), str(q["rule"]))
     assert message == (f"answer {_misspelt(meant)!r}: not one of {', '.join(q['options'])} ({q['rule']}); "
                        f"did you mean {meant}?")
+
+
+# --- a move section's faults name the section the player wrote -------------------------------------
+
+def _invalid_alike(p: Position, body: dict[str, Any]) -> str:
+    """The referee and ``pbem orders check`` both refuse ``body``'s shape with the same message."""
+    with pytest.raises(InvalidOrder) as referee:
+        REFEREE.validate(copy.deepcopy(p.state), p.side, copy.deepcopy(body))
+    with pytest.raises(InvalidOrder) as player:
+        drafts.check_draft(drafts.from_body(copy.deepcopy(body), "draft"), copy.deepcopy(p.report))
+    assert str(player.value) == str(referee.value)
+    return str(referee.value)
+
+
+def test_orders_md_moves_an_unknown_key_in_if_player1_names_if_player1() -> None:
+    p = _first("card", lambda p: any(not card_of(c).is_event for c in p.report["options"]["hand"]))
+    play = next(c for c in p.report["options"]["hand"] if not card_of(c).is_event)
+    message = _invalid_alike(p, _body(p, card={"play": play}, if_player1={"moves": [], "foo": 1}))
+    assert message == "if_player1: unknown key 'foo' (expected moves, main_attack, pins, battle_order)"
+    reach = p.report["options"]["moves"]
+    origin = next(o for o, blocks in sorted(reach.items()) if any(blocks.values()))
+    move = {"from": origin, "to": origin, "blocks": ["Nobody"]}
+    message = _invalid_alike(p, _body(p, card={"play": play}, if_player1={"moves": [move]}))
+    assert message.startswith("if_player1: move 1.blocks: 'Nobody' is not a block of the game (2.0)"), message
+
+
+def test_orders_md_moves_an_unknown_key_in_moves_names_moves() -> None:
+    p = _first("moves")
+    message = _invalid_alike(p, _body(p, moves={"moves": [], "foo": 1}))
+    assert message == "moves: unknown key 'foo' (expected moves, main_attack, pins, battle_order)"

@@ -58,7 +58,7 @@ class CardOrders:
         ahead = draft.sections.get("if_player1")
         if ahead and not card_of(play).is_event:  # checked now as if this side were Player 1
             game.current = Turn(cards={side: play}, player1=side)
-            check_moves_section(game, side, ahead)
+            check_moves_section(game, side, ahead, "if_player1")
         check_plans(draft)
 
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:

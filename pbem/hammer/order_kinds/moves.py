@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from pbem.hammer.state import GameState
     from pbem.hammer.stepstate import StepState
 
+SECTION_KEYS = ("battle_order",)  # beside the moves in a draft's section: Player 1's battle order (5.1)
 MOVE_LINES = ['# moves = [ { from = "AREA", to = "AREA", blocks = ["BLOCK"] } ]']
 
 
@@ -68,10 +69,11 @@ class MovesOrders:
         return StepCall("submit_moves", [side, section])
 
 
-def check_moves_section(game: GameState, side: str, section: dict[str, Any]) -> None:
-    """Check the moves of a ``[moves]`` or ``[if_player1]`` section against ``game``: the rules refuse
-    exactly what the engine would when it makes them (``check_moves``); ``game`` is not changed."""
-    check_moves(game, side, parse_moves({k: v for k, v in section.items() if k != "battle_order"}))
+def check_moves_section(game: GameState, side: str, section: dict[str, Any], name: str = "moves") -> None:
+    """Check the moves of a ``[moves]`` or ``[if_player1]`` section (``name``, which refusals name)
+    against ``game``: the rules refuse exactly what the engine would when it makes them
+    (``check_moves``); ``game`` is not changed."""
+    check_moves(game, side, parse_moves(section, name, also=SECTION_KEYS))
 
 
 def reach_comments(legal: dict[str, dict[str, list[str]]]) -> list[str]:
