@@ -166,7 +166,7 @@ def _event_comments(report: Report, hand: list[str], play: str) -> list[str]:
     for c in events:
         out.append(f"#   {c} ({card_of(c).name}): {empty_event_note(c)}")
         if g is not None:
-            out += event_choice_lines([p for p in legal_events(g, report["side"], c) if p])
+            out += event_choice_lines([p for p in legal_events(g, report["side"], c) if p], card_of(c).event or "")
     return out + [""]
 
 
