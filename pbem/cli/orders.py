@@ -166,7 +166,9 @@ def check(
     player = player_of_report(rep)
     d = player.parse_draft(text, str(draft))
     with reading(rep):
-        player.check_draft(d, rep)
+        notes = player.check_draft(d, rep) or []
+    for note in notes:
+        typer.echo(f"note: {note}")
     typer.echo(f"{draft}: ok ({d.kind} orders for {d.side}, step {d.step})")
     folder = _hint_files(draft, report, key, game)[3] or "GAME"
     typer.echo(f"next: pbem orders seal {draft}" + (f" --key {key}" if key else " --key KEY")

@@ -142,14 +142,15 @@ def next_commands(report: dict[str, Any], draft_path: str = "", report_path: str
             f"pbem orders seal {draft}{with_key} --game {game_dir or 'GAME'} --out {step:04d}-{side}-orders.asc")
 
 
-def check_draft(draft: Draft, report: dict[str, Any]) -> None:
+def check_draft(draft: Draft, report: dict[str, Any]) -> list[str]:
     """Check a draft as the referee will, on what the side's own report shows (no referee needed).
 
     Refuses a draft for another game, side or step, or of the wrong kind; then runs the
     referee's own validation (``HammerRuleset.validate``) on the game as the report shows it
     (``known.py``): cards, moves, pins, Main Attacks, event parameters, answers, battle and
     winter plans, each refusal with the rule the referee cites. The few refusals that depend on
-    what the side cannot see are listed in docs/orders.md ("Checking a draft").
+    what the side cannot see are listed in docs/orders.md ("Checking a draft"). Returns the
+    notes on a draft accepted that may not do what its player means (the order kinds' ``notes``).
     """
     from pbem.hammer import known
 
@@ -163,4 +164,4 @@ def check_draft(draft: Draft, report: dict[str, Any]) -> None:
     asks = report.get("asks", "")
     if draft.kind != asks:
         raise InvalidOrder(f"{src}: it is a {draft.kind} order, but the report asks for {asks or 'nothing'}")
-    known.check(draft.body(), report)
+    return known.check(draft.body(), report)

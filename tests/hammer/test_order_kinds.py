@@ -28,7 +28,7 @@ from pbem.hammer.ruleset import HammerRuleset, ask_of
 from pbem.hammer.vocab import ORDER_KINDS as KIND_NAMES
 
 R = HammerRuleset()
-OPERATIONS = ("parse", "validate", "options", "default", "template", "bot")
+OPERATIONS = ("parse", "validate", "notes", "options", "default", "template", "bot")
 
 
 def _positions() -> list[Position]:
@@ -49,7 +49,7 @@ def test_the_positions_cover_every_order_kind() -> None:
     assert set(_by_kind()) == set(KIND_NAMES), _by_kind()
 
 
-def test_every_order_kind_is_in_the_registry_and_offers_all_six_operations() -> None:
+def test_every_order_kind_is_in_the_registry_and_offers_every_operation() -> None:
     assert set(ORDER_KINDS) == set(KIND_NAMES)
     assert drafts.KINDS == ("card", "event", "moves", "decide", "winter")  # the order the drafts' messages list
     for kind, rules in ORDER_KINDS.items():
@@ -374,3 +374,97 @@ def test_orders_md_moves_an_unknown_key_in_moves_names_moves() -> None:
     p = _first("moves")
     message = _invalid_alike(p, _body(p, moves={"moves": [], "foo": 1}))
     assert message == "moves: unknown key 'foo' (expected moves, main_attack, pins, battle_order)"
+
+
+# --- 5.1: Player 1's battle order names only areas where a battle can be fought ----------------------
+# Braveheart's set-up: England holds Lothian (Cumbria Infantry, next to the Scots in Fife); no block
+# stands in Carrick.
+
+def _braveheart() -> dict[str, Any]:
+    from pbem.core.drbg import Drbg
+    return R.setup("braveheart", {}, Drbg(b"t" * 32))
+
+
+def _england_card_position() -> Position:
+    s = _braveheart()
+    return Position(s, "england", R.report(s, "england", [], "g", 0))
+
+
+def _england_player1_moves_position() -> Position:
+    """England played a Move 2 card without [if_player1], the Scots a Move 1: England, Player 1,
+    owes a moves step of its own (4.1)."""
+    from pbem.core.drbg import Drbg
+    s = _braveheart()
+    orders = {"england": {"game": "g", "side": "england", "step": 0, "kind": "card", "card": {"play": "move2-5"}},
+              "scotland": {"game": "g", "side": "scotland", "step": 0, "kind": "card", "card": {"play": "move1-2"}}}
+    s = R.adjudicate(s, orders, Drbg(b"u" * 32)).state
+    assert R.owes(s) == {"england": "moves"}
+    return Position(s, "england", R.report(s, "england", [], "g", s["step"]))
+
+
+ATTACK_FIFE = {"from": "Lothian", "to": "Fife", "blocks": ["Cumbria Infantry"]}
+
+
+def _notes_alike(p: Position, body: dict[str, Any]) -> list[str]:
+    """The referee accepts ``body``; the player's check accepts it too and returns its notes."""
+    R.validate(copy.deepcopy(p.state), p.side, copy.deepcopy(body))
+    notes = drafts.check_draft(drafts.from_body(copy.deepcopy(body), "draft"), copy.deepcopy(p.report))
+    assert notes == R.notes(copy.deepcopy(p.state), p.side, copy.deepcopy(body))
+    return notes
+
+
+def test_5_1_a_moves_orders_battle_order_naming_an_area_with_no_battle_possible_is_refused() -> None:
+    """The issue's case: battle_order = ["Lothian"], the only English block there moving out."""
+    p = _england_player1_moves_position()
+    message = _refused_alike(p, _body(p, moves={"moves": [ATTACK_FIFE], "battle_order": ["Fife", "Lothian"]}), "5.1")
+    assert message == ("moves.battle_order: no battle can be fought in Lothian this turn: none stands there after "
+                       "these moves, and with no block of yours there Player 2 cannot start one (5.1)")
+
+
+def test_5_1_a_battle_order_naming_the_battle_its_own_moves_start_is_accepted_without_a_note() -> None:
+    p = _england_player1_moves_position()
+    assert _notes_alike(p, _body(p, moves={"moves": [ATTACK_FIFE], "battle_order": ["Fife"]})) == []
+    c = _england_card_position()
+    body = _body(c, card={"play": "move2-5"}, if_player1={"moves": [ATTACK_FIFE], "battle_order": ["Fife"]})
+    assert _notes_alike(c, body) == []
+
+
+def test_5_1_a_battle_order_naming_an_own_area_player_2_may_attack_is_accepted_with_a_note() -> None:
+    c = _england_card_position()
+    body = _body(c, card={"play": "move2-5"}, if_player1={"moves": [], "battle_order": ["Lothian"]})
+    assert _notes_alike(c, body) == ["if_player1.battle_order: no battle stands in Lothian after these moves; "
+                                     "it is fought there only if Player 2 attacks Lothian (5.1)"]
+
+
+def test_5_1_a_card_orders_if_player1_battle_order_naming_an_empty_area_is_refused() -> None:
+    c = _england_card_position()
+    body = _body(c, card={"play": "move2-5"}, if_player1={"moves": [], "battle_order": ["Carrick"]})
+    message = _refused_alike(c, body, "5.1")
+    assert message.startswith("if_player1.battle_order: no battle can be fought in Carrick this turn"), message
+
+
+def test_5_1_only_player_1_sends_a_battle_order() -> None:
+    p = _first("moves", lambda p: p.report["view"]["player1"] != p.side)
+    area = sorted(p.report["options"]["moves"])[0]  # one of its own areas
+    message = _refused_alike(p, _body(p, moves={"moves": [], "battle_order": [area]}), "5.1")
+    assert message == (f"moves.battle_order: only Player 1 chooses the order of battles, and {p.side} is Player 2 "
+                       f"this turn (5.1)")
+
+
+@pytest.mark.parametrize("order, said", [
+    (["Fife", "Fife"], "if_player1.battle_order: Fife is listed twice"),
+    (["Fyfe"], "if_player1.battle_order: 'Fyfe' is not an area of the map (1.1); did you mean Fife?"),
+    ("Fife", "if_player1.battle_order: give a list of area names, not 'Fife'"),
+])
+def test_5_1_a_battle_order_is_a_list_of_areas_each_named_once(order: Any, said: str) -> None:
+    """Before, a repeated area passed the check and then stopped the adjudication (battle.battle_order)."""
+    c = _england_card_position()
+    body = _body(c, card={"play": "move2-5"}, if_player1={"moves": [ATTACK_FIFE], "battle_order": order})
+    assert _invalid_alike(c, body) == said
+
+
+def test_5_1_only_player_1s_moves_draft_offers_a_battle_order() -> None:
+    hint = '# battle_order = ["AREA"]   # battles to fight first, in order: areas with a battle (5.1)'
+    assert hint in drafts.template(_england_player1_moves_position().report).splitlines()
+    player2 = _first("moves", lambda p: p.report["view"]["player1"] != p.side)
+    assert "battle_order" not in drafts.template(player2.report)

@@ -17,7 +17,7 @@ from pbem.hammer.movement import legal_group_moves
 from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans
 from pbem.hammer.order_kinds.bot_choices import bot_plans, choose_moves, keep_legal
 from pbem.hammer.order_kinds.event import empty_event_note, event_choice_lines, event_params
-from pbem.hammer.order_kinds.moves import MOVE_LINES, check_moves_section, reach_comments
+from pbem.hammer.order_kinds.moves import BATTLE_ORDER_LINE, MOVE_LINES, check_moves_section, reach_comments
 from pbem.hammer.state import Turn
 from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.vocab import SIDE_NAMES, OrderKind, Side
@@ -55,11 +55,11 @@ class CardOrders:
                                rule="3.1")  # a suggestion only for a name that is no card at all
         if card_of(play).is_event and "event" in draft.sections:  # against the board as it is now
             validate_event(game, side, play, draft.sections["event"])
-        ahead = draft.sections.get("if_player1")
-        if ahead and not card_of(play).is_event:  # checked now as if this side were Player 1
-            game.current = Turn(cards={side: play}, player1=side)
-            check_moves_section(game, side, ahead, "if_player1")
+        _check_if_player1(game, side, draft)
         check_plans(draft)
+
+    def notes(self, game: GameState, ask: Ask, draft: Draft) -> list[str]:
+        return _check_if_player1(game, ask.side, draft)
 
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
         return {"hand": sorted(game.hands.get(ask.side, [])),
@@ -84,8 +84,7 @@ class CardOrders:
                  f'play = "{play}"', ""]
         lines += ["# If you become Player 1 (3.1, 4.1), these moves are made without asking you again;",
                   "# without [if_player1], Player 1 gets a moves step of its own (one more exchange).",
-                  "[if_player1]", "moves = []", *MOVE_LINES,
-                  '# battle_order = ["AREA"]   # Player 1 chooses the order of battles (5.1)']
+                  "[if_player1]", "moves = []", *MOVE_LINES, BATTLE_ORDER_LINE]
         lines += reach_comments(report.get("options", {}).get("moves", {})) + [""]
         return lines + _event_comments(report, hand, play)
 
@@ -117,6 +116,17 @@ class CardOrders:
             if card_of(play).event == "truce" and "event" not in orders[side].sections:
                 st.pending_of(side).event = {}
         return StepCall("submit_cards", [cards])
+
+
+def _check_if_player1(game: GameState, side: str, draft: Draft) -> list[str]:
+    """``[if_player1]``, checked now as if this side were Player 1 of a new Game Turn with its card
+    (4.1): its moves, then its battle order; the notes for the player's check."""
+    play = draft.sections["card"]["play"]
+    ahead = draft.sections.get("if_player1")
+    if not ahead or card_of(play).is_event:  # an Event's player makes no Move Phase (3.12)
+        return []
+    game.current = Turn(cards={side: play}, player1=side)
+    return check_moves_section(game, side, ahead, "if_player1")
 
 
 def reach_as_player1(game: GameState, side: str) -> dict[str, dict[str, list[str]]]:

@@ -41,6 +41,9 @@ class DecideOrders:
         check_answers(ask, draft.sections["decide"])
         check_plans(draft)
 
+    def notes(self, game: GameState, ask: Ask, draft: Draft) -> list[str]:
+        return []
+
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
         if not ask.question:
             return {}

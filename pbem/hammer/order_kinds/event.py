@@ -38,6 +38,9 @@ class EventOrders:
         validate_event(game, ask.side, game.current.cards.get(ask.side, ""), draft.sections.get("event", {}))
         check_plans(draft)
 
+    def notes(self, game: GameState, ask: Ask, draft: Draft) -> list[str]:
+        return []
+
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
         return {"event": game.current.cards.get(ask.side, ""), "event_params": plain(legal_events(game, ask.side))}
 
