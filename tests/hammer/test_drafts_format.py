@@ -81,6 +81,14 @@ def test_draft_schema_refuses_what_the_parser_refuses() -> None:
         jsonschema.validate(bad, SCHEMA)
 
 
+def test_5_1_the_draft_schema_refuses_a_battle_order_naming_an_area_twice() -> None:
+    card = tomllib.loads(CARD)
+    jsonschema.validate(card, SCHEMA)
+    card["if_player1"]["battle_order"] = ["Fife", "Fife"]
+    with pytest.raises(jsonschema.ValidationError, match="non-unique"):
+        jsonschema.validate(card, SCHEMA)
+
+
 def test_draft_template_is_a_valid_draft_for_what_the_report_asks() -> None:
     text = drafts.template(REPORT)
     d = drafts.parse_draft(text)
