@@ -213,7 +213,9 @@ def check(
     player = player_of_report(rep)
     d = player.parse_draft(text, str(draft))
     with reading(rep):
-        player.check_draft(d, rep)
+        notes = player.check_draft(d, rep) or []
+    for note in notes:
+        say(f"note: {note}")
     say(f"{draft}: ok ({d.kind} orders for {d.side}, step {d.step})")
     folder = _hint_files(draft, report, key, game)[3] or "GAME"
     for line in stale_lines(rep, report, key, game) or [

@@ -142,8 +142,9 @@ class PlayerSide(Protocol):
         """The check and seal commands for a draft, with the real file names (the game folder, when
         known, on both: a report saved outside its game folder is checked against it)."""
 
-    def check_draft(self, draft: Draft, report: dict[str, Any]) -> None:
-        """The referee's own validation as far as the player's view allows; raises on a fault."""
+    def check_draft(self, draft: Draft, report: dict[str, Any]) -> list[str] | None:
+        """The referee's own validation as far as the player's view allows; raises on a fault.
+        May return notes: sentences on a draft accepted that may not do what its player means."""
 
     def auto_draft(self, report: dict[str, Any], bot: str, seed: bytes, previous: Draft | None,
                    bot_plans: bool, where: str) -> tuple[Draft, str]:

@@ -30,6 +30,7 @@ from pbem.hammer.order_kinds import ORDER_KINDS, rules_for
 
 KINDS = tuple(ORDER_KINDS)  # card, event, moves, decide, winter
 HEADER = DRAFT_HEADER
+HEADER_DOC = "protocol §7.3"  # an order's own game, side, step and kind, as its envelope's header has them
 
 # Standing battle plans may ride with every order a side sends before battles, so that battles run
 # from plans without another round trip (brief 7): the hint closes the draft of every such kind.
@@ -62,16 +63,17 @@ def from_body(data: Any, source: str = "draft") -> Draft:
         raise InvalidOrder(f"{source}: an order is a table of keys, not {type(data).__name__}")
     for key in HEADER[1:]:
         if key not in data:
-            raise InvalidOrder(f"{source}: the header lacks {key!r} (expected game, side, step, kind)")
+            raise InvalidOrder(f"{source}: the header lacks {key!r} (expected game, side, step, kind; {HEADER_DOC})")
     side, step, kind, game = data["side"], data["step"], data["kind"], data.get("game", "")
     if side not in SIDES:
-        raise InvalidOrder(f"{source}: side {side!r} is not one of {', '.join(SIDES)}")
+        raise InvalidOrder(f"{source}: side {side!r} is not one of {', '.join(SIDES)} ({HEADER_DOC})")
     if not isinstance(step, int) or isinstance(step, bool) or step < 0:
-        raise InvalidOrder(f"{source}: step {step!r} is not a step number")
+        raise InvalidOrder(f"{source}: step {step!r} is not a step number, the whole number of the step your "
+                           f"report asks about ({HEADER_DOC})")
     if kind not in KINDS:
-        raise InvalidOrder(f"{source}: kind {kind!r} is not one of {', '.join(KINDS)}")
+        raise InvalidOrder(f"{source}: kind {kind!r} is not one of {', '.join(KINDS)} ({HEADER_DOC})")
     if not isinstance(game, str):
-        raise InvalidOrder(f"{source}: game {game!r} is not a game id")
+        raise InvalidOrder(f"{source}: game {game!r} is not a game id ({HEADER_DOC})")
     sections = {k: v for k, v in data.items() if k not in HEADER}
     rules = rules_for(kind)
     for key, value in sorted(sections.items()):
@@ -141,14 +143,15 @@ def next_commands(report: dict[str, Any], draft_path: str = "", report_path: str
             f"pbem orders seal {draft}{with_key} --game {game_dir or 'GAME'} --out {step:04d}-{side}-orders.asc")
 
 
-def check_draft(draft: Draft, report: dict[str, Any]) -> None:
+def check_draft(draft: Draft, report: dict[str, Any]) -> list[str]:
     """Check a draft as the referee will, on what the side's own report shows (no referee needed).
 
     Refuses a draft for another game, side or step, or of the wrong kind; then runs the
     referee's own validation (``HammerRuleset.validate``) on the game as the report shows it
     (``known.py``): cards, moves, pins, Main Attacks, event parameters, answers, battle and
     winter plans, each refusal with the rule the referee cites. The few refusals that depend on
-    what the side cannot see are listed in docs/orders.md ("Checking a draft").
+    what the side cannot see are listed in docs/orders.md ("Checking a draft"). Returns the
+    notes on a draft accepted that may not do what its player means (the order kinds' ``notes``).
     """
     from pbem.hammer import known
 
@@ -162,4 +165,4 @@ def check_draft(draft: Draft, report: dict[str, Any]) -> None:
     asks = report.get("asks", "")
     if draft.kind != asks:
         raise InvalidOrder(f"{src}: it is a {draft.kind} order, but the report asks for {asks or 'nothing'}")
-    known.check(draft.body(), report)
+    return known.check(draft.body(), report)

@@ -79,16 +79,16 @@ def _shape(event: str, params: Any) -> str:
         raise InvalidOrder(f"event {event}: parameters must be a table, not {params!r}")
     if params.get("pass") is True:
         if len(params) > 1:
-            raise InvalidOrder(f"event {event}: pass = true takes no other parameters")
+            raise InvalidOrder(f"event {event}: pass = true takes no other parameters ({RULE})")
         return "pass"
     if "coronation" in params:
         if len(params) > 1:
-            raise InvalidOrder(f"event {event}: coronation takes no other parameters")
+            raise InvalidOrder(f"event {event}: coronation takes no other parameters (6.21, 6.22)")
         return "coronation"
     unknown = sorted(k for k in params if k not in KEYS[event])
     if unknown:
         raise InvalidOrder(f"event {event}: unknown parameter(s) {', '.join(unknown)}; "
-                           f"{event} takes {', '.join(KEYS[event]) or 'none'}")
+                           f"{event} takes {', '.join(KEYS[event]) or 'none'} ({RULE})")
     if not params and event != "truce":
         return "pass"
     return "use"

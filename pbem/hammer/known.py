@@ -91,10 +91,11 @@ def state_from_report(report: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def check(body: dict[str, Any], report: dict[str, Any]) -> None:
-    """The referee's validation of ``body`` (an order's plain data), on what ``report`` shows."""
+def check(body: dict[str, Any], report: dict[str, Any]) -> list[str]:
+    """The referee's validation of ``body`` (an order's plain data), on what ``report`` shows;
+    returns the notes for the player (``HammerRuleset.notes``)."""
     from pbem.hammer.ruleset import HammerRuleset
-    HammerRuleset().validate(state_from_report(report), str(report["side"]), body)
+    return HammerRuleset().notes(state_from_report(report), str(report["side"]), body)
 
 
 __all__ = ["check", "game_from_view", "state_from_report"]

@@ -466,9 +466,10 @@ def apply_moves(state: GameState, side: str, order: MoveOrder) -> Log:
     return phase.log
 
 
-def check_moves(state: GameState, side: str, order: MoveOrder) -> None:
-    """Raise ``IllegalOrder`` exactly when ``apply_moves`` would; never change ``state``."""
-    _made(state, side, order)
+def check_moves(state: GameState, side: str, order: MoveOrder) -> GameState:
+    """Raise ``IllegalOrder`` exactly when ``apply_moves`` would; never change ``state``. Returns
+    the board after the moves, on a copy only to be read (its battles, who stands where)."""
+    return _made(state, side, order)[0]
 
 
 def _made(state: GameState, side: str, order: MoveOrder) -> tuple[GameState, _Phase]:

@@ -96,15 +96,19 @@ class MoveOrder:
 ORDER_KEYS = ("moves", "main_attack", "pins")
 
 
-def parse_moves(data: Any, source: str = "moves") -> MoveOrder:
-    """A ``MoveOrder`` from plain data (the ``[moves]`` section of an order, docs/orders.md)."""
+def parse_moves(data: Any, source: str = "moves", also: tuple[str, ...] = ()) -> MoveOrder:
+    """A ``MoveOrder`` from plain data (the ``[moves]`` section of an order, docs/orders.md).
+
+    ``source`` names the data in refusals: the draft's section, ``moves`` or ``if_player1``.
+    ``also``: keys the section may carry beside the moves, which its reader takes itself (a
+    draft's ``battle_order``); they are left out of the ``MoveOrder``."""
     if data is None:
         return MoveOrder()
     if not isinstance(data, dict):
         raise InvalidOrder(f"{source}: a move order is a table, not {type(data).__name__}")
-    unknown = sorted(set(data) - set(ORDER_KEYS))
+    unknown = sorted(set(data) - set(ORDER_KEYS) - set(also))
     if unknown:
-        raise InvalidOrder(f"{source}: unknown key {unknown[0]!r} (expected {', '.join(ORDER_KEYS)})")
+        raise InvalidOrder(f"{source}: unknown key {unknown[0]!r} (expected {', '.join((*ORDER_KEYS, *also))})")
     raw_moves = data.get("moves", [])
     if not isinstance(raw_moves, list):
         raise InvalidOrder(f"{source}: 'moves' must be a list of group moves")

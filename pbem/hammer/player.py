@@ -41,9 +41,9 @@ class HammerPlayer:
                       game_dir: str) -> str:
         return drafts.next_commands(report, draft_path, report_path, key, game_dir)
 
-    def check_draft(self, draft: Draft, report: dict[str, Any]) -> None:
+    def check_draft(self, draft: Draft, report: dict[str, Any]) -> list[str]:
         assert isinstance(draft, drafts.Draft)
-        drafts.check_draft(draft, report)
+        return drafts.check_draft(draft, report)
 
     def auto_draft(self, report: dict[str, Any], bot: str, seed: bytes, previous: Draft | None,
                    bot_plans: bool, where: str) -> tuple[Draft, str]:

@@ -156,6 +156,14 @@ class HammerRuleset:
         """The protocol's check: refuse an order this side may not give now (``accepted`` says why)."""
         self.accepted(state, side, body)
 
+    def notes(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> list[str]:
+        """``validate``, then what the player's check tells of the order accepted (the order kind's
+        ``notes``: e.g. a battle order naming an area with no battle yet, 5.1)."""
+        draft = self.accepted(state, side, body)
+        ask = ask_of(state, side)
+        assert ask is not None  # accepted: this side owes this kind of order
+        return ORDER_KINDS[ask.kind].notes(game_of(state), ask, draft)
+
     def accepted(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> drafts.Draft:
         """The order as a draft, refused when this side may not give it now: wrong side, step or kind,
         or illegal content (what is illegal is the order kind's ``validate``, pbem/hammer/order_kinds)."""

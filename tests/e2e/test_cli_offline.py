@@ -126,3 +126,15 @@ def test_cli_one_wrapper_turns_errors_into_error_and_hint_lines() -> None:
     assert r.exit_code == 1 and r.output == "error: no-such-file.pbem: no such file.\n"
     r = runner.invoke(cli, ["bug"])
     assert isinstance(r.exception, ValueError)  # a bug is not dressed up as a user error
+
+
+def test_5_1_cli_check_notes_a_battle_order_area_with_no_battle_yet(reports: dict[str, Path], tmp_path: Path) -> None:
+    """Legal (Player 2 may attack England's Cumbria Infantry in Lothian), so not refused: noted."""
+    play = next(c for c in json.loads(reports["england"].read_text())["options"]["hand"] if c.startswith("move"))
+    (tmp_path / "d.toml").write_text(f'side = "england"\nstep = 0\nkind = "card"\n[card]\nplay = "{play}"\n'
+                                     '[if_player1]\nmoves = []\nbattle_order = ["Lothian"]\n')
+    code, out = invoke("orders", "check", tmp_path / "d.toml", "--report", reports["england"])
+    assert code == 0, out
+    assert out.startswith("note: if_player1.battle_order: no battle stands in Lothian after these moves; it is "
+                          "fought there only if Player 2 attacks Lothian (5.1)\n"), out
+    assert "ok (card orders for england, step 0)" in out

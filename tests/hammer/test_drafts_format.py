@@ -81,6 +81,14 @@ def test_draft_schema_refuses_what_the_parser_refuses() -> None:
         jsonschema.validate(bad, SCHEMA)
 
 
+def test_5_1_the_draft_schema_refuses_a_battle_order_naming_an_area_twice() -> None:
+    card = tomllib.loads(CARD)
+    jsonschema.validate(card, SCHEMA)
+    card["if_player1"]["battle_order"] = ["Fife", "Fife"]
+    with pytest.raises(jsonschema.ValidationError, match="non-unique"):
+        jsonschema.validate(card, SCHEMA)
+
+
 def test_draft_template_is_a_valid_draft_for_what_the_report_asks() -> None:
     text = drafts.template(REPORT)
     d = drafts.parse_draft(text)
@@ -166,3 +174,17 @@ def test_draft_check_refuses_malformed_battle_and_winter_plans_naming_the_field(
     with pytest.raises(IllegalOrder, match=r"7\.63"):
         drafts.check_draft(d, winter)
     drafts.check_draft(drafts.Draft(side="england", step=0, kind="winter", game="g1", sections={"winter": {}}), winter)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("side = 'england'\nstep = 'six'\nkind = 'card'\n",
+     "x.toml: step 'six' is not a step number, the whole number of the step your report asks about (protocol §7.3)"),
+    ("side = 'wales'\nstep = 0\nkind = 'card'\n",
+     "x.toml: side 'wales' is not one of england, scotland (protocol §7.3)"),
+    ("side = 'england'\nstep = 0\nkind = 'dance'\n",
+     "x.toml: kind 'dance' is not one of card, event, moves, decide, winter (protocol §7.3)"),
+])
+def test_protocol_7_3_a_draft_header_fault_cites_the_section_that_defines_the_header(text: str, message: str) -> None:
+    with pytest.raises(InvalidOrder) as refused:
+        drafts.parse_draft(text, "x.toml")
+    assert str(refused.value) == message

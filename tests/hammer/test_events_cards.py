@@ -315,3 +315,17 @@ def test_3_12_a_rejected_event_changes_nothing_and_names_its_rule(card: str, par
         engine.submit_events(s, "scotland", params, ScriptedDice([1]), FirstOption())
     assert s.hash() == before and owed(s) == {"scotland": "event"}
     assert str(err.value).endswith(f"({err.value.rule})") and err.value.rule in ("3.12", "4.7", "5.7", "6.21")
+
+
+def test_3_12_pass_and_a_coronation_take_no_other_parameters_and_say_which_rule() -> None:
+    s = bare_state()
+    put(s, "england", "Mar", "Mar")
+    with pytest.raises(InvalidOrder) as passed:
+        events.validate_event(s, "scotland", "herald", {"pass": True, "noble": "Mar"})
+    assert str(passed.value) == "event herald: pass = true takes no other parameters (3.12)"
+    with pytest.raises(InvalidOrder) as crowned:
+        events.validate_event(s, "scotland", "herald", {"coronation": "Bruce", "noble": "Mar"})
+    assert str(crowned.value) == "event herald: coronation takes no other parameters (6.21, 6.22)"
+    with pytest.raises(InvalidOrder) as unknown:
+        events.validate_event(s, "scotland", "herald", {"nobel": "Mar"})
+    assert str(unknown.value) == "event herald: unknown parameter(s) nobel; herald takes noble (3.12)"

@@ -28,7 +28,7 @@ from pbem.hammer.ruleset import HammerRuleset, ask_of
 from pbem.hammer.vocab import ORDER_KINDS as KIND_NAMES
 
 R = HammerRuleset()
-OPERATIONS = ("parse", "validate", "options", "default", "template", "bot")
+OPERATIONS = ("parse", "validate", "notes", "options", "default", "template", "bot")
 
 
 def _positions() -> list[Position]:
@@ -49,7 +49,7 @@ def test_the_positions_cover_every_order_kind() -> None:
     assert set(_by_kind()) == set(KIND_NAMES), _by_kind()
 
 
-def test_every_order_kind_is_in_the_registry_and_offers_all_six_operations() -> None:
+def test_every_order_kind_is_in_the_registry_and_offers_every_operation() -> None:
     assert set(ORDER_KINDS) == set(KIND_NAMES)
     assert drafts.KINDS == ("card", "event", "moves", "decide", "winter")  # the order the drafts' messages list
     for kind, rules in ORDER_KINDS.items():
@@ -279,3 +279,192 @@ def test_7_0_the_referee_refuses_a_winter_plan_of_the_wrong_shape_and_changes_no
         with pytest.raises(InvalidOrder, match=message):
             R.validate(p.state, p.side, {**R.default_order(p.state, p.side), "winter": plan})
         assert canonical_bytes(p.state) == before
+
+
+# --- an untouched draft is the deadline's default (docs/playing.md "Default orders") ---------------
+
+def test_playing_md_an_untouched_card_draft_plays_what_the_deadline_default_plays() -> None:
+    """A fresh card draft sealed as it is plays the deadline's card, and an Event with its empty
+    [event] (its own defaults), never an Event picked by the alphabet."""
+    cards = [p for p in POSITIONS if p.asks == "card"]
+    assert any(len({card_of(c).is_event for c in p.report["options"]["hand"]}) == 2 for p in cards)
+    for p in cards:
+        draft = drafts.parse_draft(drafts.template(p.report), "template")
+        default = R.default_order(p.state, p.side)
+        assert draft.sections["card"] == default["card"], p.report["options"]["hand"]
+        assert draft.sections.get("event") == default.get("event")
+
+
+def _england_card_report(hand: list[str]) -> dict[str, Any]:
+    from pbem.core.drbg import Drbg
+    s = R.setup("braveheart", {}, Drbg(b"t" * 32))
+    g = ruleset.game_of(s)
+    g.hands["england"] = hand
+    s["game"] = g.to_dict()
+    return R.report(s, "england", [], "g", 0)
+
+
+def test_3_1_a_fresh_card_draft_with_herald_first_by_name_plays_the_lowest_move_card() -> None:
+    text = drafts.template(_england_card_report(["herald", "move3-1", "move2-1", "truce"]))
+    assert drafts.parse_draft(text).sections["card"] == {"play": "move2-1"}
+    assert "\n# filled in: what the deadline would play for you, your lowest Move card" in text
+    assert "\n[event]" not in text  # the Events' hints stay commented
+
+
+def test_3_12_a_fresh_card_draft_holding_only_events_passes_the_first_by_name_as_the_deadline_would() -> None:
+    text = drafts.template(_england_card_report(["truce", "herald"]))
+    draft = drafts.parse_draft(text)
+    assert draft.sections["card"] == {"play": "herald"} and draft.sections["event"] == {}
+    assert "# herald is filled in, with an empty [event] as the deadline would send" in text
+
+
+# --- decide answers: counted from 1 as the draft lists the questions, a misspelt one named ---------
+
+def _misspelt(name: str) -> str:
+    return name[:-2] + name[-1]  # "Strathspey" -> "Strathspy"
+
+
+def test_plans_md_a_misspelt_answer_to_question_2_of_n_is_named_from_1_with_a_suggestion() -> None:
+    p = _first("decide", lambda p: len(p.report["options"].get("questions", [])) > 1)
+    asked = p.report["options"]["questions"]
+    answers = [str(q["options"][0]) for q in asked]
+    meant = max(asked[1]["options"], key=len)
+    answers[1] = _misspelt(meant)
+    question_line = next(x for x in drafts.template(p.report).splitlines() if x.startswith("# question 2 of"))
+    message = _refused_alike(p, _body(p, decide={"answers": answers}), str(asked[1]["rule"]))
+    assert message.startswith(f"answer 2 of {len(asked)} {answers[1]!r} (regroup {asked[1]['context']['block']}): "
+                              f"not one of {', '.join(asked[1]['options'])}"), (message, question_line)
+    assert message.endswith(f"; did you mean {meant}?"), message
+
+
+def test_plans_md_a_misspelt_single_answer_gets_a_suggestion() -> None:
+    p = _first("decide", lambda p: "questions" not in p.report["options"])
+    q = p.report["options"]["question"]
+    meant = max(q["options"], key=len)
+    message = _refused_alike(p, _body(p, decide={"answer": _misspelt(meant)}), str(q["rule"]))
+    assert message == (f"answer {_misspelt(meant)!r}: not one of {', '.join(q['options'])} ({q['rule']}); "
+                       f"did you mean {meant}?")
+
+
+# --- a move section's faults name the section the player wrote -------------------------------------
+
+def _invalid_alike(p: Position, body: dict[str, Any]) -> str:
+    """The referee and ``pbem orders check`` both refuse ``body``'s shape with the same message."""
+    with pytest.raises(InvalidOrder) as referee:
+        REFEREE.validate(copy.deepcopy(p.state), p.side, copy.deepcopy(body))
+    with pytest.raises(InvalidOrder) as player:
+        drafts.check_draft(drafts.from_body(copy.deepcopy(body), "draft"), copy.deepcopy(p.report))
+    assert str(player.value) == str(referee.value)
+    return str(referee.value)
+
+
+def test_orders_md_moves_an_unknown_key_in_if_player1_names_if_player1() -> None:
+    p = _first("card", lambda p: any(not card_of(c).is_event for c in p.report["options"]["hand"]))
+    play = next(c for c in p.report["options"]["hand"] if not card_of(c).is_event)
+    message = _invalid_alike(p, _body(p, card={"play": play}, if_player1={"moves": [], "foo": 1}))
+    assert message == "if_player1: unknown key 'foo' (expected moves, main_attack, pins, battle_order)"
+    reach = p.report["options"]["moves"]
+    origin = next(o for o, blocks in sorted(reach.items()) if any(blocks.values()))
+    move = {"from": origin, "to": origin, "blocks": ["Nobody"]}
+    message = _invalid_alike(p, _body(p, card={"play": play}, if_player1={"moves": [move]}))
+    assert message.startswith("if_player1: move 1.blocks: 'Nobody' is not a block of the game (2.0)"), message
+
+
+def test_orders_md_moves_an_unknown_key_in_moves_names_moves() -> None:
+    p = _first("moves")
+    message = _invalid_alike(p, _body(p, moves={"moves": [], "foo": 1}))
+    assert message == "moves: unknown key 'foo' (expected moves, main_attack, pins, battle_order)"
+
+
+# --- 5.1: Player 1's battle order names only areas where a battle can be fought ----------------------
+# Braveheart's set-up: England holds Lothian (Cumbria Infantry, next to the Scots in Fife); no block
+# stands in Carrick.
+
+def _braveheart() -> dict[str, Any]:
+    from pbem.core.drbg import Drbg
+    return R.setup("braveheart", {}, Drbg(b"t" * 32))
+
+
+def _england_card_position() -> Position:
+    s = _braveheart()
+    return Position(s, "england", R.report(s, "england", [], "g", 0))
+
+
+def _england_player1_moves_position() -> Position:
+    """England played a Move 2 card without [if_player1], the Scots a Move 1: England, Player 1,
+    owes a moves step of its own (4.1)."""
+    from pbem.core.drbg import Drbg
+    s = _braveheart()
+    orders = {"england": {"game": "g", "side": "england", "step": 0, "kind": "card", "card": {"play": "move2-5"}},
+              "scotland": {"game": "g", "side": "scotland", "step": 0, "kind": "card", "card": {"play": "move1-2"}}}
+    s = R.adjudicate(s, orders, Drbg(b"u" * 32)).state
+    assert R.owes(s) == {"england": "moves"}
+    return Position(s, "england", R.report(s, "england", [], "g", s["step"]))
+
+
+ATTACK_FIFE = {"from": "Lothian", "to": "Fife", "blocks": ["Cumbria Infantry"]}
+
+
+def _notes_alike(p: Position, body: dict[str, Any]) -> list[str]:
+    """The referee accepts ``body``; the player's check accepts it too and returns its notes."""
+    R.validate(copy.deepcopy(p.state), p.side, copy.deepcopy(body))
+    notes = drafts.check_draft(drafts.from_body(copy.deepcopy(body), "draft"), copy.deepcopy(p.report))
+    assert notes == R.notes(copy.deepcopy(p.state), p.side, copy.deepcopy(body))
+    return notes
+
+
+def test_5_1_a_moves_orders_battle_order_naming_an_area_with_no_battle_possible_is_refused() -> None:
+    """The issue's case: battle_order = ["Lothian"], the only English block there moving out."""
+    p = _england_player1_moves_position()
+    message = _refused_alike(p, _body(p, moves={"moves": [ATTACK_FIFE], "battle_order": ["Fife", "Lothian"]}), "5.1")
+    assert message == ("moves.battle_order: no battle can be fought in Lothian this turn: none stands there after "
+                       "these moves, and with no block of yours there Player 2 cannot start one (5.1)")
+
+
+def test_5_1_a_battle_order_naming_the_battle_its_own_moves_start_is_accepted_without_a_note() -> None:
+    p = _england_player1_moves_position()
+    assert _notes_alike(p, _body(p, moves={"moves": [ATTACK_FIFE], "battle_order": ["Fife"]})) == []
+    c = _england_card_position()
+    body = _body(c, card={"play": "move2-5"}, if_player1={"moves": [ATTACK_FIFE], "battle_order": ["Fife"]})
+    assert _notes_alike(c, body) == []
+
+
+def test_5_1_a_battle_order_naming_an_own_area_player_2_may_attack_is_accepted_with_a_note() -> None:
+    c = _england_card_position()
+    body = _body(c, card={"play": "move2-5"}, if_player1={"moves": [], "battle_order": ["Lothian"]})
+    assert _notes_alike(c, body) == ["if_player1.battle_order: no battle stands in Lothian after these moves; "
+                                     "it is fought there only if Player 2 attacks Lothian (5.1)"]
+
+
+def test_5_1_a_card_orders_if_player1_battle_order_naming_an_empty_area_is_refused() -> None:
+    c = _england_card_position()
+    body = _body(c, card={"play": "move2-5"}, if_player1={"moves": [], "battle_order": ["Carrick"]})
+    message = _refused_alike(c, body, "5.1")
+    assert message.startswith("if_player1.battle_order: no battle can be fought in Carrick this turn"), message
+
+
+def test_5_1_only_player_1_sends_a_battle_order() -> None:
+    p = _first("moves", lambda p: p.report["view"]["player1"] != p.side)
+    area = sorted(p.report["options"]["moves"])[0]  # one of its own areas
+    message = _refused_alike(p, _body(p, moves={"moves": [], "battle_order": [area]}), "5.1")
+    assert message == (f"moves.battle_order: only Player 1 chooses the order of battles, and {p.side} is Player 2 "
+                       f"this turn (5.1)")
+
+
+@pytest.mark.parametrize("order, said", [
+    (["Fife", "Fife"], "if_player1.battle_order: Fife is listed twice"),
+    (["Fyfe"], "if_player1.battle_order: 'Fyfe' is not an area of the map (1.1); did you mean Fife?"),
+    ("Fife", "if_player1.battle_order: give a list of area names, not 'Fife'"),
+])
+def test_5_1_a_battle_order_is_a_list_of_areas_each_named_once(order: Any, said: str) -> None:
+    """Before, a repeated area passed the check and then stopped the adjudication (battle.battle_order)."""
+    c = _england_card_position()
+    body = _body(c, card={"play": "move2-5"}, if_player1={"moves": [ATTACK_FIFE], "battle_order": order})
+    assert _invalid_alike(c, body) == said
+
+
+def test_5_1_only_player_1s_moves_draft_offers_a_battle_order() -> None:
+    hint = '# battle_order = ["AREA"]   # battles to fight first, in order: areas with a battle (5.1)'
+    assert hint in drafts.template(_england_player1_moves_position().report).splitlines()
+    player2 = _first("moves", lambda p: p.report["view"]["player1"] != p.side)
+    assert "battle_order" not in drafts.template(player2.report)

@@ -115,3 +115,13 @@ def test_reports_a_question_answered_by_default_is_named_with_its_answer() -> No
         "ones: your regroup question for Wallace in the battle in Fife, round 3 was answered 'stay' "
         "(docs/playing.md).")
     assert default_note(4, "winter").endswith("your winter went by the default plans (docs/playing.md).")
+
+
+def test_3_12_every_event_sentence_cites_the_rule_the_event_refusals_cite() -> None:
+    """Events are ruled by 3.12 (the English rulebook; the cards carry their text), as every refusal
+    of an Event's parameters cites it: a report's sentence about an Event cites the same."""
+    from pbem.hammer.events import RULE
+    event_kinds = [k for k in kinds() if k == "event" or k.startswith("event.")]
+    assert len(event_kinds) == 6, event_kinds
+    for k in event_kinds:
+        assert kinds()[k].rule == RULE == "3.12", k

@@ -1,5 +1,6 @@
-"""Each kind of order is one object (issue 15): how its sections parse, what the referee checks, what
-the report lists, the deadline's default, the draft a player starts from and the draft a bot writes.
+"""Each kind of order is one object (issue 15): how its sections parse, what the referee checks (and
+what the player's check notes of an order it accepts), what the report lists, the deadline's default,
+the draft a player starts from and the draft a bot writes.
 
 The ruleset (validate, default_order, options), drafts (parse, template) and bots (auto_draft)
 ask this registry instead of naming the kinds, so a kind's rules live in one module:

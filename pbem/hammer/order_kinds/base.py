@@ -51,6 +51,12 @@ class OrderKindRules(Protocol):
         copy private to this check: dry runs may change it."""
         ...
 
+    def notes(self, game: GameState, ask: Ask, draft: Draft) -> list[str]:
+        """What ``pbem orders check`` tells the player of a draft ``validate`` accepted that may
+        not do what the player means (a battle order naming an area with no battle yet, 5.1); the
+        referee does not use them. ``game`` is a fresh copy, as for ``validate``."""
+        ...
+
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
         """The legal choices the report lists, for templates and bots."""
         ...

@@ -17,13 +17,13 @@ from pbem.hammer.movement import legal_group_moves
 from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans
 from pbem.hammer.order_kinds.bot_choices import bot_plans, choose_moves, keep_legal
 from pbem.hammer.order_kinds.event import empty_event_note, event_choice_lines, event_params
-from pbem.hammer.order_kinds.moves import MOVE_LINES, check_moves_section, reach_comments
+from pbem.hammer.order_kinds.moves import BATTLE_ORDER_LINE, MOVE_LINES, check_moves_section, reach_comments
 from pbem.hammer.state import Turn
 from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.vocab import SIDE_NAMES, OrderKind, Side
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from pbem.core.drbg import Drbg
     from pbem.hammer.drafts import Draft
@@ -55,11 +55,11 @@ class CardOrders:
                                rule="3.1")  # a suggestion only for a name that is no card at all
         if card_of(play).is_event and "event" in draft.sections:  # against the board as it is now
             validate_event(game, side, play, draft.sections["event"])
-        ahead = draft.sections.get("if_player1")
-        if ahead and not card_of(play).is_event:  # checked now as if this side were Player 1
-            game.current = Turn(cards={side: play}, player1=side)
-            check_moves_section(game, side, ahead)
+        _check_if_player1(game, side, draft)
         check_plans(draft)
+
+    def notes(self, game: GameState, ask: Ask, draft: Draft) -> list[str]:
+        return _check_if_player1(game, ask.side, draft)
 
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
         return {"hand": sorted(game.hands.get(ask.side, [])),
@@ -67,21 +67,26 @@ class CardOrders:
 
     def default(self, game: GameState, ask: Ask) -> Sections:
         """The lowest card; no moves if Player 1, which spares a round trip (docs/playing.md)."""
-        hand = sorted(game.hands.get(ask.side, []), key=lambda c: (card_of(c).is_event, card_of(c).value, c))
-        out: Sections = {"card": {"play": hand[0]}, "if_player1": {"moves": []}}
-        if card_of(hand[0]).is_event:
+        play = default_card(game.hands.get(ask.side, []))
+        out: Sections = {"card": {"play": play}, "if_player1": {"moves": []}}
+        if card_of(play).is_event:
             out["event"] = {}  # the event's own defaults (events.py)
         return out
 
     def template(self, report: Report) -> list[str]:
+        """The draft, untouched, is the deadline's default order: the same card, no moves, and an
+        Event (the only kind of card left in hand) with its own defaults (docs/playing.md)."""
         hand = report.get("options", {}).get("hand", [])
-        lines = ["[card]", f"# your hand: {', '.join(hand)}", f'play = "{hand[0] if hand else ""}"', ""]
+        play = default_card(hand) if hand else ""
+        lines = ["[card]", f"# your hand: {', '.join(hand)}",
+                 "# filled in: what the deadline would play for you, your lowest Move card (an Event only",
+                 "# when you hold nothing else); write the card you mean to play (3.1).",
+                 f'play = "{play}"', ""]
         lines += ["# If you become Player 1 (3.1, 4.1), these moves are made without asking you again;",
                   "# without [if_player1], Player 1 gets a moves step of its own (one more exchange).",
-                  "[if_player1]", "moves = []", *MOVE_LINES,
-                  '# battle_order = ["AREA"]   # Player 1 chooses the order of battles (5.1)']
+                  "[if_player1]", "moves = []", *MOVE_LINES, BATTLE_ORDER_LINE]
         lines += reach_comments(report.get("options", {}).get("moves", {})) + [""]
-        return lines + _event_comments(report, hand)
+        return lines + _event_comments(report, hand, play)
 
     def bot(self, report: Report, bot: str, rng: Drbg) -> Sections:
         options = report.get("options", {})
@@ -113,12 +118,29 @@ class CardOrders:
         return StepCall("submit_cards", [cards])
 
 
+def _check_if_player1(game: GameState, side: str, draft: Draft) -> list[str]:
+    """``[if_player1]``, checked now as if this side were Player 1 of a new Game Turn with its card
+    (4.1): its moves, then its battle order; the notes for the player's check."""
+    play = draft.sections["card"]["play"]
+    ahead = draft.sections.get("if_player1")
+    if not ahead or card_of(play).is_event:  # an Event's player makes no Move Phase (3.12)
+        return []
+    game.current = Turn(cards={side: play}, player1=side)
+    return check_moves_section(game, side, ahead, "if_player1")
+
+
 def reach_as_player1(game: GameState, side: str) -> dict[str, dict[str, list[str]]]:
     """The legal moves ``side`` would have as Player 1 of a new Game Turn, as ``validate`` checks
     ``[if_player1]``: the card only needs a value of at least 1 (4.1, 4.2)."""
     work = copy.copy(game)  # ``game`` only read: the new turn is this copy's alone, the moves are tried on another
     work.current = Turn(cards={side: A_MOVE_CARD}, player1=side)
     return legal_group_moves(work, side)  # plain data already: new dicts and lists of names
+
+
+def default_card(hand: Iterable[str]) -> str:
+    """The card the deadline plays for a side that sends none: its lowest Move card, an Event only
+    when it holds nothing else (docs/playing.md "Default orders"); the fresh draft fills it in too."""
+    return min(hand, key=lambda c: (card_of(c).is_event, card_of(c).value, c))
 
 
 def choose_card(hand: list[str], bot: str, rng: Drbg) -> str:
@@ -132,15 +154,21 @@ def choose_card(hand: list[str], bot: str, rng: Drbg) -> str:
     return sorted(pool, key=lambda c: (-card_of(c).value, c))[0]
 
 
-def _event_comments(report: Report, hand: list[str]) -> list[str]:
+def _event_comments(report: Report, hand: list[str], play: str) -> list[str]:
     """For each Event in hand: its parameters may ride with the card (3.12), one legal set per
-    choice, computed on the game as the report shows it (known.py), and what an empty table does."""
+    choice, computed on the game as the report shows it (known.py), and what an empty table does.
+    When the filled-in card is an Event, ``[event]`` is left empty and uncommented: the deadline's
+    default sends its own defaults (an empty table) with it."""
     events = [c for c in hand if card_of(c).is_event]
     if not events:
         return []
     out = ["# If you play an Event, its parameters may ride with the card in [event] (3.12);",
-           "# without [event], you are asked in an event step (one more exchange), except for a Truce.",
-           "# [event]"]
+           "# without [event], you are asked in an event step (one more exchange), except for a Truce."]
+    if play in events:
+        out += [f"# {play} is filled in, with an empty [event] as the deadline would send (what that does: below).",
+                "[event]"]
+    else:
+        out.append("# [event]")
     try:
         g = known.game_from_view(report["view"])
     except (KeyError, TypeError, ValueError):
@@ -148,8 +176,8 @@ def _event_comments(report: Report, hand: list[str]) -> list[str]:
     for c in events:
         out.append(f"#   {c} ({card_of(c).name}): {empty_event_note(c)}")
         if g is not None:
-            out += event_choice_lines([p for p in legal_events(g, report["side"], c) if p])
+            out += event_choice_lines([p for p in legal_events(g, report["side"], c) if p], card_of(c).event or "")
     return out + [""]
 
 
-__all__ = ["A_MOVE_CARD", "CardOrders", "choose_card", "reach_as_player1"]
+__all__ = ["A_MOVE_CARD", "CardOrders", "choose_card", "default_card", "reach_as_player1"]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.hammer.engine import StepCall
 from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
 from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans, toml_line
+from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.vocab import OrderKind, Side
 
 if TYPE_CHECKING:
@@ -40,6 +41,9 @@ class DecideOrders:
         check_answers(ask, draft.sections["decide"])
         check_plans(draft)
 
+    def notes(self, game: GameState, ask: Ask, draft: Draft) -> list[str]:
+        return []
+
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
         if not ask.question:
             return {}
@@ -59,8 +63,7 @@ class DecideOrders:
         lines: list[str] = []
         for n, q in enumerate(asked, 1):
             ctx = " ".join(f"{k}={v}" for k, v in sorted(q.get("context", {}).items()))
-            number = f" {n} of {len(asked)}" if len(asked) > 1 else ""
-            lines += [f"# question{number} ({q.get('rule', '')}): {q.get('kind', '')} {ctx}".rstrip(),
+            lines += [f"# question{_nth(n, len(asked))} ({q.get('rule', '')}): {q.get('kind', '')} {ctx}".rstrip(),
                       f"#   options: {', '.join(q.get('options', []))}"]
         firsts = [(list(q.get("options", [])) or [""])[0] for q in asked]
         if len(asked) > 1:
@@ -96,6 +99,12 @@ class DecideOrders:
         return StepCall(resume.call, resume.args)
 
 
+def _nth(n: int, of: int) -> str:
+    """" 2 of 3": the place of a question among those asked together, counted from 1 as the draft
+    lists them ("question 2 of 3") and the refusal names its answer ("answer 2 of 3"); "" for one."""
+    return f" {n} of {of}" if of > 1 else ""
+
+
 def _asked(options: dict[str, Any]) -> list[dict[str, Any]]:
     """The questions a report lists: a battle's ``questions``, else its one ``question``."""
     asked: list[dict[str, Any]] = options.get("questions") or [options.get("question", {})]
@@ -116,13 +125,15 @@ def check_answers(ask: Ask, decide: dict[str, Any]) -> None:
         rule = str(q.get("rule", ""))
         raise IllegalOrder(f"answers: {len(asked)} question(s) of this battle are asked, so give "
                            f"{len(asked)} answer(s) in order, not {len(answers)} ({rule})", rule=rule)
-    for n, (answer, question) in enumerate(zip(answers, asked)):
-        opts = list(question.get("options", []))
+    for n, (answer, question) in enumerate(zip(answers, asked), start=1):
+        opts = [str(o) for o in question.get("options", [])]
         if answer not in opts:
-            where = f"answer {answer!r}" if len(asked) == 1 else \
-                f"answers[{n}] {answer!r} ({question.get('kind', '')} {question.get('context', {}).get('block', '')})"
-            raise IllegalOrder(f"{where.replace(' )', ')')}: not one of {', '.join(opts)} ({question.get('rule', '')})",
-                               rule=str(question.get("rule", "")))
+            where = f"answer{_nth(n, len(asked))} {answer!r}"
+            if len(asked) > 1:  # which question, as the report describes it
+                what = f"{question.get('kind', '')} {question.get('context', {}).get('block', '')}".strip()
+                where += f" ({what})"
+            rule = str(question.get("rule", ""))
+            raise IllegalOrder(f"{where}: not one of {', '.join(opts)} ({rule}){did_you_mean(answer, opts)}", rule=rule)
 
 
 __all__ = ["DecideOrders", "answers_of", "check_answers"]

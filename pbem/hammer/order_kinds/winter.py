@@ -35,6 +35,9 @@ class WinterOrders:
         # the plan's shape (validate_winter_plan), then every choice one offered (7.0)
         check_winter_plan(game, ask.side, draft.sections.get("winter", {}))
 
+    def notes(self, game: GameState, ask: Ask, draft: Draft) -> list[str]:
+        return []
+
     def options(self, game: GameState, ask: Ask) -> dict[str, Any]:
         return {"winter_plan": plain(winter_plan_options(game, ask.side))}
 
