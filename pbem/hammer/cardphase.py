@@ -85,6 +85,14 @@ def play_cards(state: GameState, plays: dict[str, str]) -> Reveal:
                   year_ends=len(events) == 2)
 
 
+def game_turn(turn: int, phase: str) -> int:
+    """The Game Turn a game stands in, for a reader: ``turn`` (``GameState.turn``) counts the turns
+    whose cards are played, 0 before the year's first; a Game Turn begins with its Card Phase (3.0,
+    3.1: "both players start a Game Turn by playing one card"), so while the cards are awaited the
+    game stands in the next one."""
+    return turn + 1 if phase == "card" else turn
+
+
 def both_played_events(state: GameState) -> bool:
     """Both cards of the current Game Turn are Events: the year ends after them (3.12)."""
     cards = state.current.cards

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from pbem.hammer.errors import IllegalOrder, PbemError
 
@@ -175,18 +175,21 @@ class StopLookahead(Exception):
     """Not an error: the batch of questions is complete (a die was rolled, or another battle or side asks)."""
 
 
-class Lookahead:
+S = TypeVar("S")
+
+
+class Lookahead(Generic[S]):
     """Wraps ``Replay`` for the run that may pause: at the first question a side's plans ask, it
-    notes the question and the game as it stands (``snapshot``), then goes on with provisional
+    notes the question and what the call has done so far (``snapshot``), then goes on with provisional
     answers (the plans, not asking in that battle) to gather the side's other questions of the
     same battle that come before any new die (``rolls`` is the stream position). Those questions
     are asked together, in one decide step."""
 
-    def __init__(self, inner: Replay, rolls: Callable[[], int], snapshot: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, inner: Replay, rolls: Callable[[], int], snapshot: Callable[[], S]) -> None:
         self.inner, self.rolls, self.snapshot = inner, rolls, snapshot
         self.batch: list[Question] = []
         self.at = -1
-        self.paused: dict[str, Any] = {}
+        self.paused: S | None = None  # the snapshot at the first question
         self._rolls_at = 0
 
     def decide(self, question: Question) -> str:

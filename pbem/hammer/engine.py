@@ -30,6 +30,7 @@ from dataclasses import fields
 from typing import Any, Literal, NamedTuple, Protocol
 
 from pbem.core.drbg import RandomStream
+from pbem.hammer import sofar
 from pbem.hammer.cardphase import end_year, play_cards, year_over
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
@@ -115,7 +116,8 @@ def submit_events(state: GameState, side: Side, params: dict[str, Any], rng: Rng
     log = _atomic(state, rng, lambda work: _resolve_event(work, side, work.current.cards[side], dict(params),
                                                           rng, decider))
     state.current.events_done.append(side)
-    log.extend(advance(state, rng, decider))
+    with sofar.writing(log):
+        log.extend(advance(state, rng, decider))
     return log
 
 
@@ -128,7 +130,8 @@ def submit_moves(state: GameState, side: Side, order: Any, rng: Rng, decider: De
     log = _apply_moves(state, side, order)
     if side not in state.current.moves_done:  # movement.apply_moves records it too
         state.current.moves_done.append(side)
-    log.extend(advance(state, rng, decider))
+    with sofar.writing(log):
+        log.extend(advance(state, rng, decider))
     return log
 
 
@@ -141,17 +144,18 @@ def run_battles(state: GameState, requested_order: list[str], rng: Rng, decider:
     _require(state, "battle", "battle order")
     _check_battle_order(state, list(requested_order))
     log: Log = []
-    while state.current.battles:
-        area = state.current.fighting or _choose_battle(state, requested_order, decider)
-        state.current.fighting = area
-        log.extend(_fight(state, area, rng, decider))
-        state.current.battles.pop(area, None)
-        state.current.fighting = ""
-        if state.winner:
-            break
-    if not state.winner:
-        state.phase = "end_turn"
-    log.extend(advance(state, rng, decider))
+    with sofar.writing(log):
+        while state.current.battles:
+            area = state.current.fighting or _choose_battle(state, requested_order, decider)
+            state.current.fighting = area
+            log.extend(_fight(state, area, rng, decider))
+            state.current.battles.pop(area, None)
+            state.current.fighting = ""
+            if state.winner:
+                break
+        if not state.winner:
+            state.phase = "end_turn"
+        log.extend(advance(state, rng, decider))
     return log
 
 
@@ -166,7 +170,8 @@ def _atomic(state: GameState, rng: Rng, step: Callable[[GameState], Log]) -> Log
     work = state.copy()
     position = getattr(rng, "position", None)
     try:
-        log = step(work)
+        with sofar.working(work):  # what a question's reports show of the call (sofar.py)
+            log = step(work)
     except NeedDecision:
         if position is not None:
             setattr(rng, "position", position)  # a stream that can be rewound (Drbg) is

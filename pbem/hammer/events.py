@@ -20,7 +20,7 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
-from pbem.hammer import kings
+from pbem.hammer import kings, sofar
 from pbem.hammer.blocks import other_side, spec
 from pbem.hammer.board import board
 from pbem.hammer.cards import card
@@ -238,7 +238,10 @@ def _herald(state: GameState, side: str, params: dict[str, Any], rng: Any, decid
         return [line]
     state.blocks[noble].owner = side
     line.facts["converted"] = True
-    return [line] + kings.fight_defections(state, [noble], rng, decider)
+    log = [line]
+    with sofar.writing(log):  # a question in the battle it starts shows the die (sofar.py)
+        log += kings.fight_defections(state, [noble], rng, decider)
+    return log
 
 
 def _truce(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:

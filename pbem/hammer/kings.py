@@ -8,6 +8,7 @@ fight at once, as attackers, wherever they now stand among former friends (``fig
 from __future__ import annotations
 
 from pbem.core.drbg import Dice
+from pbem.hammer import sofar
 from pbem.hammer.blocks import spec
 from pbem.hammer.decisions import Decider
 from pbem.hammer.errors import IllegalOrder
@@ -104,7 +105,8 @@ def crown(state: GameState, candidate: str, rng: Dice, decider: Decider) -> Log:
         state.blocks[name].owner = "england"
     log: Log = [entry("coronation", None, PUBLIC, king=candidate, area=where, defectors=list(defectors),
                         rule="6.22" if candidate == "Balliol" else "6.21")]
-    log += fight_defections(state, defectors, rng, decider)
+    with sofar.writing(log):  # a question in the battles it starts shows the coronation (sofar.py)
+        log += fight_defections(state, defectors, rng, decider)
     return log
 
 
@@ -125,8 +127,9 @@ def defection_areas(state: GameState, defectors: list[str]) -> dict[str, list[st
 def fight_defections(state: GameState, defectors: list[str], rng: Dice, decider: Decider) -> Log:
     """Fight every battle the defection causes at once, the defectors attacking, in area-name order."""
     log: Log = []
-    for area, names in defection_areas(state, defectors).items():
-        log += _fight_defection(state, area, names, rng, decider)
+    with sofar.writing(log):
+        for area, names in defection_areas(state, defectors).items():
+            log += _fight_defection(state, area, names, rng, decider)
     return log
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from pbem.hammer.battle_log import format_entry as battle_line
 from pbem.hammer.board import board
+from pbem.hammer.cardphase import game_turn
 from pbem.hammer.cards import card
 from pbem.hammer.errors import PbemError
 from pbem.hammer.sentences import sentence, summary
@@ -33,7 +34,7 @@ def _header(v: dict[str, Any]) -> list[str]:
     p1 = v.get("player1") or "-"
     king = v.get("king") or "none"
     lines = [f"HAMMER OF THE SCOTS - {v['side']} view - {v['scenario']} {v['year']}, "
-             f"game turn {v['turn']}, {v['phase']} phase",
+             f"game turn {game_turn(v['turn'], v['phase'])}, {v['phase']} phase",
              f"Edward {v['edward']}; Scottish King: {king}; Player 1: {p1}"
              + (f"; truce played by {v['truce']}" if v.get("truce") else "")]
     if v.get("winner"):

@@ -9,14 +9,16 @@ at the seam's edge from the data the protocol stores)::
 
     {"game": GameState.to_dict(), "owes": {side: kind}, "pending": {side: {...}},
      "resume": {...} | None, "question": Question dict | None, ["questions": [...],]
-     "paused": GameState dict | None, "step": n}
+     "paused": GameState dict | None, ["paused_log": [...],] "step": n}
 
 ``pending`` keeps what a side sent ahead (``if_player1`` moves, battle plans, winter plans)
 until the engine needs it, which is what lets a game turn cost about two exchanges.
 ``resume`` makes an engine step (a battle phase, an event, winter) resumable after a "decide"
 step: the referee replays it from the snapshot taken before it, with the same stream key, the
 standing plans as they were then, and the answers given so far, so the questions come again
-in the same order and the dice a side has seen never change.
+in the same order and the dice a side has seen never change. While it waits, ``paused`` is the game
+as the call had left it at the question and ``paused_log`` the lines the call had written by then,
+outside the battle in progress (which the paused game holds): the decide step's reports show both.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.core.drbg import Drbg
 from pbem.core.ruleset import Ruleset, StepResult
-from pbem.hammer import drafts, engine, plans
+from pbem.hammer import drafts, engine, plans, sofar
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.decisions import Lookahead, NeedDecision, Question, Replay, StopLookahead, battle_of, signature
 from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
@@ -123,7 +125,10 @@ class HammerRuleset:
         Built from the view, the public board and this side's own options only, so it cannot
         carry what the side may not see (tests/hammer/test_views_noninterference.py). While an
         engine step is paused for a decision, the view and board are those of the game as it
-        stood at the question: the battle so far, with its rounds and dice, as this side saw them.
+        stood at the question: the battle so far, with its rounds and dice, as this side saw them;
+        and the log goes on with the lines the paused call had written by then (an Event's die,
+        the battles it fought before), each as this side sees it, as it will see them when the
+        call ends.
         """
         st = StepState.from_data(state)
         return self._report(st, state, GameState.from_dict(st.game), side, log, game_id, step)
@@ -135,7 +140,7 @@ class HammerRuleset:
         board, public = shared or _shown(st, g)
         return {"game": game_id, "side": side, "step": step, "asks": st.owed().get(side, ""),
                 "owes": st.owed(), "options": _options(g, state, side), "view": board.view(side),
-                "log": _plain(filter_log(log, side)),
+                "log": _plain(filter_log([*log, *(st.paused_log or ())], side)),
                 "public": public, "result": _result(st.game)}
 
     def options(self, state: dict[str, Any], side: str) -> dict[str, Any]:
@@ -389,21 +394,25 @@ def _call(st: StepState, step: engine.StepCall, rng: Drbg, log: list[Any]) -> Ga
         return made[key]
 
     replay = Replay(make, resume.plans, resume.decided or [], {s: list(a) for s, a in resume.answers.items()})
-    decider = Lookahead(replay, lambda: sub.position, g.to_dict)
+    decider = Lookahead(replay, lambda: sub.position, lambda: _at_question(g))
     out: Any = None
     try:
         out = engine.StepCall(resume.call, plain_copy(resume.args)).run(g, sub, decider)
     except StopLookahead:
         pass
-    if decider.batch:  # a side must decide: its questions of this battle, asked together
+    at = decider.paused  # what the call had done by the first question a side's plans asked
+    if decider.batch and at is not None:  # a side must decide: its questions of this battle, asked together
         first = decider.batch[0]
         st.question = first.to_dict()
         st.questions = [q.to_dict() for q in decider.batch] if len(decider.batch) > 1 else None
         st.owes = {side_named(first.side): "decide"}
-        shown = GameState.from_dict(decider.paused)  # the game at the first question
+        shown = GameState.from_dict(at.game)  # the game at the first question
         for line in shown.current.fight.log if shown.current.fight is not None else []:
             line.setdefault("stream", list(resume.stream))
+        for data in at.lines:  # the call's lines outside that battle: stamped as the call's lines are below
+            data.setdefault("stream", list(resume.stream))
         st.paused = shown.to_dict()  # shown in the reports; the call itself replays from resume
+        st.paused_log = at.lines or None
         resume.ask = {"side": first.side, "area": battle_of(first), "at": decider.at,
                       "questions": [signature(q) for q in decider.batch]}
         return None
@@ -418,7 +427,22 @@ def _call(st: StepState, step: engine.StepCall, rng: Drbg, log: list[Any]) -> Ga
     st.question = None
     st.questions = None
     st.paused = None
+    st.paused_log = None
     return g
+
+
+class _AtQuestion(NamedTuple):
+    """What a paused call had done by its first question (sofar.py): the game, and the lines written, as data."""
+
+    game: GameData
+    lines: list[dict[str, Any]]
+
+
+def _at_question(g: GameState) -> _AtQuestion:
+    """The call at a question, copied: the game it is changing (a working copy in an Event or a
+    winter sub-step, else ``g``, the game it was handed) and the lines it has written so far."""
+    now = sofar.now()
+    return _AtQuestion((now.game or g).to_dict(), now.lines)
 
 
 # --- the engine seam: every call into the rules engine goes through these few functions -----

@@ -6,7 +6,7 @@ ledger has always held, key for key (a key that is sometimes absent stays absent
 
     {"game": GameState data, "owes": {side: kind}, "pending": {side: {...}},
      "resume": {...} | None, "question": Question data | None, ["questions": [...],]
-     "paused": GameState data | None, "step": n}
+     "paused": GameState data | None, ["paused_log": [line data, ...],] "step": n}
 
 The game's data (``game``, ``paused``, a paused call's ``game``) is only ever replaced, never
 changed in place, so records share it with the data they came from; ``fork`` copies the rest for
@@ -134,6 +134,9 @@ class StepState:
     question: dict[str, Any] | None = None         # the first question of a decide step (Question data)
     questions: list[dict[str, Any]] | None = None  # all of them, when a battle's questions are asked together
     paused: GameData | None = None                 # the game as it stood at the question (shown in reports)
+    # the lines the paused call had written by the question, outside the battle in progress (shown in
+    # the reports, each as its side sees it); None when it had written none
+    paused_log: list[dict[str, Any]] | None = None
     step: int = 0
 
     @classmethod
@@ -150,7 +153,7 @@ class StepState:
                    pending={side_named(s): Pending.from_data(p, s) for s, p in data.get("pending", {}).items()},
                    resume=PausedCall.from_data(resume) if resume else None,
                    question=data.get("question"), questions=data.get("questions"), paused=data.get("paused"),
-                   step=int(data.get("step", 0)))
+                   paused_log=data.get("paused_log"), step=int(data.get("step", 0)))
 
     def to_data(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.game, "owes": dict(self.owes),
@@ -159,6 +162,8 @@ class StepState:
                                "question": self.question, "paused": self.paused, "step": self.step}
         if self.questions is not None:
             out["questions"] = self.questions
+        if self.paused_log is not None:
+            out["paused_log"] = self.paused_log
         return out
 
     def fork(self) -> StepState:
@@ -167,7 +172,7 @@ class StepState:
                          pending={s: Pending(**plain_copy(vars(p))) for s, p in self.pending.items()},
                          resume=self.resume.fork() if self.resume is not None else None,
                          question=plain_copy(self.question), questions=plain_copy(self.questions),
-                         paused=self.paused, step=self.step)
+                         paused=self.paused, paused_log=plain_copy(self.paused_log), step=self.step)
 
     def owed(self) -> dict[str, str]:
         """Side -> the kind of order it owes now, in side order (the protocol's ``owes``)."""

@@ -16,6 +16,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from pbem.hammer.board import board
+from pbem.hammer.cardphase import game_turn
 from pbem.hammer.cards import card
 from pbem.hammer.errors import PbemError
 from pbem.hammer.mapgeom import Geometry, geometry
@@ -255,7 +256,7 @@ def _panel_lines(v: dict[str, Any], crowded: list[str]) -> list[tuple[str, bool]
     side, enemy = v["side"], v["enemy"]
     them = SIDE_PEOPLE[enemy]
     lines: list[tuple[str, bool]] = [
-        (f"{v['year']}, turn {v['turn']}, {v['phase']} phase", True),
+        (f"{v['year']}, turn {game_turn(v['turn'], v['phase'])}, {v['phase']} phase", True),
         (f"Edward {v['edward']}; King of Scots: {v.get('king') or 'none'}", False),
         (f"Player 1: {SIDE_PEOPLE.get(v.get('player1') or '', 'not yet known')}"
          + (f"; Truce played by {SIDE_PEOPLE.get(v['truce'], v['truce'])}" if v.get("truce") else ""), False)]
@@ -349,7 +350,7 @@ def render_svg(view: dict[str, Any]) -> str:
     g = geometry()
     side = view["side"]
     c = Canvas(g.width + PANEL, g.height)
-    title = f"{side} view, {view['year']} turn {view['turn']}"
+    title = f"{side} view, {view['year']} turn {game_turn(view['turn'], view['phase'])}"
     c.out.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="{c.width}" height="{c.height}" '
                  f'viewBox="0 0 {c.width} {c.height}" font-family="{FONT}">')
     c.out.append(f"<title>{escape(title)}</title>")

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
-from pbem.hammer import kings
+from pbem.hammer import kings, sofar
 from pbem.hammer.blocks import SIDES, other_side, spec
 from pbem.hammer.board import ENGLAND, board
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
@@ -66,15 +66,16 @@ def nobles_home(state: GameState, rng: Any, decider: Decider) -> Log:
     """English nobles first, then Scottish: home, or defect if home is enemy-occupied (7.1, 7.12)."""
     log: Log = []
     gone_home: set[str] = set()
-    for side in SIDES:
-        for name in state.nobles_of(side):
-            if name in gone_home or state.blocks[name].owner != side:
-                continue
-            gone_home.add(name)
-            if name == MORAY:
-                log += _moray(state, decider)
-                continue
-            log += _noble_home(state, name, side, decider)
+    with sofar.writing(log):
+        for side in SIDES:
+            for name in state.nobles_of(side):
+                if name in gone_home or state.blocks[name].owner != side:
+                    continue
+                gone_home.add(name)
+                if name == MORAY:
+                    log += _moray(state, decider)
+                    continue
+                log += _noble_home(state, name, side, decider)
     return log
 
 
@@ -147,42 +148,43 @@ def edward_may_winter(state: GameState) -> bool:
 
 def english_disbanding(state: GameState, rng: Any, decider: Decider) -> Log:
     log: Log = []
-    for name in state.blocks_in(ENGLAND, "england"):  # 7.3: everything in England
-        if not spec(name).is_noble:
-            _disband(state, name)
-            log.append(_line("england", PRIVATE, step="7.3", disbanded=name))
-    company: set[str] = set()
-    camp = ""
-    if state.on_map(EDWARD):
-        choice = "disband"
-        if edward_may_winter(state):
-            choice = _ask(decider, "england", "winter_edward", ["disband", "winter"], "7.4",
-                          at=state.blocks[EDWARD].location)
-        if choice == "winter":
-            camp = state.blocks[EDWARD].location
-            state.edward_wintered = state.year
-            for name in state.blocks_in(camp, "england"):
-                if name == EDWARD or spec(name).is_noble:
-                    continue
-                if _ask(decider, "england", "winter_edward_company", ["stay", "disband"], "7.4",
-                        block=name, area=camp) == "stay":
-                    company.add(name)
-                else:
-                    _disband(state, name)
-        else:
-            _disband(state, EDWARD)
-        log.append(_line("", PUBLIC, step="7.4", edward=state.edward, wintering=camp))
-    _progress(state).edward = camp
-    for name in state.blocks_of("england"):  # 7.31
-        if state.on_map(name) and spec(name).type in ENGLISH_MUST_DISBAND and name not in company:
-            _disband(state, name)
-            log.append(_line("england", PRIVATE, step="7.31", disbanded=name))
-    for area in _areas_with(state, "england"):  # 7.32
-        if area == camp:
-            continue
-        infantry = lambda: [n for n in state.blocks_in(area, "england") if spec(n).type == "infantry"]  # noqa: E731
-        log += _over_limit(state, "england", area, infantry, decider, "7.32")
-        log += _release(state, "england", area, infantry, decider, "7.32")
+    with sofar.writing(log):
+        for name in state.blocks_in(ENGLAND, "england"):  # 7.3: everything in England
+            if not spec(name).is_noble:
+                _disband(state, name)
+                log.append(_line("england", PRIVATE, step="7.3", disbanded=name))
+        company: set[str] = set()
+        camp = ""
+        if state.on_map(EDWARD):
+            choice = "disband"
+            if edward_may_winter(state):
+                choice = _ask(decider, "england", "winter_edward", ["disband", "winter"], "7.4",
+                              at=state.blocks[EDWARD].location)
+            if choice == "winter":
+                camp = state.blocks[EDWARD].location
+                state.edward_wintered = state.year
+                for name in state.blocks_in(camp, "england"):
+                    if name == EDWARD or spec(name).is_noble:
+                        continue
+                    if _ask(decider, "england", "winter_edward_company", ["stay", "disband"], "7.4",
+                            block=name, area=camp) == "stay":
+                        company.add(name)
+                    else:
+                        _disband(state, name)
+            else:
+                _disband(state, EDWARD)
+            log.append(_line("", PUBLIC, step="7.4", edward=state.edward, wintering=camp))
+        _progress(state).edward = camp
+        for name in state.blocks_of("england"):  # 7.31
+            if state.on_map(name) and spec(name).type in ENGLISH_MUST_DISBAND and name not in company:
+                _disband(state, name)
+                log.append(_line("england", PRIVATE, step="7.31", disbanded=name))
+        for area in _areas_with(state, "england"):  # 7.32
+            if area == camp:
+                continue
+            infantry = lambda: [n for n in state.blocks_in(area, "england") if spec(n).type == "infantry"]  # noqa: E731
+            log += _over_limit(state, "england", area, infantry, decider, "7.32")
+            log += _release(state, "england", area, infantry, decider, "7.32")
     return log
 
 
@@ -195,30 +197,32 @@ def _over_limit(state: GameState, side: str, area: str, candidates: Callable[[],
     """Blocks over the area's Castle Limit disband, the owner choosing which (7.32, 7.5)."""
     log: Log = []
     limit = board().area(area).castle_limit(side)
-    while True:
-        present = [n for n in state.blocks_in(area, side) if n not in exempt]
-        options = candidates()
-        if len(present) <= limit or not options:
-            return log
-        name = _ask(decider, side, "winter_disband", options, rule, area=area, limit=limit, present=len(present))
-        _disband(state, name)
-        log.append(_line(side, PRIVATE, step=rule, disbanded=name, area=area))
+    with sofar.writing(log):
+        while True:
+            present = [n for n in state.blocks_in(area, side) if n not in exempt]
+            options = candidates()
+            if len(present) <= limit or not options:
+                return log
+            name = _ask(decider, side, "winter_disband", options, rule, area=area, limit=limit, present=len(present))
+            _disband(state, name)
+            log.append(_line(side, PRIVATE, step=rule, disbanded=name, area=area))
 
 
 def _release(state: GameState, side: str, area: str, candidates: Callable[[], list[str]], decider: Decider,
              rule: str) -> Log:
     """Blocks within the limit may still disband by choice ("remain ... or disband", 7.32, 7.5)."""
     log: Log = []
-    while True:
-        options = candidates()
-        if not options:
-            return log
-        name = checked(decider, Question(side=side, kind="winter_release", options=(KEEP, *options),
-                                         context={"area": area}, rule=rule))
-        if name == KEEP:
-            return log
-        _disband(state, name)
-        log.append(_line(side, PRIVATE, step=rule, disbanded=name, area=area, chosen=True))
+    with sofar.writing(log):
+        while True:
+            options = candidates()
+            if not options:
+                return log
+            name = checked(decider, Question(side=side, kind="winter_release", options=(KEEP, *options),
+                                             context={"area": area}, rule=rule))
+            if name == KEEP:
+                return log
+            _disband(state, name)
+            log.append(_line(side, PRIVATE, step=rule, disbanded=name, area=area, chosen=True))
 
 
 # --- 7.5 Scottish disbanding ----------------------------------------------------------------------
@@ -238,34 +242,35 @@ def wallace_options(state: GameState) -> list[str]:
 
 def scottish_disbanding(state: GameState, rng: Any, decider: Decider) -> Log:
     log: Log = []
-    exempt: tuple[str, ...] = ()
-    if state.on_map(WALLACE) and state.blocks[WALLACE].owner == "scotland":
-        choice = _ask(decider, "scotland", "winter_wallace", wallace_options(state), "7.5",
-                      at=state.blocks[WALLACE].location, strength=state.blocks[WALLACE].strength)
-        if choice == "selkirk":
-            b = state.blocks[WALLACE]
-            b.location = SELKIRK
-            b.strength = min(spec(WALLACE).steps, b.strength + WALLACE_GAIN)
-            exempt = (WALLACE,)
-        elif choice == "disband":
-            _disband(state, WALLACE)
-        log.append(_line("", PUBLIC, step="7.5", block=WALLACE, choice=choice))
-    for name in state.blocks_in(ENGLAND, "scotland"):  # no Scot winters in England (7.5, 5.9)
-        if not spec(name).is_noble or name == MORAY:
-            _disband(state, name)
-            log.append(_line("scotland", PRIVATE, step="7.5", disbanded=name, area=ENGLAND))
+    with sofar.writing(log):
+        exempt: tuple[str, ...] = ()
+        if state.on_map(WALLACE) and state.blocks[WALLACE].owner == "scotland":
+            choice = _ask(decider, "scotland", "winter_wallace", wallace_options(state), "7.5",
+                          at=state.blocks[WALLACE].location, strength=state.blocks[WALLACE].strength)
+            if choice == "selkirk":
+                b = state.blocks[WALLACE]
+                b.location = SELKIRK
+                b.strength = min(spec(WALLACE).steps, b.strength + WALLACE_GAIN)
+                exempt = (WALLACE,)
+            elif choice == "disband":
+                _disband(state, WALLACE)
+            log.append(_line("", PUBLIC, step="7.5", block=WALLACE, choice=choice))
+        for name in state.blocks_in(ENGLAND, "scotland"):  # no Scot winters in England (7.5, 5.9)
+            if not spec(name).is_noble or name == MORAY:
+                _disband(state, name)
+                log.append(_line("scotland", PRIVATE, step="7.5", disbanded=name, area=ENGLAND))
 
-    for area in _areas_with(state, "scotland"):
-        def forced(area: str = area) -> list[str]:
-            return [n for n in state.blocks_in(area, "scotland")
-                    if (not spec(n).is_noble or n == MORAY) and n not in exempt]
+        for area in _areas_with(state, "scotland"):
+            def forced(area: str = area) -> list[str]:
+                return [n for n in state.blocks_in(area, "scotland")
+                        if (not spec(n).is_noble or n == MORAY) and n not in exempt]
 
-        def free(area: str = area) -> list[str]:
-            return [n for n in state.blocks_in(area, "scotland")
-                    if not spec(n).is_noble and n != KING]
+            def free(area: str = area) -> list[str]:
+                return [n for n in state.blocks_in(area, "scotland")
+                        if not spec(n).is_noble and n != KING]
 
-        log += _over_limit(state, "scotland", area, forced, decider, "7.5", exempt)
-        log += _release(state, "scotland", area, free, decider, "7.5")
+            log += _over_limit(state, "scotland", area, forced, decider, "7.5", exempt)
+            log += _release(state, "scotland", area, free, decider, "7.5")
     return log
 
 
@@ -285,42 +290,43 @@ def drawable(state: GameState, area: str) -> list[str]:
 
 def builds(state: GameState, rng: Any, decider: Decider) -> Log:
     log: Log = []
-    french = state.blocks.get(FRENCH)
-    if french is not None and french.location == OFF_MAP and len(state.nobles_of("scotland")) >= FRENCH_NOBLES:
-        state.blocks[FRENCH] = BlockState("scotland", POOL, 0)
-        log.append(_line("", PUBLIC, step="7.61", french_knights="pool"))
-    for area, rps in replacement_points(state, "england").items():  # 7.63
-        for rp in range(1, rps + 1):
-            steps = [f"step:{n}" for n in state.blocks_in(area, "england")
-                     if spec(n).type in ENGLISH_BUILDABLE and state.blocks[n].strength < spec(n).steps]
-            if not steps:
-                break
-            choice = _ask(decider, "england", "winter_build", steps + ["pass"], "7.63", area=area, rp=rp, of=rps)
-            if choice == "pass":
-                break
-            state.blocks[choice[5:]].strength += 1
-            log.append(_line("england", PRIVATE, step="7.63", area=area, built=choice[5:]))
-    for area, rps in replacement_points(state, "scotland").items():  # 7.62
-        limit = board().area(area).castle_limit("scotland")
-        for rp in range(1, rps + 1):
-            options = []
-            pool = drawable(state, area)
-            if pool and len(state.blocks_in(area, "scotland")) < limit:
-                options.append("draw")
-            options += [f"step:{n}" for n in state.blocks_in(area, "scotland")
-                        if state.blocks[n].strength < spec(n).steps]
-            if not options:
-                break
-            choice = _ask(decider, "scotland", "winter_build", options + ["pass"], "7.62", area=area, rp=rp, of=rps)
-            if choice == "pass":
-                break
-            if choice == "draw":
-                name = pool[rng.randbelow(len(pool))]
-                state.blocks[name] = BlockState("scotland", area, 1)
-                log.append(_line("scotland", PRIVATE, step="7.62", area=area, drawn=name))
-            else:
+    with sofar.writing(log):
+        french = state.blocks.get(FRENCH)
+        if french is not None and french.location == OFF_MAP and len(state.nobles_of("scotland")) >= FRENCH_NOBLES:
+            state.blocks[FRENCH] = BlockState("scotland", POOL, 0)
+            log.append(_line("", PUBLIC, step="7.61", french_knights="pool"))
+        for area, rps in replacement_points(state, "england").items():  # 7.63
+            for rp in range(1, rps + 1):
+                steps = [f"step:{n}" for n in state.blocks_in(area, "england")
+                         if spec(n).type in ENGLISH_BUILDABLE and state.blocks[n].strength < spec(n).steps]
+                if not steps:
+                    break
+                choice = _ask(decider, "england", "winter_build", steps + ["pass"], "7.63", area=area, rp=rp, of=rps)
+                if choice == "pass":
+                    break
                 state.blocks[choice[5:]].strength += 1
-                log.append(_line("scotland", PRIVATE, step="7.62", area=area, built=choice[5:]))
+                log.append(_line("england", PRIVATE, step="7.63", area=area, built=choice[5:]))
+        for area, rps in replacement_points(state, "scotland").items():  # 7.62
+            limit = board().area(area).castle_limit("scotland")
+            for rp in range(1, rps + 1):
+                options = []
+                pool = drawable(state, area)
+                if pool and len(state.blocks_in(area, "scotland")) < limit:
+                    options.append("draw")
+                options += [f"step:{n}" for n in state.blocks_in(area, "scotland")
+                            if state.blocks[n].strength < spec(n).steps]
+                if not options:
+                    break
+                choice = _ask(decider, "scotland", "winter_build", options + ["pass"], "7.62", area=area, rp=rp, of=rps)
+                if choice == "pass":
+                    break
+                if choice == "draw":
+                    name = pool[rng.randbelow(len(pool))]
+                    state.blocks[name] = BlockState("scotland", area, 1)
+                    log.append(_line("scotland", PRIVATE, step="7.62", area=area, drawn=name))
+                else:
+                    state.blocks[choice[5:]].strength += 1
+                    log.append(_line("scotland", PRIVATE, step="7.62", area=area, built=choice[5:]))
     return log
 
 
@@ -397,7 +403,8 @@ def winter(state: GameState, rng: Any, decider: Decider) -> Log:
         work = state.copy()
         position = getattr(rng, "position", None)
         try:
-            entries = step(work, rng, decider)
+            with sofar.writing(log), sofar.working(work):  # what a question's reports show (sofar.py)
+                entries = step(work, rng, decider)
         except NeedDecision:
             if position is not None:
                 rng.position = position

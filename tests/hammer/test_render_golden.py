@@ -119,6 +119,44 @@ def test_reports_render_report_takes_a_ruleset_report() -> None:
     assert "Douglas (scotland) retreats to Lennox" in text
 
 
+def test_3_0_a_game_turn_begins_with_its_card_phase_so_the_header_names_the_turn_the_cards_open() -> None:
+    """3.0, 3.1: a Game Turn is a Card, a Move and a Battle Phase, and "both players start a Game
+    Turn by playing one card": while the cards are awaited the report (text header, map panel and
+    title) names the turn they open, not the one before it."""
+    from pbem.core.drbg import Drbg
+    from pbem.hammer.ruleset import HammerRuleset
+
+    rules = HammerRuleset()
+    state = rules.setup("braveheart", {}, Drbg(b"k" * 32))
+    seen: list[tuple[int, str, str, str, str]] = []  # turn, phase, then as the header, panel and title say
+    for step in range(12):
+        rep = rules.report(state, "scotland", [], "g", step)
+        v = rep["view"]
+        svg = render_svg(v)
+        title = svg.split("<title>", 1)[1].split("</title>", 1)[0]
+        seen.append((v["turn"], v["phase"], render_report(rep).splitlines()[0].split(", ", 1)[1], svg_panel(svg),
+                     title))
+        if v["turn"] == 2 and v["phase"] != "card":
+            break
+        orders = {side: rules.default_order(state, side) for side in rules.owes(state)}
+        state = rules.adjudicate(state, orders, Drbg(bytes([step + 1]) * 32)).state
+    cards = [x for x in seen if x[1] == "card"]
+    assert cards[0] == (0, "card", "game turn 1, card phase", "1297, turn 1, card phase", "scotland view, 1297 turn 1")
+    assert cards[1] == (1, "card", "game turn 2, card phase", "1297, turn 2, card phase", "scotland view, 1297 turn 2")
+    later = [x for x in seen if x[1] != "card"]  # after the cards: the turn they opened
+    assert {x[0] for x in later} == {1, 2} and len(cards) == 2
+    for turn, phase, header, panel, title in later:
+        assert (header, panel, title) == (f"game turn {turn}, {phase} phase", f"1297, turn {turn}, {phase} phase",
+                                          f"scotland view, 1297 turn {turn}")
+
+
+def svg_panel(svg: str) -> str:
+    """The map panel's calendar line: "<year>, turn <n>, <phase> phase"."""
+    root = ET.fromstring(svg)
+    texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    return next(t for t in texts if ", turn " in t and t.endswith(" phase"))
+
+
 def test_reports_svg_shows_no_hidden_enemy_name() -> None:
     s, log = position()
     assert "Hobelars" not in render_svg(view(s, "scotland", log))

@@ -423,13 +423,16 @@ def _hide_game(g: dict[str, Any], viewer: str, r: random.Random) -> dict[str, An
 def hide(p: Paused, viewer: str, salt: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The secret state and step log of ``p`` with everything ``viewer`` may not know redrawn from ``salt``:
     the game (and the paused game a question shows), the enemy's standing plans and orders sent
-    ahead, the stream key and answers of a paused call, the enemy's own question, the log."""
+    ahead, the stream key and answers of a paused call, the enemy's own question, the log (and the
+    lines the paused call had written by the question)."""
     r = random.Random(salt)
     enemy = other_side(viewer)
     state = copy.deepcopy(p.state)
     for key in ("game", "paused"):
         if state.get(key):
             state[key] = _hide_game(state[key], viewer, random.Random(salt))  # one change for both
+    if state.get("paused_log"):
+        state["paused_log"] = _hide_log(state["paused_log"], viewer, r)
     state["pending"] = {**state.get("pending", {}),
                         enemy: {"plans": {"hits": [f"hidden-{r.randrange(99)}"]},
                                 "if_player1": {"moves": [{"from": "hidden", "to": f"x{r.randrange(99)}"}]},
@@ -479,6 +482,24 @@ def test_2_0_a_report_at_every_pause_point_never_depends_on_hidden_facts(kind: s
             got = [paused_report(hide(p, side, 1000 * i + salt), side, p)
                    for salt in (1, 2)]
             assert got[0] == got[1], (kind, i, side)
+
+
+CALLS = ("submit_events", "run_battles", "run_winter")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("call", CALLS)
+def test_2_0_a_decide_report_of_a_call_in_progress_never_depends_on_hidden_facts(call: str) -> None:
+    """docs/playing.md §5: a decide step opened in an Event, a Battle Phase or a Winter Turn shows
+    the call so far (the game at the question, the lines written by then): two redraws of what a
+    side may not know give the same report, byte for byte."""
+    found = [p for ps in pause_points().values() for p in ps
+             if p.state.get("paused_log") and p.state["resume"]["call"] == call]
+    assert found, call
+    for i, p in enumerate(found[::max(1, len(found) // STATES_PER_KIND)][:STATES_PER_KIND]):
+        for side in SIDES2:
+            got = [paused_report(hide(p, side, 1000 * i + salt), side, p) for salt in (1, 2)]
+            assert got[0] == got[1], (call, i, side)
 
 
 @pytest.mark.slow
@@ -537,7 +558,7 @@ def test_2_0_a_report_at_every_pause_point_shows_what_its_side_may_see(kind: str
                 for name in f.revealed:
                     if g.blocks[name].owner == enemy and g.blocks[name].location == f.area:
                         assert name in text, name    # an enemy block revealed in this battle (5.1, 5.32)
-            for e in p.log:
+            for e in p.log + (p.state.get("paused_log") or []):  # the paused call's lines go on the log
                 if _public_or_own(e, side):
                     assert e in rep["log"]
                 elif e.get("public") is False and e.get("redact"):
