@@ -106,7 +106,8 @@ def test_protocol_10_3_components_file_is_copied_hashed_and_used_by_every_verb(t
             "--out", work / f"first-{side}.asc")
         envelopes.append(work / f"first-{side}.asc")
     sent = run("adjudicate", g, *envelopes, "--key", k / "referee.key")
-    assert str(g / "components.toml") in sent   # the referee is told to send the component file with the record
+    to_all = next(line for line in sent.splitlines() if line.strip().startswith("to everyone"))
+    assert str(g) in to_all and "components.toml" in to_all  # the referee sends the component file with the record
     _play_to_the_end(k, g, work)
     run("verify", g)
     bundle = tmp_path / "reveal.json"

@@ -71,7 +71,7 @@ def test_step10_item3_a_battles_pending_questions_are_asked_in_one_step(battle: 
     paused = out.state
     with pytest.raises(IllegalOrder, match="give 2 answer"):
         R.validate(paused, "scotland", _order(paused, "scotland", decide={"answer": "Angus"}))
-    with pytest.raises(IllegalOrder, match=r"answers\[1\] 'Fife' \(regroup Douglas\)"):
+    with pytest.raises(IllegalOrder, match=r"answer 2 of 2 'Fife' \(regroup Douglas\)"):
         R.validate(paused, "scotland", _order(paused, "scotland", decide={"answers": ["Angus", "Fife"]}))
     done = R.adjudicate(paused, {"scotland": _order(paused, "scotland", decide={"answers": ["Angus", "Lennox"]},
                                                     plans={"battle": {"regroup": ["Lennox"]}})}, Drbg(b"u" * 32))
