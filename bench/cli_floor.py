@@ -36,6 +36,7 @@ def cpu_of(argv: list[str], env: dict[str, str]) -> float:
 
 
 SHORT = 3  # entries of the short game
+EXAMPLE_START = 1_735_689_600  # examples/game/make_example.py's clock: its step n is written at START + n hours
 OUT_OF_GOAL = ("pbem verify GAME (9 entries)",)  # own work over 10 ms: shown, not judged
 
 
@@ -47,17 +48,28 @@ def example_game(work: Path) -> Path:
 
 
 def short_game(work: Path, entries: int = SHORT) -> Path:
-    """The example game as its public record stood after its first ``entries`` entries: the later
-    entries, and the reports, states and orders that belong to them, taken away."""
-    game = work / "short"
-    shutil.copytree(ROOT / "examples" / "game" / "game", game)
-    for path in sorted((game / "ledger").glob("*.toml")):
-        if int(path.stem) >= entries:
-            path.unlink()
-    for folder, first_gone in (("reports", entries), ("state", entries), ("orders", entries - 1)):
-        for path in sorted((game / folder).glob("[0-9][0-9][0-9][0-9]*")):
-            if int(path.name[:4]) >= first_gone:  # an order of step s is consumed by entry s + 1
-                path.unlink()
+    """The example game as its public record stood after its first ``entries`` entries, made again
+    from the set-up and the example's sealed orders on the example's own clock (the referee keeps
+    only the latest sealed state, so the committed record cannot simply be cut short)."""
+    from unittest import mock
+
+    from typer.testing import CliRunner
+
+    from pbem.cli.main import app
+
+    example, game = ROOT / "examples" / "game", work / "short"
+    for rel in ("game.toml", "ledger/0000.toml", "reports/0000-england.pbem", "reports/0000-scotland.pbem"):
+        (game / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(example / "game" / rel, game / rel)
+    (game / "state").mkdir()
+    shutil.copyfile(example / "start" / "0000.pbem", game / "state" / "0000.pbem")
+    for step in range(entries - 1):
+        envelopes = [str(p) for p in sorted((example / "envelopes").glob(f"{step:04d}-*.asc"))]
+        with mock.patch("time.time", lambda: float(EXAMPLE_START + (step + 1) * 3600)):
+            result = CliRunner().invoke(app, ["adjudicate", str(game), *envelopes,
+                                              "--key", str(example / "keys" / "referee.key")])
+        if result.exit_code:
+            raise SystemExit(f"the short game's step {step} failed: {result.output}")
     return game
 
 
