@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 import pytest
+from fakes import NoOrders
 from pause_points import R, pause_points
 
 from pbem.core.canonical import canonical_bytes
@@ -73,25 +74,6 @@ def test_a_stored_state_naming_an_unknown_paused_call_is_refused() -> None:
         R.adjudicate(state, {}, Drbg(b"k" * 32))
 
 
-class _Silent:
-    """An order source with no orders at all: the driver must say who owes what."""
-
-    def cards(self, state: GameState) -> None:
-        return None
-
-    def event(self, state: GameState, side: str) -> None:
-        return None
-
-    def moves(self, state: GameState, side: str) -> None:
-        return None
-
-    def battle_order(self, state: GameState, side: str) -> list[str]:
-        return []
-
-    def winter(self, state: GameState) -> bool:
-        return False
-
-
 KIND = {"card": "card", "event": "event", "move": "moves", "winter": "winter"}
 
 
@@ -119,7 +101,7 @@ def test_one_driver_asks_whom_the_rules_say_owes_in_engine_games() -> None:
 
     def check(state: GameState, step: str) -> None:
         phase = engine.next_step(state)
-        waiting = engine.next_call(state, _Silent())
+        waiting = engine.next_call(state, NoOrders())
         due = _due(state)
         if due or phase == "over":
             seen.add(phase)
@@ -141,7 +123,7 @@ def test_one_driver_asks_whom_the_ruleset_says_owes_in_referee_games() -> None:
         owes = R.owes(state)
         if not owes or "decide" in owes.values():
             continue
-        waiting = engine.next_call(GameState.from_dict(state["game"]), _Silent())
+        waiting = engine.next_call(GameState.from_dict(state["game"]), NoOrders())
         assert isinstance(waiting, engine.Waiting) and waiting.owes == owes
 
 
