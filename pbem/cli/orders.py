@@ -1,8 +1,9 @@
 """Player verbs for orders: ``pbem orders new | check | seal | auto``.
 
 A draft is plain text the player edits (the game's player side, protocol §10.2); ``check`` tests
-it against the player's own report before anything is sent; ``seal`` signs it and seals it to the
-referee. The game comes from the report (its ``ruleset``) or the manifest: this module names none.
+it against the player's own report before anything is sent; ``seal`` runs the same check, then signs
+it and seals it to the referee. The game comes from the report (its ``ruleset``) or the manifest:
+this module names none.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pbem.core.errors import EnvelopeError, FormatError, InvalidOrder
 
 if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
     from pbem.core import ruleset as rs
+    from pbem.core.identity import PrivateIdentity
 else:
     rs = lazy("pbem.core.ruleset")
 
@@ -56,11 +58,12 @@ class SavedReport(dict[str, Any]):
 
 
 def open_report(path: Path, key: Path | None, passphrase_file: Path | None = None,
-                game: Path | None = None) -> dict[str, Any]:
+                game: Path | None = None, me: PrivateIdentity | None = None) -> dict[str, Any]:
     """The report sealed to this key's side, decrypted and its referee signature checked.
 
     A report already opened and saved as JSON (``pbem report open --save``) is read as it is,
     its fields checked for shape; use it inside ``reading`` so a deeper fault is one error line.
+    ``me`` is the key already loaded (``orders seal`` has it), so it is not unlocked twice.
     """
     from pbem.core import game as core_game
 
@@ -91,9 +94,11 @@ def open_report(path: Path, key: Path | None, passphrase_file: Path | None = Non
         saved = SavedReport(data)
         saved.path = Path(path)
         return saved
-    if key is None:
-        raise FormatError(f"{path} is a sealed report; give your private key with --key to open it.")
-    rep = dict(core_game.open_report(path, load_key(key, passphrase_file), game))
+    if me is None:
+        if key is None:
+            raise FormatError(f"{path} is a sealed report; give your private key with --key to open it.")
+        me = load_key(key, passphrase_file)
+    rep = dict(core_game.open_report(path, me, game))
     from pbem.core import ledger
     rep["ruleset"] = ledger.read_manifest(Path(game) if game is not None else Path(path).parent.parent).ruleset
     return rep
@@ -227,18 +232,27 @@ def check(
 @orders_app.command("seal")
 @fails_cleanly
 def seal(
-    draft: Annotated[Path, typer.Argument(help="Your checked draft (TOML).")],
+    draft: Annotated[Path, typer.Argument(help="Your draft (TOML); it is checked against your report first, "
+                                          "as orders check does.")],
     game: Annotated[Path, typer.Option("--game", envvar="PBEM_GAME",
                                        help="The game folder (for its manifest and ledger).")],
     out: Annotated[Path, typer.Option("--out", help="Where to write the armored envelope.")],
     key: Annotated[Path | None, typer.Option("--key", envvar="PBEM_KEY", help="Your private key file: it signs the "
                                              "order, so seal always needs it (protocol §7.3).")] = None,
     passphrase_file: PassOpt = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Your report of the draft's step, to check the "
+                                                "draft against (default: GAME/reports/STEP-SIDE.pbem, when "
+                                                "there).")] = None,
+    no_check: Annotated[bool, typer.Option("--no-check", help="Seal without checking the draft against your "
+                                           "report (the referee still judges it).")] = False,
 ) -> None:
-    """Sign the draft, bind it to this game, side and step, and seal it to the referee.
+    """Check the draft against your report, sign it, bind it to this game, side and step, and seal it to the referee.
 
-    The draft must name this game (or none) and the kind of orders the side owes; the rules of
-    the game are judged by ``orders check`` and, for good, by the referee.
+    The draft must name this game (or none) and the kind of orders the side owes. It is then checked
+    as ``orders check`` does, against ``--report`` or else the game folder's report of its step and
+    side: an illegal draft is refused with the check's own sentence and nothing is written. With no
+    report to be found it is sealed unchecked, with a note; ``--no-check`` skips the check. The
+    referee judges every order again, for good.
     """
     from pbem.core import game as core_game
     from pbem.core import ledger
@@ -252,13 +266,15 @@ def seal(
         raise EnvelopeError(f"{draft} is a draft for game {d.game}, but {game} holds game {game_id} (protocol §7.3).")
     info = core_game.status(game)
     me = load_key(key, passphrase_file)
-    armored = core_game.write_order(game, me, d.side, d.step, d.body())
+    armored = core_game.write_order(game, me, d.side, d.step, d.body())  # refuses a step the game has left
     owed = info["owes"].get(d.side)
     if owed and d.kind != owed:
         raise EnvelopeError(f"{draft} holds {d.kind} orders, but {d.side} owes {owed} orders at step {d.step} "
                             "(protocol §7.3).")
+    checked = "not checked (--no-check)" if no_check else _check_before_sealing(
+        draft, d, report or core_game.report_path(game, d.step, d.side), report is not None, key, me, game, game_id)
     write_output(out, armored if isinstance(armored, str) else armored.decode("ascii"))
-    say(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out}; mail it to the referee")
+    say(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out} ({checked}); mail it to the referee")
     deadline = int(info.get("deadline") or 0)
     if deadline:
         say(f"the deadline of step {d.step} is {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(deadline))}; "
@@ -267,6 +283,26 @@ def seal(
         "After the game, pbem audit GAME --reveal BUNDLE --receipt RECEIPT fails if the referee dropped "
         "it, or played an older order in its place. No receipt before the deadline? Send the order again.")
     say("sealing again changes nothing about the dice: your entropy for a step is fixed by your key")
+
+
+def _check_before_sealing(draft: Path, d: rs.Draft, report: Path, given: bool, key: Path, me: PrivateIdentity,
+                          game: Path, game_id: str) -> str:
+    """Check the draft against the report as ``orders check`` does (an illegal draft raises the check's
+    own error); return how it was checked, for the "sealed" line. A report given with ``--report`` must
+    be there; the game folder's may not be (a player whose copy lacks it), and then the draft is sealed
+    unchecked, with a note saying how to check it."""
+    if not given and not report.is_file():
+        say(f"note: not checked: there is no report for step {d.step} at {report}; "
+            f"pbem orders check {draft} --report REPORT --key {key} checks it against your report")
+        return "not checked"
+    rep = open_report(report, key, game=game, me=me)
+    if rep.get("game") and rep["game"] != game_id:  # a saved report is not signed
+        raise FormatError(f"{report} is a report of game {rep['game']}, but {game} holds game {game_id}.")
+    with reading(rep):
+        notes = player_of_report(rep).check_draft(d, rep) or []
+    for note in notes:
+        say(f"note: {note}")
+    return f"checked against {report}"
 
 
 @orders_app.command("auto")

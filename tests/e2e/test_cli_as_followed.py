@@ -330,3 +330,53 @@ def test_playing_3_the_latest_report_beside_an_old_one_in_an_inbox_is_the_one_na
     shutil.copy2(g / "reports" / "0001-scotland.pbem", inbox)
     out = run("report", "open", old, "--key", key, "--game", g, "--svg", game / "m.svg")
     assert _hint(out) == f"next: pbem report open {inbox / '0001-scotland.pbem'} --key {key} --game {g}"
+
+
+def _illegal_draft(game: Path, side: str = "england") -> Path:
+    """A bot's card draft whose card is not in the side's hand."""
+    draft = game / "illegal.toml"
+    run("orders", "auto", report_of(game / "g", side), "--key", game / "keys" / f"{side}.key", "--out", draft,
+        "--seed", "01")
+    text = draft.read_text()
+    play = next(line for line in text.splitlines() if line.startswith("play = "))
+    draft.write_text(text.replace(play, 'play = "move1-9"'))
+    return draft
+
+
+def test_playing_3_seal_refuses_an_illegal_draft_with_the_sentence_of_orders_check_and_writes_nothing(
+        game: Path) -> None:
+    draft, key = _illegal_draft(game), game / "keys" / "england.key"
+    checked = runner.invoke(app, ["orders", "check", str(draft), "--report", str(report_of(game / "g", "england")),
+                                  "--key", str(key)])
+    sealed = runner.invoke(app, ["orders", "seal", str(draft), "--key", str(key), "--game", str(game / "g"),
+                                 "--out", str(game / "e.asc")])
+    assert checked.exit_code == sealed.exit_code == 1 and "not in england's hand" in sealed.output, sealed.output
+    assert sealed.output == checked.output and not (game / "e.asc").exists()
+
+
+def test_playing_3_seal_without_a_report_seals_unchecked_with_a_note_saying_how_to_check(game: Path) -> None:
+    thin = _copy(game / "g", ["game.toml", "ledger"], game / "thin")
+    draft, key = _illegal_draft(game), game / "keys" / "england.key"
+    out = run("orders", "seal", draft, "--key", key, "--game", thin, "--out", game / "e.asc")
+    note = f"note: not checked: there is no report for step 0 at {thin / 'reports' / '0000-england.pbem'}; " \
+           f"pbem orders check {draft} --report REPORT --key {key} checks it against your report"
+    assert out.splitlines()[0] == note and "(not checked)" in out
+    assert (game / "e.asc").read_text().startswith("-----BEGIN")
+
+
+def test_playing_3_seal_no_check_seals_an_illegal_draft_unchecked(game: Path) -> None:
+    draft, key = _illegal_draft(game), game / "keys" / "england.key"
+    out = run("orders", "seal", draft, "--key", key, "--game", game / "g", "--out", game / "e.asc", "--no-check")
+    assert "(not checked (--no-check))" in out and (game / "e.asc").read_text().startswith("-----BEGIN")
+
+
+def test_playing_3_seal_checks_against_the_report_given_with_report(game: Path) -> None:
+    thin = _copy(game / "g", ["game.toml", "ledger"], game / "thin")  # no report of its own
+    report, key = report_of(game / "g", "england"), game / "keys" / "england.key"
+    draft = _illegal_draft(game)
+    refused = runner.invoke(app, ["orders", "seal", str(draft), "--key", str(key), "--game", str(thin),
+                                  "--out", str(game / "e.asc"), "--report", str(report)])
+    assert refused.exit_code == 1 and "not in england's hand" in refused.output and not (game / "e.asc").exists()
+    run("orders", "auto", report, "--key", key, "--out", draft, "--seed", "01")
+    out = run("orders", "seal", draft, "--key", key, "--game", thin, "--out", game / "e.asc", "--report", report)
+    assert f"(checked against {report})" in out and (game / "e.asc").exists()

@@ -161,7 +161,8 @@ def test_e2e_report_open_shows_battles_with_dice_cards_played_and_writes_the_map
 
 
 def test_e2e_the_referee_refuses_an_illegal_sealed_order_naming_the_rule_and_writes_nothing(game: Path) -> None:
-    """``seal`` does not judge the rules; the referee does, and a refused step changes no file."""
+    """An illegal order sealed unchecked (``--no-check``, or a modified client): the referee refuses it,
+    and a refused step changes no file."""
     k = game / "keys"
     envs = []
     for side in ("england", "scotland"):
@@ -173,7 +174,7 @@ def test_e2e_the_referee_refuses_an_illegal_sealed_order_naming_the_rule_and_wri
     (game / "england.toml").write_text(text.replace(play, 'play = "move1-9"'))
     for side in ("england", "scotland"):
         run("orders", "seal", game / f"{side}.toml", "--key", k / f"{side}.key", "--game", game / "g",
-            "--out", game / f"{side}.asc")
+            "--out", game / f"{side}.asc", "--no-check")
     before = {p: p.read_bytes() for p in (game / "g").rglob("*") if p.is_file()}
     result = runner.invoke(app, ["adjudicate", str(game / "g"), *map(str, envs), "--key", str(k / "referee.key")])
     assert result.exit_code == 1 and result.output.startswith("error: ") and "Traceback" not in result.output

@@ -502,8 +502,8 @@ DRAFT_FRAGMENTS = {"d_old_step.toml": "", "d_huge_step.toml": "", "d_negative_st
                    "d_negative_round.toml": "", "d_string_bool.toml": "", "d_float.toml": "", "d_date.toml": "",
                    "d_plans_list.toml": "", "d_repeated_key.toml": "not valid TOML", "d_nul.toml": "",
                    "d_card_when_moves_are_owed.toml": "asks for moves"}
-# ``orders seal`` does not judge the rules (the referee does, below), but refuses what cannot be an
-# order of this game, side, step and kind at all.
+# ``orders seal`` refuses what cannot be an order of this game, side, step and kind at all, before
+# it checks the rules against the report (as ``orders check``; the referee judges them again, below).
 SEAL_REFUSES = {"d_old_step.toml": "not wanted", "d_huge_step.toml": "not wanted", "d_negative_step.toml": "step -1",
                 "d_string_step.toml": "step '", "d_other_side.toml": "identity", "d_no_such_side.toml": "'wales'",
                 "d_other_game.toml": "is a draft for game hammer-0000000000000000", "d_unknown_key.toml": "[colour]",
