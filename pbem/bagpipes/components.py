@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from pbem.core import inputs
 from pbem.core.errors import FormatError
 
 Timing = Literal["axe", "tokens", "purse"]
@@ -234,10 +235,7 @@ def load_components(path: Path | None = None) -> Components:
     if path is None:
         data = resources.files("pbem.bagpipes").joinpath("data", SAMPLE).read_bytes()
         return parse_components(data, SAMPLE)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise FormatError(f"{path}: cannot read the component file ({exc.strerror}).") from None
+    data = inputs.read_input(path, inputs.MAX_FILE, "a component file")
     return parse_components(data, str(path))
 
 

@@ -19,6 +19,7 @@ from pbem.bagpipes.engine import check as check_order
 from pbem.bagpipes.engine import default_order, defeats_to_lose
 from pbem.bagpipes.model import REFEREE, Phase, Table, parse_order, to_data
 from pbem.bagpipes.ruleset import BagpipesRuleset, parse_options, step
+from pbem.core import inputs
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
 
@@ -153,7 +154,8 @@ def play_protocol_game(game_dir: Path, players: int, seed: bytes = b"demo", bots
     game_dir = Path(game_dir)
     game.open_game(game_dir, rules, "standard", opts, referee, {s: k.public for s, k in keys.items()},
                    game_id=f"bagpipes-{players}p-demo", chain_length=400,
-                   components=Path(components).read_bytes() if components is not None else None)
+                   components=inputs.read_input(components, inputs.MAX_FILE, "a component file")
+                   if components is not None else None)
     joins = [game.write_join(game_dir, keys[s], s) for s in rules.sides]
     status = game.start_game(game_dir, referee, joins, rules=rules)
     per_round: dict[int, int] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.core import armor
+from pbem.core import armor, inputs
 from pbem.core.atomic import write_atomic
 from pbem.core.errors import FormatError
 from pbem.core.lock import PRIVATE
@@ -19,21 +19,8 @@ RECORD_FOLDERS = ("ledger", "orders", "reports", "state", "joins")
 
 
 def read_text(path: Path, what: str) -> str:
-    """The UTF-8 text of ``path``, which should be ``what`` (a draft, a position ...)."""
-    path = Path(path)
-    if path.is_dir():
-        raise FormatError(f"{path} is a folder, not {what}.")
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise FormatError(f"{path}: no such file.") from None
-    if size > armor.MAX_INPUT:
-        raise FormatError(f"{path} is {size} bytes, too big to be {what} (the limit is {armor.MAX_INPUT} bytes, "
-                          "protocol §3).")
-    try:
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise FormatError(f"{path} is not UTF-8 text, so it is not {what}.") from None
+    """The UTF-8 text of ``path``, which should be ``what`` (a draft, a position ...), by the one reader (§3.1)."""
+    return inputs.read_text_input(path, armor.MAX_INPUT, what)
 
 
 def record_file_of_a_game(path: Path) -> Path | None:

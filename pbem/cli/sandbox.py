@@ -17,7 +17,6 @@ import typer
 from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.files import read_text, write_output
 from pbem.core.drbg import RandomStream
-from pbem.core.errors import FormatError
 from pbem.hammer import engine
 from pbem.hammer.battle_log import format_entry
 from pbem.hammer.blocks import SIDES
@@ -79,12 +78,7 @@ def sandbox(
 @fails_cleanly
 def _run(position: Path, orders: Path | None, side: str | None, battle: str | None, dice: str | None,
          seed: str | None, out: Path | None) -> None:
-    try:
-        text = Path(position).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise FormatError(f"{position} is not UTF-8 text, so it is not a position file.") from None
-    except OSError as exc:
-        raise DataError(f"position {position}: cannot be read ({exc.strerror or exc})") from None
+    text = read_text(position, "a position file")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.core import beacon, commitments, receipts
+from pbem.core import beacon, commitments, inputs, receipts
 from pbem.core import components as components_mod
 from pbem.core import envelope as env_mod
 from pbem.core import game as game_mod
@@ -30,6 +30,7 @@ from pbem.core.identity import PrivateIdentity, b64
 
 REVEAL_FORMAT = "pbem-reveal-v2"
 REVEAL_FIELDS = {"format", "game", "dice_secret", "state_secret", "joins", "orders"}
+MAX_REVEAL = 64 << 20  # every order of a game (each at most 1 MiB, protocol §3); real bundles are a few hundred KiB
 STATE_LABEL = game_mod.STATE_LABEL
 
 
@@ -71,10 +72,8 @@ def dump_reveal(bundle: dict[str, Any]) -> str:
 
 def read_reveal(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise FormatError(f"{path}: no such file.") from None
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        data = json.loads(inputs.read_text_input(path, MAX_REVEAL, "a reveal bundle (protocol §9)"))
+    except (ValueError, RecursionError):
         raise FormatError(f"{path} is not a JSON reveal bundle (protocol §9).") from None
     if not isinstance(data, dict) or data.get("format") != REVEAL_FORMAT:
         raise FormatError(f"{path}: format must be {REVEAL_FORMAT!r} (protocol §9).")

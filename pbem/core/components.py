@@ -9,10 +9,12 @@ file means is the ruleset's business (it declares ``takes_components = True``).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pbem.core import inputs
 from pbem.core.errors import FormatError
 
 NAME = "components.toml"
@@ -25,10 +27,7 @@ def digest(data: bytes) -> str:
 
 def read(path: Path) -> bytes:
     """The bytes of a component file given on the command line; one sentence when unreadable."""
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise FormatError(f"{path}: cannot read the component file ({exc.strerror or exc}) (protocol §10.3).") from None
+    return inputs.read_input(path, inputs.MAX_FILE, "a component file (protocol §10.3)")
 
 
 def in_game(game_dir: Path, options: Mapping[str, Any]) -> Path | None:
@@ -37,15 +36,16 @@ def in_game(game_dir: Path, options: Mapping[str, Any]) -> Path | None:
     Refused: a file whose SHA-256 is not the manifest's ``components_sha256``, or a file in a game
     whose manifest records no component hash."""
     path = Path(game_dir) / NAME
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
-    if not path.is_file():
-        raise FormatError(f"{path} is not a file; a game's component file is a plain file (protocol §10.3).")
+    if not inputs.is_file(path):
+        raise FormatError(f"{path} is not a regular file; a game's component file is a plain file, never a link "
+                          "(protocol §10.3, §3.1).")
     want = options.get(OPTION)
     if not isinstance(want, str) or not want:
         raise FormatError(f"{path}: this game's manifest records no {OPTION}, so the game uses no component file "
                           "from its folder; remove it (protocol §10.3).")
-    got = digest(path.read_bytes())
+    got = digest(inputs.read_input(path, inputs.MAX_FILE, "a component file (protocol §10.3)", root=Path(game_dir)))
     if got != want:
         raise FormatError(f"{path}: its SHA-256 is {got}, but game.toml records {OPTION} = {want}; this is not "
                           "the component file the game uses (protocol §10.3).",

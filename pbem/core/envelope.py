@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.core import armor
+from pbem.core import armor, inputs
 from pbem.core.canonical import canonical_bytes
 from pbem.core.encoding import is_hex64
 from pbem.core.errors import ArmorError, DecryptError, EnvelopeError, FormatError, ReplayError, SignatureError
@@ -319,17 +319,10 @@ def read(data: bytes | str, where: str = "envelope") -> Envelope:
     return parse(decode(data, where), where)
 
 
-def read_file(path: Path) -> Envelope:
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise FormatError(f"{path}: no such file.") from None
-    except IsADirectoryError:
-        raise FormatError(f"{path} is a folder, not an envelope file.") from None
-    if len(raw) > armor.MAX_INPUT:
-        raise ArmorError(f"{path} is {len(raw)} bytes, over the {armor.MAX_INPUT}-byte limit (protocol §3).")
-    return read(raw, str(path))
+def read_file(path: Path, root: Path | None = None) -> Envelope:
+    """The envelope in a file (``root``: the game folder it lies in, if any), read by the one reader (§3.1)."""
+    return read(inputs.read_input(path, armor.MAX_INPUT, "an envelope file", root=root, too_big=ArmorError),
+                str(path))
 
 
 

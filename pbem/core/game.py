@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.core import armor, beacon, commitments, receipts
+from pbem.core import armor, beacon, commitments, inputs, receipts
 from pbem.core import components as components_mod
 from pbem.core import envelope as env_mod
 from pbem.core import ledger as led
@@ -90,7 +90,7 @@ def _write_all(files: Sequence[tuple[Path, bytes]]) -> None:
                     made.append(folder)
             temps.append((_write_temp(path, data), path))
         for tmp, path in temps:
-            old = path.read_bytes() if path.exists() else None
+            old = inputs.read_input(path, inputs.MAX_FILE, "a file of the record") if os.path.lexists(path) else None
             os.replace(tmp, path)
             done.append((path, old))
     except BaseException as exc:
@@ -563,7 +563,7 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
             continue
         if not kept.exists():
             continue
-        env, s, ent, body = _check_order(man, entry, referee, read_input(kept), str(kept))
+        env, s, ent, body = _check_order(man, entry, referee, read_input(kept, root=game_dir), str(kept))
         last = receipts.kept(game_dir, man, entry.number, side)
         if s != side or not last or last[-1].order != env.hash:
             raise LedgerError(f"{kept} is not the order of {side} last receipted for step {entry.number} "
@@ -627,15 +627,9 @@ def _located(exc: PbemError, where: str) -> PbemError:
     return new
 
 
-def read_input(path: Path) -> bytes:
-    """The bytes of an input file, refused before reading when over the size limit (protocol §3)."""
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise FormatError(f"{path}: no such file.") from None
-    if size > armor.MAX_INPUT:
-        raise ArmorError(f"{path} is {size} bytes, over the {armor.MAX_INPUT}-byte limit (protocol §3).")
-    return path.read_bytes()
+def read_input(path: Path, root: Path | None = None) -> bytes:
+    """The bytes of an envelope file, by the one reader: a regular file of at most 1 MiB (protocol §3, §3.1)."""
+    return inputs.read_input(path, armor.MAX_INPUT, "an envelope file", root=root, too_big=ArmorError)
 
 
 def open_report(path: Path, me: PrivateIdentity, game_dir: Path | None = None) -> dict[str, Any]:

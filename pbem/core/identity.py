@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.core import toml_exact
+from pbem.core import inputs, toml_exact
 from pbem.core.atomic import write_atomic
 from pbem.core.errors import DecryptError, FormatError
 from pbem.core.records import record
@@ -295,18 +295,8 @@ def save_public(ident: PrivateIdentity | PublicIdentity, path: Path) -> None:
 
 
 def _read(path: Path) -> str:
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_KEY_FILE:
-            raise FormatError(f"{path} is {size} bytes, far too big to be a pbem key file (protocol §5).")
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FormatError(f"{path}: no such file.") from None
-    except IsADirectoryError:
-        raise FormatError(f"{path} is a folder, not a key file.") from None
-    except UnicodeDecodeError:
-        raise FormatError(f"{path} is not UTF-8 text, so it is not a pbem key file.") from None
+    """A key file's text, by the one reader (protocol §3.1): a regular file, at most ``MAX_KEY_FILE`` bytes."""
+    return inputs.read_text_input(path, MAX_KEY_FILE, "a pbem key file (protocol §5)")
 
 
 def load_private(path: Path, passphrase: bytes | None = None) -> PrivateIdentity:

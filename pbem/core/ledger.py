@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.core import toml_exact
+from pbem.core import inputs, toml_exact
 from pbem.core.canonical import canonical_bytes, canonical_pair
 from pbem.core.encoding import is_hex64
 from pbem.core.errors import FormatError, LedgerError, PbemError
@@ -185,7 +185,7 @@ def read_manifest(game_dir: Path) -> Manifest:
     if Path(game_dir).exists() and not Path(game_dir).is_dir():
         raise FormatError(f"{game_dir} is a file, not a game folder (protocol §7.1).")
     try:
-        data = path.read_bytes()
+        data = inputs.read_input(path, inputs.MAX_FILE, "a manifest", root=Path(game_dir))
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file, so {game_dir} is not a game folder (protocol §7.1).") from None
     man = parse_manifest(data, str(path))
@@ -303,7 +303,7 @@ def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
     """Parse ``ledger/NNNN.toml`` and check its signature and own fields (not its links)."""
     path = entry_path(game_dir, number)
     try:
-        data = path.read_bytes()
+        data = inputs.read_input(path, inputs.MAX_FILE, "a ledger entry", root=Path(game_dir))
     except FileNotFoundError:
         raise LedgerError(f"{path}: ledger entry {number} is missing (protocol §7.2).") from None
     where = str(path)
@@ -345,16 +345,14 @@ def entry_numbers(game_dir: Path) -> list[int]:
     folder = Path(game_dir) / "ledger"
     if not folder.is_dir():
         raise LedgerError(f"{folder}: no ledger folder (protocol §7.2).")
-    names = {name for name in os.listdir(folder) if not name.startswith(".")}
+    names = {name for name, _ in inputs.list_folder(folder, "the ledger folder")}  # no '.' names: temporary files
     if names and names == {f"{i:04d}.toml" for i in range(len(names))}:  # the usual case, checked at C speed
         return list(range(len(names)))
     numbers = []
-    for p in folder.iterdir():
-        if p.name.startswith("."):
-            continue  # temporary files of an interrupted write
-        m = re.match(r"^(\d{4,})\.toml$", p.name)  # the rare path: re compiles it here, once
+    for name in names:
+        m = re.match(r"^(\d{4,})\.toml$", name)  # the rare path: re compiles it here, once
         if not m:
-            raise LedgerError(f"{p}: not a ledger entry name (NNNN.toml) (protocol §7.2).")
+            raise LedgerError(f"{folder / name}: not a ledger entry name (NNNN.toml) (protocol §7.2).")
         numbers.append(int(m.group(1)))
     numbers.sort()
     if not numbers:
@@ -491,23 +489,22 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
 RECORD_FOLDERS = ("ledger", "orders", "reports", "state", "joins")
 
 
-# A record folder as listed once: (folder, its path, its (name, is a link, is a file) sorted by name,
+# A record folder as listed once: (folder, its path, its (name, is a file) sorted by name,
 # or None when the folder is a file).
-Listing = tuple[str, Path, list[tuple[str, bool, bool]] | None]
+Listing = tuple[str, Path, list[tuple[str, bool]] | None]
 
 
 def _listings(game_dir: Path) -> list[Listing]:
-    """Each record folder that exists, listed once (``os.scandir``: no path made per file)."""
+    """Each record folder that exists, listed once; a link, device or FIFO in it is refused (§3.1)."""
     listings: list[Listing] = []
     for folder in RECORD_FOLDERS:
         where = game_dir / folder
-        if not where.exists():
+        if not os.path.lexists(where):
             continue
-        if not where.is_dir():
+        if inputs.is_file(where):
             listings.append((folder, where, None))
             continue
-        with os.scandir(where) as listing:
-            listings.append((folder, where, sorted((i.name, i.is_symlink(), i.is_file()) for i in listing)))
+        listings.append((folder, where, inputs.list_folder(where, f"the {folder} folder")))
     return listings
 
 
@@ -516,7 +513,7 @@ def _verify_nothing_after(listings: list[Listing], last: int) -> None:
     by_folder = {folder: (where, found) for folder, where, found in listings}
     for folder in ("reports", "state", "orders"):
         where, found = by_folder.get(folder, (Path(), None))
-        for name, _, _ in found or ():
+        for name, _ in found or ():
             head = name[:4]
             if len(head) == 4 and head.isascii() and head.isdigit() and int(head) > last:
                 raise LedgerError(f"{where / name} belongs to entry {int(head)}, but the ledger ends at entry {last}: "
@@ -575,7 +572,7 @@ def _verify_consumed(path: Path, digest: str, man: Manifest, entry: Entry, side:
     entry names, signed by the side, bound to this game, step and answered file, sealed to the referee.
     Returns the envelope, checked."""
     try:
-        raw = env_mod.decode(path.read_bytes(), str(path))
+        raw = env_mod.decode(inputs.read_input(path, inputs.MAX_FILE, f"the {kind}", root=path.parents[1]), str(path))
     except FileNotFoundError:
         raise LedgerError(
             f"{path}: the {kind} consumed by entry {entry.number} is missing (protocol {rule})."
@@ -608,12 +605,10 @@ def _verify_reports(game_dir: Path, man: Manifest, entry: Entry) -> None:
     for side in man.sides:
         path = report_path(game_dir, entry.number, side)
         try:
-            env = env_mod.read_file(path)
-        except FormatError as exc:
-            if not path.exists():
-                raise LedgerError(f"{path}: the report of entry {entry.number} for {side} is missing "
-                                  "(protocol §7.4).") from None
-            raise exc
+            env = env_mod.read_file(path, root=game_dir)
+        except inputs.Missing:
+            raise LedgerError(f"{path}: the report of entry {entry.number} for {side} is missing "
+                              "(protocol §7.4).") from None
         env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="report", side=side,
                        step=entry.number, answers=entry.hash, to=man.identities[side])
 
@@ -641,21 +636,13 @@ def _verify_record_files(game_dir: Path, man: Manifest, entries: list[Entry], li
     temporary files of an interrupted write and are not part of the record; nor is anything
     outside the record folders."""
     known = _record_names(man, entries)
-    links = any(where.is_symlink() for _, where, _ in listings) or private_dir(game_dir).is_symlink() \
-        or opening_path(game_dir).is_symlink() \
-        or any(link for _, _, found in listings for _, link, _ in found or ())
-    # With no link in the record, a file is accounted for exactly when its name is one the ledger names
-    # in its folder; with one, where each file really is decides (every path resolved, as a link may
-    # point anywhere).
-    resolved = {(game_dir / folder / name).resolve() for folder, name in known} if links else set()
+    # The listing refused every link (§3.1), so a file is accounted for exactly when its name is one
+    # the ledger names in its folder.
     for folder, where, found in listings:
         if found is None:
             raise LedgerError(f"{where} is a file; {folder}/ is a folder of the public record (protocol §7).")
-        for name, _, is_file in found:
-            if name.startswith("."):
-                continue
-            if (not links and ((folder, name) not in known or not is_file)) \
-                    or (links and ((where / name).resolve() not in resolved or not (where / name).is_file())):
+        for name, is_file in found:
+            if (folder, name) not in known or not is_file:
                 p = where / name
                 what = ("an order no ledger entry consumed" if folder == "orders" else
                         "a file the ledger does not account for")
@@ -674,7 +661,7 @@ def _verify_state_files(game_dir: Path, man: Manifest, entries: list[Entry]) -> 
         path = state_path(game_dir, n)
         if n < last and not path.exists():
             continue
-        env = env_mod.read_file(path)
+        env = env_mod.read_file(path, root=game_dir)
         env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="state", step=n,
                        answers=entry.hash, to=man.referee)
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.core import armor
+from pbem.core import armor, inputs
 from pbem.core import envelope as env_mod
 from pbem.core import ledger as led
 from pbem.core.canonical import canonical_bytes, canonical_loads
@@ -86,7 +86,7 @@ def kept(game_dir: Path, man: led.Manifest, step: int, side: str) -> list[Receip
     """The receipts the referee issued for ``side`` at ``step``, by seq."""
     out = []
     for path in sorted((led.private_dir(game_dir) / "receipts").glob(f"{step:04d}-{side}-[0-9][0-9][0-9].pbem")):
-        out.append(parse(path.read_bytes(), man, str(path)))
+        out.append(parse(inputs.read_input(path, armor.MAX_INPUT, "a receipt", root=game_dir), man, str(path)))
     return sorted(out, key=lambda r: r.seq)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from pbem.core import inputs
 from pbem.core.drbg import Drbg, RandomStream
 from pbem.hammer import engine, plans
 from pbem.hammer.battle_log import format_entry
@@ -147,7 +148,7 @@ def split_case(data: dict[str, Any], source: str) -> tuple[GameState, Case | Non
 def load_case(path: str | Path) -> tuple[GameState, Case]:
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = tomllib.loads(inputs.read_text_input(p, inputs.MAX_FILE, "a rules case file"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise DataError(f"case {p}: cannot be read as TOML ({exc})") from None
     state, case = split_case(data, str(p))

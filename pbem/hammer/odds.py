@@ -708,13 +708,13 @@ def load_battle(path: str, area: str, side: str | None = None,
     A contested area without a battle record gets one, as ``pbem sandbox --battle`` does: the
     attacker is ``side``, else Player 1."""
     import tomllib
-    from pathlib import Path
 
+    from pbem.core import inputs
     from pbem.hammer.cases import Recording, ensure_battle, run_step, split_case, stream_of
     from pbem.hammer.errors import DataError
 
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        data = tomllib.loads(inputs.read_text_input(path, inputs.MAX_FILE, "a position file"))
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"position {path}: not valid TOML ({exc})") from None
     state, case = split_case(data, str(path))

@@ -16,6 +16,7 @@ from typing import Any
 
 import tomli_w
 
+from pbem.core import inputs
 from pbem.hammer.battle_state import STAGE_NAMES, Fight, Hits, fight_of
 from pbem.hammer.blocks import SIDES, blocks
 from pbem.hammer.board import board
@@ -94,10 +95,7 @@ class _Reader:
 def load_position(path: str | Path) -> GameState:
     """Read a position file; ``DataError`` with one sentence on any problem."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"position {p}: cannot be read ({exc.strerror or exc})") from None
+    text = inputs.read_text_input(p, inputs.MAX_FILE, "a position file")
     return parse_position(text, str(p))
 
 

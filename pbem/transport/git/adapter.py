@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pbem.core import armor, identity
+from pbem.core import armor, identity, inputs
 from pbem.core import audit as audit_mod
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
@@ -208,17 +208,18 @@ def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path]) -> N
             target = led.private_dir(game_dir) / "receipts" / path.name
             if not target.exists():
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(path.read_bytes())
+                target.write_bytes(inputs.read_input(path, armor.MAX_INPUT, "a receipt", root=receipts.parent))
     for side, path in sorted(inbox.items()):
         issued = receipts_mod.kept(game_dir, man, entry.number, side)
         pending = led.pending_path(game_dir, entry.number, side)
         try:
-            order = env_mod.read(path.read_bytes(), str(path)).hash
+            raw = inputs.read_input(path, armor.MAX_INPUT, "an inbox order")
+            order = env_mod.read(raw, str(path)).hash
         except PbemError:
             continue  # not an order at all: the referee's pass refuses it
         if issued and not pending.exists() and issued[-1].order == order:
             pending.parent.mkdir(parents=True, exist_ok=True)
-            pending.write_bytes(path.read_bytes())
+            pending.write_bytes(raw)
 
 
 def verify(game_dir: Path) -> list[str]:

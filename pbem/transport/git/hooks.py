@@ -17,6 +17,7 @@ from pathlib import Path
 
 import tomli_w
 
+from pbem.core import inputs
 from pbem.transport.git import adapter, gitcmd, history, pushcheck, referee
 
 SETTINGS = "settings.toml"
@@ -74,14 +75,14 @@ def install(bare: Path, key_path: Path, passphrase_file: Path | None = None,
 def _passphrase(path: Path | None) -> bytes | None:
     if path is None:
         return None
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    lines = inputs.read_text_input(path, inputs.MAX_FILE, "a passphrase file").splitlines()
     return lines[0].encode("utf-8") if lines else b""
 
 
 def load_settings(bare: Path) -> Settings:
     path = Path(bare) / referee.REFEREE_DIR / SETTINGS
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        doc = tomllib.loads(inputs.read_text_input(path, inputs.MAX_FILE, "the hooks' settings file"))
     except FileNotFoundError:
         raise gitcmd.GitError(f"{path} is missing: run pbem git install-hooks on this repository (docs/git.md).") \
             from None

@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from pbem.core import inputs
+from pbem.core.errors import PbemError
 from pbem.transport.git import adapter, gitcmd, history, layout, referee
 
 
@@ -108,9 +110,13 @@ def settle_inbox(work: Path, key: adapter.Key) -> referee.Settled:
                 if not adapter.is_verdict(exc):
                     raise
                 done.lines.append(f"refused {path} as pushed in commit {history.short(sha)}: {exc}")
-        current = file.read_bytes()
-        if taken is None:
+        try:
+            current: bytes | None = inputs.read_input(file, layout.MAX_ORDER, "an inbox order")
+        except PbemError:  # a link, a FIFO, a folder, too big: never kept, never written through
+            current = None
             file.unlink()
+        if taken is None:
+            file.unlink(missing_ok=True)
             done.remove.append(path)
         elif taken != current:
             file.write_bytes(taken)

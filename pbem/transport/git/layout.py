@@ -15,9 +15,12 @@ a commit or a push that carries one anyway.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from pbem.core import inputs
 
 INBOX = "inbox"
 RECEIPTS = "receipts"
@@ -39,6 +42,7 @@ GITATTRIBUTES = """\
 * -text
 """
 MAX_ORDER = 1 << 20  # protocol §3: no envelope is bigger
+MAX_SCANNED = 64 << 20  # a file the referee commits is scanned whole for a private key; a bigger one is refused
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,7 @@ def write_repo_files(root: Path) -> list[str]:
     written = []
     for name, text in ((".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)):
         path = Path(root) / name
-        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        old = inputs.read_text_input(path, inputs.MAX_FILE, f"a {name} file") if os.path.lexists(path) else ""
         have = set(old.splitlines())
         missing = [line for line in text.splitlines() if line not in have or line.startswith("#")]
         if any(not line.startswith("#") for line in missing):

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem.core import inputs
 from pbem.transport.git import adapter, gitcmd, layout
 
 ATTEMPTS = 8
@@ -96,7 +97,7 @@ def _sync(top: Path, branch: str) -> None:
 def submit(repo: Path, order: Path) -> Submitted:
     """Add the sealed order under ``inbox/``, commit it, push it; try again while the branch moves on."""
     top, branch = _clone(repo)
-    raw = Path(order).read_bytes()
+    raw = inputs.read_input(order, layout.MAX_ORDER, "a sealed order")
     if layout.find_private_key(raw):
         raise gitcmd.GitError(f"{order} holds a private key, not an order; it was not committed (docs/git.md).")
     if len(raw) > layout.MAX_ORDER:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from pbem.core import inputs
 from pbem.core.lock import flock_file
 from pbem.transport.git import adapter, gitcmd, layout
 
@@ -42,7 +43,7 @@ def _inbox_files(work: Path) -> list[tuple[str, layout.InboxName | None]]:
     if not folder.is_dir():
         return []
     return [(f"{layout.INBOX}/{p.name}", layout.parse_inbox(f"{layout.INBOX}/{p.name}"))
-            for p in sorted(folder.iterdir()) if p.is_file()]
+            for p in sorted(folder.iterdir()) if p.is_file() or p.is_symlink()]  # a link: read, refused, removed
 
 
 @dataclass
@@ -81,8 +82,8 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
                 out.lines.append(f"refused and removed {path}: it {why}")
                 remove.append(path)
                 continue
-            raw = (work / path).read_bytes()
             try:
+                raw = inputs.read_input(work / path, layout.MAX_ORDER, "an inbox order", root=work)
                 got = adapter.receive(work, key, raw, path, now=now)
                 if got.side != name.side:
                     raise adapter.format_error(f"{path} holds an order of {got.side}, not of {name.side} "
@@ -132,7 +133,8 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
     staged = gitcmd.run(["diff", "--cached", "--name-status", "--no-renames", "-z"], work).out.split("\0")
     changed = [(staged[i], staged[i + 1]) for i in range(0, len(staged) - 1, 2)]
     for status, path in changed:
-        if status != "D" and layout.find_private_key((work / path).read_bytes()):
+        if status != "D" and layout.find_private_key(
+                inputs.read_input(work / path, layout.MAX_SCANNED, "a file to commit")):
             gitcmd.run(["reset", "-q"], work)
             raise gitcmd.GitError(f"{path} holds a private key; the referee never commits one (docs/git.md).")
     return out, bool(changed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pbem.core import inputs
 from pbem.transport.git import adapter, gitcmd, layout
 
 
@@ -18,7 +19,7 @@ def init(game_dir: Path, bare: Path | None = None, branch: str = "main") -> list
     gitcmd.run(["add", "-A"], game_dir)
     staged = gitcmd.run(["diff", "--cached", "--name-only", "-z"], game_dir).out
     for name in [n for n in staged.split("\0") if n]:
-        if layout.find_private_key((game_dir / name).read_bytes()):
+        if layout.find_private_key(inputs.read_input(game_dir / name, layout.MAX_SCANNED, "a file to commit")):
             gitcmd.run(["rm", "-q", "-r", "--cached", "."], game_dir)
             raise gitcmd.GitError(f"{game_dir / name} holds a private key; move it out of the game folder first "
                                   "(docs/git.md).")

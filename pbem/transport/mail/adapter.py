@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.core import armor, errors, receipts
+from pbem.core import armor, errors, inputs, receipts
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
 from pbem.core import ledger as led
@@ -113,6 +113,11 @@ def open_game(game_dir: Path, rules: str, scenario: str, options: Mapping[str, A
                                chain_length=chain_length, deadline_hours=hours)
 
 
+def read_record_file(game_dir: Path, path: Path) -> bytes:
+    """A file of a game folder, by the one reader (protocol §3.1): a regular file of at most 1 MiB, no link."""
+    return inputs.read_input(path, inputs.MAX_FILE, "a file of the game folder", root=Path(game_dir))
+
+
 def _pending_join(game_dir: Path, side: str) -> Path:
     return Path(game_dir) / PRIVATE / "joins" / f"{side}.pbem"
 
@@ -130,12 +135,12 @@ def accept_join(game_dir: Path, referee: PrivateIdentity, raw: bytes, where: str
             raise errors.ReplayError(f"game {man.game} has already started; joins are closed (protocol §8.1).")
         path = _pending_join(game_dir, side)
         armored = armor.armor(env.raw).encode("ascii")
-        identical = path.exists() and path.read_bytes() == armored
+        identical = path.exists() and read_record_file(game_dir, path) == armored
         if not identical:
             write_atomic(path, armored)
     joins = [_pending_join(game_dir, s) for s in man.sides]
     if all(p.exists() for p in joins):
-        core_game.start_game(game_dir, referee, [p.read_bytes() for p in joins], now=now)
+        core_game.start_game(game_dir, referee, [read_record_file(game_dir, p) for p in joins], now=now)
     return side, identical
 
 
@@ -195,14 +200,15 @@ def entry_files(game_dir: Path, number: int) -> dict[str, bytes]:
         names += [f"joins/{s}.pbem" for s in sorted(entry.orders)]
     else:
         names += [f"orders/{number - 1:04d}-{s}.pbem" for s in sorted(entry.orders)]
-    return {n: (game_dir / n).read_bytes() for n in names if (game_dir / n).exists()}
+    return {n: read_record_file(game_dir, game_dir / n) for n in names if (game_dir / n).exists()}
 
 
 def all_files(game_dir: Path) -> dict[str, bytes]:
     """The whole public record so far."""
     game_dir = Path(game_dir)
     v = view(game_dir)
-    out = {n: (game_dir / n).read_bytes() for n in ("game.toml", "components.toml") if (game_dir / n).exists()}
+    out = {n: read_record_file(game_dir, game_dir / n) for n in ("game.toml", "components.toml")
+           if (game_dir / n).exists()}
     if v.started:
         for n in range(v.step + 1):
             out.update(entry_files(game_dir, n))

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.core import inputs
 from pbem.core.atomic import write_temp
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.transport.mail import adapter
@@ -24,6 +25,7 @@ from pbem.transport.mail import adapter
 FORMAT = "pbem-mail-files-v1"
 SUFFIX = ".pbem-files.json"
 MAX_BUNDLE = 8 << 20
+MAX_SAVED = 64 << 20  # a saved mail may carry several bundles, base64-encoded
 
 
 def dump(game: str, files: Mapping[str, bytes]) -> bytes:
@@ -58,7 +60,7 @@ def load(data: bytes, where: str) -> tuple[str, dict[str, bytes]]:
 
 def bundles_in(path: Path) -> list[tuple[str, bytes]]:
     """Each bundle in a file: the bundle itself, or every bundle attached to a saved mail (.eml)."""
-    data = Path(path).read_bytes()
+    data = inputs.read_input(path, MAX_SAVED, "a files bundle or a saved mail")
     if data.lstrip().startswith(b"{"):
         return [(str(path), data)]
     msg = email.message_from_bytes(data, policy=email.policy.default)
@@ -111,7 +113,7 @@ def apply(source: Path, game_dir: Path, *, verify: bool = True) -> Imported:
     for name, content in sorted(wanted.items()):
         target = game_dir / name
         if target.exists():
-            if target.read_bytes() != content:
+            if inputs.read_input(target, inputs.MAX_FILE, "a file of the record", root=game_dir) != content:
                 raise LedgerError(f"{source}: {name} differs from the one in {game_dir}; the judge's record and "
                                   "your copy disagree, so nothing was imported (docs/judge.md, files).")
             continue

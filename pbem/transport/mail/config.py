@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem.core import inputs
 from pbem.core.errors import FormatError
 
 SECURITY = ("tls", "starttls", "none")
@@ -36,13 +37,13 @@ class Secret:
         if self.file:
             path = Path(self.file)
             try:
-                st = path.stat()
+                text = inputs.read_text_input(path, inputs.MAX_FILE, "a password file (docs/judge.md, passwords)")
             except FileNotFoundError:
                 raise FormatError(f"{where}: password file {path} does not exist (docs/judge.md, passwords).") from None
-            if st.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+            if path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):  # a regular file: the reader refused a link
                 raise FormatError(f"{where}: password file {path} is readable by others; chmod 600 it "
                                   "(docs/judge.md, passwords).")
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = text.splitlines()
             return lines[0] if lines else ""
         return ""
 
@@ -128,7 +129,7 @@ def load(path: Path) -> JudgeConfig:
     """Read and check ``judge.toml``; relative paths are taken from the file's folder."""
     path = Path(path)
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        doc = tomllib.loads(inputs.read_text_input(path, inputs.MAX_FILE, "a judge config file"))
     except FileNotFoundError:
         raise FormatError(f"{path}: no such judge config file.") from None
     except tomllib.TOMLDecodeError as exc:

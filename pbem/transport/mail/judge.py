@@ -97,7 +97,7 @@ class Judge:
             shutil.rmtree(folder)  # a crash between the rename and the journal: nothing referenced it yet
         tmp.rename(folder)
         key = _b64(host_key.sign_key) if host_key is not None else ""
-        mails = invites(gid, (folder / "game.toml").read_bytes()) if invites is not None else []
+        mails = invites(gid, adapter.read_record_file(folder, folder / "game.toml")) if invites is not None else []
         self.journal.add_game(gid, folder, host, key, hours, dict(addresses or {}), mails, self.clock())
         return gid
 
@@ -306,7 +306,8 @@ class Judge:
         ans.lines.append(f"Opened: game {pv.game} ({req['ruleset']}, {req['scenario']}), {hours} hours a step. "
                          "The manifest is attached; the judge has invited the players it has addresses for; "
                          "each player joins by mailing the join envelope to the judge.")
-        ans.files.append((f"{pv.game}-game.toml", (self.games_dir / pv.game / "game.toml").read_bytes(),
+        ans.files.append((f"{pv.game}-game.toml", adapter.read_record_file(self.games_dir / pv.game,
+                                                                          self.games_dir / pv.game / "game.toml"),
                           "text/plain"))
 
     def _deadline(self, game: str, game_dir: Path, step: int) -> int:
@@ -352,7 +353,7 @@ class Judge:
                 attach = [(bundle.filename(g, "all" if whole else v.step), bundle.dump(g, files), "application/json")]
                 for side in sides:
                     rep = row.dir / "reports" / f"{v.step:04d}-{side}.pbem"
-                    attach.append((rep.name, rep.read_bytes(), "text/plain"))
+                    attach.append((rep.name, adapter.read_record_file(row.dir, rep), "text/plain"))
                 body = compose.report_body(g, sides[0], v.step, v.owes, v.ordered, v.defaulted, v.result,
                                            self._deadline(g, row.dir, v.step))
                 ans.extra.append(compose.build(self.address, self.name, [inb.sender],

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pbem.core import identity
+from pbem.core import identity, inputs
 from pbem.core.errors import FormatError
 from pbem.transport.mail import adapter, inbound
 from pbem.transport.mail.config import JudgeConfig
@@ -38,7 +38,7 @@ class Parts:
 def build(cfg: JudgeConfig, clock: Callable[[], int] | None = None) -> Parts:
     passphrase = None
     if cfg.passphrase_file is not None:
-        lines = cfg.passphrase_file.read_text(encoding="utf-8").splitlines()
+        lines = inputs.read_text_input(cfg.passphrase_file, inputs.MAX_FILE, "a passphrase file").splitlines()
         passphrase = (lines[0] if lines else "").encode("utf-8")
     referee = identity.load_private(cfg.key, passphrase)
     journal = Journal(cfg.journal)

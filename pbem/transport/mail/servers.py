@@ -18,9 +18,12 @@ import time
 from pathlib import Path
 from typing import Protocol
 
+from pbem.core import inputs
+from pbem.core.errors import PbemError
 from pbem.transport.mail.config import Server
 
 log = logging.getLogger("pbem.judge")
+MAX_MAIL = 64 << 20  # a file in the maildir; the judge answers a mail over its own, smaller limit
 
 
 def _context(server: Server) -> ssl.SSLContext:
@@ -52,9 +55,12 @@ class MaildirInbox:
         out = []
         for _, name in sorted(names)[:limit]:
             try:
-                out.append((name, (self.path / "new" / name).read_bytes()))
+                out.append((name, inputs.read_input(self.path / "new" / name, MAX_MAIL, "a mail")))
             except FileNotFoundError:
                 continue
+            except PbemError as exc:  # a link, a FIFO, a folder, too big: taken as an empty mail, so it is moved on
+                log.warning("maildir: %s", exc)
+                out.append((name, b""))
         return out
 
     def done(self, key: str) -> None:
