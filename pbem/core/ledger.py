@@ -642,7 +642,10 @@ def _verify_record_files(game_dir: Path, man: Manifest, entries: list[Entry], li
         if found is None:
             raise LedgerError(f"{where} is a file; {folder}/ is a folder of the public record (protocol §7).")
         for name, is_file in found:
-            if (folder, name) not in known or not is_file:
+            if not is_file:
+                raise LedgerError(f"{where / name} is a folder; the record folders hold only regular files "
+                                  "(protocol §7, §3.1).")
+            if (folder, name) not in known:
                 p = where / name
                 what = ("an order no ledger entry consumed" if folder == "orders" else
                         "a file the ledger does not account for")

@@ -98,7 +98,7 @@ def test_protocol_7_a_joins_folder_in_a_game_without_joins_is_refused(played: Pa
 
 def test_protocol_7_a_folder_inside_a_record_folder_is_refused(played: Path) -> None:
     (played / "reports" / "old").mkdir()
-    with pytest.raises(LedgerError, match=r"reports/old is a file the ledger does not account for"):
+    with pytest.raises(LedgerError, match=r"reports/old is a folder; the record folders hold only regular files"):
         ledger.verify_game(played)
 
 

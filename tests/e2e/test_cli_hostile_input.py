@@ -233,6 +233,8 @@ def _build(root: Path) -> dict[str, str]:
     (j / "ledger-link").symlink_to(root / "g" / "ledger", target_is_directory=True)
     (j / "entry-link.toml").symlink_to(root / "g" / "ledger" / "0001.toml")
     (j / "empty.txt").write_bytes(b"")
+    (j / "zero-link").symlink_to("/dev/zero")
+    os.mkfifo(j / "fifo")
     (j / "garbage.bin").write_bytes(bytes(range(256)) * 8)
     (j / "latin1.txt").write_bytes("côté = \"é\"\n".encode("latin-1"))
     (j / "huge.txt").write_bytes(b"a" * (3 << 20))
@@ -381,7 +383,10 @@ JUNK = {"missing": ("{R}/junk/nope.toml", "no such file"),
         "ledger": ("{R}/g/ledger/0000.toml", ""),
         "manifest": ("{R}/g/game.toml", ""),
         "other_game_reveal": ("{R}/g2-reveal.json", ""),
-        "draft": ("{R}/m.toml", "")}
+        "draft": ("{R}/m.toml", ""),
+        # protocol §3.1: the one reader refuses a link (here to a device stat calls empty) and a FIFO, unread
+        "link_to_dev_zero": ("{R}/junk/zero-link", "is a symbolic link"),
+        "fifo": ("{R}/junk/fifo", "is a FIFO")}
 for what, (path, frag) in JUNK.items():
     case(f"receive-{what}", frag, "game", "receive", "{R}/g", path, *REF)
     case(f"adjudicate-{what}", frag, "adjudicate", "{R}/g", path, *REF)
@@ -389,7 +394,7 @@ for what, (path, frag) in JUNK.items():
     case(f"orders-new-{what}", frag, "orders", "new", path, *MINE, "--out", "{R}/out/n.toml")
     case(f"orders-auto-{what}", frag, "orders", "auto", path, *MINE, "--out", "{R}/out/n.toml")
     case(f"audit-reveal-{what}", frag, "audit", "{R}/g", "--reveal", path)
-    case(f"sandbox-position-{what}", "cannot be read" if what in ("missing", "folder") else frag, "sandbox", path)
+    case(f"sandbox-position-{what}", frag, "sandbox", path)
     if what != "empty":  # an empty orders file is no orders: the position is printed as it is
         case(f"sandbox-orders-{what}", frag, "sandbox", str(EXAMPLE_POSITION), "--orders", path, "--side", "england")
     case(f"start-join-{what}", frag, "game", "start", "{R}/g3", path, "{R}/g3-none.join", *REF)
@@ -402,7 +407,7 @@ for what, (path, frag) in JUNK.items():
         case(f"orders-seal-{what}", frag, "orders", "seal", path, "--game", "{R}/g", *MINE, "--out", "{R}/out/o.asc")
         case(f"orders-check-report-{what}", frag, "orders", "check", "{R}/m.toml", "--report", path, *MINE)
     # every verb that reads a private key, against the keys most likely in a player's folder
-    full = what in ("missing", "folder", "garbage", "pub_key", "join")
+    full = what in ("missing", "folder", "garbage", "pub_key", "join", "link_to_dev_zero", "fifo")
     for verb, argv in [("adjudicate", ("adjudicate", "{R}/g", "{R}/m.asc")),
                        ("receive", ("game", "receive", "{R}/g", "{R}/m.asc")),
                        ("reveal", ("game", "reveal", "{R}/g", "--out", "{R}/out/r.json")),
@@ -415,7 +420,7 @@ for what, (path, frag) in JUNK.items():
             case(f"{verb}-key-{what}", frag, *argv, "--key", path)
     case(f"open-referee-{what}", frag, "game", "open", "{R}/out/new", "--referee", path,
          "--side", "england={R}/keys/england.pub.toml", "--side", "scotland={R}/keys/scotland.pub.toml")
-    if what in ("missing", "folder", "empty", "garbage", "latin1"):
+    if what in ("missing", "folder", "empty", "garbage", "latin1", "link_to_dev_zero", "fifo"):
         case(f"passphrase-file-{what}", frag, "adjudicate", "{R}/g", "{R}/m.asc", *REF, "--passphrase-file", path)
     if what in ("missing", "folder", "empty", "ledger"):
         case(f"status-{what}", "game folder", "status", path)
