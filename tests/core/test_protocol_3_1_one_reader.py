@@ -116,6 +116,13 @@ def test_protocol_3_1_the_limit_is_counted_by_reading(tmp_path: Path) -> None:
     _refused(tmp_path / "over", "over the 1000-byte limit")
 
 
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux's /proc")
+def test_protocol_3_1_a_regular_file_stat_calls_empty_is_still_counted_by_reading() -> None:
+    """/proc/self/maps is a regular file whose size, says stat, is 0; it holds kilobytes."""
+    assert os.stat("/proc/self/maps").st_size == 0
+    _refused(Path("/proc/self/maps"), "over the 1000-byte limit")
+
+
 def test_protocol_3_1_a_missing_file_is_one_sentence_and_a_file_not_found(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError) as info:
         inputs.read_input(tmp_path / "nope", 10, "a test file")
