@@ -85,6 +85,36 @@ def test_git_ci_referee_removes_an_order_that_does_not_verify_and_says_why(hoste
     assert "inbox/0000-north.pbem" not in git("ls-tree", "-r", "--name-only", "main", cwd=hosted.bare).stdout
 
 
+@pytest.mark.parametrize("pushes", [1, 2])
+def test_protocol_3_1_git_ci_referee_refuses_and_removes_an_inbox_link_to_dev_zero(hosted: Arena, pushes: int) -> None:
+    """A player pushes a link where an order goes (once; or over a real order, so the referee replays the
+    file's history): the hosted referee refuses it with the reader's sentence, removes it, and never reads it."""
+    before = tip(hosted)
+    north = hosted.clones["north"]
+    (north / "inbox").mkdir()
+    order = north / "inbox" / "0000-north.pbem"
+    if pushes == 2:
+        order.write_bytes(hosted.order("north", "paper").read_bytes())
+        git("add", "inbox", cwd=north)
+        git("commit", "-q", "-m", "order", cwd=north)
+        order.unlink()
+    order.symlink_to("/dev/zero")
+    git("add", "inbox", cwd=north)
+    git("commit", "-q", "-m", "a link", cwd=north)
+    git("push", "-q", "origin", "HEAD:main", cwd=north)  # a git host takes any push
+    out = run_workflow(hosted.clones["ci"], "take in orders and adjudicate", before, hosted.referee_key)
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr and "MemoryError" not in out.stderr
+    if pushes == 1:
+        assert "refused and removed inbox/0000-north.pbem: " in out.stdout and "is a symbolic link" in out.stdout
+        assert "inbox/0000-north.pbem" not in git("ls-tree", "-r", "--name-only", "main", cwd=hosted.bare).stdout
+    else:  # the order north last sent that verifies is kept, as a regular file
+        assert "kept inbox/0000-north.pbem as north last sent it" in out.stdout
+        assert "received north's order for step 0" in out.stdout
+    tree = git("ls-tree", "-r", "main", cwd=hosted.bare).stdout
+    assert "120000" not in tree  # no link left in the repository
+
+
 def test_git_ci_referee_refuses_a_rewritten_history_and_a_changed_record(hosted: Arena) -> None:
     player.submit(hosted.clones["north"], hosted.order("north", "paper"))
     player.submit(hosted.clones["south"], hosted.order("south", "rock"))
