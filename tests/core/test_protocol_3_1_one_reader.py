@@ -37,11 +37,12 @@ ALLOWED = {
     ("transport/mail/servers.py", "sender.open"): "an SMTP connection",
 }
 READS = {"read_bytes", "read_text", "open"}
+OTHER_READS = {"tomllib.load", "json.load", "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copyfileobj"}
 
 
 def _reads(path: Path) -> list[tuple[int, str]]:
     """(line, call) of every file read in one module: ``x.read_bytes()``, ``x.read_text()``,
-    ``open(...)``, ``x.open(...)`` and ``tomllib.load(...)``."""
+    ``open(...)``, ``x.open(...)``, ``tomllib.load(...)``, ``json.load(...)`` and ``shutil``'s copies."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if not isinstance(node, ast.Call):
@@ -49,7 +50,7 @@ def _reads(path: Path) -> list[tuple[int, str]]:
         fn = node.func
         if isinstance(fn, ast.Name) and fn.id == "open":
             found.append((node.lineno, fn.id))
-        elif isinstance(fn, ast.Attribute) and (fn.attr in READS or ast.unparse(fn) == "tomllib.load"):
+        elif isinstance(fn, ast.Attribute) and (fn.attr in READS or ast.unparse(fn) in OTHER_READS):
             found.append((node.lineno, ast.unparse(fn)))
     return found
 

@@ -164,20 +164,21 @@ def check_order(game_dir: Path, referee: Key, raw: bytes, where: str) -> Header:
 
 def _copy_record(src: Path, dst: Path) -> None:
     """Manifest, ledger and the latest sealed state: what receiving an order reads."""
-    import shutil
+    def copy(a: Path, b: Path) -> None:  # by the one reader: a link or a device in the record is refused (§3.1)
+        b.write_bytes(inputs.read_input(a, inputs.MAX_FILE, "a file of the record", root=src))
 
     man = led.read_manifest(src)
     entry = led.latest(src, man)
     (dst / "ledger").mkdir(parents=True)
-    shutil.copy2(src / "game.toml", dst / "game.toml")
+    copy(src / "game.toml", dst / "game.toml")
     if (src / "components.toml").exists():  # the game's component file, part of the record (protocol §10.3)
-        shutil.copy2(src / "components.toml", dst / "components.toml")
+        copy(src / "components.toml", dst / "components.toml")
     for n in range(entry.number + 1):
-        shutil.copy2(led.entry_path(src, n), led.entry_path(dst, n))
+        copy(led.entry_path(src, n), led.entry_path(dst, n))
     state = led.state_path(src, entry.number)
     state_dst = led.state_path(dst, entry.number)
     state_dst.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(state, state_dst)
+    copy(state, state_dst)
 
 
 def adjudicate(game_dir: Path, referee: Key, orders: list[bytes], *, deadline_passed: bool = False,
