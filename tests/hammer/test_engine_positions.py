@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from pbem.core.drbg import Drbg
+from pbem.core.errors import FormatError
 from pbem.hammer.errors import DataError
 from pbem.hammer.position import dump_position, load_position, parse_position
 from pbem.hammer.scenario import setup
@@ -116,7 +117,7 @@ def test_position_errors_are_one_sentence_naming_file_and_field(change: tuple[st
 def test_position_bad_toml_and_missing_file(tmp_path: Path) -> None:
     with pytest.raises(DataError, match=r"position x\.toml: not valid TOML"):
         parse_position("year = ", "x.toml")
-    with pytest.raises(DataError, match=r"cannot be read"):
+    with pytest.raises(FormatError, match=r"nope\.toml: no such file"):  # the one reader's sentence (protocol §3.1)
         load_position(tmp_path / "nope.toml")
 
 

@@ -27,7 +27,7 @@ def test_sandbox_prints_the_position_it_loaded() -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["missing.toml"], "cannot be read"),
+    (["missing.toml"], "missing.toml: no such file"),
     ([str(EXAMPLES / "battle-fife.toml"), "--dice", "3,9"], "'9' is not a die roll 1-6"),
     ([str(EXAMPLES / "battle-fife.toml"), "--seed", "xyz"], "--seed xyz: not hexadecimal"),
     ([str(EXAMPLES / "battle-fife.toml"), "--seed", "00ff"], "at least 16 bytes"),
