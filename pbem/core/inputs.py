@@ -47,12 +47,22 @@ def _kind(mode: int) -> str:
         return "a socket"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
-    return "not a regular file"
+    return "a file" if stat.S_ISREG(mode) else "not a regular file"
 
 
 def _refuse(path: Path, mode: int, what: str) -> FormatError:
     return FormatError(f"{path} is {_kind(mode)}, not {what}: pbem reads only regular files, never through a link "
                        f"({RULE}).")
+
+
+def _real_folder(here: Path, missing: str, refusal: str) -> None:
+    """``here`` is a folder itself, not a link: else ``Missing(missing)``, or a sentence ending in ``refusal``."""
+    try:
+        mode = os.lstat(here).st_mode
+    except FileNotFoundError:
+        raise Missing(missing) from None
+    if not stat.S_ISDIR(mode):
+        raise FormatError(f"{here} is {_kind(mode)}, not {refusal} ({RULE}).")
 
 
 def _check_way(path: Path, root: Path | None, what: str) -> None:
@@ -66,13 +76,8 @@ def _check_way(path: Path, root: Path | None, what: str) -> None:
     here = root
     for part in parts:
         here = here / part
-        try:
-            mode = os.lstat(here).st_mode
-        except FileNotFoundError:
-            raise Missing(f"{path}: no such file.") from None
-        if not stat.S_ISDIR(mode):
-            raise FormatError(f"{here} is {_kind(mode)}, not a folder, so {path} is not {what}: pbem reads only "
-                              f"regular files in real folders, never through a link ({RULE}).")
+        _real_folder(here, f"{path}: no such file.", f"a folder, so {path} is not {what}: pbem reads only regular "
+                     "files in real folders, never through a link")
 
 
 def read_input(path: Path | str, limit: int, what: str, *, root: Path | None = None,
@@ -144,13 +149,7 @@ def list_folder(folder: Path, what: str) -> list[tuple[str, bool]]:
     a device, a FIFO or a socket. A sub-folder is listed (not a file), for the caller to refuse in
     its own words."""
     folder = Path(folder)
-    try:
-        mode = os.lstat(folder).st_mode
-    except FileNotFoundError:
-        raise Missing(f"{folder}: no such folder.") from None
-    if not stat.S_ISDIR(mode):
-        raise FormatError(f"{folder} is {_kind(mode) if stat.S_ISLNK(mode) else 'a file'}, not {what}: a record "
-                          f"folder is a real folder, never a link ({RULE}).")
+    _real_folder(folder, f"{folder}: no such folder.", f"{what}: a record folder is a real folder, never a link")
     found: list[tuple[str, bool]] = []
     with os.scandir(folder) as listing:
         for item in listing:
