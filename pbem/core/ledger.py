@@ -349,7 +349,7 @@ def entry_numbers(game_dir: Path) -> list[int]:
     if names and names == {f"{i:04d}.toml" for i in range(len(names))}:  # the usual case, checked at C speed
         return list(range(len(names)))
     numbers = []
-    for name in names:
+    for name in sorted(names):
         m = re.match(r"^(\d{4,})\.toml$", name)  # the rare path: re compiles it here, once
         if not m:
             raise LedgerError(f"{folder / name}: not a ledger entry name (NNNN.toml) (protocol §7.2).")
