@@ -63,9 +63,17 @@ def _now(now: int | None) -> int:
     return int(time.time()) if now is None else int(now)
 
 
-def _deadline(man: led.Manifest, owes: Mapping[str, str], now: int) -> int:
-    """The deadline of the step an entry written ``now`` asks for: 0 when nobody owes or there is none (§8.3)."""
-    return now + man.deadline_hours * 3600 if owes and man.deadline_hours else 0
+def _written(previous: led.Entry | None, now: int) -> int:
+    """The write time of the next entry (§8.3): the clock, or one second after the previous entry's when
+    the clock has not moved past it (write times strictly increase); refused when the clock reads more
+    than the slack before the previous entry, as a clock set back would."""
+    if previous is None:
+        return now
+    if now + led.CLOCK_SLACK < previous.written:
+        raise LedgerError(f"the clock reads {led.when(now)}, before entry {previous.number} was written "
+                          f"({led.when(previous.written)}): a clock set back cannot write the next entry "
+                          "(protocol §8.3).", hint="set the clock right, then run the command again")
+    return max(now, previous.written + 1)
 
 
 def _rules(rules: rs.Ruleset | str) -> rs.Ruleset:
@@ -151,9 +159,8 @@ def _setup_files(game_dir: Path, man: led.Manifest, rules: rs.Ruleset, referee: 
     state = rules.setup(man.scenario, dict(man.options),
                         Drbg(beacon.seed_for(dice_secret, man.chain_length, man.game, 0, entropies)))
     reports = {s: rules.report(state, s, [], man.game, 0) for s in man.sides}
-    return _step_files(game_dir, man.game, 0, man.hash, rules, state, reports, {s: joins[s][0] for s in joins}, [],
-                       r, referee, man.identities, dice_secret, state_secret,
-                       _deadline(man, rules.owes(state), now), {})
+    return _step_files(game_dir, man, 0, man.hash, rules, state, reports, {s: joins[s][0] for s in joins}, [],
+                       r, referee, dice_secret, state_secret, _written(None, now), {})
 
 
 def new_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Mapping[str, Any],
@@ -314,17 +321,18 @@ def _input(item: Path | str | bytes, what: str) -> tuple[str, bytes]:
     return what, item if isinstance(item, bytes) else item.encode("utf-8")
 
 
-def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Ruleset, state: dict[str, Any],
+def _step_files(game_dir: Path, man: led.Manifest, number: int, prev: str, rules: rs.Ruleset, state: dict[str, Any],
                 reports: Mapping[str, Any], orders: Mapping[str, str], defaulted: list[str], r: bytes,
-                referee: PrivateIdentity, identities: Mapping[str, PublicIdentity], dice_secret: bytes,
-                state_secret: bytes, deadline: int, received: Mapping[str, int],
-                board: Mapping[str, Any] | None = None) -> list[tuple[Path, bytes]]:
+                referee: PrivateIdentity, dice_secret: bytes, state_secret: bytes, written: int,
+                received: Mapping[str, int], board: Mapping[str, Any] | None = None) -> list[tuple[Path, bytes]]:
     """Reports, sealed state and the ledger entry of one step (ledger entry last).
 
     The seats are the manifest's (``identities``, in manifest order), not a fixed attribute of the
     ruleset: a game whose seats depend on its options has them recorded there (protocol §10.1).
     ``board``: the public board the ruleset gave with the state (``StepResult.public``); without
-    one (the set-up) it is the ruleset's ``public(state)``."""
+    one (the set-up) it is the ruleset's ``public(state)``. ``written``: the entry's write time, from
+    which its deadline follows (§8.3)."""
+    game, identities = man.game, man.identities
     items = dict(rules.secrets(state))
     if STATE_LABEL in items:
         raise FormatError(f"a ruleset may not use the reserved secret label {STATE_LABEL!r} (protocol §6).")
@@ -336,10 +344,10 @@ def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Rul
         salt = commitments.salt_for(state_secret, game, number, label)
         report_commits[side] = commitments.commit(label, salt, reports[side])
         payloads[side] = canonical_bytes({"salt": salt.hex(), "report": reports[side]})
-    result = rules.result(state)
-    body = led.entry_body(game, number, prev, rules.owes(state), dict(orders), defaulted, r, state_commit, commits,
-                          report_commits, rules.public(state) if board is None else dict(board), result, deadline,
-                          dict(received))
+    result, owes = rules.result(state), dict(rules.owes(state))
+    body = led.entry_body(game, number, prev, owes, dict(orders), defaulted, r, state_commit, commits,
+                          report_commits, rules.public(state) if board is None else dict(board), result,
+                          led.deadline_of(man, owes, written), dict(received), written)
     entry_bytes = led.dump_signed(body, referee, led.ENTRY_DOMAIN)
     entry_hash = led.record_hash(entry_bytes)
     files = []
@@ -547,8 +555,9 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
         given[side] = (env, ent, body)
     covered = set(given) | {s for s in man.sides if led.pending_path(game_dir, entry.number, s).exists()}
     missing = [s for s in man.sides if s in entry.owes and s not in covered]
+    written = _written(entry, now)
     if missing:
-        _check_deadline_passed(man, entry, missing, deadline_passed, now)
+        _check_deadline_passed(man, entry, missing, deadline_passed, written)
     issued: list[receipts.Receipt] = []
     receipt_files: list[tuple[Path, bytes]] = []
     received: dict[str, tuple[env_mod.Envelope, bytes, Any, int]] = {}
@@ -585,11 +594,10 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
     new_state = result.state
     files = receipt_files + [(led.order_path(game_dir, entry.number, s),
                               armor.armor(received[s][0].raw).encode("ascii")) for s in sorted(received)]
-    files += _step_files(game_dir, man.game, number, entry.hash, rules, new_state, result.reports,
-                         {s: received[s][0].hash for s in received}, missing, r, referee, man.identities,
-                         dice_secret, bytes.fromhex(secret["state_secret"]),
-                         _deadline(man, rules.owes(new_state), now), {s: received[s][3] for s in received},
-                         board=result.public)
+    files += _step_files(game_dir, man, number, entry.hash, rules, new_state, result.reports,
+                         {s: received[s][0].hash for s in received}, missing, r, referee,
+                         dice_secret, bytes.fromhex(secret["state_secret"]), written,
+                         {s: received[s][3] for s in received}, board=result.public)
     _write_all(files)
     for side in man.sides:  # the step is closed: its orders are public now, none pending
         led.pending_path(game_dir, entry.number, side).unlink(missing_ok=True)
