@@ -191,6 +191,8 @@ def read_manifest(game_dir: Path) -> Manifest:
     man = parse_manifest(data, str(path))
     from pbem.core import components  # every verb that reads a game folder checks its component file (§10.3)
     components.in_game(Path(game_dir), man.options)
+    from pbem.core import seen  # a player's client notes when it first saw the latest entry (§8.3)
+    seen.observe(Path(game_dir), man)
     return man
 
 

@@ -1,0 +1,184 @@
+"""A player's own record of when it first saw each ledger entry (docs/protocol.md §8.3).
+
+A referee could write an entry whose deadline has already passed when the players first see it
+(its clock set back), take both orders and publish whichever outcome it likes. The ledger alone
+cannot show that: only the player knows when an entry reached it. So a player's client writes
+down, per game folder, the first time it saw each latest entry and that entry's hash, in
+``GAME/.pbem/seen.toml`` (the private, never-published area; not part of the record, ignored by
+the record's verification). The next order carries that time (``seen``), its receipt echoes it,
+``pbem verify`` refuses a folder that first saw an entry after its deadline, and the audit holds
+the referee to the times its receipts and consumed orders carry.
+
+Recording is the client's: the CLI turns it on for the length of a verb (``recording``), and
+every read of a game's manifest then notes the latest entry (``observe``, called from
+``ledger.read_manifest``: one place for every verb). Library callers that run games on their own
+clock (tests, demos) record nothing unless they ask.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pbem.core.errors import FormatError, PbemError
+from pbem.core.lock import PRIVATE, flock_file
+
+if TYPE_CHECKING:
+    from pbem.core.ledger import Entry, Manifest
+
+NAME = "seen.toml"
+FORMAT = "pbem-seen-v1"
+MAX_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Sight:
+    """Entry ``number`` with record hash ``entry`` was first seen here at ``at`` (unix seconds)."""
+
+    number: int
+    entry: str
+    at: int
+
+
+@dataclass
+class _Recording:
+    now: int | None
+    done: set[Path] = field(default_factory=set)
+
+
+_ACTIVE: contextvars.ContextVar[_Recording | None] = contextvars.ContextVar("pbem_seen", default=None)
+
+
+def path(game_dir: Path) -> Path:
+    return Path(game_dir) / PRIVATE / NAME
+
+
+@contextmanager
+def recording(now: int | None = None) -> Iterator[None]:
+    """Within the block, every game folder whose manifest is read has its latest entry noted
+    (at ``now``; None: the clock). The CLI wraps each verb in it: this is the player's client."""
+    token = _ACTIVE.set(_Recording(now))
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """Within the block nothing is noted: for a verb that runs a game on its own clock (a demo)."""
+    token = _ACTIVE.set(None)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def read(game_dir: Path) -> dict[str, Sight]:
+    """The sights recorded in ``game_dir``, by entry hash; an absent record is empty. A record that
+    cannot be read is refused in one sentence (it is the player's evidence: never silently replaced)."""
+    import tomllib
+
+    p = path(game_dir)
+    try:
+        if p.is_symlink() or (p.exists() and not p.is_file()):
+            raise FormatError(f"{p} is not a regular file; the record of first sights must be one (protocol §8.3).")
+        with p.open("rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        return {}
+    try:
+        doc = tomllib.loads(data.decode("utf-8")) if len(data) <= MAX_BYTES else None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        doc = None
+    items = doc.get("seen") if isinstance(doc, dict) and doc.get("format") == FORMAT else None
+    out: dict[str, Sight] = {}
+    if isinstance(items, list):
+        for item in items:
+            if not (isinstance(item, dict) and set(item) == {"entry", "number", "at"}
+                    and isinstance(item["entry"], str) and len(item["entry"]) == 64
+                    and all(isinstance(item[k], int) and not isinstance(item[k], bool) and item[k] >= 0
+                            for k in ("number", "at"))):
+                items = None
+                break
+            out[item["entry"]] = Sight(item["number"], item["entry"], item["at"])
+    if items is None:
+        raise FormatError(f"{p} is not a record of first sights ({FORMAT}); it was damaged or written by hand: "
+                          "move it aside to start a new one (protocol §8.3).")
+    return out
+
+
+def note(game_dir: Path, entry: Entry, now: int | None = None) -> Sight:
+    """The first sight of ``entry`` in ``game_dir``: the one recorded, else ``now`` (None: the clock),
+    written down atomically under the record's own lock."""
+    game_dir = Path(game_dir)
+    known = read(game_dir).get(entry.hash)
+    if known is not None:
+        return known
+    sight = Sight(entry.number, entry.hash, int(time.time()) if now is None else int(now))
+    p = path(game_dir)
+    with flock_file(p.with_name("seen.lock"), lambda: PbemError(f"{p} is being written by another pbem command; "
+                                                                 "try again in a moment (protocol §8.3)."), wait=5):
+        sights = read(game_dir)
+        if entry.hash in sights:
+            return sights[entry.hash]
+        sights[entry.hash] = sight
+        import tomli_w
+
+        from pbem.core.atomic import write_atomic
+        write_atomic(p, tomli_w.dumps({"format": FORMAT, "seen": [
+            {"number": s.number, "entry": s.entry, "at": s.at}
+            for s in sorted(sights.values(), key=lambda s: (s.number, s.at, s.entry))]}))
+    return sight
+
+
+def observe(game_dir: Path, man: Manifest) -> None:
+    """Note the latest entry of ``game_dir`` when a client is recording (once a verb per folder).
+    Never fails the verb: a folder whose ledger cannot be read is left to the verb to refuse."""
+    active = _ACTIVE.get()
+    if active is None:
+        return
+    key = Path(game_dir).resolve()
+    if key in active.done:
+        return
+    active.done.add(key)
+    from pbem.core import ledger as led
+    try:
+        if not (Path(game_dir) / "ledger").is_dir():
+            return
+        entry = led.latest(Path(game_dir), man)
+        note(game_dir, entry, active.now)
+    except (PbemError, OSError):
+        return
+
+
+def first_seen(game_dir: Path, entry: Entry) -> int | None:
+    """When ``game_dir`` first saw ``entry``, or None when it has no record of it."""
+    sight = read(game_dir).get(entry.hash)
+    return sight.at if sight else None
+
+
+def check(game_dir: Path, entries: list[Entry], slack: int) -> list[str]:
+    """The player's own check (§8.3): no entry of the record was first seen here more than ``slack``
+    seconds after its deadline. Returns lines for the entries it checked; raises ``LedgerError``."""
+    from pbem.core.errors import LedgerError
+    from pbem.core.ledger import when
+    sights = read(game_dir)
+    lines: list[str] = []
+    for entry in entries:
+        sight = sights.get(entry.hash)
+        if sight is None:
+            continue
+        if entry.deadline and sight.at > entry.deadline + slack:
+            raise LedgerError(f"{entry.path}: its deadline {when(entry.deadline)} had already passed when this "
+                              f"folder first saw the entry, at {when(sight.at)} ({path(game_dir)}): the referee's "
+                              "clock was behind or it backdated the entry (or this copy was not brought up to date "
+                              "before the deadline); keep this folder, it is evidence (protocol §8.3).")
+    if sights:
+        lines.append(f"first sights ({path(game_dir)}): {len(sights)} entries, none seen after its deadline")
+    return lines
