@@ -4,7 +4,7 @@ A referee could write an entry whose deadline has already passed when the player
 (its clock set back), take both orders and publish whichever outcome it likes. The ledger alone
 cannot show that: only the player knows when an entry reached it. So a player's client writes
 down, per game folder, the first time it saw each latest entry and that entry's hash, in
-``GAME/.pbem/seen.toml`` (the private, never-published area; not part of the record, ignored by
+``GAME/.pbem/seen.json`` (the private, never-published area; not part of the record, ignored by
 the record's verification). The next order carries that time (``seen``), its receipt echoes it,
 ``pbem verify`` refuses a folder that first saw an entry after its deadline, and the audit holds
 the referee to the times its receipts and consumed orders carry.
@@ -18,12 +18,12 @@ clock (tests, demos) record nothing unless they ask.
 from __future__ import annotations
 
 import contextvars
+import json
+import os
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import TracebackType
+from typing import TYPE_CHECKING, NamedTuple
 
 from pbem.core.errors import FormatError, PbemError
 from pbem.core.lock import PRIVATE, flock_file
@@ -31,13 +31,12 @@ from pbem.core.lock import PRIVATE, flock_file
 if TYPE_CHECKING:
     from pbem.core.ledger import Entry, Manifest
 
-NAME = "seen.toml"
+NAME = "seen.json"
 FORMAT = "pbem-seen-v1"
 MAX_BYTES = 1 << 20
 
 
-@dataclass(frozen=True)
-class Sight:
+class Sight(NamedTuple):
     """Entry ``number`` with record hash ``entry`` was first seen here at ``at`` (unix seconds)."""
 
     number: int
@@ -45,45 +44,61 @@ class Sight:
     at: int
 
 
-@dataclass
-class _Recording:
-    now: int | None
-    done: set[Path] = field(default_factory=set)
+class Recording:
+    """Within the block, every game folder whose manifest is read has its latest entry noted (at
+    ``now``; None: the clock), and the notes are written when the block ends without an error: a
+    refused verb changes nothing. The CLI wraps each verb in it: this is the player's client."""
+
+    def __init__(self, now: int | None = None, active: bool = True) -> None:
+        self.now, self.active = now, active
+        self.done: set[Path] = set()
+        self.pending: dict[Path, dict[str, Sight]] = {}
+        self._token: contextvars.Token[Recording | None] | None = None
+
+    def __enter__(self) -> Recording:
+        self._token = _ACTIVE.set(self if self.active else None)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        assert self._token is not None
+        _ACTIVE.reset(self._token)
+        if kind is None:
+            for game_dir, sights in self.pending.items():
+                for sight in sights.values():
+                    _write(game_dir, sight)
 
 
-_ACTIVE: contextvars.ContextVar[_Recording | None] = contextvars.ContextVar("pbem_seen", default=None)
+def recording(now: int | None = None) -> Recording:
+    """The client's recording, for a ``with`` block (``Recording``)."""
+    return Recording(now)
+
+
+def paused() -> Recording:
+    """Within the block nothing is noted: for a verb that runs a game on its own clock (a demo)."""
+    return Recording(active=False)
+
+
+_ACTIVE: contextvars.ContextVar[Recording | None] = contextvars.ContextVar("pbem_seen", default=None)
 
 
 def path(game_dir: Path) -> Path:
     return Path(game_dir) / PRIVATE / NAME
 
 
-@contextmanager
-def recording(now: int | None = None) -> Iterator[None]:
-    """Within the block, every game folder whose manifest is read has its latest entry noted
-    (at ``now``; None: the clock). The CLI wraps each verb in it: this is the player's client."""
-    token = _ACTIVE.set(_Recording(now))
-    try:
-        yield
-    finally:
-        _ACTIVE.reset(token)
-
-
-@contextmanager
-def paused() -> Iterator[None]:
-    """Within the block nothing is noted: for a verb that runs a game on its own clock (a demo)."""
-    token = _ACTIVE.set(None)
-    try:
-        yield
-    finally:
-        _ACTIVE.reset(token)
-
-
 def read(game_dir: Path) -> dict[str, Sight]:
-    """The sights recorded in ``game_dir``, by entry hash; an absent record is empty. A record that
-    cannot be read is refused in one sentence (it is the player's evidence: never silently replaced)."""
-    import tomllib
+    """The sights recorded in ``game_dir`` (and, during a recording, those noted and not yet written),
+    by entry hash; an absent record is empty. A record that cannot be read is refused in one sentence
+    (it is the player's evidence: never silently replaced)."""
+    out = _read_file(game_dir)
+    active = _ACTIVE.get()
+    if active is not None:
+        for sight in active.pending.get(Path(game_dir).resolve(), {}).values():
+            out.setdefault(sight.entry, sight)
+    return out
 
+
+def _read_file(game_dir: Path) -> dict[str, Sight]:
     p = path(game_dir)
     try:
         if p.is_symlink() or (p.exists() and not p.is_file()):
@@ -93,8 +108,8 @@ def read(game_dir: Path) -> dict[str, Sight]:
     except FileNotFoundError:
         return {}
     try:
-        doc = tomllib.loads(data.decode("utf-8")) if len(data) <= MAX_BYTES else None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        doc = json.loads(data.decode("utf-8")) if len(data) <= MAX_BYTES else None
+    except (UnicodeDecodeError, ValueError, RecursionError):
         doc = None
     items = doc.get("seen") if isinstance(doc, dict) and doc.get("format") == FORMAT else None
     out: dict[str, Sight] = {}
@@ -113,27 +128,43 @@ def read(game_dir: Path) -> dict[str, Sight]:
     return out
 
 
+def _write(game_dir: Path, sight: Sight) -> None:
+    """Add ``sight`` to the record unless the entry is already there: under the record's own lock, to a
+    temporary name, then renamed (all or nothing, §7.5)."""
+    p = path(game_dir)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    with flock_file(p.with_name("seen.lock"), lambda: PbemError(f"{p} is being written by another pbem command; "
+                                                                 "try again in a moment (protocol §8.3)."), wait=5):
+        sights = _read_file(game_dir)
+        if sight.entry in sights:
+            return
+        sights[sight.entry] = sight
+        items = [s._asdict() for s in sorted(sights.values(), key=lambda s: (s.number, s.at, s.entry))]
+        data = (json.dumps({"format": FORMAT, "seen": items}, indent=1, sort_keys=True) + "\n").encode("ascii")
+        tmp = p.with_name(f".{NAME}.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, p)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+
 def note(game_dir: Path, entry: Entry, now: int | None = None) -> Sight:
-    """The first sight of ``entry`` in ``game_dir``: the one recorded, else ``now`` (None: the clock),
-    written down atomically under the record's own lock."""
-    game_dir = Path(game_dir)
+    """The first sight of ``entry`` in ``game_dir``: the one recorded, else ``now`` (None: the clock).
+    During a recording it is written when the verb ends well; otherwise at once."""
     known = read(game_dir).get(entry.hash)
     if known is not None:
         return known
     sight = Sight(entry.number, entry.hash, int(time.time()) if now is None else int(now))
-    p = path(game_dir)
-    with flock_file(p.with_name("seen.lock"), lambda: PbemError(f"{p} is being written by another pbem command; "
-                                                                 "try again in a moment (protocol §8.3)."), wait=5):
-        sights = read(game_dir)
-        if entry.hash in sights:
-            return sights[entry.hash]
-        sights[entry.hash] = sight
-        import tomli_w
-
-        from pbem.core.atomic import write_atomic
-        write_atomic(p, tomli_w.dumps({"format": FORMAT, "seen": [
-            {"number": s.number, "entry": s.entry, "at": s.at}
-            for s in sorted(sights.values(), key=lambda s: (s.number, s.at, s.entry))]}))
+    active = _ACTIVE.get()
+    if active is not None:
+        active.pending.setdefault(Path(game_dir).resolve(), {})[entry.hash] = sight
+    else:
+        _write(Path(game_dir), sight)
     return sight
 
 
