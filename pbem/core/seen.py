@@ -196,9 +196,9 @@ def first_seen(game_dir: Path, entry: Entry) -> int | None:
 
 def check(game_dir: Path, entries: list[Entry], slack: int) -> list[str]:
     """The player's own check (§8.3): no entry of the record was first seen here more than ``slack``
-    seconds after its deadline. The folder's first contact with the game (the earliest entry it
-    recorded) is not judged: a copy made late of an old record proves nothing. Returns lines for the
-    entries it checked; raises ``LedgerError``."""
+    seconds after its deadline. The folder's first contact with a game already under way (the earliest
+    entry it recorded, when that is not the set-up) is not judged: a copy made late of an old record
+    proves nothing. Returns lines for the entries it checked; raises ``LedgerError``."""
     from pbem.core.errors import LedgerError
     from pbem.core.ledger import when
     sights = read(game_dir)
@@ -206,7 +206,7 @@ def check(game_dir: Path, entries: list[Entry], slack: int) -> list[str]:
     lines: list[str] = []
     for entry in entries:
         sight = sights.get(entry.hash)
-        if sight is None or sight.number == first:
+        if sight is None or sight.number == first > 0:
             continue
         if entry.deadline and sight.at > entry.deadline + slack:
             raise LedgerError(f"{entry.path}: its deadline {when(entry.deadline)} had already passed when this "
