@@ -522,7 +522,13 @@ def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, wh
     man = led.read_manifest(game_dir)
     _check_referee(man, referee)
     entry = led.latest(game_dir, man)
-    received = _received_at(man, entry, _now(now), deadline)
+    try:
+        received = _received_at(man, entry, _now(now), deadline)
+    except ReplayError:
+        kept = _resent(game_dir, man, entry, raw, where)
+        if kept is None:
+            raise
+        return kept  # the order kept, sent again: it was received in time, its receipt says so
     env, side, _, body, seen = _check_order(man, entry, referee, raw, where, received)
     rules = _installed_rules(man, rules, game_dir)
     state = _load_state(game_dir, man, entry, referee)["state"]
@@ -537,6 +543,19 @@ def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, wh
     receipt, files = _receive(game_dir, man, entry, referee, env, received, seen)
     _write_all(files)
     return receipt
+
+
+def _resent(game_dir: Path, man: led.Manifest, entry: led.Entry, raw: bytes | str,
+            where: str) -> receipts.Receipt | None:
+    """The receipt first issued, when ``raw`` is the very order kept for its side (compared by hash,
+    unopened); None otherwise. A referee that reads its inbox again after the deadline (a git
+    referee's pass) finds the orders it took in time, not late ones."""
+    env = env_mod.read(raw, where)
+    side = env.header.side
+    if side not in man.identities or not led.pending_path(game_dir, entry.number, side).exists():
+        return None
+    issued = receipts.kept(game_dir, man, entry.number, side)
+    return dataclasses.replace(issued[-1], identical=True) if issued and issued[-1].order == env.hash else None
 
 
 def _received_at(man: led.Manifest, entry: led.Entry, now: int, extended: int | None = None) -> int:

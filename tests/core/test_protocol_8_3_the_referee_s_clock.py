@@ -251,3 +251,19 @@ def test_protocol_8_3_a_damaged_record_of_first_sights_is_refused_not_replaced(t
     assert (d / ".pbem" / "seen.json").read_text(encoding="utf-8") == "{not json"
     with pytest.raises(PbemError, match="not a record of first sights"):
         seen.read(d)
+
+
+def test_protocol_8_3_the_order_kept_sent_again_after_the_deadline_keeps_its_receipt(tmp_path: Path,
+                                                                                     keys: Keys) -> None:
+    """A referee reading its inbox again after the deadline (a git referee's pass) finds the order it
+    took in time and its first receipt; any other order is late and refused unopened."""
+    d = tmp_path / "g"
+    _new(d, keys, written=NOW)
+    first = game.write_order(d, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "rock"}, now=NOW)
+    r1 = game.receive_order(d, keys.referee, first, now=NOW + 60)
+    deadline = ledger.latest(d, ledger.read_manifest(d)).deadline
+    again = game.receive_order(d, keys.referee, first, now=deadline + 60)
+    assert again.identical and again.armored == r1.armored
+    other = game.write_order(d, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "paper"}, now=NOW)
+    with pytest.raises(ReplayError, match="too late"):
+        game.receive_order(d, keys.referee, other, now=deadline + 60)
