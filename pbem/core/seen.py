@@ -51,7 +51,7 @@ class Recording:
 
     def __init__(self, now: int | None = None, active: bool = True) -> None:
         self.now, self.active = now, active
-        self.done: set[Path] = set()
+        self.done: set[tuple[Path, int]] = set()
         self.pending: dict[Path, dict[str, Sight]] = {}
         self._token: contextvars.Token[Recording | None] | None = None
 
@@ -169,21 +169,22 @@ def note(game_dir: Path, entry: Entry, now: int | None = None) -> Sight:
 
 
 def observe(game_dir: Path, man: Manifest) -> None:
-    """Note the latest entry of ``game_dir`` when a client is recording (once a verb per folder).
+    """Note the latest entry of ``game_dir`` when a client is recording (each entry once a verb, so a
+    verb that brings the folder up to date, like ``git pull`` or ``mail import``, notes the new one).
     Never fails the verb: a folder whose ledger cannot be read is left to the verb to refuse."""
     active = _ACTIVE.get()
     if active is None:
         return
-    key = Path(game_dir).resolve()
-    if key in active.done:
-        return
-    active.done.add(key)
     from pbem.core import ledger as led
     try:
         if not (Path(game_dir) / "ledger").is_dir():
             return
-        entry = led.latest(Path(game_dir), man)
-        note(game_dir, entry, active.now)
+        numbers = led.entry_numbers(Path(game_dir))
+        key = (Path(game_dir).resolve(), numbers[-1])
+        if key in active.done:
+            return
+        active.done.add(key)
+        note(game_dir, led.read_entry(Path(game_dir), numbers[-1], man), active.now)
     except (PbemError, OSError):
         return
 

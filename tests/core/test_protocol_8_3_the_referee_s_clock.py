@@ -267,3 +267,20 @@ def test_protocol_8_3_the_order_kept_sent_again_after_the_deadline_keeps_its_rec
     other = game.write_order(d, keys.north, "north", 0, {"side": "north", "step": 0, "throw": "paper"}, now=NOW)
     with pytest.raises(ReplayError, match="too late"):
         game.receive_order(d, keys.referee, other, now=deadline + 60)
+
+
+def test_protocol_8_3_a_verb_that_brings_the_folder_up_to_date_notes_the_new_entry(tmp_path: Path,
+                                                                                   keys: Keys) -> None:
+    """git pull and mail import read the folder, update it and read it again within one verb: the entry
+    they bring is noted then, not at the next verb."""
+    ref, player = tmp_path / "ref", tmp_path / "player"
+    _new(ref, keys, written=NOW)
+    _publish(ref, player)
+    throws = [order(keys, ref, "north", "paper"), order(keys, ref, "south", "rock")]
+    game.adjudicate(ref, keys.referee, throws, now=NOW + 20)
+    with seen.recording(NOW + 30):
+        ledger.read_manifest(player)  # before the update: entry 0
+        _publish(ref, player)
+        ledger.read_manifest(player)  # after it: entry 1
+        assert not (player / ".pbem" / "seen.json").exists()  # written when the verb ends well
+    assert sorted((s.number, s.at) for s in seen.read(player).values()) == [(0, NOW + 30), (1, NOW + 30)]
