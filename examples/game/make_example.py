@@ -79,20 +79,22 @@ def main() -> None:
             rep = core_game.report_path(g, step, side)
             draft = HERE / "drafts" / f"{step:04d}-{side}.toml"
             env = HERE / "envelopes" / f"{step:04d}-{side}.asc"
-            cli("orders", "auto", rep, "--key", k / f"{side}.key", "--bot", "simple", "--out", draft,
-                "--seed", f"{step:04x}", "--bot-plans")
-            d = drafts.parse_draft(draft.read_text(encoding="utf-8"), str(draft))
-            if side == "scotland" and "plans" in d.sections:  # the player keeps its own plans
-                d.sections["plans"] = SCOTTISH_PLANS
-                draft.write_text(drafts.dump_draft(d), encoding="utf-8")
-            cli("orders", "check", draft, "--report", rep, "--key", k / f"{side}.key")
-            cli("orders", "seal", draft, "--key", k / f"{side}.key", "--game", g, "--out", env)
+            with at(step):  # the player reads the step as it is written: its order's first sight (§8.3)
+                cli("orders", "auto", rep, "--key", k / f"{side}.key", "--bot", "simple", "--out", draft,
+                    "--seed", f"{step:04x}", "--bot-plans")
+                d = drafts.parse_draft(draft.read_text(encoding="utf-8"), str(draft))
+                if side == "scotland" and "plans" in d.sections:  # the player keeps its own plans
+                    d.sections["plans"] = SCOTTISH_PLANS
+                    draft.write_text(drafts.dump_draft(d), encoding="utf-8")
+                cli("orders", "check", draft, "--report", rep, "--key", k / f"{side}.key")
+                cli("orders", "seal", draft, "--key", k / f"{side}.key", "--game", g, "--out", env)
             envs.append(env)
         with at(step + 1):
             cli("adjudicate", g, *envs, "--key", k / "referee.key")
         for receipt in sorted((g / ".pbem" / "receipts").glob(f"{step:04d}-*.pbem")):  # mailed to the players
             shutil.copyfile(receipt, HERE / "receipts" / receipt.name)
-    print(cli("status", g))
+    with at(step + 1):
+        print(cli("status", g))
 
 
 if __name__ == "__main__":

@@ -51,7 +51,9 @@ def demo(
     where = folder or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     say(player.demo_title(scenario, chosen))
     started = time.monotonic()
-    result = player.demo(where, scenario, players, chosen, seed.encode())
+    from pbem.core import seen
+    with seen.paused():  # the demo's game runs on its own clock: its bots' first sights are that clock's
+        result = player.demo(where, scenario, players, chosen, seed.encode())
     took = time.monotonic() - started
     for line in result.lines:
         say(line)

@@ -81,9 +81,11 @@ def fails_cleanly(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from pbem.core import seen  # every verb is the client: it notes when it first saw each entry (§8.3)
         _Output.closed = False
         try:
-            done = fn(*args, **kwargs)
+            with seen.recording():
+                done = fn(*args, **kwargs)
         except PbemError as exc:
             fail(str(exc), exc.hint)
         except OSError as exc:

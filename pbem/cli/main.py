@@ -53,7 +53,8 @@ VERBS: tuple[Verb, ...] = (
          "Which step the game is at, who owes what (from the public ledger) and, for the referee, which orders "
          "have arrived (kept in GAME/.pbem/pending until the step is adjudicated)."),
     Verb("verify", "pbem.cli.verify:verify",
-         "Check the whole public record: signatures, chain, dice reveals, orders consumed, reports."),
+         "Check the whole public record: signatures, chain, dice reveals, orders consumed, reports; and this "
+         "folder's record of first sights: no entry reached it with its deadline already past (protocol §8.3)."),
     Verb("audit", "pbem.cli.verify:audit",
          "Replay the game from the reveal bundle and check every entry, commitment, die and report."),
     Verb("sandbox", "pbem.cli.sandbox:sandbox",

@@ -279,6 +279,10 @@ def seal(
     if deadline:
         say(f"the deadline of step {d.step} is {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(deadline))}; "
             "after it the referee may give you default orders")
+        from pbem.cli.status import deadline_warning
+        warning = deadline_warning(info)
+        if warning:
+            say(warning)
     say("keep the receipt the referee sends back for it: it proves your order arrived, and when. "
         "After the game, pbem audit GAME --reveal BUNDLE --receipt RECEIPT fails if the referee dropped "
         "it, or played an older order in its place. No receipt before the deadline? Send the order again.")

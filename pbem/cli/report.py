@@ -46,6 +46,9 @@ def open_(
         text, picture = render_report(shown, report, key, game), svg_of(shown)
         page = html_of(shown, report, key, game) if html is not None else ""
     say(text)
+    warning = _deadline_warning(rep, game or report.parent.parent)
+    if warning:
+        say(warning)
     if save is not None:
         write_output(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "--save")
     if picture:
@@ -57,6 +60,22 @@ def open_(
         say(f"page written to {html}")
     elif html is not None:
         say(f"no page written: this game has no HTML report (--html {html} ignored)")
+
+
+def _deadline_warning(rep: dict[str, Any], game_dir: Path) -> str:
+    """The status's warning of a near or past deadline (§8.3), when the report asks for the game's
+    current step and its game folder is at hand; "" otherwise."""
+    from pbem.cli.status import deadline_warning
+    from pbem.core import standing
+    from pbem.core.errors import PbemError
+
+    if not (game_dir / "game.toml").is_file():
+        return ""
+    try:
+        info = standing.status(game_dir)
+    except PbemError:
+        return ""
+    return deadline_warning(info) if info.get("step") == rep.get("step") else ""
 
 
 def defaults_told(rep: dict[str, Any], game_dir: Path,

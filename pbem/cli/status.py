@@ -36,15 +36,39 @@ def status(game_dir: GameDir) -> None:
     have arrived (kept in GAME/.pbem/pending until the step is adjudicated)."""
     info = standing.status(game_dir)
     say(describe(info))
+    warning = deadline_warning(info)
+    if warning:
+        say(warning)
     for line in arrived(game_dir, info):  # nothing on a player's copy: no blank line either
         say(line)
+
+
+def deadline_warning(info: dict[str, Any], now: int | None = None) -> str:
+    """A plain-words warning when the step's deadline is near (under a quarter of the game's hours, at
+    most 12 hours) or past (§8.3); "" otherwise. ``now``: unix seconds (None: the clock)."""
+    deadline, step = int(info.get("deadline") or 0), info.get("step", "?")
+    if not deadline or not info.get("owes"):
+        return ""
+    now = int(time.time()) if now is None else now
+    near = min(int(info.get("hours") or 0) * 3600 // 4, 12 * 3600)
+    if now > deadline:
+        return (f"warning: the deadline of step {step} ({_when(deadline)}) has PASSED: an order sent now is refused "
+                "as late and a side that sent none gets the default orders. If it had already passed when this "
+                "copy first showed the step, the referee's clock was behind or it backdated the entry: run "
+                "pbem verify and keep this folder, it is evidence (protocol §8.3).")
+    if deadline - now < near:
+        left = deadline - now
+        return (f"warning: the deadline of step {step} is near: {left // 3600} h {left % 3600 // 60} min left, "
+                f"until {_when(deadline)}; send your orders well before it (protocol §8.3).")
+    return ""
 
 
 def arrived(game_dir: Path, info: dict[str, Any]) -> list[str]:
     """The referee's view of the step: which owed orders are kept in .pbem/pending and which are awaited.
     Nothing when the private area is absent (a player's copy of the public folder)."""
     owes = dict(info.get("owes") or {})
-    if not owes or not ledger.private_dir(game_dir).is_dir():
+    if not owes or not (ledger.private_dir(game_dir) / "lock").exists():  # the referee's folder; a player's
+        # copy has at most its record of first sights there (§8.3)
         return []
     step = int(info.get("step", 0))
     have = [s for s in sorted(owes) if ledger.pending_path(game_dir, step, s).exists()]

@@ -30,9 +30,12 @@ else:
 
 @fails_cleanly
 def verify(game_dir: GameDir) -> None:
-    """Check the whole public record: signatures, chain, dice reveals, orders consumed, reports."""
-    summary = ledger.verify_game(game_dir)
-    say("\n".join(summary["lines"]))
+    """Check the whole public record: signatures, chain, dice reveals, orders consumed, reports; and this
+    folder's record of first sights: no entry reached it with its deadline already past (protocol §8.3)."""
+    from pbem.core import seen
+    record = ledger.verify_record(game_dir)
+    lines = record.summary["lines"] + seen.check(game_dir, record.entries, ledger.CLOCK_SLACK)
+    say("\n".join(lines))
 
 
 @fails_cleanly

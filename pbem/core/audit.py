@@ -34,19 +34,20 @@ MAX_REVEAL = 64 << 20  # every order of a game (each at most 1 MiB, protocol §3
 STATE_LABEL = game_mod.STATE_LABEL
 
 
-def make_reveal(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
+def make_reveal(game_dir: Path, referee: PrivateIdentity, now: int | None = None) -> dict[str, Any]:
     """The reveal bundle, built with the referee's key from the game folder, whose public record
-    must verify first (§7): a bundle of a damaged record would only fail its audit."""
-    return reveal_and_record(game_dir, referee)[0]
+    must verify first (§7, at the clock ``now``): a bundle of a damaged record would only fail its audit."""
+    return reveal_and_record(game_dir, referee, now)[0]
 
 
 @lock_mod.locked
-def reveal_and_record(game_dir: Path, referee: PrivateIdentity) -> tuple[dict[str, Any], led.Record]:
+def reveal_and_record(game_dir: Path, referee: PrivateIdentity,
+                      now: int | None = None) -> tuple[dict[str, Any], led.Record]:
     """``make_reveal``, and the verified record it was built from (for an audit that follows,
     so the record is verified once)."""
     man = led.read_manifest(game_dir)
     game_mod._check_referee(man, referee)
-    record = led.verify_record(game_dir)
+    record = led.verify_record(game_dir, now)
     entries = record.entries
     last = entries[-1]
     secret = game_mod._load_state(game_dir, man, last, referee)
@@ -96,15 +97,17 @@ def _hex32(bundle: dict[str, Any], name: str) -> bytes:
 
 
 def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = None,
-          receipt_files: Sequence[tuple[str, bytes]] = (), record: led.Record | None = None) -> dict[str, Any]:
+          receipt_files: Sequence[tuple[str, bytes]] = (), record: led.Record | None = None,
+          now: int | None = None) -> dict[str, Any]:
     """Verify the public record, then replay every step; AuditError names the first divergence.
 
     ``receipt_files`` ((where, armored receipt) pairs, from the players) are then held against
     the ledger (§9.2): a receipted in-time order defaulted or replaced by an older one fails.
     ``record``: the record as ``ledger.verify_record`` has just returned it, when the caller
-    verified it (``reveal_and_record``): it is not verified a second time.
+    verified it (``reveal_and_record``): it is not verified a second time. ``now``: the verifier's clock
+    (unix seconds; None: the clock), which no entry may be written more than an hour after (§8.3).
     """
-    record = record or led.verify_record(game_dir)  # verified once; its parsed entries are replayed below
+    record = record or led.verify_record(game_dir, now)  # verified once; its parsed entries are replayed below
     summary, man = record.summary, record.manifest
     if bundle.get("game") != man.game:
         raise AuditError(f"the reveal bundle is for game {bundle.get('game')!r}, not {man.game!r} (protocol §9).")
@@ -130,7 +133,8 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
             reports = {s: rules.report(state, s, [], man.game, 0) for s in man.sides}
         else:
             revealed = _revealed(man, entry, bundle_orders.get(f"{entry.step:04d}", {}), "order",
-                                 lambda side: led.order_path(game_dir, entry.step, side), record.consumed)
+                                 lambda side: led.order_path(game_dir, entry.step, side), record.consumed,
+                                 record.entries[n - 1])
             for side in entry.defaulted:
                 revealed[side] = (b"", rules.default_order(state, side))
             seed = _seed(dice_secret, entry, man, [(s, revealed[s][0]) for s in man.sides if s in revealed])
@@ -151,12 +155,14 @@ def _seed(dice_secret: bytes, entry: led.Entry, man: led.Manifest, entropies: li
 
 
 def _revealed(man: led.Manifest, entry: led.Entry, revealed: Any, what: str, path_of: Any,
-              consumed: dict[Path, env_mod.Envelope]) -> dict[str, tuple[bytes, Any]]:
+              consumed: dict[Path, env_mod.Envelope],
+              answered: led.Entry | None = None) -> dict[str, tuple[bytes, Any]]:
     """Side -> (entropy, order) of the envelopes ``entry`` consumed, opened with the bundle's keys.
 
     The key must match the envelope's key commitment (§4.4), the entropy proof must be the side's
     signature over the step (§8.2), and the bundle's copy of proof, entropy and order must be what
     the player signed. ``consumed``: the envelopes verify read and checked, by path (read again if absent).
+    ``answered``: the entry the orders answered, whose writing and deadline their ``seen`` must fit (§8.3).
     """
     out: dict[str, tuple[bytes, Any]] = {}
     step = "the set-up" if entry.number == 0 else f"step {entry.step}"
@@ -167,8 +173,12 @@ def _revealed(man: led.Manifest, entry: led.Entry, revealed: Any, what: str, pat
         path = path_of(side)
         env = consumed.get(path) or env_mod.read_file(path)
         payload = env_mod.open_with_key(env, _hex32(item, "key"), str(path))
-        proof, body = game_mod.parse_order_payload(payload, str(path))
+        proof, body, seen = game_mod.parse_payload(payload, str(path))
         entropy = game_mod.order_entropy(man, env, proof, str(path))
+        if answered is not None:  # an order consumed: its seen was the referee's to check (§8.3)
+            if seen is None:
+                raise AuditError(f"{path}: {side}'s order consumed at {step} carries no seen (protocol §7.3).")
+            receipts.check_seen(str(path), side, entry.step, answered, seen.entry, seen.at, "consumed")
         if item.get("proof") != b64(proof) or item.get("entropy") != entropy.hex() \
                 or canonical_bytes(item.get("order")) != canonical_bytes(body):
             raise AuditError(f"reveal bundle: the {what} of {side} for {step} differs from the signed {what} in "

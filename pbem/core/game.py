@@ -63,9 +63,17 @@ def _now(now: int | None) -> int:
     return int(time.time()) if now is None else int(now)
 
 
-def _deadline(man: led.Manifest, owes: Mapping[str, str], now: int) -> int:
-    """The deadline of the step an entry written ``now`` asks for: 0 when nobody owes or there is none (§8.3)."""
-    return now + man.deadline_hours * 3600 if owes and man.deadline_hours else 0
+def _written(previous: led.Entry | None, now: int) -> int:
+    """The write time of the next entry (§8.3): the clock, or one second after the previous entry's when
+    the clock has not moved past it (write times strictly increase); refused when the clock reads more
+    than the slack before the previous entry, as a clock set back would."""
+    if previous is None:
+        return now
+    if now + led.CLOCK_SLACK < previous.written:
+        raise LedgerError(f"the clock reads {led.when(now)}, before entry {previous.number} was written "
+                          f"({led.when(previous.written)}): a clock set back cannot write the next entry "
+                          "(protocol §8.3).", hint="set the clock right, then run the command again")
+    return max(now, previous.written + 1)
 
 
 def _rules(rules: rs.Ruleset | str) -> rs.Ruleset:
@@ -151,9 +159,8 @@ def _setup_files(game_dir: Path, man: led.Manifest, rules: rs.Ruleset, referee: 
     state = rules.setup(man.scenario, dict(man.options),
                         Drbg(beacon.seed_for(dice_secret, man.chain_length, man.game, 0, entropies)))
     reports = {s: rules.report(state, s, [], man.game, 0) for s in man.sides}
-    return _step_files(game_dir, man.game, 0, man.hash, rules, state, reports, {s: joins[s][0] for s in joins}, [],
-                       r, referee, man.identities, dice_secret, state_secret,
-                       _deadline(man, rules.owes(state), now), {})
+    return _step_files(game_dir, man, 0, man.hash, rules, state, reports, {s: joins[s][0] for s in joins}, [],
+                       r, referee, dice_secret, state_secret, _written(None, now), {})
 
 
 def new_game(game_dir: Path, rules: rs.Ruleset | str, scenario: str, options: Mapping[str, Any],
@@ -269,9 +276,9 @@ def _check_join(man: led.Manifest, referee: PrivateIdentity, raw: bytes | str, w
         raise EnvelopeError(f"{where} is for side {side!r}, which is not in game {man.game} (protocol §4.5).")
     env_mod.expect(env, where, signer=man.identities[side], step=0, answers=man.hash,
                    to=referee.public)
-    proof, body = parse_order_payload(env_mod.open_sealed(env, referee, where), where)
+    proof, body, seen = parse_payload(env_mod.open_sealed(env, referee, where), where)
     entropy = beacon.check_entropy_proof(man.identities[side], man.game, 0, man.hash, proof, where)
-    if body is not None:
+    if body is not None or seen is not None:
         raise FormatError(f"{where}: a join holds entropy and no order (protocol §8.1).")
     return env, side, entropy
 
@@ -314,17 +321,18 @@ def _input(item: Path | str | bytes, what: str) -> tuple[str, bytes]:
     return what, item if isinstance(item, bytes) else item.encode("utf-8")
 
 
-def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Ruleset, state: dict[str, Any],
+def _step_files(game_dir: Path, man: led.Manifest, number: int, prev: str, rules: rs.Ruleset, state: dict[str, Any],
                 reports: Mapping[str, Any], orders: Mapping[str, str], defaulted: list[str], r: bytes,
-                referee: PrivateIdentity, identities: Mapping[str, PublicIdentity], dice_secret: bytes,
-                state_secret: bytes, deadline: int, received: Mapping[str, int],
-                board: Mapping[str, Any] | None = None) -> list[tuple[Path, bytes]]:
+                referee: PrivateIdentity, dice_secret: bytes, state_secret: bytes, written: int,
+                received: Mapping[str, int], board: Mapping[str, Any] | None = None) -> list[tuple[Path, bytes]]:
     """Reports, sealed state and the ledger entry of one step (ledger entry last).
 
     The seats are the manifest's (``identities``, in manifest order), not a fixed attribute of the
     ruleset: a game whose seats depend on its options has them recorded there (protocol §10.1).
     ``board``: the public board the ruleset gave with the state (``StepResult.public``); without
-    one (the set-up) it is the ruleset's ``public(state)``."""
+    one (the set-up) it is the ruleset's ``public(state)``. ``written``: the entry's write time, from
+    which its deadline follows (§8.3)."""
+    game, identities = man.game, man.identities
     items = dict(rules.secrets(state))
     if STATE_LABEL in items:
         raise FormatError(f"a ruleset may not use the reserved secret label {STATE_LABEL!r} (protocol §6).")
@@ -336,10 +344,10 @@ def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Rul
         salt = commitments.salt_for(state_secret, game, number, label)
         report_commits[side] = commitments.commit(label, salt, reports[side])
         payloads[side] = canonical_bytes({"salt": salt.hex(), "report": reports[side]})
-    result = rules.result(state)
-    body = led.entry_body(game, number, prev, rules.owes(state), dict(orders), defaulted, r, state_commit, commits,
-                          report_commits, rules.public(state) if board is None else dict(board), result, deadline,
-                          dict(received))
+    result, owes = rules.result(state), dict(rules.owes(state))
+    body = led.entry_body(game, number, prev, owes, dict(orders), defaulted, r, state_commit, commits,
+                          report_commits, rules.public(state) if board is None else dict(board), result,
+                          led.deadline_of(man, owes, written), dict(received), written)
     entry_bytes = led.dump_signed(body, referee, led.ENTRY_DOMAIN)
     entry_hash = led.record_hash(entry_bytes)
     files = []
@@ -356,10 +364,13 @@ def _step_files(game_dir: Path, game: str, number: int, prev: str, rules: rs.Rul
     return files
 
 
-def write_order(game_dir: Path, player: PrivateIdentity, side: str, step: int, body: Any) -> str:
+def write_order(game_dir: Path, player: PrivateIdentity, side: str, step: int, body: Any,
+                now: int | None = None) -> str:
     """An armored order: signed by ``player`` as ``side``, sealed to the referee, bound to the step.
 
-    Its entropy is fixed by the side's key and the step (§8.2): sealing again gives the same.
+    Its entropy is fixed by the side's key and the step (§8.2): sealing again gives the same. It
+    carries ``seen``: the entry it answers and when this folder first saw it (its record of first
+    sights, else ``now``; None: the clock), so the referee and the audit can hold the deadline to it (§8.3).
     """
     game_dir = Path(game_dir)
     man = led.read_manifest(game_dir)
@@ -375,19 +386,67 @@ def write_order(game_dir: Path, player: PrivateIdentity, side: str, step: int, b
         raise ReplayError(f"orders for step {step} are not wanted: the game is at step {entry.number} (protocol §7.3).")
     if side not in entry.owes:
         raise EnvelopeError(f"{side} owes no orders at step {step} (protocol §7.3).")
+    from pbem.core import seen
+    at = seen.first_seen(game_dir, entry)
     proof = beacon.entropy_proof(player, man.game, step, entry.hash)
-    payload = canonical_bytes({"proof": b64(proof), "order": body})
+    payload = canonical_bytes({"proof": b64(proof), "order": body,
+                               "seen": {"entry": entry.hash, "at": _now(now) if at is None else at}})
     sealed = env_mod.seal(player, [man.referee], payload, game=man.game, kind="order", side=side, step=step,
                           answers=entry.hash)
     return armor.armor(sealed)
 
 
+@dataclasses.dataclass(frozen=True)
+class Seen:
+    """An order's ``seen``: the entry it answers (hex record hash) and when the player first saw it (§8.3)."""
+
+    entry: str
+    at: int
+
+
 def parse_order_payload(payload: bytes, where: str) -> tuple[bytes, Any]:
     """(entropy proof, order body) from an order's or join's decrypted payload (§7.3, §8.2)."""
+    proof, body, _ = parse_payload(payload, where)
+    return proof, body
+
+
+def parse_payload(payload: bytes, where: str) -> tuple[bytes, Any, Seen | None]:
+    """(entropy proof, order body, seen) of a decrypted payload: an order holds exactly proof, order
+    and seen (§7.3); a join exactly proof and order (null), and no seen (§8.1)."""
     data = canonical_loads(payload)
-    if not isinstance(data, dict) or set(data) != {"proof", "order"} or not isinstance(data["proof"], str):
-        raise FormatError(f"{where}: the order payload must hold exactly proof and order (protocol §7.3).")
-    return unb64(data["proof"], f"{where}: proof", 64), data["order"]
+    if not isinstance(data, dict) or set(data) not in ({"proof", "order"}, {"proof", "order", "seen"}) \
+            or not isinstance(data["proof"], str):
+        raise FormatError(f"{where}: the payload must hold exactly proof, order and (in an order) seen "
+                          "(protocol §7.3).")
+    seen = data.get("seen")
+    if "seen" in data and not (isinstance(seen, dict) and set(seen) == {"entry", "at"}
+                               and isinstance(seen["entry"], str) and re.fullmatch(r"[0-9a-f]{64}", seen["entry"])
+                               and isinstance(seen["at"], int) and not isinstance(seen["at"], bool)
+                               and seen["at"] >= 0):
+        raise FormatError(f"{where}: field seen must be {{entry: the hex hash of the entry answered, at: unix "
+                          "seconds}} (protocol §7.3).")
+    return (unb64(data["proof"], f"{where}: proof", 64), data["order"],
+            Seen(seen["entry"], seen["at"]) if isinstance(seen, dict) else None)
+
+
+def check_seen(seen: Seen | None, entry: led.Entry, now: int, where: str) -> None:
+    """The referee's check of an order's ``seen`` (§7.3, §8.3): it names the entry answered, and its
+    time is neither before that entry was written nor ahead of the referee's clock (an hour's slack
+    each way), nor more than the slack after the step's deadline."""
+    slack = led.CLOCK_SLACK
+    if seen is None:
+        raise FormatError(f"{where}: an order carries seen, the entry it answers and when its player first saw "
+                          "it (protocol §7.3).")
+    if seen.entry != entry.hash:
+        raise ReplayError(f"{where}: field seen names entry {seen.entry[:16]}…, not entry {entry.number} "
+                          f"({entry.hash[:16]}…) that the order answers (protocol §8.3).")
+    if seen.at < entry.written - slack or seen.at > now + slack \
+            or (entry.deadline and seen.at > entry.deadline + slack):
+        raise ReplayError(f"{where}: field seen says its player first saw entry {entry.number} at "
+                          f"{led.when(seen.at)}, but the entry was written at {led.when(entry.written)}"
+                          + (f", its deadline is {led.when(entry.deadline)}" if entry.deadline else "")
+                          + f" and the referee's clock reads {led.when(now)}; a first sight must fall between the "
+                          "entry's writing and the deadline, within an hour (protocol §8.3).")
 
 
 def order_entropy(man: led.Manifest, env: env_mod.Envelope, proof: bytes, where: str) -> bytes:
@@ -397,8 +456,9 @@ def order_entropy(man: led.Manifest, env: env_mod.Envelope, proof: bytes, where:
 
 
 def _check_order(man: led.Manifest, entry: led.Entry, referee: PrivateIdentity, raw: bytes | str,
-                 where: str) -> tuple[env_mod.Envelope, str, bytes, Any]:
-    """Verify one received order against the game and the latest entry; returns (envelope, side, entropy, body)."""
+                 where: str, now: int) -> tuple[env_mod.Envelope, str, bytes, Any, Seen]:
+    """Verify one received order against the game and the latest entry at the referee's clock ``now``;
+    returns (envelope, side, entropy, body, seen)."""
     env = env_mod.read(raw, where)
     env_mod.expect(env, where, kind="order", game=man.game)
     side = env.header.side
@@ -411,10 +471,12 @@ def _check_order(man: led.Manifest, entry: led.Entry, referee: PrivateIdentity, 
     env_mod.expect(env, where, step=entry.number, answers=entry.hash, to=referee.public)
     if side not in entry.owes:
         raise EnvelopeError(f"{where}: {side} owes no orders at step {entry.number} (protocol §7.3).")
-    proof, body = parse_order_payload(env_mod.open_sealed(env, referee, where), where)
+    proof, body, seen = parse_payload(env_mod.open_sealed(env, referee, where), where)
     entropy = order_entropy(man, env, proof, where)
     _check_body_binding(body, env.header, where)
-    return env, side, entropy, body
+    check_seen(seen, entry, now, where)
+    assert seen is not None
+    return env, side, entropy, body, seen
 
 
 def _check_body_binding(body: Any, header: env_mod.Header, where: str) -> None:
@@ -444,19 +506,30 @@ def _load_state(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: Pr
 
 @lock_mod.locked
 def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, where: str = "order",
-                  rules: rs.Ruleset | None = None, now: int | None = None) -> receipts.Receipt:
+                  rules: rs.Ruleset | None = None, now: int | None = None,
+                  deadline: int | None = None) -> receipts.Receipt:
     """Check an order as it arrives, keep it in the private area and issue its receipt (§7.3, §9.2).
 
     The order is checked in full now (binding, entropy proof, the game's rules), so the player
     hears at once, and nothing is kept when it is refused. A later valid order of the same side
     replaces the kept one and gets the next seq; an identical resend gets the receipt first issued
     (``identical`` True). The pending order stays out of the public record until its step closes.
+    An order arriving after the step's deadline is refused before it is opened (§8.3), so every
+    receipt is in time; ``deadline``: the step's deadline as a host extended it (a mail judge), never
+    earlier than the ledger's.
     """
     game_dir = Path(game_dir)
     man = led.read_manifest(game_dir)
     _check_referee(man, referee)
     entry = led.latest(game_dir, man)
-    env, side, _, body = _check_order(man, entry, referee, raw, where)
+    try:
+        received = _received_at(man, entry, _now(now), deadline)
+    except ReplayError:
+        kept = _resent(game_dir, man, entry, raw, where)
+        if kept is None:
+            raise
+        return kept  # the order kept, sent again: it was received in time, its receipt says so
+    env, side, _, body, seen = _check_order(man, entry, referee, raw, where, received)
     rules = _installed_rules(man, rules, game_dir)
     state = _load_state(game_dir, man, entry, referee)["state"]
     try:
@@ -467,13 +540,39 @@ def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, wh
             refused.hint = (f"the order {side} sent earlier for step {entry.number} stays in force; "
                             "send a corrected order to replace it")
         raise refused from None
-    receipt, files = _receive(game_dir, man, entry, referee, env, _now(now))
+    receipt, files = _receive(game_dir, man, entry, referee, env, received, seen)
     _write_all(files)
     return receipt
 
 
+def _resent(game_dir: Path, man: led.Manifest, entry: led.Entry, raw: bytes | str,
+            where: str) -> receipts.Receipt | None:
+    """The receipt first issued, when ``raw`` is the very order kept for its side (compared by hash,
+    unopened); None otherwise. A referee that reads its inbox again after the deadline (a git
+    referee's pass) finds the orders it took in time, not late ones."""
+    env = env_mod.read(raw, where)
+    side = env.header.side
+    if side not in man.identities or not led.pending_path(game_dir, entry.number, side).exists():
+        return None
+    issued = receipts.kept(game_dir, man, entry.number, side)
+    return dataclasses.replace(issued[-1], identical=True) if issued and issued[-1].order == env.hash else None
+
+
+def _received_at(man: led.Manifest, entry: led.Entry, now: int, extended: int | None = None) -> int:
+    """The time an order arriving ``now`` is received: never before its entry was written (a clock a
+    second behind the last write), and refused when the step's deadline (or its extension) has passed:
+    honest code refuses a late order before opening it, so a receipt is always in time (§8.3, §9.2)."""
+    received = max(now, entry.written)
+    until = max(entry.deadline, extended or 0) if entry.deadline else 0
+    if until and received > until:
+        raise ReplayError(f"the deadline of step {entry.number} of game {man.game} was {led.when(until)}; an order "
+                          f"arriving at {led.when(received)} is too late and was not opened (protocol §8.3).",
+                          hint="the referee gives the default orders to a side that sent none in time")
+    return received
+
+
 def _receive(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: PrivateIdentity, env: env_mod.Envelope,
-             now: int) -> tuple[receipts.Receipt, list[tuple[Path, bytes]]]:
+             now: int, seen: Seen) -> tuple[receipts.Receipt, list[tuple[Path, bytes]]]:
     """The receipt of a checked order and the files that keep it (pending order, receipt copy).
 
     An identical resend of the pending order gets the receipt first issued and writes nothing.
@@ -490,7 +589,7 @@ def _receive(game_dir: Path, man: led.Manifest, entry: led.Entry, referee: Priva
                           hint="to play it after all, seal it again: that makes a new order")
     seq = issued[-1].seq + 1 if issued else 1
     receipt = receipts.issue(referee, man.game, step, side, entry.hash, seq, env.hash, now, entry.deadline,
-                             issued[-1].order if issued else "")
+                             issued[-1].order if issued else "", seen.entry, seen.at)
     return receipt, [(pending, armor.armor(env.raw).encode("ascii")),
                      (led.receipt_path(game_dir, step, side, seq), receipt.armored.encode("ascii"))]
 
@@ -533,10 +632,11 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
         raise PbemError(f"game {man.game} is over; nobody owes orders (protocol §7.2).")
     secret = _load_state(game_dir, man, entry, referee)
     state = secret["state"]
-    given: dict[str, tuple[env_mod.Envelope, bytes, Any]] = {}
+    given: dict[str, tuple[env_mod.Envelope, bytes, Any, Seen]] = {}
+    received_at = _received_at(man, entry, now) if order_files else now
     for item in order_files:
         where, raw = _input(item, "order")
-        env, side, ent, body = _check_order(man, entry, referee, raw, where)
+        env, side, ent, body, seen = _check_order(man, entry, referee, raw, where, received_at)
         if side in given:
             raise EnvelopeError(f"{where} is a second order from {side} for step {entry.number} in one batch; "
                                 "send only the one you mean (protocol §7.3).")
@@ -544,26 +644,27 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
             rules.validate(state, side, body)
         except PbemError as exc:
             raise _located(exc, where) from None
-        given[side] = (env, ent, body)
+        given[side] = (env, ent, body, seen)
     covered = set(given) | {s for s in man.sides if led.pending_path(game_dir, entry.number, s).exists()}
     missing = [s for s in man.sides if s in entry.owes and s not in covered]
+    written = _written(entry, now)
     if missing:
-        _check_deadline_passed(man, entry, missing, deadline_passed, now)
+        _check_deadline_passed(man, entry, missing, deadline_passed, written)
     issued: list[receipts.Receipt] = []
     receipt_files: list[tuple[Path, bytes]] = []
     received: dict[str, tuple[env_mod.Envelope, bytes, Any, int]] = {}
     for side in man.sides:
         kept = led.pending_path(game_dir, entry.number, side)
         if side in given:  # received now: its receipt is written with the step, the order goes straight to orders/
-            env, ent, body = given[side]
-            receipt, files = _receive(game_dir, man, entry, referee, env, now)
+            env, ent, body, seen = given[side]
+            receipt, files = _receive(game_dir, man, entry, referee, env, received_at, seen)
             issued.append(receipt)
             receipt_files += [f for f in files if f[0] != kept]
             received[side] = (env, ent, body, receipt.seq)
             continue
         if not kept.exists():
             continue
-        env, s, ent, body = _check_order(man, entry, referee, read_input(kept, root=game_dir), str(kept))
+        env, s, ent, body, _ = _check_order(man, entry, referee, read_input(kept, root=game_dir), str(kept), now)
         last = receipts.kept(game_dir, man, entry.number, side)
         if s != side or not last or last[-1].order != env.hash:
             raise LedgerError(f"{kept} is not the order of {side} last receipted for step {entry.number} "
@@ -585,11 +686,10 @@ def adjudicate(game_dir: Path, referee: PrivateIdentity, order_files: Sequence[P
     new_state = result.state
     files = receipt_files + [(led.order_path(game_dir, entry.number, s),
                               armor.armor(received[s][0].raw).encode("ascii")) for s in sorted(received)]
-    files += _step_files(game_dir, man.game, number, entry.hash, rules, new_state, result.reports,
-                         {s: received[s][0].hash for s in received}, missing, r, referee, man.identities,
-                         dice_secret, bytes.fromhex(secret["state_secret"]),
-                         _deadline(man, rules.owes(new_state), now), {s: received[s][3] for s in received},
-                         board=result.public)
+    files += _step_files(game_dir, man, number, entry.hash, rules, new_state, result.reports,
+                         {s: received[s][0].hash for s in received}, missing, r, referee,
+                         dice_secret, bytes.fromhex(secret["state_secret"]), written,
+                         {s: received[s][3] for s in received}, board=result.public)
     _write_all(files)
     for side in man.sides:  # the step is closed: its orders are public now, none pending
         led.pending_path(game_dir, entry.number, side).unlink(missing_ok=True)
@@ -676,17 +776,19 @@ def verify(game_dir: Path, now: int | None = None) -> dict[str, Any]:
     return led.verify_game(Path(game_dir), now=now)
 
 
-def audit(game_dir: Path, reveal: Any, receipt_files: Sequence[tuple[str, bytes]] = ()) -> dict[str, Any]:
+def audit(game_dir: Path, reveal: Any, receipt_files: Sequence[tuple[str, bytes]] = (),
+          now: int | None = None) -> dict[str, Any]:
     """Replay the game from a reveal bundle (a dict, a bundle file, or the referee's key), holding
-    the ledger to the players' receipts ((where, armored receipt) pairs) when given."""
+    the ledger to the players' receipts ((where, armored receipt) pairs) when given; ``now``: the
+    verifier's clock (None: the clock)."""
     from pbem.core import audit as audit_mod
 
     if isinstance(reveal, PrivateIdentity):  # the record verified to make the bundle is the one audited
-        bundle, record = audit_mod.reveal_and_record(Path(game_dir), reveal)
+        bundle, record = audit_mod.reveal_and_record(Path(game_dir), reveal, now)
         return audit_mod.audit(Path(game_dir), bundle, receipt_files=receipt_files, record=record)
     if isinstance(reveal, (str, Path)):
         reveal = audit_mod.read_reveal(Path(reveal))
-    return audit_mod.audit(Path(game_dir), reveal, receipt_files=receipt_files)
+    return audit_mod.audit(Path(game_dir), reveal, receipt_files=receipt_files, now=now)
 
 
 __all__ = ["new_game", "open_game", "write_join", "start_game", "write_order", "receive_order", "adjudicate", "status",

@@ -191,6 +191,8 @@ def read_manifest(game_dir: Path) -> Manifest:
     man = parse_manifest(data, str(path))
     from pbem.core import components  # every verb that reads a game folder checks its component file (§10.3)
     components.in_game(Path(game_dir), man.options)
+    from pbem.core import seen  # a player's client notes when it first saw the latest entry (§8.3)
+    seen.observe(Path(game_dir), man)
     return man
 
 
@@ -256,6 +258,7 @@ class Entry:
     hash: str
     path: Path
     deadline: int = 0  # unix seconds: the deadline of next_step (0 when none, §7.2)
+    written: int = 0  # unix seconds: when the referee wrote the entry (§8.3)
     received: dict[str, int] = field(default_factory=dict)  # side -> receipt seq of each consumed order (§9.2)
 
 
@@ -285,13 +288,13 @@ def _join_name(side: str) -> str:
 def entry_body(game: str, number: int, prev: str, owes: dict[str, str], orders: dict[str, str],
                defaulted: list[str], dice: bytes, state: str, commitments: dict[str, str],
                reports: dict[str, str], board: Any, result: Any, deadline: int = 0,
-               received: dict[str, int] | None = None) -> dict[str, Any]:
+               received: dict[str, int] | None = None, written: int = 0) -> dict[str, Any]:
     return {"format": ENTRY_FORMAT, "game": game, "entry": number, "kind": "setup" if number == 0 else "step",
             "step": number - 1, "next_step": number, "prev": prev, "owes": dict(sorted(owes.items())),
             "orders": dict(sorted(orders.items())), "defaulted": sorted(defaulted), "dice": dice.hex(),
             "state": state, "commitments": dict(sorted(commitments.items())), "reports": dict(sorted(reports.items())),
             "board": canonical_bytes(board).decode("utf-8"), "result": canonical_bytes(result).decode("utf-8"),
-            "deadline": deadline, "received": dict(sorted((received or {}).items()))}
+            "deadline": deadline, "received": dict(sorted((received or {}).items())), "written": written}
 
 
 # The fields of a ledger entry besides ``signature``: exactly those the writer puts in (§7.2,
@@ -327,17 +330,19 @@ def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
     dice_hex = _str(doc, "dice", where)
     if not is_hex64(dice_hex):
         raise FormatError(f"{where}: field dice must be 64 hex digits (protocol §8).")
-    deadline = _int(doc, "deadline", where)
+    deadline, written = _int(doc, "deadline", where), _int(doc, "written", where)
     received = _table(doc, "received", where)
-    if deadline < 0 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in received.values()):
-        raise FormatError(f"{where}: field deadline must be >= 0 and each received seq >= 1 (protocol §7.2).")
+    if deadline < 0 or written < 0 \
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in received.values()):
+        raise FormatError(f"{where}: fields deadline and written must be >= 0 and each received seq >= 1 "
+                          "(protocol §7.2).")
     defaulted = doc.get("defaulted", [])
     if not isinstance(defaulted, list) or not all(isinstance(s, str) for s in defaulted):
         raise FormatError(f"{where}: field defaulted must be a list of sides (protocol §7.2).")
     return Entry(number, doc["kind"], number - 1, _str(doc, "prev", where), number, _table(doc, "owes", where),
                  _table(doc, "orders", where), tuple(defaulted), bytes.fromhex(dice_hex), _str(doc, "state", where),
                  _table(doc, "commitments", where), _table(doc, "reports", where), json_field(doc, "board", where),
-                 json_field(doc, "result", where), digest, path, deadline, received)
+                 json_field(doc, "result", where), digest, path, deadline, written, received)
 
 
 def entry_numbers(game_dir: Path) -> list[int]:
@@ -442,7 +447,8 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
              f"referee {man.referee.name} ({man.referee.fingerprint})"]
     lines += [f"side {s}: {man.identities[s].name} ({man.identities[s].fingerprint})" for s in man.sides]
     prev_owes: dict[str, str] = {}
-    prev_hash, prev_dice, prev_deadline = man.hash, man.anchor, 0
+    prev_hash, prev_dice = man.hash, man.anchor
+    previous: Entry | None = None
     check_started(game_dir, man)
     entries = entry_numbers(game_dir)
     if len(entries) > man.chain_length:
@@ -465,12 +471,11 @@ def verify_record(game_dir: Path, now: int | None = None) -> Record:
             raise LedgerError(f"{where}: field owes names unknown side {unknown[0]!r} (protocol §7.2).")
         if n > 0:
             _verify_orders(game_dir, man, entry, prev_owes, prev_hash, consumed)
-            _verify_deadline(man, entry, prev_deadline)
         else:
             _verify_joins(game_dir, man, entry, consumed)
-        _verify_written(man, entry, now)
+        verify_times(man, entry, previous, now)
         _verify_reports(game_dir, man, entry)
-        prev_hash, prev_dice, prev_owes, prev_deadline = entry.hash, entry.dice, entry.owes, entry.deadline
+        prev_hash, prev_dice, prev_owes, previous = entry.hash, entry.dice, entry.owes, entry
         lines.append(f"entry {n:04d}: {'setup' if n == 0 else f'step {n - 1}'}"
                      + (f", {'joins' if n == 0 else 'orders'} from {', '.join(sorted(entry.orders))}"
                         if entry.orders else "")
@@ -520,32 +525,48 @@ def _verify_nothing_after(listings: list[Listing], last: int) -> None:
                                   "an entry was removed (protocol §7.2).")
 
 
-CLOCK_SLACK = 3600  # seconds a referee's clock may run ahead of a verifier's
+CLOCK_SLACK = 3600  # seconds a referee's clock may run ahead of a verifier's (or a player's of the referee's)
 
 
-def _verify_written(man: Manifest, entry: Entry, now: int) -> None:
-    """An entry may not claim to be written in the future: that is how a referee would fake a passed deadline (§8.3)."""
-    if entry.deadline and man.deadline_hours and entry.deadline - man.deadline_hours * 3600 > now + CLOCK_SLACK:
-        raise LedgerError(f"{entry.path}: field deadline says the entry was written at "
-                          f"{entry.deadline - man.deadline_hours * 3600}, after now ({now}): the referee's clock "
-                          "is wrong or it claimed a deadline had passed early (protocol §8.3).")
+def deadline_of(man: Manifest, owes: dict[str, str], written: int) -> int:
+    """The deadline an entry written at ``written`` must record: written + the game's hours whenever
+    anyone owes and the game has a deadline, else 0 (§8.3)."""
+    return written + man.deadline_hours * 3600 if owes and man.deadline_hours else 0
 
 
-def _verify_deadline(man: Manifest, entry: Entry, previous: int) -> None:
-    """Default orders only after the recorded deadline (§8.3).
+def when(t: int) -> str:
+    """A unix time as people read it (UTC), with the number itself."""
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t)) + f" ({t})"
 
-    An entry's own deadline is the time it was written plus the manifest's hours, so an entry
-    that defaults a side and was written before the previous entry's deadline gives itself away.
-    """
+
+def verify_times(man: Manifest, entry: Entry, previous: Entry | None, now: int) -> None:
+    """The clock rules of an entry (§8.3): its write time follows the previous entry's and is not
+    ahead of the verifier's clock; its deadline is exactly its write time plus the game's hours
+    whenever anyone owes (0 only when nobody owes or the game has none); and it defaults a side
+    only if written at or after the step's deadline."""
     where = str(entry.path)
-    if not entry.defaulted:
+    if entry.written > now + CLOCK_SLACK:
+        raise LedgerError(f"{where}: field written says the entry was written at {when(entry.written)}, more than "
+                          f"an hour after now, {when(now)}: the referee's clock is wrong or it claimed a deadline "
+                          "had passed early (protocol §8.3).")
+    if previous is not None and entry.written <= previous.written:
+        raise LedgerError(f"{where}: field written ({entry.written}) is not after entry {previous.number}'s "
+                          f"({previous.written}); write times strictly increase along the chain (protocol §8.3).")
+    want = deadline_of(man, entry.owes, entry.written)
+    if entry.deadline != want:
+        why = (f"written + {man.deadline_hours} hours = {want}, since {', '.join(sorted(entry.owes))} "
+               f"{'owes' if len(entry.owes) == 1 else 'owe'}" if want else
+               "0, since nobody owes" if not entry.owes else "0, since the game has no deadline (hours = 0)")
+        raise LedgerError(f"{where}: field deadline is {entry.deadline}, but must be {why} (protocol §8.3).")
+    if not entry.defaulted or previous is None:
         return
-    if not previous:
+    if not previous.deadline:
         raise LedgerError(f"{where}: defaults {', '.join(entry.defaulted)}, but the step it adjudicates had no "
                           "deadline (protocol §8.3).")
-    if entry.deadline and entry.deadline - man.deadline_hours * 3600 < previous:
+    if entry.written < previous.deadline:
         raise LedgerError(f"{where}: defaults {', '.join(entry.defaulted)}, but was written before the step's "
-                          f"deadline ({previous}): the deadline had not passed (protocol §8.3).")
+                          f"deadline: field written is {when(entry.written)}, the deadline "
+                          f"{when(previous.deadline)}; the deadline had not passed (protocol §8.3).")
 
 
 def _verify_orders(game_dir: Path, man: Manifest, entry: Entry, owed: dict[str, str], answered: str,

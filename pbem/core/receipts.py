@@ -25,7 +25,7 @@ from pbem.core.errors import AuditError, FormatError
 from pbem.core.identity import PrivateIdentity
 
 KIND = "receipt"
-_FIELDS = {"order", "seq", "received", "deadline", "replaces"}
+_FIELDS = {"order", "seq", "received", "deadline", "replaces", "seen"}
 _HEX = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -48,6 +48,8 @@ class Receipt:
     identical: bool
     armored: str
     answers: str = ""
+    seen_entry: str = ""  # the order's seen, echoed (§8.3): the entry it answers ...
+    seen_at: int = 0  # ... and when its player first saw that entry
 
     @property
     def in_time(self) -> bool:
@@ -56,12 +58,13 @@ class Receipt:
 
 
 def issue(referee: PrivateIdentity, game: str, step: int, side: str, answers: str, seq: int, order: str,
-          received: int, deadline: int, replaces: str) -> Receipt:
-    """Sign a receipt (sign-only envelope of kind ``receipt``)."""
+          received: int, deadline: int, replaces: str, seen_entry: str, seen_at: int) -> Receipt:
+    """Sign a receipt (sign-only envelope of kind ``receipt``), echoing the order's ``seen`` (§8.3)."""
     payload = canonical_bytes({"order": order, "seq": seq, "received": received, "deadline": deadline,
-                               "replaces": replaces})
+                               "replaces": replaces, "seen": {"entry": seen_entry, "at": seen_at}})
     raw = env_mod.sign_only(referee, payload, game=game, kind=KIND, side=side, step=step, answers=answers)
-    return Receipt(game, step, side, seq, order, received, deadline, replaces, False, armor.armor(raw), answers)
+    return Receipt(game, step, side, seq, order, received, deadline, replaces, False, armor.armor(raw), answers,
+                   seen_entry, seen_at)
 
 
 def parse(raw: bytes | str, man: led.Manifest, where: str = "receipt") -> Receipt:
@@ -75,11 +78,20 @@ def parse(raw: bytes | str, man: led.Manifest, where: str = "receipt") -> Receip
     if not isinstance(data, dict) or set(data) != _FIELDS \
             or not all(isinstance(data[n], int) and not isinstance(data[n], bool) and data[n] >= 0 for n in ints) \
             or data["seq"] < 1 or not isinstance(data["order"], str) or not _HEX.match(data["order"]) \
-            or not isinstance(data["replaces"], str) or not (data["replaces"] == "" or _HEX.match(data["replaces"])):
-        raise FormatError(f"{where}: a receipt's payload holds exactly order, seq (>= 1), received, deadline and "
-                          "replaces (protocol §9.2).")
+            or not isinstance(data["replaces"], str) or not (data["replaces"] == "" or _HEX.match(data["replaces"])) \
+            or not _seen_ok(data["seen"]):
+        raise FormatError(f"{where}: a receipt's payload holds exactly order, seq (>= 1), received, deadline, "
+                          "replaces and seen {entry, at} (protocol §9.2).")
+    seen = data["seen"]
     return Receipt(man.game, env.header.step, env.header.side, data["seq"], data["order"], data["received"],
-                   data["deadline"], data["replaces"], False, armor.armor(env.raw), env.header.answers)
+                   data["deadline"], data["replaces"], False, armor.armor(env.raw), env.header.answers,
+                   seen["entry"], seen["at"])
+
+
+def _seen_ok(seen: object) -> bool:
+    return isinstance(seen, dict) and set(seen) == {"entry", "at"} and isinstance(seen["entry"], str) \
+        and bool(_HEX.match(seen["entry"])) and isinstance(seen["at"], int) and not isinstance(seen["at"], bool) \
+        and seen["at"] >= 0
 
 
 def kept(game_dir: Path, man: led.Manifest, step: int, side: str) -> list[Receipt]:
@@ -90,10 +102,31 @@ def kept(game_dir: Path, man: led.Manifest, step: int, side: str) -> list[Receip
     return sorted(out, key=lambda r: r.seq)
 
 
+def check_seen(where: str, side: str, step: int, answered: led.Entry, entry: str, at: int, what: str) -> None:
+    """An order the referee receipted or consumed carries a ``seen`` it had to accept (§8.3): the entry
+    answered, first seen no earlier than an hour before that entry was written and no later than an
+    hour after its deadline. A first sight past the deadline proves the entry reached the player
+    already late: the referee's clock was behind or it backdated the entry."""
+    slack = led.CLOCK_SLACK
+    if entry != answered.hash:
+        raise AuditError(f"{where}: {side}'s order {what} at step {step} says it answers another entry than "
+                         f"{answered.path} (protocol §8.3).")
+    if answered.deadline and at > answered.deadline + slack:
+        raise AuditError(f"{where}: {side}'s order {what} at step {step} was written after first seeing "
+                         f"{answered.path} at {led.when(at)}, past its deadline {led.when(answered.deadline)}: "
+                         "the entry reached the player already late, backdated or written on a clock set back "
+                         "(protocol §8.3, §9.2).")
+    if at < answered.written - slack:
+        raise AuditError(f"{where}: {side}'s order {what} at step {step} says its player saw {answered.path} at "
+                         f"{led.when(at)}, before it was written ({led.when(answered.written)}) (protocol §8.3).")
+
+
 def check(game_dir: Path, man: led.Manifest, receipts: Sequence[tuple[str, Receipt]]) -> list[str]:
     """Hold the ledger to the players' receipts; AuditError names the first broken promise (§9.2).
 
-    Fails when a receipted order that arrived in time was defaulted; when an order with a lower
+    Fails when a receipted order was defaulted (every receipt is in time: §8.3); when a receipt was
+    received before its entry was written or after the entry that adjudicated its step; when its
+    seen is not the entry answered or falls past the deadline (§8.3); when an order with a lower
     seq than a held receipt was consumed, or an order receipted under a lower seq was consumed
     under a higher one; when the consumed order of a receipt's seq is another order; when two
     receipts of one seq name different orders; when a receipt's deadline is not the one the ledger
@@ -109,25 +142,33 @@ def check(game_dir: Path, man: led.Manifest, receipts: Sequence[tuple[str, Recei
                              f"{r.step} to different orders (protocol §9.2).")
         seen[key] = (r.order, where)
     for where, r in receipts:
-        if r.step >= entries[-1]:
-            lines.append(
-                f"receipt {where}: {r.side}'s order {r.seq} for step {r.step}: the step is not adjudicated yet"
-            )
-            continue
+        if r.step > entries[-1]:
+            raise AuditError(f"{where}: the receipt is for step {r.step}, but the ledger ends at entry {entries[-1]} "
+                             "(protocol §9.2).")
         answered = led.read_entry(game_dir, r.step, man)
-        closed = led.read_entry(game_dir, r.step + 1, man)
         if r.answers != answered.hash:
             raise AuditError(f"{where}: the receipt answers another entry than ledger entry {r.step} (protocol §9.2).")
         if r.deadline != answered.deadline:
             raise AuditError(f"{where}: the receipt gives deadline {r.deadline}, but {answered.path} records "
                              f"{answered.deadline} (protocol §9.2).")
-        if r.side in closed.defaulted:
-            if r.in_time:
-                raise AuditError(f"{closed.path}: {r.side} was given default orders at step {r.step}, but {where} "
-                                 f"shows its order {r.seq} arrived at {r.received}, before the deadline "
-                                 f"{r.deadline} (protocol §9.2).")
-            lines.append(f"receipt {where}: arrived after the deadline; the default orders stand")
+        if r.received < answered.written:
+            raise AuditError(f"{where}: {r.side}'s order {r.seq} for step {r.step} was received at {r.received}, "
+                             f"before {answered.path} was written ({answered.written}) (protocol §9.2).")
+        check_seen(where, r.side, r.step, answered, r.seen_entry, r.seen_at, "receipted")
+        if r.step == entries[-1]:
+            lines.append(
+                f"receipt {where}: {r.side}'s order {r.seq} for step {r.step}: the step is not adjudicated yet"
+            )
             continue
+        closed = led.read_entry(game_dir, r.step + 1, man)
+        if r.received > closed.written:
+            raise AuditError(f"{where}: {r.side}'s order {r.seq} for step {r.step} was received at {r.received}, "
+                             f"after {closed.path}, which adjudicated the step, was written ({closed.written}) "
+                             "(protocol §9.2).")
+        if r.side in closed.defaulted:
+            raise AuditError(f"{closed.path}: {r.side} was given default orders at step {r.step}, but {where} "
+                             f"shows the referee received its order {r.seq} at {r.received}; a receipted order is "
+                             "never defaulted (protocol §9.2).")
         used = closed.received.get(r.side, 0)
         if used < r.seq:
             raise AuditError(f"{closed.path}: consumed {r.side}'s order {used} at step {r.step}, older than order "

@@ -17,4 +17,5 @@ def status(game_dir: Path) -> dict[str, Any]:
     man = led.read_manifest(Path(game_dir))
     entry = led.latest(Path(game_dir), man)
     return {"game": man.game, "step": entry.number, "owes": dict(entry.owes), "result": entry.result,
-            "board": entry.board, "entry_hash": entry.hash, "deadline": entry.deadline}
+            "board": entry.board, "entry_hash": entry.hash, "deadline": entry.deadline, "written": entry.written,
+            "hours": man.deadline_hours}

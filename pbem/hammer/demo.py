@@ -133,7 +133,7 @@ def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str
             drafts.check_draft(d, report)
             draft_path = drafts_dir / f"{step:04d}-{side}.toml"
             draft_path.write_text(drafts.dump_draft(d), encoding="utf-8")
-            armored = core_game.write_order(game_dir, priv[side], side, step, d.body())
+            armored = core_game.write_order(game_dir, priv[side], side, step, d.body(), now=now)
             env = folder / "outbox" / f"{step:04d}-{side}.asc"
             env.parent.mkdir(exist_ok=True)
             env.write_text(armored if isinstance(armored, str) else armored.decode("ascii"), encoding="utf-8")

@@ -3,6 +3,7 @@ in conftest.py, which pytest finds itself (a module named ``conftest`` may be an
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,11 +26,16 @@ def fixed(name: str, n: int) -> PrivateIdentity:
 
 
 def order(k: Keys, d: Path, side: str, throw: str = "rock", step: int | None = None) -> str:
-    step = game.status(d)["step"] if step is None else step
-    return game.write_order(d, getattr(k, side), side, step, {"side": side, "step": step, "throw": throw})
+    info = game.status(d)
+    step = info["step"] if step is None else step
+    # the player saw the entry as it was written (its order's seen, protocol §8.3)
+    return game.write_order(d, getattr(k, side), side, step, {"side": side, "step": step, "throw": throw},
+                            now=info["written"])
 
 
-T0 = 1_700_000_000  # when the fresh game was made (unix seconds): its first deadline, 72 hours on, is long past
+# When the fresh game was made (unix seconds): two hours ago, on the hour, so that its first deadline
+# (72 hours on) is ahead of the clock and an order sent now is in time (protocol §8.3).
+T0 = (int(time.time()) // 3600 - 2) * 3600
 
 
 def snapshot(d: Path) -> dict[str, bytes]:

@@ -154,9 +154,9 @@ def test_protocol_7_3_a_refused_replacement_says_the_earlier_order_stays_in_forc
 
 def test_protocol_7_3_incomplete_step_is_refused_unless_the_deadline_passed(fresh: Path, keys: Keys) -> None:
     assert "incomplete" in refused(fresh, keys, [order(keys, fresh, "north", "paper")], PbemError)
-    game.adjudicate(fresh, keys.referee, [order(keys, fresh, "north", "paper")], deadline_passed=True,
-                    now=game.status(fresh)["deadline"])
-    info = game.verify(fresh)
+    deadline = game.status(fresh)["deadline"]
+    game.adjudicate(fresh, keys.referee, [order(keys, fresh, "north", "paper")], deadline_passed=True, now=deadline)
+    info = game.verify(fresh, now=deadline)
     assert "defaults for south" in "\n".join(info["lines"])
 
 

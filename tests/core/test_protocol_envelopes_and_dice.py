@@ -53,7 +53,9 @@ def _entropy(keys: Keys, d: Path, side: str, step: int = 0) -> bytes:
 
 
 def _step_key_and_r(d: Path, keys: Keys, entry: int) -> tuple[bytes, bytes]:
-    x = bytes.fromhex(audit.make_reveal(d, keys.referee)["dice_secret"])
+    # at the clock of the latest entry: a step defaulted at its deadline is written days ahead (§8.3)
+    last = ledger.latest(d, ledger.read_manifest(d)).written
+    x = bytes.fromhex(audit.make_reveal(d, keys.referee, now=last)["dice_secret"])
     return beacon.step_key(x, "rps-fresh", entry), ledger.read_entry(d, entry, ledger.read_manifest(d)).dice
 
 

@@ -89,7 +89,8 @@ def _play_to_winter(d: Path, rules: Any, keys: dict[str, identity.PrivateIdentit
             return int(info["step"])
         state = true_state(d, referee, int(info["step"]))
         orders = [
-            game.write_order(d, keys[s], s, info["step"], rules.default_order(state, s)) for s in sorted(info["owes"])
+            game.write_order(d, keys[s], s, info["step"], rules.default_order(state, s), now=now)
+            for s in sorted(info["owes"])
         ]
         now += 60
         game.adjudicate(d, referee, orders, now=now)
@@ -111,8 +112,9 @@ def test_protocol_8_a_defaulted_winter_step_cannot_be_recomputed_by_the_other_si
     real_adjudicate = rules.adjudicate
     monkeypatch.setattr(rules, "adjudicate", lambda st, o, rng, game_id="": keyed.append(rng._key)
                         or real_adjudicate(st, o, rng, game_id))
-    england = game.write_order(d, players["england"], "england", step, rules.default_order(before, "england"))
     deadline = game.status(d)["deadline"]
+    england = game.write_order(d, players["england"], "england", step, rules.default_order(before, "england"),
+                               now=deadline)
     game.adjudicate(d, keys.referee, [england], deadline_passed=True, rules=rules, now=deadline)
     man = ledger.read_manifest(d)
     entry = ledger.read_entry(d, step + 1, man)
@@ -138,7 +140,7 @@ def test_protocol_8_2_sealing_again_gives_the_same_entropy(fresh: Path, keys: Ke
     first, second = order(keys, fresh, "north", "rock"), order(keys, fresh, "north", "paper")
     assert envelope.read(first).hash != envelope.read(second).hash
     a, b = _payload(fresh, keys.referee, first), _payload(fresh, keys.referee, second)
-    assert set(a) == {"proof", "order"} and a["proof"] == b["proof"]
+    assert set(a) == {"proof", "order", "seen"} and a["proof"] == b["proof"]
     man = ledger.read_manifest(fresh)
     assert game.order_entropy(man, envelope.read(first), identity.unb64(a["proof"], "p", 64), "first") == \
         game.order_entropy(man, envelope.read(second), identity.unb64(b["proof"], "p", 64), "second")
@@ -244,22 +246,26 @@ def test_protocol_9_2_audit_catches_an_in_time_order_defaulted(fresh: Path, keys
             p.unlink()
     deadline = game.status(fresh)["deadline"]
     game.adjudicate(fresh, keys.referee, [order(keys, fresh, "south", "rock")], deadline_passed=True, now=deadline)
-    bundle = audit.make_reveal(fresh, keys.referee)
-    audit.audit(fresh, bundle)  # without the receipt nothing shows
-    with pytest.raises(AuditError, match=r"north was given default orders at step 0, but r1 shows its order 1 "
-                                         r"arrived at \d+, before the deadline"):
-        audit.audit(fresh, bundle, receipt_files=[("r1", receipt.armored.encode())])
+    bundle = audit.make_reveal(fresh, keys.referee, now=deadline)
+    audit.audit(fresh, bundle, now=deadline)  # without the receipt nothing shows
+    with pytest.raises(AuditError, match=r"north was given default orders at step 0, but r1 shows the referee "
+                                         r"received its order 1 at \d+; a receipted order is never defaulted"):
+        audit.audit(fresh, bundle, receipt_files=[("r1", receipt.armored.encode())], now=deadline)
 
 
-def test_protocol_9_2_a_late_order_may_be_defaulted(fresh: Path, keys: Keys) -> None:
+def test_protocol_8_3_a_late_order_is_refused_unopened_so_every_receipt_is_in_time(fresh: Path, keys: Keys) -> None:
+    """A referee holding a late order could choose between it and the default: honest code refuses it,
+    before opening it, and issues no receipt (§8.3, §9.2)."""
     deadline = game.status(fresh)["deadline"]
-    late = game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "paper"), now=deadline + 5)
-    assert not late.in_time
-    (fresh / ".pbem" / "pending" / "0000-north.pbem").unlink()
-    game.adjudicate(fresh, keys.referee, [order(keys, fresh, "south", "rock")], deadline_passed=True,
-                    now=deadline + 10)
-    lines = audit.audit(fresh, audit.make_reveal(fresh, keys.referee), receipt_files=[("late", late.armored)])["lines"]
-    assert any("after the deadline" in line for line in lines)
+    before = snapshot(fresh)
+    with pytest.raises(ReplayError, match=r"an order arriving at .* is too late and was not opened"):
+        game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "paper"), now=deadline + 5)
+    with pytest.raises(ReplayError, match="too late"):
+        game.adjudicate(fresh, keys.referee, [order(keys, fresh, "south", "rock")], deadline_passed=True,
+                        now=deadline + 10)
+    assert snapshot(fresh) == before
+    on_time = game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "paper"), now=deadline)
+    assert on_time.in_time and on_time.received == deadline
 
 
 def test_protocol_9_2_audit_catches_an_older_order_swapped_in(fresh: Path, keys: Keys) -> None:
@@ -284,7 +290,7 @@ def test_protocol_9_2_audit_catches_an_older_order_receipted_again_under_a_new_n
     # The cheat, past the refusal in receive_order: a third receipt for the first order.
     man, entry = ledger.read_manifest(fresh), ledger.latest(fresh, ledger.read_manifest(fresh))
     forged = receipts.issue(keys.referee, man.game, 0, "north", entry.hash, 3, r1.order, T0 + 25, entry.deadline,
-                            r2.order)
+                            r2.order, r1.seen_entry, r1.seen_at)
     (fresh / ".pbem" / "receipts" / "0000-north-003.pbem").write_text(forged.armored)
     (fresh / ".pbem" / "pending" / "0000-north.pbem").write_text(o1)
     game.adjudicate(fresh, keys.referee, [order(keys, fresh, "south", "rock")], now=T0 + 30)
@@ -306,7 +312,8 @@ def test_protocol_9_2_audit_catches_two_receipts_with_one_number(fresh: Path, ke
 
 def test_protocol_9_2_a_receipt_from_another_key_is_refused(fresh: Path, keys: Keys) -> None:
     man, entry = ledger.read_manifest(fresh), ledger.latest(fresh, ledger.read_manifest(fresh))
-    fake = receipts.issue(keys.north, man.game, 0, "north", entry.hash, 1, "ab" * 32, T0, entry.deadline, "")
+    fake = receipts.issue(keys.north, man.game, 0, "north", entry.hash, 1, "ab" * 32, T0, entry.deadline, "",
+                          entry.hash, T0)
     with pytest.raises(SignatureError, match="not referee's"):
         receipts.parse(fake.armored, man, "fake")
 
@@ -382,7 +389,8 @@ def test_protocol_9_2_cli_receive_writes_the_receipt_and_audit_holds_the_ledger_
     deadline = game.status(fresh)["deadline"]
     game.adjudicate(fresh, keys.referee, [tmp_path / "s.asc"], deadline_passed=True, now=deadline)
     bundle = tmp_path / "bundle.json"
-    bundle.write_text(audit.dump_reveal(audit.make_reveal(fresh, keys.referee)))
+    bundle.write_text(audit.dump_reveal(audit.make_reveal(fresh, keys.referee, now=deadline)))
+    monkeypatch.setattr(ledger.time, "time", lambda: float(deadline))  # the auditor reads the ledger at the deadline
     code, out = run("audit", fresh, "--reveal", bundle)
     assert code == 0, out
     code, out = run("audit", fresh, "--reveal", bundle, "--receipt", receipt)
@@ -423,7 +431,8 @@ def test_protocol_9_2_cli_audit_refuses_a_bad_receipt_in_one_line(played: Path, 
     bundle = tmp_path / "bundle.json"
     bundle.write_text(audit.dump_reveal(audit.make_reveal(played, keys.referee)))
     man = ledger.read_manifest(played)
-    other_game = receipts.issue(keys.referee, "rps-elsewhere", 0, "north", "ab" * 32, 1, "cd" * 32, T0, 0, "")
+    other_game = receipts.issue(keys.referee, "rps-elsewhere", 0, "north", "ab" * 32, 1, "cd" * 32, T0, 0, "",
+                                "ab" * 32, T0)
     odd_payload = envelope.sign_only(keys.referee, b'{"seq":1}', game=man.game, kind="receipt", side="north", step=0)
     not_a_receipt = envelope.sign_only(keys.referee, b"{}", game=man.game, kind="message", side="north", step=0)
     cases = {"garbage": (b"hello", "not a pbem envelope"), "other-game": (other_game.armored.encode(), "rps-elsewhere"),

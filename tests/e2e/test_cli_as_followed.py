@@ -83,7 +83,8 @@ def test_playing_4_adjudicate_sends_the_whole_public_record_and_a_copy_of_it_ver
            "public record)" in out
     player_copy = _copy(g, parts, game / "copy")
     assert "ok: 2 entries" in run("verify", player_copy)
-    assert not (player_copy / ".pbem").exists()
+    # nothing of the referee's private area: only the copy's own record of first sights (protocol §8.3)
+    assert sorted(p.name for p in (player_copy / ".pbem").iterdir()) == ["seen.json", "seen.lock"]
 
 
 def test_playing_2_the_part_a_player_needs_to_seal_is_game_toml_and_ledger_but_verify_needs_all(game: Path) -> None:

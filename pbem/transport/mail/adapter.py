@@ -144,9 +144,10 @@ def accept_join(game_dir: Path, referee: PrivateIdentity, raw: bytes, where: str
     return side, identical
 
 
-def receive(game_dir: Path, referee: PrivateIdentity, raw: bytes, where: str, now: int) -> Receipt:
+def receive(game_dir: Path, referee: PrivateIdentity, raw: bytes, where: str, now: int,
+            deadline: int | None = None) -> Receipt:
     """Check an order as it arrives, keep it until its step closes, and get its signed receipt (§7.3, §9.2)."""
-    return core_game.receive_order(game_dir, referee, raw, where, now=now)
+    return core_game.receive_order(game_dir, referee, raw, where, now=now, deadline=deadline)
 
 
 def consumed(game_dir: Path, pv: Peek) -> bool:

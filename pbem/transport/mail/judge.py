@@ -187,7 +187,8 @@ class Judge:
             if pv.kind == "join":
                 _, identical = adapter.accept_join(row.dir, self.referee, pv.raw, where, now)
             else:
-                receipt = adapter.receive(row.dir, self.referee, pv.raw, where, now)
+                receipt = adapter.receive(row.dir, self.referee, pv.raw, where, now,  # until the host's extension
+                                          self._deadline(row.game, row.dir, pv.step))
         except adapter.GameBusy:
             raise  # another writer holds the game: the whole mail is tried again on the next pass
         except PbemError as exc:

@@ -146,7 +146,7 @@ def main(out: Path = HERE) -> None:
     vector("bad-magic", "The magic is PBEMenv1, protocol version 1's.", "4.1", "format",
            armor.armor(b"PBEMenv1" + signed[8:]))
     receipt = canonical_bytes({"order": "cd" * 32, "seq": 2, "received": 1_790_000_000, "deadline": 1_790_259_200,
-                               "replaces": "ef" * 32})
+                               "replaces": "ef" * 32, "seen": {"entry": "ab" * 32, "at": 1_789_999_000}})
     vector("receipt-ok", "A valid receipt: sign-only, kind receipt, signed by the referee (the sender here).",
            "9.2", "ok", armor.armor(envelope.sign_only(SENDER, receipt, kind="receipt", **FIELDS)), payload=receipt)
     vector("header-lone-surrogate", "A header whose game id starts with the escape of a lone surrogate "

@@ -23,7 +23,10 @@ ruleset.register("rps", "support.rps_game:RpsRuleset")
 HERE = Path(__file__).resolve().parent
 PBEM = [sys.executable, str(HERE / "pbem_with_rps.py")]  # the pbem command, with the test ruleset known
 HOOK = [*PBEM, "hook"]
-OVERDUE = 2 * 3600  # the arena's game was opened two hours ago with a one-hour deadline: step 0 is overdue
+OPENED = 600  # the arena's game was opened ten minutes ago with a one-hour deadline: orders sent now are in time
+# A clock this far ahead (PBEM_TEST_CLOCK_AHEAD, read by pbem_with_rps.py) is past step 0's deadline, and less
+# than an hour ahead of the real one, so what it writes still verifies (protocol §8.3).
+PAST_DEADLINE = {"PBEM_TEST_CLOCK_AHEAD": "3300"}
 
 
 def git(*args: str, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -114,7 +117,7 @@ def make_arena(tmp_path: Path, with_hooks: bool) -> Arena:
     g = tmp_path / "referee-game"
     game.new_game(g, "rps", "standard", {}, keys["referee"], {"north": keys["north"].public,
                                                             "south": keys["south"].public},
-                  game_id="rps-git", chain_length=20, deadline_hours=1, now=int(time.time()) - OVERDUE)
+                  game_id="rps-git", chain_length=20, deadline_hours=1, now=int(time.time()) - OPENED)
     bare = tmp_path / "game.git"
     setup.init(g, bare)
     if with_hooks:

@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from git_support import PBEM, Arena, git, pbem
+from git_support import PAST_DEADLINE, PBEM, Arena, git, pbem
 
 from pbem.transport.git import player
 
@@ -26,12 +26,12 @@ def workflow_command(step: str, before: str = "") -> str:
     return m.group(1).replace("${{ github.event.before }}", before)
 
 
-def run_workflow(ci: Path, step: str, before: str = "", key: Path | None = None, extra: str = ""
-                 ) -> subprocess.CompletedProcess[str]:
+def run_workflow(ci: Path, step: str, before: str = "", key: Path | None = None, extra: str = "",
+                 clock: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run the step's command in the checkout with the key in the environment, as the CI job does."""
     command = workflow_command(step, before) + extra
     assert command.startswith("pbem git ")
-    env = dict(os.environ, PBEM_REFEREE_KEY=key.read_text() if key else "")
+    env = dict(os.environ, PBEM_REFEREE_KEY=key.read_text() if key else "", **(clock or {}))
     shell_pbem = " ".join(f"'{p}'" for p in PBEM)
     return subprocess.run(["sh", "-c", shell_pbem + command.removeprefix("pbem")], cwd=ci, env=env,
                           capture_output=True, text=True)
@@ -143,9 +143,13 @@ def test_git_ci_referee_refuses_a_rewritten_history_and_a_changed_record(hosted:
 
 
 def test_git_tick_gives_default_orders_once_the_deadline_has_passed(hosted: Arena) -> None:
+    before = tip(hosted)
     player.submit(hosted.clones["north"], hosted.order("north", "paper"))
     ci = hosted.clones["ci"]
-    out = run_workflow(ci, "deadlines", key=hosted.referee_key)  # step 0's deadline passed an hour ago
+    # the push runs the referee, which takes the order in, in time: after the deadline it would be refused
+    # unopened (protocol §8.3)
+    assert run_workflow(ci, "take in orders and adjudicate", before, hosted.referee_key).returncode == 0
+    out = run_workflow(ci, "deadlines", key=hosted.referee_key, clock=PAST_DEADLINE)  # step 0's deadline passed
     assert out.returncode == 0, out.stderr
     assert "step 0 adjudicated (default orders for south)" in out.stdout
     assert "step 1: waiting for north, south" in out.stdout
@@ -153,7 +157,7 @@ def test_git_tick_gives_default_orders_once_the_deadline_has_passed(hosted: Aren
     entry = tomllib.loads((hosted.clones["south"] / "ledger" / "0001.toml").read_text())
     assert entry["defaulted"] == ["south"] and list(entry["orders"]) == ["north"]
     assert entry["received"] == {"north": 1}
-    out = run_workflow(ci, "deadlines", key=hosted.referee_key)  # step 1 is due in an hour: nothing yet
+    out = run_workflow(ci, "deadlines", key=hosted.referee_key, clock=PAST_DEADLINE)  # step 1: due in an hour
     assert out.returncode == 0, out.stderr
     assert re.search(r"step 1: the deadline is (3[0-6]\d\d) seconds away", out.stdout), out.stdout
     assert "adjudicated" not in out.stdout
@@ -161,7 +165,7 @@ def test_git_tick_gives_default_orders_once_the_deadline_has_passed(hosted: Aren
 
 def test_git_tick_on_a_self_hosted_bare_repository(arena: Arena) -> None:
     player.submit(arena.clones["south"], arena.order("south", "rock"))
-    out = pbem("git", "tick", "--repo", arena.bare, "--key", arena.referee_key)
+    out = pbem("git", "tick", "--repo", arena.bare, "--key", arena.referee_key, env=dict(os.environ, **PAST_DEADLINE))
     assert out.returncode == 0, out.stderr
     assert "step 0 adjudicated (default orders for north)" in out.stdout
     assert git("log", "-1", "--format=%s", "main", cwd=arena.bare).stdout.strip() == "referee: step 0 adjudicated"

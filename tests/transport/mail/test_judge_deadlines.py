@@ -56,7 +56,8 @@ def test_reminder_then_default_orders_at_the_deadline_and_a_host_extension(world
     assert f"You owe: throw orders for step 0, by {compose.when(NOW + 30 * 3600)}." in first  # in plain words
 
     north = players["north"]
-    order = core_game.write_order(game_dir, north.key, "north", 0, {"side": "north", "step": 0, "throw": "paper"})
+    order = core_game.write_order(game_dir, north.key, "north", 0, {"side": "north", "step": 0, "throw": "paper"},
+                                  now=NOW)  # the player reads the step on the game's clock (protocol §8.3)
     world.to_judge(_mail(north, order, "o0"))
     _settle(parts, 1)
 
