@@ -32,7 +32,7 @@ log_path = {base}/dovecot.log
 info_log_path = {base}/dovecot.log
 listen = 127.0.0.1
 protocols = imap
-ssl = no
+{ssl}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 default_internal_user = {user}
@@ -54,7 +54,8 @@ service imap-login {{
     port = {port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {tls_port}
   }}
 }}
 service anvil {{
@@ -65,9 +66,12 @@ service anvil {{
 
 @dataclass
 class Dovecot:
-    port: int
+    port: int  # IMAP without TLS
+    tls_port: int  # IMAP over TLS (0: none)
     base: Path
     proc: subprocess.Popen[bytes]
+    security: str = "none"  # how a test's client reaches it: "none" (port) or "tls" (tls_port)
+    cafile: str = ""  # the certificate a client trusts for TLS
 
     @property
     def log(self) -> str:
@@ -87,15 +91,23 @@ def _binary() -> str:
 
 
 @contextlib.contextmanager
-def dovecot() -> Iterator[Dovecot]:
-    """Dovecot serving one user (the judge's IMAP account) until the block ends; then stopped and removed."""
+def dovecot(tls: tuple[Path, Path] | None = None) -> Iterator[Dovecot]:
+    """Dovecot serving one user (the judge's IMAP account) until the block ends; then stopped and removed.
+
+    With ``tls`` (certificate, key) it also serves IMAP over TLS on ``tls_port``.
+    """
     exe = _binary()
     run_as = pwd.getpwnam("nobody") if os.getuid() == 0 else pwd.getpwuid(os.getuid())
     base = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
-    port = free_port()
+    port, tls_port = free_port(), free_port() if tls else 0
+    ssl = "ssl = no"
+    if tls:
+        shutil.copy(tls[0], base / "cert.pem")
+        shutil.copy(tls[1], base / "key.pem")
+        ssl = f"ssl = yes\nssl_cert = <{base}/cert.pem\nssl_key = <{base}/key.pem"
     group = run_as.pw_gid
     (base / "dovecot.conf").write_text(CONFIG.format(base=base, user=run_as.pw_name, group=grp.getgrgid(group).gr_name,
-                                                     port=port), encoding="utf-8")
+                                                     port=port, tls_port=tls_port, ssl=ssl), encoding="utf-8")
     (base / "passwd").write_text(f"{IMAP_USER}:{{PLAIN}}{IMAP_PASSWORD}:{run_as.pw_uid}:{group}::"
                                  f"{base}/mail/{IMAP_USER}\n", encoding="utf-8")
     for sub in ("run", "state", "mail"):
@@ -106,7 +118,7 @@ def dovecot() -> Iterator[Dovecot]:
     unprivileged = {"user": run_as.pw_uid, "group": group, "extra_groups": []} if os.getuid() == 0 else {}
     proc = subprocess.Popen([exe, "-F", "-c", str(base / "dovecot.conf")], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, **unprivileged)  # type: ignore[call-overload]
-    server = Dovecot(port, base, proc)
+    server = Dovecot(port, tls_port, base, proc)
     try:
         deadline = time.monotonic() + 20
         while True:

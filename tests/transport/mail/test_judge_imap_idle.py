@@ -11,10 +11,12 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from dovecot import Dovecot, dovecot
 from mailworld import IMAP_PASSWORD, IMAP_USER
+from test_judge_tls import _cert
 
 from pbem.transport.mail.config import Secret, Server
 from pbem.transport.mail.servers import ImapInbox
@@ -22,15 +24,21 @@ from pbem.transport.mail.servers import ImapInbox
 QUIET = 0.4  # seconds of one quiet interval (poll_seconds; 60 by default)
 
 
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[Dovecot]:
+@pytest.fixture(params=["none", "tls"])
+def server(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Dovecot]:
+    """Dovecot, reached without TLS or over TLS (whose own buffer the IDLE wait must also look into)."""
     monkeypatch.setenv("PBEM_TEST_IMAP_PASSWORD", IMAP_PASSWORD)
-    with dovecot() as d:
+    tls = _cert(tmp_path / "tls") if request.param == "tls" else None
+    with dovecot(tls) as d:
+        d.security = request.param
+        d.cafile = str(tls[0]) if tls else ""
         yield d
 
 
 def inbox_on(d: Dovecot) -> ImapInbox:
-    return ImapInbox(Server("127.0.0.1", d.port, "none", IMAP_USER, Secret(env="PBEM_TEST_IMAP_PASSWORD")), timeout=10)
+    port = d.tls_port if d.security == "tls" else d.port
+    return ImapInbox(Server("127.0.0.1", port, d.security, IMAP_USER, Secret(env="PBEM_TEST_IMAP_PASSWORD"),
+                            cafile=d.cafile), timeout=10)
 
 
 def deliver(d: Dovecot, data: bytes) -> None:
