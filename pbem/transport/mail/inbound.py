@@ -47,6 +47,7 @@ class Inbound:
     automatic: str  # why this is an automatic mail (never answered), or ""
     blocks: list[bytes] = field(default_factory=list)  # each armored block or binary envelope, once
     commands: list[tuple[str, list[str]]] = field(default_factory=list)
+    from_html: set[bytes] = field(default_factory=set)  # the blocks read out of an HTML part (no text copy had one)
     problem: str = ""  # a reason the mail could not be read at all
     size: int = 0
 
@@ -204,6 +205,7 @@ def parse(raw: bytes, own_address: str, max_bytes: int) -> Inbound:
                     if b not in seen:
                         seen.add(b)
                         inb.blocks.append(b)
+                        inb.from_html.add(b)
     except Exception:  # noqa: BLE001 (malformed MIME parts)
         inb.problem = "your mail could not be read: a part of it is broken MIME"
         return inb

@@ -180,7 +180,10 @@ class Judge:
         try:
             pv = adapter.peek(block, where)
         except PbemError as exc:
-            ans.lines.append(f"Refused {where}: {exc}")
+            ans.lines.append(f"Refused {where}: {exc}" + (
+                " It was read from the HTML copy of your mail (your mail has no plain-text copy holding it), "
+                "which your mail program may have changed: attach the file that pbem wrote instead, or send "
+                "the mail as plain text." if block in inb.from_html else ""))
             return
         if pv.signer == self.referee.public.sign_key:
             return  # the judge's own receipt or report, quoted back in a reply: nothing to answer

@@ -184,3 +184,12 @@ def test_judge_3_a_byte_order_mark_before_a_pasted_envelope_is_stripped(table: T
     raw, _ = mail(NORTH, "\ufeff" + table.order())
     received(table, raw)
 
+
+
+def test_judge_3_armor_truly_broken_in_an_html_only_mail_is_refused_saying_it_came_from_the_html(table: Table) -> None:
+    lines = table.order().splitlines()
+    lines[2] = lines[2][:30] + "<br>\n" + lines[2][30:]  # an editor that really re-wrapped a line
+    raw, _ = mail(NORTH, "<div>" + "<br>\n".join(lines) + "</div>", ctype="text/html; charset=utf-8")
+    text = only_reply(table.exchange(raw), NORTH)
+    assert text.startswith("Refused your envelope:") and "re-wrapped" in text
+    assert "read from the HTML copy of your mail" in text and "attach the file" in text
