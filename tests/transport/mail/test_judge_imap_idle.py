@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from dovecot import Dovecot, dovecot
-from mailworld import IMAP_PASSWORD, IMAP_USER
+from mailworld import IMAP_PASSWORD, IMAP_USER, append
 from test_judge_tls import _cert
 
 from pbem.transport.mail.config import Secret, Server
@@ -35,66 +35,54 @@ def server(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.M
         yield d
 
 
-def inbox_on(d: Dovecot) -> ImapInbox:
-    port = d.tls_port if d.security == "tls" else d.port
-    return ImapInbox(Server("127.0.0.1", port, d.security, IMAP_USER, Secret(env="PBEM_TEST_IMAP_PASSWORD"),
-                            cafile=d.cafile), timeout=10)
+@pytest.fixture
+def inbox(server: Dovecot, caplog: pytest.LogCaptureFixture) -> Iterator[ImapInbox]:
+    """The judge's inbox on that server, its log captured; closed after."""
+    caplog.set_level(logging.INFO, logger="pbem.judge")
+    port = server.tls_port if server.security == "tls" else server.port
+    box = ImapInbox(Server("127.0.0.1", port, server.security, IMAP_USER, Secret(env="PBEM_TEST_IMAP_PASSWORD"),
+                           cafile=server.cafile), timeout=10)
+    yield box
+    box.close()
 
 
-def deliver(d: Dovecot, data: bytes) -> None:
-    """The mail system delivering one mail to the judge's mailbox (IMAP APPEND, its own login)."""
-    conn = imaplib.IMAP4("127.0.0.1", d.port, timeout=10)
-    try:
-        conn.login(IMAP_USER, IMAP_PASSWORD)
-        typ, detail = conn.append("INBOX", None, None, data)
-        assert typ == "OK", detail
-    finally:
-        conn.logout()
+def warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
 
 
-def test_judge_1_idle_keeps_one_login_across_quiet_intervals_on_dovecot(server: Dovecot,
+def test_judge_1_idle_keeps_one_login_across_quiet_intervals_on_dovecot(server: Dovecot, inbox: ImapInbox,
                                                                          caplog: pytest.LogCaptureFixture) -> None:
-    inbox = inbox_on(server)
-    try:
-        with caplog.at_level(logging.INFO, logger="pbem.judge"):
-            assert inbox.fetch(10) == [] and inbox.has_idle
-            for _ in range(5):
-                started = time.monotonic()
-                inbox.wait(QUIET)
-                assert time.monotonic() - started >= QUIET * 0.9  # it waited on the server, not on an error
-                assert inbox.fetch(10) == []
-        assert server.logins() == 1, server.log
-        assert inbox.logins == 1
-        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
-    finally:
-        inbox.close()
+    assert inbox.fetch(10) == [] and inbox.has_idle
+    for _ in range(5):
+        started = time.monotonic()
+        inbox.wait(QUIET)
+        assert time.monotonic() - started >= QUIET * 0.9  # it waited on the server, not on an error
+        assert inbox.fetch(10) == []
+    assert server.logins() == 1, server.log
+    assert inbox.logins == 1
+    assert warnings(caplog) == []
 
 
-def test_judge_1_idle_wakes_for_new_mail_and_stays_logged_in_on_dovecot(server: Dovecot,
+def test_judge_1_idle_wakes_for_new_mail_and_stays_logged_in_on_dovecot(server: Dovecot, inbox: ImapInbox,
                                                                        caplog: pytest.LogCaptureFixture) -> None:
-    inbox = inbox_on(server)
-    try:
-        with caplog.at_level(logging.INFO, logger="pbem.judge"):
-            assert inbox.fetch(10) == []
-            inbox.wait(QUIET)  # a quiet interval first
-            timer = threading.Timer(0.5, deliver, [server, b"From: a@b.test\r\nSubject: hi\r\n"
-                                                   b"Message-ID: <idle@b.test>\r\n\r\nhi\r\n"])
-            timer.start()
-            started = time.monotonic()
-            inbox.wait(30)
-            assert time.monotonic() - started < 10  # woken by the server, not by the end of the interval
-            timer.join()
-            got = inbox.fetch(10)
-            assert len(got) == 1 and b"<idle@b.test>" in got[0][1]
-            inbox.done(got[0][0])  # moved to the done mailbox (Dovecot has MOVE)
-            assert inbox.fetch(10) == []
-            inbox.wait(QUIET)
-        assert server.logins() == 2, server.log  # the judge once, the delivery once
-        assert inbox.logins == 1
-        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
-        check = imaplib.IMAP4("127.0.0.1", server.port, timeout=10)
-        check.login(IMAP_USER, IMAP_PASSWORD)
-        assert check.select("pbem-done")[1] == [b"1"]
-        check.logout()
-    finally:
-        inbox.close()
+    assert inbox.fetch(10) == []
+    inbox.wait(QUIET)  # a quiet interval first
+    mail = b"From: a@b.test\r\nSubject: hi\r\nMessage-ID: <idle@b.test>\r\n\r\nhi\r\n"
+    timer = threading.Timer(0.5, append, [server.port, mail])  # the mail system delivers, with its own login
+    timer.start()
+    started = time.monotonic()
+    inbox.wait(30)
+    assert time.monotonic() - started < 10  # woken by the server, not by the end of the interval
+    timer.join()
+    got = inbox.fetch(10)
+    assert len(got) == 1 and b"<idle@b.test>" in got[0][1]
+    inbox.done(got[0][0])  # moved to the done mailbox (Dovecot has MOVE)
+    assert inbox.fetch(10) == []
+    inbox.wait(QUIET)
+    assert server.logins() == 2, server.log  # the judge once, the delivery once
+    assert inbox.logins == 1
+    assert warnings(caplog) == []
+    check = imaplib.IMAP4("127.0.0.1", server.port, timeout=10)
+    check.login(IMAP_USER, IMAP_PASSWORD)
+    assert check.select("pbem-done")[1] == [b"1"]
+    check.logout()
