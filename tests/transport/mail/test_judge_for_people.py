@@ -25,8 +25,9 @@ NORTH = "north@player.test"
 
 @pytest.fixture
 def fixed_hour(table: Table, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
-    """The judge's clock held still (the limits count per clock hour); the hour's counts cleared after."""
+    """The judge's clock held still (the limits count per clock hour); the counts cleared before and after."""
     now = table.parts.judge.clock()
+    table.parts.judge.journal.db.execute("DELETE FROM refusals")
     monkeypatch.setattr(table.parts.judge, "clock", lambda: now)
     yield now
     table.parts.judge.journal.db.execute("DELETE FROM refusals")
@@ -193,3 +194,13 @@ def test_judge_3_armor_truly_broken_in_an_html_only_mail_is_refused_saying_it_ca
     text = only_reply(table.exchange(raw), NORTH)
     assert text.startswith("Refused your envelope:") and "re-wrapped" in text
     assert "read from the HTML copy of your mail" in text and "attach the file" in text
+
+
+def test_judge_7_the_limits_count_per_clock_hour_and_past_hours_are_forgotten(table: Table, fixed_hour: int) -> None:
+    journal = table.parts.judge.journal
+    last_hour = fixed_hour // 3600 - 1
+    journal.db.execute("INSERT INTO refusals VALUES (?, ?, ?)", (NORTH, last_hour, PLAYER_REFUSALS_PER_HOUR))
+    text = only_reply(table.exchange(mail(NORTH, "no envelope here\n")[0]), NORTH)
+    assert text.startswith("Refused") and "Note:" not in text
+    assert journal.db.execute("SELECT hour, n FROM refusals WHERE address = ?", (NORTH,)).fetchall() == \
+        [(fixed_hour // 3600, 1)]
