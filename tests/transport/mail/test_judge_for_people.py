@@ -55,6 +55,14 @@ def test_judge_7_a_stranger_whose_mail_is_refused_gets_no_mail_at_all(table: Tab
     assert outcome(table, mid).startswith("Refused")
 
 
+def test_judge_7_an_order_from_an_unknown_address_is_answered_only_to_the_sides_registered_address(
+        table: Table) -> None:
+    """The signature says who spoke; the receipt goes to the side's registered address, never to the sender."""
+    got = table.exchange(mail("stranger@elsewhere.test", table.order())[0])
+    assert list(got) == [NORTH] and len(got[NORTH]) == 1
+    assert "Received" in parse_mail(got[NORTH][0]).get_body(("plain",)).get_content()
+
+
 def _started_game_nobody_registered(table: Table, spare_joins: int) -> tuple[str, list[str]]:
     """A second game whose sides joined without mail (no address is registered for it), and more joins
     of its north side, written before it started, each refused now."""
