@@ -12,7 +12,7 @@ import io
 import logging
 import os
 import re
-import select
+import selectors
 import smtplib
 import ssl
 import time
@@ -158,7 +158,7 @@ class ImapInbox:
     def wait(self, seconds: float) -> None:
         """IDLE (RFC 2177) until the server says something new arrived, or ``seconds`` pass; else sleep.
 
-        The connection stays logged in across quiet intervals: the wait is a ``select`` on the socket,
+        The connection stays logged in across quiet intervals: the wait watches the socket (``selectors``),
         never a read that times out (after a timeout, imaplib's buffered file refuses every later read,
         so the connection would be lost and logged into again on every quiet interval).
         """
@@ -188,14 +188,16 @@ class ImapInbox:
         if not line.startswith(b"+"):
             raise imaplib.IMAP4.error(f"IDLE refused: {line!r}")
         end = time.monotonic() + max(0.0, seconds)
-        while (left := end - time.monotonic()) > 0:
-            if not self._buffered(conn) and not select.select([conn.sock], [], [], left)[0]:
-                break  # a quiet interval: nothing arrived
-            line = conn.readline()
-            if not line:
-                raise OSError("the IMAP server closed the connection during IDLE")
-            if re.search(rb"EXISTS|RECENT", line):
-                break
+        with selectors.DefaultSelector() as readable:
+            readable.register(conn.sock, selectors.EVENT_READ)
+            while (left := end - time.monotonic()) > 0:
+                if not self._buffered(conn) and not readable.select(left):
+                    break  # a quiet interval: nothing arrived
+                line = conn.readline()
+                if not line:
+                    raise OSError("the IMAP server closed the connection during IDLE")
+                if re.search(rb"EXISTS|RECENT", line):
+                    break
         conn.send(b"DONE\r\n")
         while True:
             line = conn.readline()
@@ -207,7 +209,7 @@ class ImapInbox:
                 return
 
     def _buffered(self, conn: imaplib.IMAP4) -> bool:
-        """Whether bytes already taken from the socket wait in imaplib's or TLS's buffer (select cannot see them)."""
+        """Whether bytes taken from the socket wait in imaplib's or TLS's buffer (a selector cannot see them)."""
         sock = conn.sock
         if isinstance(sock, ssl.SSLSocket) and sock.pending():
             return True
