@@ -115,9 +115,10 @@ def dovecot(tls: tuple[Path, Path] | None = None) -> Iterator[Dovecot]:
     if os.getuid() == 0:
         for path in [base, *base.rglob("*")]:
             os.chown(path, run_as.pw_uid, group)
-    unprivileged = {"user": run_as.pw_uid, "group": group, "extra_groups": []} if os.getuid() == 0 else {}
+    root = os.getuid() == 0
     proc = subprocess.Popen([exe, "-F", "-c", str(base / "dovecot.conf")], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, **unprivileged)  # type: ignore[call-overload]
+                            stderr=subprocess.PIPE, user=run_as.pw_uid if root else None,
+                            group=group if root else None, extra_groups=[] if root else None)
     server = Dovecot(port, tls_port, base, proc)
     try:
         deadline = time.monotonic() + 20
