@@ -15,9 +15,11 @@ from pathlib import Path
 
 import pytest
 from dovecot import Dovecot, dovecot
-from mailworld import IMAP_PASSWORD, IMAP_USER, append
+from mailworld import IMAP_PASSWORD, IMAP_USER, append, make_world
 from test_judge_tls import _cert
 
+from pbem.core import game as core_game
+from pbem.transport.mail import runner
 from pbem.transport.mail.config import Secret, Server
 from pbem.transport.mail.servers import ImapInbox
 
@@ -86,3 +88,25 @@ def test_judge_1_idle_wakes_for_new_mail_and_stays_logged_in_on_dovecot(server: 
     check.login(IMAP_USER, IMAP_PASSWORD)
     assert check.select("pbem-done")[1] == [b"1"]
     check.logout()
+
+
+def test_judge_1_a_whole_game_by_mail_through_dovecot_on_one_login(tmp_path: Path) -> None:
+    """The whole judge (fetch, MOVE to the done mailbox, IDLE between passes) on a real server, one login."""
+    from test_judge_game import make_players, open_game, rps_throw
+
+    with make_world(tmp_path, imap_server="dovecot") as world:
+        players = make_players(world, ("north", "south"))
+        parts, gid = open_game(world, players, "rps", "standard")
+        game_dir = parts.judge.games_dir / gid
+        for p in players.values():
+            p.join(world, game_dir)
+        quiet = 0
+        while quiet < 3:
+            moved = runner.step(parts) + sum(p.play(world, rps_throw) for p in players.values())
+            quiet = 0 if moved else quiet + 1
+            parts.inbox.wait(QUIET if not moved else 0.05)
+        info = core_game.status(game_dir)
+        assert not info["owes"] and info["result"]["winner"]
+        assert core_game.verify(players["north"].copy)["entries"] == info["step"] + 1
+        assert isinstance(parts.inbox, ImapInbox) and parts.inbox.logins == 1
+        parts.inbox.close()
