@@ -22,6 +22,7 @@ from typing import Protocol, cast
 from pbem.transport.mail.config import Server
 
 log = logging.getLogger("pbem.judge")
+IDLE_AT_MOST = 29 * 60  # seconds: RFC 2177 asks clients to end an IDLE within 29 minutes (servers may drop it at 30)
 
 
 def _context(server: Server) -> ssl.SSLContext:
@@ -187,7 +188,7 @@ class ImapInbox:
             line = conn.readline()
         if not line.startswith(b"+"):
             raise imaplib.IMAP4.error(f"IDLE refused: {line!r}")
-        end = time.monotonic() + max(0.0, seconds)
+        end = time.monotonic() + min(max(0.0, seconds), IDLE_AT_MOST)
         with selectors.DefaultSelector() as readable:
             readable.register(conn.sock, selectors.EVENT_READ)
             while (left := end - time.monotonic()) > 0:

@@ -65,6 +65,22 @@ def test_judge_1_idle_keeps_one_login_across_quiet_intervals_on_dovecot(server: 
     assert warnings(caplog) == []
 
 
+def test_judge_1_one_idle_lasts_at_most_29_minutes_rfc_2177(server: Dovecot, inbox: ImapInbox,
+                                                            monkeypatch: pytest.MonkeyPatch,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    """A poll_seconds longer than the RFC's 29 minutes idles again within it, on the same login
+    (29 minutes stand for QUIET seconds here)."""
+    from pbem.transport.mail import servers
+
+    monkeypatch.setattr(servers, "IDLE_AT_MOST", QUIET)
+    assert inbox.fetch(10) == []
+    started = time.monotonic()
+    inbox.wait(60)
+    assert QUIET * 0.9 <= time.monotonic() - started < 10
+    inbox.wait(60)
+    assert inbox.logins == 1 and server.logins() == 1 and warnings(caplog) == []
+
+
 def test_judge_1_idle_wakes_for_new_mail_and_stays_logged_in_on_dovecot(server: Dovecot, inbox: ImapInbox,
                                                                        caplog: pytest.LogCaptureFixture) -> None:
     assert inbox.fetch(10) == []
