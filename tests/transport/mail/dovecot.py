@@ -78,6 +78,15 @@ class Dovecot:
         path = self.base / "dovecot.log"
         return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
+    def kick(self, user: str = IMAP_USER) -> None:
+        """Drop every connection of ``user`` (``doveadm kick``), as a server restart or a network cut would."""
+        doveadm = shutil.which("doveadm") or "/usr/bin/doveadm"
+        owner = self.base.stat()
+        root = os.getuid() == 0
+        subprocess.run([doveadm, "-c", str(self.base / "dovecot.conf"), "kick", user], check=True,
+                       capture_output=True, user=owner.st_uid if root else None, group=owner.st_gid if root else None,
+                       extra_groups=[] if root else None)
+
     def logins(self, user: str = IMAP_USER) -> int:
         """How many times ``user`` logged in, by the server's own log."""
         return sum(1 for line in self.log.splitlines() if "imap-login:" in line and f"Login: user=<{user}>" in line)

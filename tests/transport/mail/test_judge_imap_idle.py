@@ -65,6 +65,21 @@ def test_judge_1_idle_keeps_one_login_across_quiet_intervals_on_dovecot(server: 
     assert warnings(caplog) == []
 
 
+def test_judge_1_a_connection_dropped_during_idle_is_logged_once_and_logged_into_again(
+        server: Dovecot, inbox: ImapInbox, caplog: pytest.LogCaptureFixture) -> None:
+    assert inbox.fetch(10) == []
+    timer = threading.Timer(QUIET, server.kick)
+    timer.start()
+    started = time.monotonic()
+    inbox.wait(30)
+    assert time.monotonic() - started < 10  # the drop ends the wait; the judge does not sit on a dead connection
+    timer.join()
+    assert len(warnings(caplog)) == 1 and "imap idle:" in warnings(caplog)[0]
+    assert inbox.fetch(10) == [] and inbox.logins == 2 and server.logins() == 2
+    inbox.wait(QUIET)
+    assert inbox.logins == 2 and len(warnings(caplog)) == 1
+
+
 def test_judge_1_one_idle_lasts_at_most_29_minutes_rfc_2177(server: Dovecot, inbox: ImapInbox,
                                                             monkeypatch: pytest.MonkeyPatch,
                                                             caplog: pytest.LogCaptureFixture) -> None:
