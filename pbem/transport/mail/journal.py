@@ -139,6 +139,8 @@ class Journal:
             for address in refused_to:
                 db.execute("INSERT INTO refusals VALUES (?, ?, 1) ON CONFLICT (address, hour) DO UPDATE "
                            "SET n = n + 1", (address, now // 3600))
+            if refused_to:  # the counts of past hours limit nothing any more
+                db.execute("DELETE FROM refusals WHERE hour < ?", (now // 3600,))
             self._queue(db, mails, now)
 
     def announce(self, game: str, entry: int, mails: Sequence[Outgoing], now: int, deadline: int) -> None:

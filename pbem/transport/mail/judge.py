@@ -30,7 +30,11 @@ HANDLED_KINDS = ("order", "join", "message")
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable, no spaces or angle brackets inside
 MAX_ENVELOPES = 20  # in one mail
-REFUSALS_PER_HOUR = 10  # answers that accept nothing, per address and hour: a broken auto-responder cannot loop
+# Answers that accept nothing, per address and clock hour, so that an auto-responder that ignores
+# Auto-Submitted cannot loop with the judge. An address no game knows gets few, silently; a registered
+# player gets more, and the last one it gets says so (docs/judge.md §7).
+REFUSALS_PER_HOUR = 10
+PLAYER_REFUSALS_PER_HOUR = 30
 
 
 @dataclass
@@ -125,17 +129,17 @@ class Judge:
             self._command(cmd, args, inb, ans, now)
         if not ans.to and self.journal.is_registered(inb.sender):
             ans.to.add(inb.sender)
+        silent = "" if ans.to or not ans.lines else f"{inb.sender or 'the sender'} is not registered for any game"
         refused_to: list[str] = []
-        if not ans.accepted and ans.to:
-            capped = {a for a in ans.to if self.journal.refusals(a, now) >= REFUSALS_PER_HOUR}
-            ans.to -= capped
+        if not ans.accepted and ans.to and ans.lines:
+            silent = self._limit_refusals(ans, now)
             refused_to = sorted(ans.to)
         mails = []
         if ans.to and ans.lines:
             body = compose.prose(
                 "\n\n".join(ans.lines) + "\n\n" + "Mail 'help' to the judge for the commands it knows.\n"
             )
-            subject = "Re: " + (" ".join(inb.subject.split()) or "your mail to the judge")
+            subject = "Re: " + (inbound.bare_subject(inb.subject) or "your mail to the judge")  # one "Re:", ever
             mails.append(compose.build(self.address, self.name, sorted(ans.to), subject[:150], body,
                                        compose.msgid(self.domain, "reply", inb.message_id),
                                        in_reply_to=inb.message_id if MESSAGE_ID.fullmatch(inb.message_id) else "",
@@ -150,13 +154,36 @@ class Judge:
                             refused_to=refused_to if mails else [])
         for game in sorted(ans.touched):
             self.tick(game)
-        return f"{inb.message_id}: {outcome}" + ("" if mails else " (no reply: sender not registered)")
+        return f"{inb.message_id}: {outcome}" + (f" (no reply: {silent})" if silent else "")
+
+    def _limit_refusals(self, ans: _Answer, now: int) -> str:
+        """Hold back refusals past the hour's limit; warn a player in the last one it gets. Returns why any was held."""
+        held = []
+        for address in sorted(ans.to):
+            player = self.journal.is_registered(address)
+            limit = PLAYER_REFUSALS_PER_HOUR if player else REFUSALS_PER_HOUR
+            sent = self.journal.refusals(address, now)
+            if sent >= limit:
+                ans.to.discard(address)
+                held.append(f"{address} had {sent} answers that accepted nothing this hour, the limit for "
+                            + ("a player, who was told so" if player else "an address no game knows")
+                            + " (a mail loop guard)")
+            elif player and sent == limit - 1:
+                until = compose.when((now // 3600 + 1) * 3600)
+                ans.lines.append(f"Note: this is the judge's {limit}th answer this hour to {address} that accepted "
+                                 f"nothing. So that an auto-responder cannot loop with it, the judge mails no more "
+                                 f"such answers to this address until {until}; orders, joins and commands it "
+                                 "accepts are still answered at once, each with its receipt.")
+        return "; ".join(held)
 
     def _envelope(self, block: bytes, where: str, inb: inbound.Inbound, ans: _Answer, now: int) -> None:
         try:
             pv = adapter.peek(block, where)
         except PbemError as exc:
-            ans.lines.append(f"Refused {where}: {exc}")
+            ans.lines.append(f"Refused {where}: {exc}" + (
+                " It was read from the HTML copy of your mail (your mail has no plain-text copy holding it), "
+                "which your mail program may have changed: attach the file that pbem wrote instead, or send "
+                "the mail as plain text." if block in inb.from_html else ""))
             return
         if pv.signer == self.referee.public.sign_key:
             return  # the judge's own receipt or report, quoted back in a reply: nothing to answer

@@ -8,15 +8,16 @@ in between hands it over again and the journal skips it.
 from __future__ import annotations
 
 import imaplib
+import io
 import logging
 import os
 import re
+import selectors
 import smtplib
-import socket
 import ssl
 import time
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from pbem.core import inputs
 from pbem.core.errors import PbemError
@@ -24,6 +25,7 @@ from pbem.transport.mail.config import Server
 
 log = logging.getLogger("pbem.judge")
 MAX_MAIL = 64 << 20  # a file in the maildir; the judge answers a mail over its own, smaller limit
+IDLE_AT_MOST = 29 * 60  # seconds: RFC 2177 asks clients to end an IDLE within 29 minutes (servers may drop it at 30)
 
 
 def _context(server: Server) -> ssl.SSLContext:
@@ -91,6 +93,7 @@ class ImapInbox:
         self.conn: imaplib.IMAP4 | None = None
         self.has_idle = False
         self.has_move = False
+        self.logins = 0  # how many times this inbox logged in (one, while the server keeps the connection)
 
     def connect(self) -> imaplib.IMAP4:
         if self.conn is not None:
@@ -103,6 +106,8 @@ class ImapInbox:
             if s.security == "starttls":
                 conn.starttls(ssl_context=_context(s))
         conn.login(s.user, s.password.read("[imap]"))
+        self.logins += 1
+        log.info("imap: logged in to %s:%s as %s", s.host, s.port, s.user)
         typ, data = conn.capability()
         caps = b" ".join(d for d in data if isinstance(d, bytes)).upper().split()
         self.has_idle = s.idle and b"IDLE" in caps
@@ -158,7 +163,12 @@ class ImapInbox:
             self._drop()
 
     def wait(self, seconds: float) -> None:
-        """IDLE (RFC 2177) until the server says something new arrived, or ``seconds`` pass; else sleep."""
+        """IDLE (RFC 2177) until the server says something new arrived, or ``seconds`` pass; else sleep.
+
+        The connection stays logged in across quiet intervals: the wait watches the socket (``selectors``),
+        never a read that times out (after a timeout, imaplib's buffered file refuses every later read,
+        so the connection would be lost and logged into again on every quiet interval).
+        """
         try:
             conn = self.connect()
         except (OSError, imaplib.IMAP4.error) as exc:
@@ -170,29 +180,53 @@ class ImapInbox:
             time.sleep(seconds)
             return
         try:
-            tag = conn._new_tag()  # noqa: SLF001 (imaplib before 3.14 has no idle())
-            conn.send(tag + b" IDLE\r\n")
-            line = conn.readline()
-            if not line.startswith(b"+"):
-                raise imaplib.IMAP4.error(f"IDLE refused: {line!r}")
-            sock = conn.sock
-            sock.settimeout(max(0.1, seconds))
-            try:
-                while True:
-                    line = conn.readline()
-                    if not line or re.search(rb"EXISTS|RECENT", line):
-                        break
-            except (socket.timeout, TimeoutError):
-                pass
-            sock.settimeout(self.timeout)
-            conn.send(b"DONE\r\n")
-            while True:
-                line = conn.readline()
-                if not line or line.startswith(tag):
-                    break
+            self._idle(conn, seconds)
         except (OSError, imaplib.IMAP4.error) as exc:
             log.warning("imap idle: %s", exc)
             self._drop()
+
+    def _idle(self, conn: imaplib.IMAP4, seconds: float) -> None:
+        """One IDLE command: wait for news, then DONE and the server's tagged answer, read whole."""
+        tag = conn._new_tag()  # noqa: SLF001 (imaplib before 3.14 has no idle())
+        conn.send(tag + b" IDLE\r\n")
+        line = conn.readline()
+        while line.startswith(b"* "):  # untagged news sent before the continuation
+            line = conn.readline()
+        if not line.startswith(b"+"):
+            raise imaplib.IMAP4.error(f"IDLE refused: {line!r}")
+        end = time.monotonic() + min(max(0.0, seconds), IDLE_AT_MOST)
+        with selectors.DefaultSelector() as readable:
+            readable.register(conn.sock, selectors.EVENT_READ)
+            while (left := end - time.monotonic()) > 0:
+                if not self._buffered(conn) and not readable.select(left):
+                    break  # a quiet interval: nothing arrived
+                line = conn.readline()
+                if not line:
+                    raise OSError("the IMAP server closed the connection during IDLE")
+                if re.search(rb"EXISTS|RECENT", line):
+                    break
+        conn.send(b"DONE\r\n")
+        while True:
+            line = conn.readline()
+            if not line:
+                raise OSError("the IMAP server closed the connection after IDLE")
+            if line.startswith(tag + b" "):
+                if not line[len(tag) + 1:].upper().startswith(b"OK"):
+                    raise imaplib.IMAP4.error(f"IDLE ended with {line!r}")
+                return
+
+    def _buffered(self, conn: imaplib.IMAP4) -> bool:
+        """Whether bytes taken from the socket wait in imaplib's or TLS's buffer (a selector cannot see them)."""
+        sock = conn.sock
+        if isinstance(sock, ssl.SSLSocket) and sock.pending():
+            return True
+        sock.setblocking(False)
+        try:
+            return bool(cast(io.BufferedReader, conn.file).peek(1))  # reads nothing new when nothing is there
+        except (BlockingIOError, ssl.SSLWantReadError):
+            return False
+        finally:
+            sock.settimeout(self.timeout)
 
     def close(self) -> None:
         self._drop()

@@ -202,8 +202,11 @@ def write_config(path: Path, *, smtp_port: int, imap_port: int | None, maildir: 
 
 
 @contextlib.contextmanager
-def make_world(root: Path) -> Iterator[MailWorld]:
-    """SMTP + IMAP servers and a judge config pointing at them (passwords in the environment)."""
+def make_world(root: Path, imap_server: str = "pymap") -> Iterator[MailWorld]:
+    """SMTP + IMAP servers and a judge config pointing at them (passwords in the environment).
+
+    The IMAP server is pymap, or with ``imap_server="dovecot"`` a real Dovecot (the dovecot module).
+    """
     os.environ["PBEM_TEST_SMTP_PASSWORD"] = SMTP_PASSWORD
     os.environ["PBEM_TEST_IMAP_PASSWORD"] = IMAP_PASSWORD
     base = root / "imap"
@@ -211,10 +214,17 @@ def make_world(root: Path) -> Iterator[MailWorld]:
     judge_maildir = base / IMAP_USER
     for sub in ("new", "cur", "tmp"):
         (judge_maildir / sub).mkdir(parents=True, exist_ok=True)
-    imap = Imap(free_port(), base)
+    servers = contextlib.ExitStack()
+    if imap_server == "dovecot":
+        from dovecot import dovecot  # which imports this module
+
+        imap = Imap(servers.enter_context(dovecot()).port, base)
+    else:
+        imap = Imap(free_port(), base)
     smtp = Smtp(free_port(), Mailer(judge_maildir, imap.port))
     smtp.start()
-    imap.proc = start_pymap(base, imap.port)
+    if imap_server != "dovecot":
+        imap.proc = start_pymap(base, imap.port)
     judge_dir = root / "judge"
     judge_dir.mkdir()
     identity.save_private(identity.generate("judge"), judge_dir / "judge.key")
@@ -229,6 +239,7 @@ def make_world(root: Path) -> Iterator[MailWorld]:
         if imap.proc is not None:
             imap.proc.kill()
             imap.proc.wait()
+        servers.close()
 
 
 @pytest.fixture

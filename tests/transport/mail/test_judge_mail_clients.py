@@ -7,110 +7,19 @@ mails it one message shaped like a client shapes it, and checks the single answe
 from __future__ import annotations
 
 import base64
-import hashlib
 import os
 import quopri
 import time
-from collections.abc import Iterator
-from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
-from mail_players import Player, has_bundle
-from mailworld import JUDGE, MailWorld, make_world, parse_mail
+from mail_table import Table, hostile, mail, only_reply, received
+from mailworld import JUDGE, parse_mail
 
 from pbem.core import armor, identity
 from pbem.core import game as core_game
-from pbem.transport.mail import config as cfg_mod
 from pbem.transport.mail import runner
-from pbem.transport.mail.judge import REFUSALS_PER_HOUR
-
-
-class Table:
-    """The shared world: a started game between north and south, the judge's parts, the players."""
-
-    def __init__(self, world: MailWorld) -> None:
-        self.world = world
-        self.parts = runner.build(cfg_mod.load(world.config))
-        self.players = {s: Player(s, identity.generate(s), f"{s}@player.test", world.root / "players" / s)
-                        for s in ("north", "south")}
-        self.gid = self.parts.judge.open_game("rps", "standard", {s: identity.load_public(p.pub_file())
-                                                                  for s, p in self.players.items()})
-        self.dir = self.parts.judge.games_dir / self.gid
-        for p in self.players.values():
-            p.game = self.gid
-            p.join(world, self.dir)
-        self.pump()
-        for p in self.players.values():
-            for data in p.new_mail(world):
-                eml = p.home / "m.eml"
-                eml.write_bytes(data)
-                if has_bundle(data):
-                    from pbem.transport.mail import bundle
-
-                    bundle.apply(eml, p.copy)
-        assert core_game.status(self.dir)["step"] == 0
-
-    def pump(self) -> None:
-        for _ in range(20):
-            if not runner.step(self.parts) and not self.parts.judge.journal.due_mail(10**12):
-                return
-
-    def order(self, side: str = "north", throw: str = "rock") -> str:
-        step = core_game.status(self.dir)["step"]
-        p = self.players[side]
-        return core_game.write_order(self.dir, p.key, side, step, {"side": side, "step": step, "throw": throw})
-
-    def exchange(self, raw: bytes) -> dict[str, list[bytes]]:
-        """Deliver one raw mail to the judge; every mail anyone got because of it, by address."""
-        before = {a: len(v) for a, v in self.world.smtp.mailer.delivered.items()}
-        self.world.to_judge(raw)
-        deadline = time.monotonic() + 10
-        while not runner.step(self.parts) and time.monotonic() < deadline:
-            time.sleep(0.05)  # until the IMAP server has seen the delivery
-        self.pump()
-        return {a: v[before.get(a, 0):] for a, v in self.world.smtp.mailer.delivered.items() if v[before.get(a, 0):]}
-
-    def snapshot(self) -> dict[str, str]:
-        out = {}
-        for root, _, files in os.walk(self.dir):
-            for f in files:
-                p = Path(root) / f
-                if ".pbem" not in p.relative_to(self.dir).parts:
-                    out[str(p.relative_to(self.dir))] = hashlib.sha256(p.read_bytes()).hexdigest()
-        return out
-
-
-@pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
-    with make_world(tmp_path_factory.mktemp("clients")) as world:
-        yield Table(world)
-
-
-def mail(frm: str, body: bytes | str, *, headers: str = "", ctype: str = "text/plain; charset=utf-8",
-         cte: str = "7bit", crlf: bool = False, subject: str = "orders") -> tuple[bytes, str]:
-    mid = make_msgid(domain="player.test")
-    head = (f"From: {frm}\nTo: {JUDGE}\nSubject: {subject}\nMessage-ID: {mid}\nMIME-Version: 1.0\n"
-            f"Content-Type: {ctype}\nContent-Transfer-Encoding: {cte}\n{headers}")
-    text = head.encode() + b"\n" + (body.encode() if isinstance(body, str) else body)
-    if crlf:
-        text = text.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
-    return text, mid
-
-
-def only_reply(got: dict[str, list[bytes]], to: str) -> str:
-    assert list(got) == [to], got.keys()
-    assert len(got[to]) == 1
-    msg = parse_mail(got[to][0])
-    assert msg["Auto-Submitted"] == "auto-replied"
-    return " ".join(msg.get_body(("plain",)).get_content().split())  # wrapped at 72 columns: one line here
-
-
-def received(table: Table, raw: bytes) -> str:
-    text = only_reply(table.exchange(raw), "north@player.test")
-    assert text.startswith("Received"), text
-    return text
-
+from pbem.transport.mail.judge import PLAYER_REFUSALS_PER_HOUR
 
 # --- item 4: real mail clients ---
 
@@ -218,28 +127,20 @@ def test_automatic_mail_is_never_answered(table: Table, header: str) -> None:
 
 @pytest.mark.slow
 def test_a_mail_loop_with_a_broken_auto_responder_stops(table: Table) -> None:
-    """An auto-responder that ignores Auto-Submitted answers every judge mail; the judge's refusals are capped."""
+    """An auto-responder that ignores Auto-Submitted answers every judge mail; the judge's refusals are capped
+    (for a registered player at PLAYER_REFUSALS_PER_HOUR, the last of them saying so; docs/judge.md §7)."""
     raw, _ = mail("north@player.test", "Out of office.\n")
     answers = []
-    for n in range(3 * REFUSALS_PER_HOUR):  # each judge answer triggers the next auto-reply
+    for n in range(PLAYER_REFUSALS_PER_HOUR + 3):  # each judge answer triggers the next auto-reply
         got = table.exchange(raw.replace(b"Message-ID: <", f"Message-ID: <{n}.".encode(), 1))
         answers.append(len(got.get("north@player.test", [])))
-    assert 1 <= sum(answers) <= REFUSALS_PER_HOUR  # answers at first, then silence
-    assert answers[-REFUSALS_PER_HOUR:] == [0] * REFUSALS_PER_HOUR
+    assert answers == [1] * PLAYER_REFUSALS_PER_HOUR + [0] * 3  # answers at first, then silence
     table.parts.judge.journal.db.execute("DELETE FROM refusals")  # the next hour, for the other tests
 
 
 def test_the_judges_own_mail_is_not_answered(table: Table) -> None:
     raw, _ = mail(JUDGE, "help\n", subject="help")
     assert table.exchange(raw) == {}
-
-
-def hostile(table: Table, raw: bytes, to: str = "south@player.test") -> str:
-    snap = table.snapshot()
-    text = only_reply(table.exchange(raw), to)
-    assert table.snapshot() == snap
-    assert text.startswith("Refused"), text
-    return text
 
 
 def test_huge_mail_is_refused_with_one_reply(table: Table) -> None:

@@ -1,0 +1,151 @@
+"""A real Dovecot IMAP server for the judge's tests, run unprivileged on 127.0.0.1 with its own config.
+
+Dovecot from Debian (package dovecot-imapd) runs without root when its internal and login users are
+the user that starts it and nothing is chrooted: passwd-file authentication, one maildir per user,
+every file under one temporary folder. Run as root (a container), the test starts it as ``nobody``,
+so the folder is made outside pytest's own temporary folder (root's is closed to other users).
+Its log says each login ("imap-login: ... Login: user=<judge>"), which the tests count.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import grp
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from mailworld import IMAP_PASSWORD, IMAP_USER, free_port
+
+CONFIG = """\
+base_dir = {base}/run
+state_dir = {base}/state
+log_path = {base}/dovecot.log
+info_log_path = {base}/dovecot.log
+listen = 127.0.0.1
+protocols = imap
+{ssl}
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+default_internal_user = {user}
+default_internal_group = {group}
+default_login_user = {user}
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {base}/passwd
+}}
+userdb {{
+  driver = passwd-file
+  args = username_format=%u {base}/passwd
+}}
+mail_location = maildir:{base}/mail/%u
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {port}
+  }}
+  inet_listener imaps {{
+    address = 127.0.0.1
+    port = {tls_port}
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+"""
+
+
+@dataclass
+class Dovecot:
+    port: int  # IMAP without TLS
+    tls_port: int  # IMAP over TLS (0: none)
+    base: Path
+    proc: subprocess.Popen[bytes]
+    security: str = "none"  # how a test's client reaches it: "none" (port) or "tls" (tls_port)
+    cafile: str = ""  # the certificate a client trusts for TLS
+
+    @property
+    def log(self) -> str:
+        path = self.base / "dovecot.log"
+        return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+
+    def kick(self, user: str = IMAP_USER) -> None:
+        """Drop every connection of ``user`` (``doveadm kick``), as a server restart or a network cut would."""
+        doveadm = shutil.which("doveadm") or "/usr/bin/doveadm"
+        owner = self.base.stat()
+        root = os.getuid() == 0
+        subprocess.run([doveadm, "-c", str(self.base / "dovecot.conf"), "kick", user], check=True,
+                       capture_output=True, user=owner.st_uid if root else None, group=owner.st_gid if root else None,
+                       extra_groups=[] if root else None)
+
+    def logins(self, user: str = IMAP_USER) -> int:
+        """How many times ``user`` logged in, by the server's own log."""
+        return sum(1 for line in self.log.splitlines() if "imap-login:" in line and f"Login: user=<{user}>" in line)
+
+
+def _binary() -> str:
+    exe = shutil.which("dovecot") or ("/usr/sbin/dovecot" if Path("/usr/sbin/dovecot").exists() else "")
+    if not exe:
+        pytest.skip("Dovecot is not installed (apt-get install dovecot-imapd; .ci/run installs it)")
+    return exe
+
+
+@contextlib.contextmanager
+def dovecot(tls: tuple[Path, Path] | None = None) -> Iterator[Dovecot]:
+    """Dovecot serving one user (the judge's IMAP account) until the block ends; then stopped and removed.
+
+    With ``tls`` (certificate, key) it also serves IMAP over TLS on ``tls_port``.
+    """
+    exe = _binary()
+    run_as = pwd.getpwnam("nobody") if os.getuid() == 0 else pwd.getpwuid(os.getuid())
+    base = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
+    port, tls_port = free_port(), free_port() if tls else 0
+    ssl = "ssl = no"
+    if tls:
+        shutil.copy(tls[0], base / "cert.pem")
+        shutil.copy(tls[1], base / "key.pem")
+        ssl = f"ssl = yes\nssl_cert = <{base}/cert.pem\nssl_key = <{base}/key.pem"
+    group = run_as.pw_gid
+    (base / "dovecot.conf").write_text(CONFIG.format(base=base, user=run_as.pw_name, group=grp.getgrgid(group).gr_name,
+                                                     port=port, tls_port=tls_port, ssl=ssl), encoding="utf-8")
+    (base / "passwd").write_text(f"{IMAP_USER}:{{PLAIN}}{IMAP_PASSWORD}:{run_as.pw_uid}:{group}::"
+                                 f"{base}/mail/{IMAP_USER}\n", encoding="utf-8")
+    for sub in ("run", "state", "mail"):
+        (base / sub).mkdir()
+    if os.getuid() == 0:
+        for path in [base, *base.rglob("*")]:
+            os.chown(path, run_as.pw_uid, group)
+    root = os.getuid() == 0
+    proc = subprocess.Popen([exe, "-F", "-c", str(base / "dovecot.conf")], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, user=run_as.pw_uid if root else None,
+                            group=group if root else None, extra_groups=[] if root else None)
+    server = Dovecot(port, tls_port, base, proc)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+                    raise RuntimeError(f"Dovecot did not start: {err.strip()} {server.log.strip()}") from None
+                time.sleep(0.1)
+        yield server
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(base, ignore_errors=True)
