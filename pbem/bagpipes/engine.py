@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.bagpipes.components import BagpipeCard, Components, RoundCard, dagger_value, face_of
+from pbem.bagpipes.components import BagpipeCard, Components, RoundCard, check_ops, dagger_value, face_of
 from pbem.bagpipes.model import (
     REFEREE,
     CardPlay,
@@ -32,7 +32,7 @@ from pbem.bagpipes.model import (
     Turn,
 )
 from pbem.core.drbg import Drbg
-from pbem.core.errors import IllegalOrder, InvalidOrder
+from pbem.core.errors import FormatError, IllegalOrder, InvalidOrder
 
 TALK_LIMIT = 2000
 
@@ -1092,6 +1092,7 @@ def _check_kind(g: Game, side: str, o: Order) -> None:
     elif o.kind == "ruling":
         if not o.ruling.strip():
             raise Illegal("a ruling says in words what the card does")
-        from pbem.bagpipes.components import _op
-        for op in o.ops:
-            _op(op, "ruling", 0)
+        try:
+            check_ops(o.ops, "ruling")
+        except FormatError as exc:
+            raise Illegal(str(exc).rstrip(".")) from None
