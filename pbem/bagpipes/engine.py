@@ -37,6 +37,17 @@ from pbem.core.errors import FormatError, IllegalOrder, InvalidOrder
 TALK_LIMIT = 2000
 
 
+BATTLE_CONDITIONS = ("scotland_won", "england_won", "self_supports_england", "self_supports_scotland")
+SUPPORTER_GROUPS = ("each_scots_supporter", "each_england_supporter")
+
+
+def reads_battle(op: dict[str, Any]) -> bool:
+    """Whether an operation needs the battle's outcome or the revealed sides (so runs after the battle)."""
+    if op["op"] == "condition":
+        return op["if"] in BATTLE_CONDITIONS or any(reads_battle(o) for o in op["then"] + op["else"])
+    return op.get("who") in SUPPORTER_GROUPS or op.get("from") in SUPPORTER_GROUPS
+
+
 class Illegal(Exception):
     """An order or standing alternative that cannot be carried out now (message says why and which rule)."""
 
@@ -288,9 +299,24 @@ class Game:
         if self.n == 3 and t.options.three_player_fields_bonus_phase == "invasion":
             self.add_troops(None, 1, "fields")
             self.log("fields", "1 troop joins Scotland's Fields (3 players) [SB-12.1].")
-        self.resolve(card.effect, None, CardPlay(card=card.id), card.title)
+        t.round_effect_done = False     # its operations run once phase 3 is over (round_card_effect)
         t.phase = Phase.ACTIONS
         return False
+
+    def round_card_effect(self, after_battle: bool) -> None:
+        """The round card's text where the book places it [SB-5.1], [SB-11]: it is in force this round, but
+        the Stay Home! player is not touched by it and ``badge_holder`` is the seat that must defend Scotland
+        now, so its operations run once phase 3 is over (the Badge and Stay Home! passed); those that read
+        the battle (a result condition, a supporter group) run when the battle is decided, before the awards."""
+        card = self.card()
+        if card.effect == "manual":
+            if not after_battle:
+                self.resolve("manual", None, CardPlay(card=card.id), card.title)
+            return
+        ops = [op for op in card.effect if reads_battle(op) == after_battle]
+        if ops:
+            self.log("round_effect", f"{card.title}: {card.text}", card=card.id)
+        self.resolve(tuple(ops), None, CardPlay(card=card.id), card.title)
 
     def five_daggers_two_players(self) -> bool:
         """2 players: at the start of each new round, 5+ daggers more than the other loses at once [SB-10]."""
@@ -338,9 +364,17 @@ class Game:
             return alt.turn, f"standing order {i + 1}"
         return None if plan.on_fail == "ask" else (Turn(), "default")
 
+    def english_strength(self) -> int:
+        """The round's English strength as a guard reads it: the card, its own modifier (even before its
+        operations run at the end of phase 3) and the modifiers played so far."""
+        card, t = self.card(), self.t
+        pending = 0 if t.round_effect_done or card.effect == "manual" else sum(
+            int(op["delta"]) for op in card.effect if op["op"] == "english_strength")
+        return card.english_strength + t.english_mod + pending
+
     def guard_holds(self, sid: str, guard: Guard) -> bool:
         t, s = self.t, self.t.seat(sid)
-        strength = self.card().english_strength + t.english_mod
+        strength = self.english_strength()
         checks = ((guard.strength_at_least, strength, 1), (guard.strength_at_most, strength, -1),
                   (guard.gold_at_least, s.gold, 1), (guard.gold_at_most, s.gold, -1),
                   (guard.fields_at_least, t.fields, 1), (guard.round_at_least, t.round, 1),
@@ -682,6 +716,10 @@ class Game:
         return True
 
     def choice_phase(self) -> bool:
+        if not self.t.round_effect_done:
+            self.t.round_effect_done = True
+            self.round_card_effect(after_battle=False)
+            return False          # a manual card's ruling is asked for before the choice
         self.t.phase = Phase.TOKENS
         self.t.window_index, self.t.window_played = 0, False
         return self.owe({s: "choice" for s in self.t.ids})
@@ -841,6 +879,7 @@ class Game:
 
     # ------------------------------------------------------------------ phase 6 [SB-5.6]
     def awards(self) -> bool:
+        self.round_card_effect(after_battle=True)
         t, card = self.t, self.card()
         order = self.badge_order()
         scots = [s for s in order if t.sides[s] == Side.SCOTLAND and s not in t.deserters]

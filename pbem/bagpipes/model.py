@@ -338,6 +338,7 @@ class Table:
     chosen_daggers: dict[str, str] = field(default_factory=dict)  # 2p, sealed until the battle
     deserters: list[str] = field(default_factory=list)
     english_mod: int = 0
+    round_effect_done: bool = False                           # the round card's operations have run [SB-5.1]
     scottish_mod: int = 0
     award_factor: dict[str, int] = field(default_factory=dict)
     scotland_won: bool | None = None

@@ -123,7 +123,7 @@ def test_SB_2_manual_card_is_resolved_by_a_signed_referee_ruling_in_the_log() ->
                             "ops": [{"op": "fields_troops", "n": 2}]}})
     assert t2.fields == fields + 2
     assert any(e.event == "ruling" and "Snow" in e.text for e in t2.log)
-    assert t2.pending.owes == {s: "plan" for s in t2.ids}
+    assert t2.pending.owes == {s: "choice" for s in t2.ids}   # the round card acts once phase 3 is over
 
 
 def test_SB_2_ruleset_seats_by_player_count_and_registered_entry_point() -> None:

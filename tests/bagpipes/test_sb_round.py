@@ -80,8 +80,10 @@ def test_SB_5_1_invasion_reveals_the_top_card_and_its_round_effect() -> None:
     t = new(4)
     stack_round_deck(t, "sample-arms-3")     # invented: English army +2 this round
     t = until(go(t), "plan")
-    assert t.revealed[-1] == "sample-arms-3" and t.english_mod == 2
-    assert any("Siege Train" in x for x in texts(t))
+    assert t.revealed[-1] == "sample-arms-3" and any("Siege Train" in x for x in texts(t))
+    assert Game(t, COMPS, None).english_strength() == 10   # type: ignore[arg-type]  # guards see the +2 already
+    t = until(t, "choice")
+    assert t.english_mod == 2                  # in force for the battle: it ran once phase 3 was over
 
 
 def test_SB_5_2_replenishment_actions() -> None:
