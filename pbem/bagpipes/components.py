@@ -138,8 +138,8 @@ class _Block:
 
     def line(self, key: str, op: str = "") -> int:
         """The line of ``key = ...`` (inside the inline table of operation ``op`` when given) in the block."""
-        needle = rf'\bop\s*=\s*"{re.escape(op)}".*\b{re.escape(key)}\s*=|\b{re.escape(key)}\s*=.*\bop\s*=\s*"{re.escape(op)}"' \
-            if op else rf"^\s*{re.escape(key)}\s*="
+        name, field = rf'\bop\s*=\s*"{re.escape(op)}"', rf"\b{re.escape(key)}\s*="
+        needle = rf"{name}.*{field}|{field}.*{name}" if op else rf"^\s*{re.escape(key)}\s*="
         return _line(self.text, needle, self.start, self.end) or (
             _line(self.text, rf'\bop\s*=\s*"{re.escape(op)}"', self.start, self.end) if op else 0) or self.start
 
@@ -242,7 +242,8 @@ def _op(op: Any, block: _Block) -> dict[str, Any]:
         if problem:
             raise block.fail(f"operation {name}: {problem}", key, name)
     if name == "condition":
-        return {**op, "then": list(_effect(op.get("then", []), block)), "else": list(_effect(op.get("else", []), block))}
+        then, other = _effect(op.get("then", []), block), _effect(op.get("else", []), block)
+        return {**op, "then": list(then), "else": list(other)}
     return dict(op)
 
 

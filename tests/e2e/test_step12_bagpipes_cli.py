@@ -164,3 +164,49 @@ def test_step11_item1_the_hammer_demo_summary_says_verify_failed(
     assert (s.verified, s.audited) == (False, False) and s.problems == ["verify failed: entry 3 is not signed by "
                                                                          "the referee (test)."]
     assert "verify: FAILED; audit: FAILED" in s.lines()
+
+
+SAMPLE_TEXT = (Path(__file__).parents[2] / "pbem" / "bagpipes" / "data" / "sample-components.toml").read_text()
+BROKEN_FILES = [('{ op = "gain_gold", who = "self", n = 1 }', '{ op = "gain_gold", who = "self", n = "two" }', "n"),
+                ("crown_split = false", 'crown_split = "false"', "crown_split"),
+                ("x2 = true", 'x2 = "true"', "x2"),
+                ("refers_to_badge = true", 'refers_to_badge = "true"', "refers_to_badge"),
+                ("excluded_players = [2]", 'excluded_players = ["two"]', "excluded_players"),
+                ('copies = 1\ntiming = "purse"', 'copies = 0\ntiming = "purse"', "copies")]
+
+
+@pytest.mark.parametrize("good,bad,field", BROKEN_FILES, ids=[b[2] for b in BROKEN_FILES])
+def test_SB_2_game_open_refuses_a_broken_component_file_in_one_line_naming_file_line_and_field(
+        tmp_path: Path, good: str, bad: str, field: str) -> None:
+    k = tmp_path / "keys"
+    _keys(k, ("referee", "clan1", "clan2", "clan3", "clan4"))
+    text = SAMPLE_TEXT.replace(good, bad, 1)
+    line = text[:text.index(bad)].count("\n") + 1
+    comps = tmp_path / "cards.toml"
+    comps.write_text(text, encoding="utf-8")
+    sides = [a for s in ("clan1", "clan2", "clan3", "clan4", "referee")
+             for a in ("--side", f"{s}={k / (s + '.pub.toml')}")]
+    result = runner.invoke(app, ["game", "open", str(tmp_path / "g"), "--ruleset", "bagpipes", "--option", "players=4",
+                                 "--components", str(comps), "--referee", str(k / "referee.key"), *map(str, sides)])
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert result.output.startswith(f"error: {comps}:{line}: ") and f"{field} " in result.output, result.output
+    assert not (tmp_path / "g").exists()
+    checked = runner.invoke(app, ["components", "check", str(comps)])
+    assert checked.exit_code == 1 and checked.output == result.output
+
+
+def test_SB_2_pbem_components_check_plays_every_card_once_and_says_what_it_does(tmp_path: Path) -> None:
+    comps = tmp_path / "cards.toml"
+    comps.write_text(SAMPLE_TEXT, encoding="utf-8")
+    out = run("components", "check", comps)
+    assert "sample-arms-5" in out and "Sandbox: 5 players" in out and out.rstrip().endswith("sandbox above.")
+    lines = out.splitlines()
+    honour = lines.index(next(ln for ln in lines if ln.startswith("round card sample-arms-5")))
+    assert lines[honour + 1].strip() == "once phase 3 is over: clan1 gold +1"     # the holder, not clan5 (home)
+    spoils = lines.index(next(ln for ln in lines if ln.startswith("bagpipe card sample-spoils")))
+    assert lines[spoils + 1].strip() == "Scotland won: clan2 gold +2; clan2 bagpipe cards -1"
+    assert lines[spoils + 2].strip() == "England won: clan2 bagpipe cards -1"
+    for face in ("sample-levy", "sample-tax", "sample-rally", "sample-ambush", "sample-pickpocket",
+                 "sample-confession", "sample-honour", "sample-omen"):
+        assert any(ln.startswith(f"bagpipe card {face} ") for ln in lines), face
+    assert "clan5" not in "\n".join(ln for ln in lines if ln.startswith("    "))   # Stay Home!: never touched
