@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.bagpipes.bots import _chooses, safe_order
-from pbem.bagpipes.model import REFEREE, parse_order
+from pbem.bagpipes.engine import badge_refusal, preference_refusal, stay_home_refusal
+from pbem.bagpipes.fields import Seating, ignored
+from pbem.bagpipes.model import KIND_FIELDS, REFEREE, parse_order
 from pbem.core.errors import FormatError, IllegalOrder, InvalidOrder
 
 TIMING_OF_KIND = {"plan": "axe", "turn": "axe"}
@@ -34,6 +36,9 @@ def check_draft(view: dict[str, Any], seat: str, body: Any) -> None:
     if order.round != view["round"]:
         raise InvalidOrder(f"order for round {order.round}, but this is round {view['round']}.")
     seats = [s["id"] for s in view["seats"]]
+    stray = ignored(order, KIND_FIELDS[order.kind], Seating.of_view(view, seat, _chooses(view, seat)))
+    if stray:
+        raise IllegalOrder(stray + ".")
     if order.talk is not None and order.talk.to not in ["all", REFEREE] + seats:
         raise InvalidOrder(f"talk.to {order.talk.to!r}: send to \"all\" or one of {', '.join(seats)}.")
     held = {c["card"] for c in view.get("hand", [])} | {c["face"] for c in view.get("hand", [])}
@@ -42,6 +47,10 @@ def check_draft(view: dict[str, Any], seat: str, body: Any) -> None:
     plays: list[tuple[Any, str]] = []
     if order.kind == "plan":
         plays = [(p, "axe") for alt in order.program for p in alt.turn.cards]
+        refusal = preference_refusal(seat, order.badge.prefer, order.stay_home.prefer, view["badge_prev_giver"],
+                                     view["badge"], view["stay_home_prev_giver"])
+        if refusal:
+            raise IllegalOrder(refusal + ".")
     elif order.kind == "turn" and order.turn is not None:
         plays = [(p, "axe") for p in order.turn.cards]
     elif order.kind == "choice":
@@ -55,9 +64,12 @@ def check_draft(view: dict[str, Any], seat: str, body: Any) -> None:
     elif order.kind == "window":
         plays = [(p, view["asking"]["window"]) for p in order.cards]
     elif order.kind in ("badge", "stay_home"):
-        if order.to not in view["asking"].get("candidates", []):
-            raise IllegalOrder(f"the badge may go to {', '.join(view['asking'].get('candidates', []))} "
-                               "[SB-5.3], [SB-11].")
+        candidates = list(view["asking"].get("candidates", []))
+        if order.to not in candidates:
+            raise IllegalOrder((badge_refusal(order.to, seat, view["badge_prev_giver"], candidates)
+                                if order.kind == "badge" else
+                                stay_home_refusal(order.to, seat, view["badge"], view["stay_home_prev_giver"],
+                                                  candidates)) + ".")
     for play, timing in plays:
         if play.card not in held:
             raise IllegalOrder(f"{seat} holds no card {play.card!r}.")

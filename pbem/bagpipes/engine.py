@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.bagpipes.components import BagpipeCard, Components, RoundCard, check_ops, dagger_value, face_of
+from pbem.bagpipes.fields import Seating, ignored
 from pbem.bagpipes.model import (
+    KIND_FIELDS,
     REFEREE,
     CardPlay,
     Guard,
@@ -50,6 +52,37 @@ def reads_battle(op: dict[str, Any]) -> bool:
 
 class Illegal(Exception):
     """An order or standing alternative that cannot be carried out now (message says why and which rule)."""
+
+
+def badge_refusal(to: str, holder: str, prev_giver: str, candidates: list[str]) -> str:
+    """Why the Badge of Honour may not go to ``to``, naming the rule [SB-5.3]."""
+    why = ("you cannot keep it: the holder gives it to another player" if to == holder else
+           f"{to} gave it to you last round and may not get it straight back" if to == prev_giver else
+           f"{to!r} is not a seat")
+    return f"the Badge of Honour may not go to {to}: {why} [SB-5.3]" + (
+        f"; it may go to {', '.join(candidates)}" if candidates else "")
+
+
+def stay_home_refusal(to: str, holder: str, badge: str, prev_giver: str, candidates: list[str]) -> str:
+    """Why the Stay Home! badge may not go to ``to``, naming the rule [SB-11]."""
+    why = ("you must hand it on" if to == holder else
+           f"{to} now holds the Badge of Honour and must defend Scotland" if to == badge else
+           f"{to} gave it to you last round and may not get it straight back" if to == prev_giver else
+           f"{to!r} is not a seat")
+    return f"the Stay Home! badge may not go to {to}: {why} [SB-11]" + (
+        f"; it may go to {', '.join(candidates)}" if candidates else "")
+
+
+def preference_refusal(seat: str, badge: list[str], stay_home: list[str], badge_prev_giver: str,
+                       badge_holder: str, stay_home_prev_giver: str) -> str:
+    """A plan's preferences naming a seat the badge rules forbid ("" when none does) [SB-5.3], [SB-11]."""
+    for to in badge:
+        if to in (seat, badge_prev_giver):
+            return "badge.prefer: " + badge_refusal(to, seat, badge_prev_giver, [])
+    for to in stay_home:
+        if to in (seat, stay_home_prev_giver):
+            return "stay_home.prefer: " + stay_home_refusal(to, seat, badge_holder, stay_home_prev_giver, [])
+    return ""
 
 
 def seat_ids(players: int) -> tuple[str, ...]:
@@ -1060,6 +1093,10 @@ def check(t: Table, comps: Components, side: str, order: Order) -> None:
     g = Game(t, comps, Drbg(b"check-stream-never-used-for-play"))
     try:
         _check_kind(g, side, order)
+        stray = ignored(order, KIND_FIELDS[order.kind], Seating(g.n, side, t.badge, t.options.stay_home,
+                                                                 t.stay_home, t.at_home, g.chooses(side)))
+        if stray:
+            raise Illegal(stray)
     except Illegal as exc:
         raise IllegalOrder(f"{side}: {exc}.") from None
 
@@ -1093,6 +1130,10 @@ def _check_kind(g: Game, side: str, o: Order) -> None:
         for seat in o.badge.prefer + o.stay_home.prefer:
             if seat not in t.ids:
                 raise Illegal(f"{seat!r} is not a seat")
+        refusal = preference_refusal(side, o.badge.prefer, o.stay_home.prefer, t.badge_prev_giver, t.badge,
+                                     t.stay_home_prev_giver)
+        if refusal:
+            raise Illegal(refusal)
         if o.if_sent_home is not None and len(o.if_sent_home) != 3:
             raise Illegal("if_sent_home lists exactly three replenishments [SB-11]")
     elif o.kind == "turn":
@@ -1100,10 +1141,10 @@ def _check_kind(g: Game, side: str, o: Order) -> None:
         g.trial(lambda c: c.do_turn(side, turn))
     elif o.kind == "badge":
         if o.to not in g.badge_candidates():
-            raise Illegal(f"the Badge of Honour may go to {', '.join(g.badge_candidates())} [SB-5.3]")
+            raise Illegal(badge_refusal(o.to, side, t.badge_prev_giver, g.badge_candidates()))
     elif o.kind == "stay_home":
         if o.to not in g.stay_home_candidates():
-            raise Illegal(f"the Stay Home! badge may go to {', '.join(g.stay_home_candidates())} [SB-11]")
+            raise Illegal(stay_home_refusal(o.to, side, t.badge, t.stay_home_prev_giver, g.stay_home_candidates()))
     elif o.kind == "home_actions":
         if len(o.replenish) != 3:
             raise Illegal("the Stay Home! player makes exactly three replenishments [SB-11]")

@@ -104,10 +104,11 @@ def test_SB_11_stay_home_not_to_the_previous_giver() -> None:
     t = go(t, plans)
     assert t.stay_home == "clan3" and t.stay_home_prev_giver == "clan6"
     t = until(go(t), "plan")
-    t = go(
-        t, {"clan2": {"badge": {"prefer": ["clan4"]}}, "clan3": {"stay_home": {"prefer": ["clan6", "clan4", "clan5"]}}}
-    )
-    assert t.at_home == "clan5"          # clan6 gave it last round, clan4 now holds the badge
+    with pytest.raises(IllegalOrder, match="may not go to clan6: clan6 gave it to you last round and may not get it "
+                                           r"straight back \[SB-11\]"):
+        go(t, {"clan3": {"stay_home": {"prefer": ["clan6", "clan4", "clan5"]}}})
+    t = go(t, {"clan2": {"badge": {"prefer": ["clan4"]}}, "clan3": {"stay_home": {"prefer": ["clan4", "clan5"]}}})
+    assert t.at_home == "clan5"          # clan4 now holds the badge: skipped
 
 
 def test_SB_11_stay_home_player_is_immune_to_cards() -> None:
