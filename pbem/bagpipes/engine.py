@@ -85,6 +85,12 @@ def preference_refusal(seat: str, badge: list[str], stay_home: list[str], badge_
     return ""
 
 
+def clockwise(ids: list[str], seat: str) -> list[str]:
+    """The seats from ``seat`` clockwise (the seat order is clockwise)."""
+    i = ids.index(seat)
+    return ids[i:] + ids[:i]
+
+
 def seat_ids(players: int) -> tuple[str, ...]:
     return tuple(f"clan{i}" for i in range(1, players + 1))
 
@@ -160,9 +166,7 @@ class Game:
         return self.comps.round_card(self.t.revealed[-1])
 
     def clockwise_from(self, seat: str) -> list[str]:
-        ids = self.t.ids
-        i = ids.index(seat)
-        return ids[i:] + ids[:i]
+        return clockwise(self.t.ids, seat)
 
     def badge_order(self) -> list[str]:
         """Seats from the Badge of Honour holder clockwise [SB-5.2], [SB-6]."""
