@@ -8,8 +8,7 @@ game runs it, and the line says what changed, seat by seat.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from pbem.bagpipes.changes import Snapshot, changes
 from pbem.bagpipes.components import BagpipeCard, Components, RoundCard
 from pbem.bagpipes.engine import Game, Illegal, reads_battle
 from pbem.bagpipes.model import CardPlay, Options, Phase, Side, Table
@@ -22,44 +21,6 @@ SANDBOX = (f"Sandbox: 5 players; {HOLDER} holds the Badge of Honour, {HOME} stay
            f"every castle 3, every purse 5 gold, every seat one dagger card; a bagpipe card is played by {PLAYER} "
            f"(on {TARGET} when it takes a target); after the battle clan1 and clan2 supported Scotland, "
            "clan3 and clan4 England.")
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """What a card can change, to say it in words."""
-
-    seats: tuple[tuple[str, int, int, int, int, int], ...]   # id, gold, castle, camp, bagpipe cards, daggers
-    fields: int
-    english: int
-    scottish: int
-    factors: tuple[tuple[str, int], ...]
-    rulings: int
-
-    @classmethod
-    def of(cls, t: Table) -> Snapshot:
-        return cls(tuple((s.id, s.gold, s.castle, s.camp, len(s.hand), len(s.daggers) + s.virtual_daggers)
-                         for s in t.seats), t.fields, t.english_mod, t.scottish_mod,
-                   tuple(sorted(t.award_factor.items())), len(t.rulings_due))
-
-
-def changes(before: Snapshot, after: Snapshot) -> str:
-    """The differences in words, e.g. "clan2 gold +2; Scotland's Fields +1"."""
-    out = []
-    for b, a in zip(before.seats, after.seats, strict=True):
-        for name, x, y in zip(("gold", "castle troops", "camp troops", "bagpipe cards", "dagger cards"), b[1:], a[1:],
-                              strict=True):
-            if x != y:
-                out.append(f"{a[0]} {name} {y - x:+d}")
-    for name, x, y in (("Scotland's Fields", before.fields, after.fields),
-                       ("English strength", before.english, after.english),
-                       ("Scottish strength", before.scottish, after.scottish)):
-        if x != y:
-            out.append(f"{name} {y - x:+d}")
-    if before.factors != after.factors:
-        out.append("awards x" + ", x".join(f"{f} for {side}" for side, f in after.factors if f != 1))
-    if after.rulings > before.rulings:
-        out.append("asks the referee for a ruling (effect = \"manual\")")
-    return "; ".join(out) or "nothing changes"
 
 
 def sandbox(comps: Components) -> Table:
@@ -87,7 +48,7 @@ def round_card_lines(comps: Components, card: RoundCard) -> list[str]:
     g = Game(t, comps, Drbg(b"pbem-bagpipes-components-check-round"))
     before = Snapshot.of(t)
     g.round_card_effect(after_battle=False)
-    lines = [head, f"    once phase 3 is over: {changes(before, Snapshot.of(t))}"]
+    lines = [head, f"    once phase 3 is over: {changes(before, Snapshot.of(t), cards=True)}"]
     if card.effect != "manual" and any(reads_battle(op) for op in card.effect):
         for won in (True, False):
             t2 = sandbox(comps)
@@ -96,7 +57,7 @@ def round_card_lines(comps: Components, card: RoundCard) -> list[str]:
             before = Snapshot.of(t2)
             Game(t2, comps, Drbg(b"pbem-bagpipes-components-check-round")).round_card_effect(after_battle=True)
             lines.append(f"    after the battle, {'Scotland' if won else 'England'} won: "
-                         f"{changes(before, Snapshot.of(t2))}")
+                         f"{changes(before, Snapshot.of(t2), cards=True)}")
     return lines
 
 
@@ -124,7 +85,7 @@ def bagpipe_lines(comps: Components, card: BagpipeCard) -> list[str]:
         except Illegal as exc:
             lines.append(f"    {when}cannot be played: {exc}")
             continue
-        lines.append(f"    {when}{changes(before, Snapshot.of(t))}")
+        lines.append(f"    {when}{changes(before, Snapshot.of(t), cards=True)}")
     return lines
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.bagpipes.bots import _chooses, safe_order
 from pbem.bagpipes.engine import badge_refusal, clockwise, preference_refusal, stay_home_refusal
-from pbem.bagpipes.fields import Seating, applicable, ignored
+from pbem.bagpipes.fields import Seating, applicable, ignored, never_in_this_game, why_not
 from pbem.bagpipes.model import KIND_FIELDS, REFEREE, parse_order
 from pbem.core.errors import FormatError, IllegalOrder, InvalidOrder
 
@@ -44,9 +44,19 @@ def _plays(view: dict[str, Any], timing: str) -> str:
     return f"your {timing} cards: {', '.join(c['card'] for c in cards)}; a play: {example}"
 
 
-def guide(view: dict[str, Any], seat: str, kind: str) -> list[str]:
+def guide(view: dict[str, Any], seat: str, kind: str, present: tuple[str, ...] = ()) -> list[str]:
     """Comment lines for a fresh draft: every field that applies to the seat now, with its legal values
-    (only those; docs/bagpipes-orders.md has an example of every kind)."""
+    (only those; docs/bagpipes-orders.md has an example of every kind), and why the others do not apply.
+    A field already in the draft (``present``) is marked so: edit it there, do not add it twice."""
+    lines = _guide(view, seat, kind)
+    s = Seating.of_view(view, seat, _chooses(view, seat))
+    lines += [f"Not for you now: {f}: {why_not(f, s)}." for f in KIND_FIELDS[kind]
+              if why_not(f, s) and not never_in_this_game(f, s)]
+    return [f"    (already above: edit it there) {ln}" if any(ln.startswith(f"{f} =") for f in present) else ln
+            for ln in lines]
+
+
+def _guide(view: dict[str, Any], seat: str, kind: str) -> list[str]:
     s = Seating.of_view(view, seat, _chooses(view, seat))
     fields = applicable(KIND_FIELDS[kind], s)
     me = next((x for x in view["seats"] if x["id"] == seat), {"castle": 0, "gold": 0})
@@ -221,9 +231,9 @@ def render_text(report: dict[str, Any]) -> str:
     lines += [f"Message from {m['from']} to {m['to']}: {m['text']}" for m in report.get("talk", [])]
     owes = report.get("owes", v.get("owes", {}))
     if not report["result"]["reason"]:
-        if report["asks"]:
-            lines.append(f"You owe: a {report['asks']} order (docs/bagpipes-orders.md shows every kind).")
-        lines.append("The game waits for: " + ", ".join(f"{s} ({k})" for s, k in sorted(owes.items())) + ".")
+        if report["asks"]:    # (a seat that owes nothing is told whom the game waits for by the command line)
+            lines.append(f"You owe: a {report['asks']} order (docs/bagpipes-orders.md shows every kind); the game "
+                         "waits for: " + ", ".join(f"{s} ({k})" for s, k in sorted(owes.items())) + ".")
     return "\n".join(lines) + "\n"
 
 

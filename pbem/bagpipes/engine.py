@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.bagpipes.changes import Snapshot, changes
 from pbem.bagpipes.components import BagpipeCard, Components, RoundCard, check_ops, dagger_value, face_of
 from pbem.bagpipes.fields import Seating, ignored
 from pbem.bagpipes.model import (
@@ -566,8 +567,11 @@ class Game:
             self.t.rulings_due.append({"title": title, "by": actor or "", "target": target, "round": self.t.round})
             self.log("manual", f"{title} is resolved by the referee's ruling.", title=title)
             return
+        before = Snapshot.of(self.t)
         for op in effect:
             self.run_op(op, actor, play, target)
+        if effect:
+            self.log("effect", f"{title}: {changes(before, Snapshot.of(self.t))}.", title=title)
 
     def condition(self, name: str, actor: str | None) -> bool:
         t = self.t
@@ -958,8 +962,9 @@ class Game:
             s.camp = 0
             s.loot = []
         t.fields = 0
-        self.log("end", f"End of round {t.round}: every camp and Scotland's Fields are discarded; {t.badge} starts "
-                 "the next round.")
+        last = t.defeats >= defeats_to_lose(t.options) or not t.round_deck
+        self.log("end", f"End of round {t.round}: every camp and Scotland's Fields are discarded"
+                 + ("." if last else f"; {t.badge} starts the next round."))
         if t.defeats >= defeats_to_lose(t.options):
             self.final("Scotland has lost the war")
         elif not t.round_deck:
@@ -1004,7 +1009,9 @@ class Game:
         t.pending = Pending()
         text = ("Winner: " + winners[0] if len(winners) == 1 else "Shared victory: " + ", ".join(winners)
                 if winners else "A tie with no winner")
-        self.log("game_over", f"{text} ({reason}).", winners=winners)
+        standing = ", ".join(f"{s.id} {s.gold} gold, {self.dagger_total(s)} dagger(s)" for s in t.seats)
+        # the reason is the result's (every report and the command line say it once); the log gives the standing
+        self.log("game_over", f"{text}. Final standing: {standing}.", winners=winners, reason=reason)
 
     # ------------------------------------------------------------------ orders in
     def take(self, orders: dict[str, Order]) -> None:

@@ -67,6 +67,13 @@ def why_not(field: str, s: Seating) -> str:
     return ""
 
 
+def never_in_this_game(field: str, s: Seating) -> bool:
+    """Whether ``field`` can never apply with this player count and these options (so a draft leaves it out)."""
+    return (field == "badge" and s.players <= 3) or (field in ("dagger", "giveaway", "giveaway_if_camp_at_least")
+                                                      and s.players != 2) \
+        or (field in ("stay_home", "if_sent_home", "home_ask") and not s.stay_home_on)
+
+
 def applicable(fields: tuple[str, ...], s: Seating) -> tuple[str, ...]:
     return tuple(f for f in fields if not why_not(f, s))
 
