@@ -330,7 +330,9 @@ class Game:
         t.revealed.append(card.id)
         self.log("invasion", f"Round {t.round}: {card.title} is revealed: English strength {card.english_strength}; "
                  f"bonnet {card.gold_scots_win}, pierced bonnet {card.gold_scots_lose}, crown {card.gold_crown}"
-                 f"{' (split)' if card.crown_split else ' (each)'}. {card.text}", card=card.id, round=t.round)
+                 f"{' (split)' if card.crown_split else ' (each)'}. {card.text}"
+                 + (" Its text acts once the badges are passed [SB-5.1]." if card.effect else ""),
+                 card=card.id, round=t.round)
         if self.n == 2:
             self.add_troops(None, 3, "fields")
             self.log("fields", "3 troops join Scotland's Fields (2 players) [SB-10].")

@@ -95,3 +95,13 @@ def test_SB_5_4_reports_show_card_texts_the_sealed_choice_the_turn_order_and_who
         assert "the game waits for: clan3 (window)" in text
     assert "england" not in drafts.render_text(report(t, COMPS, "clan4", "g", t.step)).split("What happened")[0] \
         .split("Your daggers")[1]
+
+
+def test_SB_6_a_seat_that_owes_nothing_is_told_whom_the_game_waits_for_never_nobody() -> None:
+    from pbem.cli.report import _next
+    t = until(new(4), "choice")
+    t = go(t, {"clan3": {"loyalty": "england", "tokens": {"ask": True}}})
+    waiting = sorted(t.pending.owes)
+    idle = next(s for s in t.ids if s not in t.pending.owes)
+    line = _next(report(t, COMPS, idle, "g", t.step))
+    assert line == "you owe nothing now; waiting for " + ", ".join(waiting) and "nobody" not in line
