@@ -414,7 +414,7 @@ def parse_order(body: Any, where: str = "order") -> Order:
     if kind not in KIND_FIELDS:
         raise FormatError(f"{where}: kind {kind!r} is not one of {', '.join(ORDER_KINDS)}")
     stray = sorted(set(body) - set(COMMON_FIELDS) - set(KIND_FIELDS[kind]))
-    flat = [name for name in stray if name in TURN_FIELDS]
+    flat = [name for name in stray if name in TURN_FIELDS or (kind == "plan" and name in ("turn", "guard", "ask"))]
     if flat and kind in FLAT_FORMS:
         raise FormatError(f"{where}: {flat[0]} is not a field of a {kind} order by itself: {FLAT_FORMS[kind]} "
                           "(docs/bagpipes-orders.md)")

@@ -30,4 +30,6 @@ def test_SB_5_2_the_flat_turn_form_is_refused_with_the_right_form_shown() -> Non
         parse_order({"kind": "plan", "round": 1, "replenish": "raise_militia", "relocate": 4})
     with pytest.raises(FormatError, match=r"a turn order puts the turn in one table: turn = \{ replenish"):
         parse_order({"kind": "turn", "round": 1, "replenish": "raise_militia", "relocate": 4})
+    with pytest.raises(FormatError, match=r"turn is not a field of a plan order by itself: .*\[\[program\]\]"):
+        parse_order({"kind": "plan", "round": 1, "turn": {"replenish": "raise_militia", "relocate": 2}})
     assert "The flat form is refused" in DOC
