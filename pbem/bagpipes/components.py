@@ -247,6 +247,34 @@ def _op(op: Any, block: _Block) -> dict[str, Any]:
     return dict(op)
 
 
+def _uses(effect: Effect) -> list[tuple[str, str, str]]:
+    """(operation, parameter, value) of every ``who``/``from``/``if`` in an effect, nested ones included."""
+    if effect == "manual":
+        return []
+    out: list[tuple[str, str, str]] = []
+    for op in effect:
+        out += [(str(op["op"]), str(key), str(op[key])) for key in ("who", "from", "if") if key in op]
+        if op["op"] == "condition":
+            out += _uses(tuple(op["then"])) + _uses(tuple(op["else"]))
+    return out
+
+
+NOBODY_PLAYS_IT = ("self", "target", "each_other", "self_supports_england", "self_supports_scotland",
+                   "self_is_badge_holder")
+
+
+def _finds_somebody(effect: Effect, block: _Block, round_card: bool, targets: str) -> None:
+    """Refuse an operation that could never find its player: a round card has nobody who plays it, and
+    only a card that targets one player has a target (docs/bagpipes-notes.md §2)."""
+    for name, key, value in _uses(effect):
+        if round_card and value in NOBODY_PLAYS_IT:
+            raise block.fail(f"operation {name}: {key} = {value!r} finds nobody on a round card (nobody plays it); "
+                             "use each_player, badge_holder or a supporter group", key, name)
+        if not round_card and value == "target" and targets != "one_player":
+            raise block.fail(f"operation {name}: {key} = \"target\" needs targets = \"one_player\" on the card "
+                             f"(it has targets = {targets!r})", key, name)
+
+
 def check_ops(ops: list[dict[str, Any]], where: str) -> None:
     """A referee's ruling operations, checked like a card's (the same vocabulary and types)."""
     _effect(ops, _Block(where, "", 0, 0, "ruling"))
@@ -329,6 +357,7 @@ def parse_components(data: bytes, where: str = "components") -> Components:
                                 raw["gold_scots_lose"], raw["gold_crown"], raw.get("crown_split", True),
                                 raw.get("refers_to_badge", False), tuple(raw.get("excluded_players", [])),
                                 raw.get("text", ""), _effect(raw.get("effect", []), block)))
+        _finds_somebody(rounds[-1].effect, block, True, "none")
     pipes: list[BagpipeCard] = []
     raw_pipes = _list(doc, "bagpipe_cards", text, where)
     for raw, block in zip(raw_pipes, _blocks(text, "bagpipe_cards", where, "bagpipe card", len(raw_pipes)),
@@ -342,6 +371,7 @@ def parse_components(data: bytes, where: str = "components") -> Components:
         pipes.append(BagpipeCard(cid, raw["title"], raw.get("copies", 1), raw["timing"], raw.get("x2", False),
                                  raw.get("refers_to_badge", False), raw.get("targets", "self"), raw.get("text", ""),
                                  _effect(raw.get("effect", []), block)))
+        _finds_somebody(pipes[-1].effect, block, False, pipes[-1].targets)
     daggers_raw = doc.get("daggers", {})
     if not isinstance(daggers_raw, dict):
         raise _fail(where, _line(text, r"daggers"), "[daggers] is a table: value = number of cards")

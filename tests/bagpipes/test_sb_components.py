@@ -144,6 +144,9 @@ BROKEN = [
      'if = "scotland_won", then = [ { op = "gain_gold", who = "self", n = -2 } ]',
      "operation gain_gold: n must be a whole number 1 to 99, not -2"),
     ("english_strength = 7\n", "english_strength = 7\ncrown_splt = true\n", "unknown field 'crown_splt'"),
+    ('{ op = "gain_gold", who = "badge_holder", n = 1 } ]\n\n[[round_cards]]',
+     '{ op = "gain_gold", who = "self", n = 1 } ]\n\n[[round_cards]]',
+     "round card sample-arms-5: operation gain_gold: who = 'self' finds nobody on a round card"),
 ]
 
 
@@ -168,3 +171,12 @@ def test_SB_2_components_operation_types_are_declared_as_data() -> None:
                                                                    "required": True}
     assert FORMAT["round_card"]["crown_split"] == {"type": "bool"}
     assert FORMAT["bagpipe_card"]["copies"]["min"] == 1
+
+
+def test_SB_6_components_an_operation_on_the_target_of_a_card_without_one_is_refused_at_its_line() -> None:
+    bad = SAMPLE.replace('targets = "one_player"\ntext = "(invented) A player',
+                         'targets = "all_players"\ntext = "(invented) A player', 1)
+    line = next(i for i, ln in enumerate(bad.splitlines(), 1) if 'op = "discard_camp", who = "target"' in ln)
+    with pytest.raises(FormatError, match=rf'^x.toml:{line}: bagpipe card sample-ambush: operation discard_camp: '
+                                          r'who = "target" needs targets = "one_player"'):
+        parse_components(bad.encode(), "x.toml")
