@@ -156,7 +156,7 @@ def check_draft(view: dict[str, Any], seat: str, body: Any) -> None:
         if _chooses(view, seat) and order.loyalty is None:
             raise IllegalOrder("choose loyalty = \"scotland\" or \"england\" [SB-5.4].")
         if not _chooses(view, seat) and order.loyalty is not None:
-            raise IllegalOrder(f"{seat} lays no choice token this round [SB-5.4], [SB-11].")
+            raise IllegalOrder(f"{seat}: {why_not('loyalty', Seating.of_view(view, seat, False))}.")
         if order.dagger is not None and order.dagger not in view.get("my_dagger_hand", []):
             raise IllegalOrder(f"{seat} holds no dagger card {order.dagger!r} [SB-10].")
     elif order.kind == "window":
@@ -225,6 +225,11 @@ def render_text(report: dict[str, Any]) -> str:
         lines += [_card_line({**c, "x2": True}) + " (face up, x2)" for c in v.get("my_x2_face_up", [])]
         lines.append(f"Your daggers: {v['my_dagger_total']}" + (f"; dagger hand {', '.join(v['my_dagger_hand'])}"
                                                                if "my_dagger_hand" in v else ""))
+        if v.get("at_home") == side:
+            lines.append("You stay home this round: no choice token, no cards, no awards [SB-11]")
+        elif v["badge"] == side and v["players"] >= 4:
+            lines.append("You hold the Badge of Honour: you defend Scotland this round and lay no choice token "
+                         "[SB-5.4]")
         if v.get("my_side"):
             lines.append(f"Your sealed choice this round: {v['my_side']} (revealed with everyone's at the battle)")
     lines += ["What happened:"] + [f"  {e['text']}" for e in report["log"]]

@@ -15,7 +15,7 @@ from typing import Any
 
 from pbem.bagpipes.changes import Snapshot, changes
 from pbem.bagpipes.components import BagpipeCard, Components, RoundCard, check_ops, dagger_value, face_of
-from pbem.bagpipes.fields import Seating, ignored
+from pbem.bagpipes.fields import Seating, ignored, why_not
 from pbem.bagpipes.model import (
     KIND_FIELDS,
     REFEREE,
@@ -1166,10 +1166,8 @@ def _check_kind(g: Game, side: str, o: Order) -> None:
         if g.chooses(side) and o.loyalty not in (Side.SCOTLAND, Side.ENGLAND):
             raise Illegal("choose loyalty = \"scotland\" or \"england\" [SB-5.4]")
         if not g.chooses(side) and o.loyalty is not None:
-            why = (
-                "stays home [SB-11]" if side == t.at_home else "holds the Badge of Honour and defends Scotland [SB-5.4]"
-            )
-            raise Illegal(f"{side} lays no choice token this round: it {why}")
+            raise Illegal(why_not("loyalty", Seating(g.n, side, t.badge, t.options.stay_home, t.stay_home, t.at_home,
+                                                     False)))
         if g.n == 2 and o.dagger is not None and o.dagger not in t.seat(side).dagger_hand:
             raise Illegal(f"{side} holds no dagger card {o.dagger!r} [SB-10]")
         if g.n != 2 and o.dagger is not None:

@@ -93,7 +93,7 @@ def test_SB_11_stay_home_pass_three_replenishments_camp_discarded_out_of_battle(
     assert t2.badge == "clan2" and t2.at_home == "clan1"          # clan2 holds the badge: not eligible
     home = t2.seat("clan1")
     assert home.camp == 0 and home.gold == 3 + 3                   # three Collect Taxes by default
-    with pytest.raises(IllegalOrder, match="stays home"):
+    with pytest.raises(IllegalOrder, match=r"you lay no choice token this round: you stay home \[SB-11\]"):
         order(t2, "clan1", loyalty="england")
     assert t2.pending.owes["clan1"] == "choice"                    # still answers (no leak), with no token
 
