@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from e2e_support import run, runner
@@ -210,3 +211,85 @@ def test_SB_2_pbem_components_check_plays_every_card_once_and_says_what_it_does(
                  "sample-confession", "sample-honour", "sample-omen"):
         assert any(ln.startswith(f"bagpipe card {face} ") for ln in lines), face
     assert "clan5" not in "\n".join(ln for ln in lines if ln.startswith("    "))   # Stay Home!: never touched
+
+
+@pytest.mark.slow
+def test_SB_5_a_4_player_round_by_hand_from_docs_bagpipes_orders(tmp_path: Path) -> None:
+    """One round of a 4-player game through the CLI, every draft written as docs/bagpipes-orders.md shows:
+    plans with [[program]] alternatives and the holder's badge preference, a window asked for, choices;
+    an ignored field and a badge-rule breach refused by orders seal in one line naming the rule."""
+    k, g, work = tmp_path / "keys", tmp_path / "g", tmp_path / "work"
+    clans = ("clan1", "clan2", "clan3", "clan4")
+    _keys(k, ("referee", *clans))
+    sides = [a for s in (*clans, "referee") for a in ("--side", f"{s}={k / (s + '.pub.toml')}")]
+    run("game", "open", g, "--ruleset", "bagpipes", "--option", "players=4", "--option", "start_seat=clan1",
+        "--referee", k / "referee.key", *sides)
+    work.mkdir()
+    for side in (*clans, "referee"):
+        run("game", "join", g, "--side", side, "--key", k / f"{side}.key", "--out", work / f"join-{side}.asc")
+    run("game", "start", g, *[work / f"join-{s}.asc" for s in (*clans, "referee")], "--key", k / "referee.key")
+
+    def draft(side: str, extra: str) -> Path:
+        step = int(core_game.status(g)["step"])
+        report = core_game.report_path(g, step, side)
+        path = work / f"{step}-{side}.toml"
+        run("orders", "new", report, "--key", k / f"{side}.key", "--game", g, "--out", path)
+        path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+        return path
+
+    def seal(side: str, path: Path) -> Path:
+        env = path.with_suffix(".asc")
+        run("orders", "seal", path, "--key", k / f"{side}.key", "--game", g, "--out", env)
+        return env
+
+    def settle() -> dict[str, Any]:
+        """A manual round card asks the referee seat for a ruling (docs/bagpipes-orders.md §10): its default."""
+        info = core_game.status(g)
+        while info["owes"] == {"referee": "ruling"}:
+            run("adjudicate", g, seal("referee", draft("referee", "")), "--key", k / "referee.key")
+            info = core_game.status(g)
+        return dict(info)
+
+    def refused(side: str, path: Path, says: str) -> None:
+        result = runner.invoke(app, ["orders", "seal", str(path), "--key", str(k / f"{side}.key"), "--game", str(g),
+                                     "--out", str(path.with_suffix(".asc"))])
+        assert result.exit_code == 1 and result.output.count("\n") == 1 and says in result.output, result.output
+
+    refused("clan2", draft("clan2", 'badge = { prefer = ["clan3"] }\n'),
+            "only the Badge of Honour holder (clan1) names who gets it next [SB-5.3]")
+    refused("clan1", draft("clan1", 'badge = { prefer = ["clan1"] }\n'), "you cannot keep it")
+    plans = {
+        "clan1": 'badge = { prefer = ["clan3", "clan2"], ask = false }\n\n[[program]]\n'
+                 'turn = { replenish = "raise_militia", relocate = "all" }\n',
+        "clan2": '[[program]]\nguard = { gold_at_least = 1 }\nturn = { replenish = "hire_mercenaries", '
+                 'relocate = "all", order = ["replenish", "cards", "relocate"] }\n',
+        "clan3": 'on_fail = "default"\n\n[[program]]\nturn = { replenish = "assemble_troops", relocate = 5 }\n',
+        "clan4": "",
+    }
+    run("adjudicate", g, *[seal(s, draft(s, plans[s])) for s in clans], "--key", k / "referee.key")
+    info = settle()
+    assert info["owes"] == {s: "choice" for s in clans}, info
+    shown = run("report", "open", core_game.report_path(g, int(info["step"]), "clan3"), "--key", k / "clan3.key")
+    assert "clan1 gives the Badge of Honour to clan3" in shown and "You hold the Badge of Honour" in shown
+    assert "Order of turns and card windows this round: clan3, clan4, clan1, clan2" in shown
+    refused("clan2", draft("clan2", 'giveaway = "give"\n'),
+            "the field giveaway would be ignored for clan2: only the 2-player game has the badge give-away")
+    choices = {"clan1": 'tokens = { play = [], ask = true }\n', "clan2": "", "clan3": "", "clan4": ""}
+    envs = []
+    for side in clans:
+        path = draft(side, choices[side])
+        if side in ("clan2", "clan4"):
+            path.write_text(path.read_text(encoding="utf-8").replace('loyalty = "scotland"', 'loyalty = "england"'),
+                            encoding="utf-8")
+        envs.append(seal(side, path))
+    run("adjudicate", g, *envs, "--key", k / "referee.key")
+    info = settle()
+    assert info["owes"] == {"clan1": "window"}, info
+    idle = run("report", "open", core_game.report_path(g, int(info["step"]), "clan2"), "--key", k / "clan2.key")
+    assert "Your sealed choice this round: england" in idle and idle.rstrip().endswith("waiting for clan1")
+    run("adjudicate", g, seal("clan1", draft("clan1", "")), "--key", k / "referee.key")
+    info = settle()
+    assert info["owes"] == {s: "plan" for s in clans}
+    shown = run("report", "open", core_game.report_path(g, int(info["step"]), "clan2"), "--key", k / "clan2.key")
+    assert "The choice tokens are revealed: clan1 scotland, clan2 england, clan3 scotland, clan4 england." in shown
+    run("verify", g)
