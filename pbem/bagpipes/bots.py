@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pbem.bagpipes.fields import Seating, why_not
 from pbem.core.drbg import Drbg
 
 REPLENISH = ("collect_taxes", "raise_militia", "assemble_troops", "hire_mercenaries")
@@ -97,7 +98,17 @@ def random_bot(view: dict[str, Any], seat: str, kind: str, rng: Drbg) -> dict[st
         base["cards"] = [_fixed(view, seat, c, rng) for c in _cards(view, timing) if rng.randbelow(2)]
     elif kind == "giveaway":
         base["giveaway"] = ("keep", "give")[rng.randbelow(2)]
-    return _strip(base)
+    return fit(view, seat, _strip(base))
+
+
+def fit(view: dict[str, Any], seat: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The order without the fields that would do nothing for the seat now (the check refuses them)."""
+    seating = Seating.of_view(view, seat, _chooses(view, seat))
+    out = {k: v for k, v in body.items() if k in ("kind", "round", "talk") or not why_not(k, seating)}
+    for name, giver in (("badge", view["badge_prev_giver"]), ("stay_home", view["stay_home_prev_giver"])):
+        if name in out and out["kind"] == "plan":   # never a seat the badge rules forbid [SB-5.3], [SB-11]
+            out[name] = {**out[name], "prefer": [s for s in out[name].get("prefer", []) if s not in (seat, giver)]}
+    return out
 
 
 def _chooses(view: dict[str, Any], seat: str) -> bool:
@@ -165,7 +176,7 @@ def simple_bot(view: dict[str, Any], seat: str, kind: str, rng: Drbg) -> dict[st
         base["cards"] = []
     elif kind == "giveaway":
         base["giveaway"] = "keep"
-    return base
+    return fit(view, seat, base)
 
 
 def referee_bot(view: dict[str, Any], seat: str, kind: str, rng: Drbg) -> dict[str, Any]:
@@ -194,7 +205,7 @@ def asker_bot(view: dict[str, Any], seat: str, kind: str, rng: Drbg) -> dict[str
         body["purse"] = {"ask": True}
         body.pop("giveaway_if_camp_at_least", None)
         body["giveaway"] = "ask"
-    return body
+    return fit(view, seat, body)
 
 
 BOTS["asker"] = asker_bot

@@ -13,8 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.bagpipes.components import BagpipeCard, Components, RoundCard, dagger_value, face_of
+from pbem.bagpipes.changes import Snapshot, changes
+from pbem.bagpipes.components import BagpipeCard, Components, RoundCard, check_ops, dagger_value, face_of
+from pbem.bagpipes.fields import Seating, ignored, why_not
 from pbem.bagpipes.model import (
+    KIND_FIELDS,
     REFEREE,
     CardPlay,
     Guard,
@@ -32,13 +35,61 @@ from pbem.bagpipes.model import (
     Turn,
 )
 from pbem.core.drbg import Drbg
-from pbem.core.errors import IllegalOrder, InvalidOrder
+from pbem.core.errors import FormatError, IllegalOrder, InvalidOrder
 
 TALK_LIMIT = 2000
 
 
+BATTLE_CONDITIONS = ("scotland_won", "england_won", "self_supports_england", "self_supports_scotland")
+SUPPORTER_GROUPS = ("each_scots_supporter", "each_england_supporter")
+
+
+def reads_battle(op: dict[str, Any]) -> bool:
+    """Whether an operation needs the battle's outcome or the revealed sides (so runs after the battle)."""
+    if op["op"] == "condition":
+        return op["if"] in BATTLE_CONDITIONS or any(reads_battle(o) for o in op["then"] + op["else"])
+    return op.get("who") in SUPPORTER_GROUPS or op.get("from") in SUPPORTER_GROUPS
+
+
 class Illegal(Exception):
     """An order or standing alternative that cannot be carried out now (message says why and which rule)."""
+
+
+def badge_refusal(to: str, holder: str, prev_giver: str, candidates: list[str]) -> str:
+    """Why the Badge of Honour may not go to ``to``, naming the rule [SB-5.3]."""
+    why = ("you cannot keep it: the holder gives it to another player" if to == holder else
+           f"{to} gave it to you last round and may not get it straight back" if to == prev_giver else
+           f"{to!r} is not a seat")
+    return f"the Badge of Honour may not go to {to}: {why} [SB-5.3]" + (
+        f"; it may go to {', '.join(candidates)}" if candidates else "")
+
+
+def stay_home_refusal(to: str, holder: str, badge: str, prev_giver: str, candidates: list[str]) -> str:
+    """Why the Stay Home! badge may not go to ``to``, naming the rule [SB-11]."""
+    why = ("you must hand it on" if to == holder else
+           f"{to} now holds the Badge of Honour and must defend Scotland" if to == badge else
+           f"{to} gave it to you last round and may not get it straight back" if to == prev_giver else
+           f"{to!r} is not a seat")
+    return f"the Stay Home! badge may not go to {to}: {why} [SB-11]" + (
+        f"; it may go to {', '.join(candidates)}" if candidates else "")
+
+
+def preference_refusal(seat: str, badge: list[str], stay_home: list[str], badge_prev_giver: str,
+                       badge_holder: str, stay_home_prev_giver: str) -> str:
+    """A plan's preferences naming a seat the badge rules forbid ("" when none does) [SB-5.3], [SB-11]."""
+    for to in badge:
+        if to in (seat, badge_prev_giver):
+            return "badge.prefer: " + badge_refusal(to, seat, badge_prev_giver, [])
+    for to in stay_home:
+        if to in (seat, stay_home_prev_giver):
+            return "stay_home.prefer: " + stay_home_refusal(to, seat, badge_holder, stay_home_prev_giver, [])
+    return ""
+
+
+def clockwise(ids: list[str], seat: str) -> list[str]:
+    """The seats from ``seat`` clockwise (the seat order is clockwise)."""
+    i = ids.index(seat)
+    return ids[i:] + ids[:i]
 
 
 def seat_ids(players: int) -> tuple[str, ...]:
@@ -116,9 +167,7 @@ class Game:
         return self.comps.round_card(self.t.revealed[-1])
 
     def clockwise_from(self, seat: str) -> list[str]:
-        ids = self.t.ids
-        i = ids.index(seat)
-        return ids[i:] + ids[:i]
+        return clockwise(self.t.ids, seat)
 
     def badge_order(self) -> list[str]:
         """Seats from the Badge of Honour holder clockwise [SB-5.2], [SB-6]."""
@@ -281,16 +330,33 @@ class Game:
         t.revealed.append(card.id)
         self.log("invasion", f"Round {t.round}: {card.title} is revealed: English strength {card.english_strength}; "
                  f"bonnet {card.gold_scots_win}, pierced bonnet {card.gold_scots_lose}, crown {card.gold_crown}"
-                 f"{' (split)' if card.crown_split else ' (each)'}. {card.text}", card=card.id, round=t.round)
+                 f"{' (split)' if card.crown_split else ' (each)'}. {card.text}"
+                 + (" Its text acts once the badges are passed [SB-5.1]." if card.effect else ""),
+                 card=card.id, round=t.round)
         if self.n == 2:
             self.add_troops(None, 3, "fields")
             self.log("fields", "3 troops join Scotland's Fields (2 players) [SB-10].")
         if self.n == 3 and t.options.three_player_fields_bonus_phase == "invasion":
             self.add_troops(None, 1, "fields")
             self.log("fields", "1 troop joins Scotland's Fields (3 players) [SB-12.1].")
-        self.resolve(card.effect, None, CardPlay(card=card.id), card.title)
+        t.round_effect_done = False     # its operations run once phase 3 is over (round_card_effect)
         t.phase = Phase.ACTIONS
         return False
+
+    def round_card_effect(self, after_battle: bool) -> None:
+        """The round card's text where the book places it [SB-5.1], [SB-11]: it is in force this round, but
+        the Stay Home! player is not touched by it and ``badge_holder`` is the seat that must defend Scotland
+        now, so its operations run once phase 3 is over (the Badge and Stay Home! passed); those that read
+        the battle (a result condition, a supporter group) run when the battle is decided, before the awards."""
+        card = self.card()
+        if card.effect == "manual":
+            if not after_battle:
+                self.resolve("manual", None, CardPlay(card=card.id), card.title)
+            return
+        ops = [op for op in card.effect if reads_battle(op) == after_battle]
+        if ops:
+            self.log("round_effect", f"{card.title}: {card.text}", card=card.id)
+        self.resolve(tuple(ops), None, CardPlay(card=card.id), card.title)
 
     def five_daggers_two_players(self) -> bool:
         """2 players: at the start of each new round, 5+ daggers more than the other loses at once [SB-10]."""
@@ -338,9 +404,17 @@ class Game:
             return alt.turn, f"standing order {i + 1}"
         return None if plan.on_fail == "ask" else (Turn(), "default")
 
+    def english_strength(self) -> int:
+        """The round's English strength as a guard reads it: the card, its own modifier (even before its
+        operations run at the end of phase 3) and the modifiers played so far."""
+        card, t = self.card(), self.t
+        pending = 0 if t.round_effect_done or card.effect == "manual" else sum(
+            int(op["delta"]) for op in card.effect if op["op"] == "english_strength")
+        return card.english_strength + t.english_mod + pending
+
     def guard_holds(self, sid: str, guard: Guard) -> bool:
         t, s = self.t, self.t.seat(sid)
-        strength = self.card().english_strength + t.english_mod
+        strength = self.english_strength()
         checks = ((guard.strength_at_least, strength, 1), (guard.strength_at_most, strength, -1),
                   (guard.gold_at_least, s.gold, 1), (guard.gold_at_most, s.gold, -1),
                   (guard.fields_at_least, t.fields, 1), (guard.round_at_least, t.round, 1),
@@ -495,8 +569,11 @@ class Game:
             self.t.rulings_due.append({"title": title, "by": actor or "", "target": target, "round": self.t.round})
             self.log("manual", f"{title} is resolved by the referee's ruling.", title=title)
             return
+        before = Snapshot.of(self.t)
         for op in effect:
             self.run_op(op, actor, play, target)
+        if effect:
+            self.log("effect", f"{title}: {changes(before, Snapshot.of(self.t))}.", title=title)
 
     def condition(self, name: str, actor: str | None) -> bool:
         t = self.t
@@ -682,6 +759,10 @@ class Game:
         return True
 
     def choice_phase(self) -> bool:
+        if not self.t.round_effect_done:
+            self.t.round_effect_done = True
+            self.round_card_effect(after_battle=False)
+            return False          # a manual card's ruling is asked for before the choice
         self.t.phase = Phase.TOKENS
         self.t.window_index, self.t.window_played = 0, False
         return self.owe({s: "choice" for s in self.t.ids})
@@ -841,6 +922,7 @@ class Game:
 
     # ------------------------------------------------------------------ phase 6 [SB-5.6]
     def awards(self) -> bool:
+        self.round_card_effect(after_battle=True)
         t, card = self.t, self.card()
         order = self.badge_order()
         scots = [s for s in order if t.sides[s] == Side.SCOTLAND and s not in t.deserters]
@@ -882,8 +964,9 @@ class Game:
             s.camp = 0
             s.loot = []
         t.fields = 0
-        self.log("end", f"End of round {t.round}: every camp and Scotland's Fields are discarded; {t.badge} starts "
-                 "the next round.")
+        last = t.defeats >= defeats_to_lose(t.options) or not t.round_deck
+        self.log("end", f"End of round {t.round}: every camp and Scotland's Fields are discarded"
+                 + ("." if last else f"; {t.badge} starts the next round."))
         if t.defeats >= defeats_to_lose(t.options):
             self.final("Scotland has lost the war")
         elif not t.round_deck:
@@ -928,7 +1011,9 @@ class Game:
         t.pending = Pending()
         text = ("Winner: " + winners[0] if len(winners) == 1 else "Shared victory: " + ", ".join(winners)
                 if winners else "A tie with no winner")
-        self.log("game_over", f"{text} ({reason}).", winners=winners)
+        standing = ", ".join(f"{s.id} {s.gold} gold, {self.dagger_total(s)} dagger(s)" for s in t.seats)
+        # the reason is the result's (every report and the command line say it once); the log gives the standing
+        self.log("game_over", f"{text}. Final standing: {standing}.", winners=winners, reason=reason)
 
     # ------------------------------------------------------------------ orders in
     def take(self, orders: dict[str, Order]) -> None:
@@ -1021,6 +1106,10 @@ def check(t: Table, comps: Components, side: str, order: Order) -> None:
     g = Game(t, comps, Drbg(b"check-stream-never-used-for-play"))
     try:
         _check_kind(g, side, order)
+        stray = ignored(order, KIND_FIELDS[order.kind], Seating(g.n, side, t.badge, t.options.stay_home,
+                                                                 t.stay_home, t.at_home, g.chooses(side)))
+        if stray:
+            raise Illegal(stray)
     except Illegal as exc:
         raise IllegalOrder(f"{side}: {exc}.") from None
 
@@ -1054,6 +1143,10 @@ def _check_kind(g: Game, side: str, o: Order) -> None:
         for seat in o.badge.prefer + o.stay_home.prefer:
             if seat not in t.ids:
                 raise Illegal(f"{seat!r} is not a seat")
+        refusal = preference_refusal(side, o.badge.prefer, o.stay_home.prefer, t.badge_prev_giver, t.badge,
+                                     t.stay_home_prev_giver)
+        if refusal:
+            raise Illegal(refusal)
         if o.if_sent_home is not None and len(o.if_sent_home) != 3:
             raise Illegal("if_sent_home lists exactly three replenishments [SB-11]")
     elif o.kind == "turn":
@@ -1061,10 +1154,10 @@ def _check_kind(g: Game, side: str, o: Order) -> None:
         g.trial(lambda c: c.do_turn(side, turn))
     elif o.kind == "badge":
         if o.to not in g.badge_candidates():
-            raise Illegal(f"the Badge of Honour may go to {', '.join(g.badge_candidates())} [SB-5.3]")
+            raise Illegal(badge_refusal(o.to, side, t.badge_prev_giver, g.badge_candidates()))
     elif o.kind == "stay_home":
         if o.to not in g.stay_home_candidates():
-            raise Illegal(f"the Stay Home! badge may go to {', '.join(g.stay_home_candidates())} [SB-11]")
+            raise Illegal(stay_home_refusal(o.to, side, t.badge, t.stay_home_prev_giver, g.stay_home_candidates()))
     elif o.kind == "home_actions":
         if len(o.replenish) != 3:
             raise Illegal("the Stay Home! player makes exactly three replenishments [SB-11]")
@@ -1073,10 +1166,8 @@ def _check_kind(g: Game, side: str, o: Order) -> None:
         if g.chooses(side) and o.loyalty not in (Side.SCOTLAND, Side.ENGLAND):
             raise Illegal("choose loyalty = \"scotland\" or \"england\" [SB-5.4]")
         if not g.chooses(side) and o.loyalty is not None:
-            why = (
-                "stays home [SB-11]" if side == t.at_home else "holds the Badge of Honour and defends Scotland [SB-5.4]"
-            )
-            raise Illegal(f"{side} lays no choice token this round: it {why}")
+            raise Illegal(why_not("loyalty", Seating(g.n, side, t.badge, t.options.stay_home, t.stay_home, t.at_home,
+                                                     False)))
         if g.n == 2 and o.dagger is not None and o.dagger not in t.seat(side).dagger_hand:
             raise Illegal(f"{side} holds no dagger card {o.dagger!r} [SB-10]")
         if g.n != 2 and o.dagger is not None:
@@ -1092,6 +1183,7 @@ def _check_kind(g: Game, side: str, o: Order) -> None:
     elif o.kind == "ruling":
         if not o.ruling.strip():
             raise Illegal("a ruling says in words what the card does")
-        from pbem.bagpipes.components import _op
-        for op in o.ops:
-            _op(op, "ruling", 0)
+        try:
+            check_ops(o.ops, "ruling")
+        except FormatError as exc:
+            raise Illegal(str(exc).rstrip(".")) from None

@@ -338,6 +338,7 @@ class Table:
     chosen_daggers: dict[str, str] = field(default_factory=dict)  # 2p, sealed until the battle
     deserters: list[str] = field(default_factory=list)
     english_mod: int = 0
+    round_effect_done: bool = False                           # the round card's operations have run [SB-5.1]
     scottish_mod: int = 0
     award_factor: dict[str, int] = field(default_factory=dict)
     scotland_won: bool | None = None
@@ -387,6 +388,16 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+TURN_FIELDS = ("replenish", "relocate", "cards", "order")
+# the flat form (a turn's fields at the top of the order) refused with the right form shown
+FLAT_FORMS = {
+    "turn": 'a turn order puts the turn in one table: turn = { replenish = "raise_militia", relocate = 4, '
+            'cards = [], order = ["cards", "replenish", "relocate"] }',
+    "plan": 'a plan lists its turns as alternatives: [[program]] then turn = { replenish = "raise_militia", '
+            'relocate = 4 } (each [[program]] may add a guard and ask = true)',
+}
+
+
 def order_data(order: Order) -> dict[str, Any]:
     """An order's data form as a player would send it: its kind's fields and the common ones it sets,
     so ``parse_order`` reads it back (the record itself carries every kind's fields)."""
@@ -403,6 +414,10 @@ def parse_order(body: Any, where: str = "order") -> Order:
     if kind not in KIND_FIELDS:
         raise FormatError(f"{where}: kind {kind!r} is not one of {', '.join(ORDER_KINDS)}")
     stray = sorted(set(body) - set(COMMON_FIELDS) - set(KIND_FIELDS[kind]))
+    flat = [name for name in stray if name in TURN_FIELDS or (kind == "plan" and name in ("turn", "guard", "ask"))]
+    if flat and kind in FLAT_FORMS:
+        raise FormatError(f"{where}: {flat[0]} is not a field of a {kind} order by itself: {FLAT_FORMS[kind]} "
+                          "(docs/bagpipes-orders.md)")
     if stray and all(name in {f.name for f in dataclasses.fields(Order)} for name in stray):
         raise FormatError(f"{where}: a {kind} order has no field {stray[0]!r} "
                           f"(it takes {', '.join(KIND_FIELDS[kind])})")

@@ -112,9 +112,10 @@ class BagpipesPlayer:
     def template(self, report: dict[str, Any], draft_path: str, report_path: str, key: str, game_dir: str) -> str:
         """The safe order (what the deadline would give) as a draft, with the fields this kind takes."""
         d = self._draft(report, drafts.template(report["view"], str(report["side"])))
+        guide = drafts.guide(report["view"], d.side, d.kind, tuple(d.fields))
         return (f"# Swords and Bagpipes: a {d.kind} order for {d.side}, step {d.step} (round "
-                f"{report['view']['round']}).\n# Fields this kind takes: {', '.join(KIND_FIELDS[d.kind])}; "
-                "add talk = {to = \"all\", text = \"...\"} to send a message.\n" + self.dump_draft(d))
+                f"{report['view']['round']}). As it stands it is the deadline's default.\n" + self.dump_draft(d)
+                + "\n" + "".join(f"# {line}\n" for line in guide))
 
     def next_commands(self, report: dict[str, Any], draft_path: str, report_path: str, key: str,
                       game_dir: str) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.bagpipes import views
-from pbem.bagpipes.components import Components, load_components
+from pbem.bagpipes.components import Components, load_components, parse_components
 from pbem.bagpipes.engine import Game, check, default_order, seat_ids
 from pbem.bagpipes.model import REFEREE, Options, Order, Phase, Table, from_data, order_data, parse_order, to_data
 from pbem.core.drbg import Drbg
@@ -58,6 +58,13 @@ class BagpipesRuleset:
                               hint="the game's component file is components.toml in the game folder; get it from "
                                    "the referee")
         return rules
+
+    @staticmethod
+    def check_components(data: bytes, where: str) -> list[str]:
+        """The ruleset's tool hook for ``pbem components check FILE``: the file checked as at game open,
+        then every card played once in a sandbox and what it did (pbem.bagpipes.cardcheck)."""
+        from pbem.bagpipes.cardcheck import describe
+        return describe(parse_components(data, where))
 
     def player(self) -> Any:
         """The player's side of the seam (protocol §10.2): pbem.bagpipes.player.BagpipesPlayer."""

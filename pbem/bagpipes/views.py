@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.bagpipes.components import Components, dagger_value, face_of
-from pbem.bagpipes.engine import defeats_to_lose
+from pbem.bagpipes.engine import clockwise, defeats_to_lose
 from pbem.bagpipes.model import REFEREE, Phase, Table, to_data
 
 
@@ -50,11 +50,16 @@ def public(t: Table, comps: Components) -> dict[str, Any]:
         "english_modifier": t.english_mod, "scottish_modifier": t.scottish_mod,
         "sides": {k: v.value for k, v in sorted(t.sides.items())} if t.sides_revealed else {},
         "deserters": list(t.deserters), "scotland_won": t.scotland_won,
-        "owes": dict(t.pending.owes), "asking": _public_context(t),
+        "owes": dict(t.pending.owes), "asking": _public_context(t), "turn_order": _badge_order(t),
         "winners": list(t.winners), "end_reason": t.end_reason,
         "options": to_data(t.options),
     }
     return board
+
+
+def _badge_order(t: Table) -> list[str]:
+    """The seats from the Badge of Honour holder clockwise: the order of turns and card windows [SB-5.2]."""
+    return clockwise(t.ids, t.badge) if t.badge in t.ids else t.ids
 
 
 def _public_context(t: Table) -> dict[str, Any]:
@@ -72,8 +77,13 @@ def view(t: Table, comps: Components, seat: str) -> dict[str, Any]:
     s = t.seat(seat)
     board["you"] = seat
     board["hand"] = [{"card": c, "face": face_of(c), "title": comps.bagpipe(face_of(c)).title,
-                      "timing": comps.bagpipe(face_of(c)).timing, "received_now": c in s.loot}
+                      "timing": comps.bagpipe(face_of(c)).timing, "text": comps.bagpipe(face_of(c)).text,
+                      "targets": comps.bagpipe(face_of(c)).targets, "x2": comps.bagpipe(face_of(c)).x2,
+                      "received_now": c in s.loot}
                      for c in sorted(s.hand)]
+    board["my_x2_face_up"] = [{"card": c, "title": comps.bagpipe(face_of(c)).title,
+                               "timing": comps.bagpipe(face_of(c)).timing, "text": comps.bagpipe(face_of(c)).text}
+                              for c, _ in sorted(s.x2_up)]
     board["my_daggers"] = sorted(s.daggers)
     board["my_dagger_total"] = sum(dagger_value(c) for c in s.daggers) + 2 * s.virtual_daggers
     if t.options.players == 2:
@@ -90,7 +100,8 @@ def report(t: Table, comps: Components, seat: str, game_id: str = "", step: int 
     mail = [{"from": m.sender, "to": m.to, "text": m.text} for m in t.mail
             if m.to in ("all", seat) or m.sender == seat]
     return {"game": game_id, "side": seat, "step": step, "cards": comps.name, "view": view(t, comps, seat),
-            "log": log, "talk": mail, "asks": t.pending.owes.get(seat, ""), "result": result(t)}
+            "log": log, "talk": mail, "asks": t.pending.owes.get(seat, ""), "owes": dict(t.pending.owes),
+            "result": result(t)}
 
 
 def result(t: Table) -> dict[str, Any]:

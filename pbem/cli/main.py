@@ -65,6 +65,8 @@ VERBS: tuple[Verb, ...] = (
     Verb("game", "pbem.cli.game:game_app", "Referee: start a game, receive orders, publish the reveal."),
     Verb("orders", "pbem.cli.orders:orders_app", "Player: write, check and seal orders."),
     Verb("report", "pbem.cli.report:report_app", "Player: read your reports."),
+    Verb("components", "pbem.cli.components:components_app",
+         "Component files (card data a ruleset reads, protocol §10.3): check one."),
     Verb("judge", "pbem.cli.judge:judge_app", "The mail judge: a robot referee serving games by email."),
     Verb("mail", "pbem.cli.mail:mail_app", "Play with a mail judge: import its files, host commands."),
     Verb("git", "pbem.cli.git:git_app", "Play through a git repository: push orders, pull reports."),

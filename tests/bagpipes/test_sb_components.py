@@ -45,8 +45,8 @@ def test_SB_2_components_missing_grey_card_is_refused_at_the_count_line() -> Non
 
 def test_SB_2_components_unknown_operation_names_the_card_line() -> None:
     bad = SAMPLE.replace('{ op = "fields_troops", n = 2 }', '{ op = "summon_dragon", n = 2 }')
-    line = bad.splitlines().index('id = "sample-arms-4"') + 1
-    with pytest.raises(FormatError, match=rf"x.toml:{line}: unknown operation"):
+    line = next(i for i, ln in enumerate(bad.splitlines(), 1) if "summon_dragon" in ln)
+    with pytest.raises(FormatError, match=rf"x.toml:{line}: round card sample-arms-4: unknown operation"):
         parse_components(bad.encode(), "x.toml")
 
 
@@ -85,7 +85,10 @@ def test_SB_14_no_real_card_title_in_the_repository_data() -> None:
     for title in REAL_TITLES:
         assert title not in SAMPLE
     data_dir = Path(str(resources.files("pbem.bagpipes").joinpath("data")))
-    assert sorted(p.name for p in data_dir.glob("*.toml")) == ["sample-components.toml"]
+    assert sorted(p.name for p in data_dir.glob("*.toml")) == ["component-format.toml", "sample-components.toml"]
+    fmt = (data_dir / "component-format.toml").read_text()   # the format holds no card at all
+    assert "[[round_cards]]" not in fmt and "[[bagpipe_cards]]" not in fmt
+    assert not any(title in fmt for title in REAL_TITLES)
 
 
 def test_SB_15_credits_kept_and_no_published_card_data_claimed() -> None:
@@ -116,3 +119,64 @@ def test_SB_14_the_sample_is_the_only_card_data_in_the_repository() -> None:
                      and any(line.strip() in ("[[round_cards]]", "[[bagpipe_cards]]")
                              for line in p.read_text(encoding="utf-8", errors="replace").splitlines()))
     assert holders == ["pbem/bagpipes/data/sample-components.toml"]
+
+
+# Issue 25 point 1: each broken file a real group would write, refused at parse (so at open) in one
+# sentence naming FILE:LINE, the card and the field; never in the middle of a game.
+BROKEN = [
+    ('{ op = "gain_gold", who = "self", n = 1 }', '{ op = "gain_gold", who = "self", n = "two" }',
+     "bagpipe card sample-tax: operation gain_gold: n must be a whole number"),
+    ("crown_split = false", 'crown_split = "false"', "round card sample-arms-2: crown_split must be true or false"),
+    ("x2 = true", 'x2 = "true"', "bagpipe card sample-tax: x2 must be true or false"),
+    ("refers_to_badge = true", 'refers_to_badge = "true"', "round card sample-arms-5: refers_to_badge must be true"),
+    ("excluded_players = [2]", 'excluded_players = ["two"]',
+     "round card sample-arms-7: excluded_players must be a list"),
+    ('copies = 1\ntiming = "purse"', 'copies = 0\ntiming = "purse"',
+     "bagpipe card sample-confession: copies must be a whole number 1 to 99, not 0"),
+    ('{ op = "fields_troops", n = 2 }', '{ op = "fields_troops", n = 2, who = "self" }',
+     "operation fields_troops takes no parameter 'who'"),
+    ('{ op = "english_strength", delta = 2, duration = "round" } ]\n\n[[round_cards]]\nid = "sample-arms-4"',
+     '{ op = "english_strength", delta = "+2", duration = "round" } ]\n\n[[round_cards]]\nid = "sample-arms-4"',
+     "operation english_strength: delta must be a whole number -99 to 99"),
+    ('{ op = "discard_camp", who = "target", n = 2 }', '{ op = "discard_camp", who = "opponent", n = 2 }',
+     "operation discard_camp: who = 'opponent' is not one of self, target"),
+    ('if = "scotland_won", then = [ { op = "gain_gold", who = "self", n = 2 } ]',
+     'if = "scotland_won", then = [ { op = "gain_gold", who = "self", n = -2 } ]',
+     "operation gain_gold: n must be a whole number 1 to 99, not -2"),
+    ("english_strength = 7\n", "english_strength = 7\ncrown_splt = true\n", "unknown field 'crown_splt'"),
+    ('{ op = "gain_gold", who = "badge_holder", n = 1 } ]\n\n[[round_cards]]',
+     '{ op = "gain_gold", who = "self", n = 1 } ]\n\n[[round_cards]]',
+     "round card sample-arms-5: operation gain_gold: who = 'self' finds nobody on a round card"),
+]
+
+
+@pytest.mark.parametrize("good,bad,says", BROKEN, ids=[b[1][:30] for b in BROKEN])
+def test_SB_2_components_every_field_and_operation_parameter_is_typed(good: str, bad: str, says: str) -> None:
+    assert good in SAMPLE
+    text = SAMPLE.replace(good, bad, 1)
+    first = next(i for i, (a, b) in enumerate(zip(bad.splitlines() + [""], good.splitlines() + [""])) if a != b)
+    line = text[:text.index(bad)].count("\n") + 1 + first
+    with pytest.raises(FormatError) as caught:
+        parse_components(text.encode(), "bad.toml")
+    message = str(caught.value)
+    assert message.startswith(f"bad.toml:{line}: ") and says in message, message
+    assert "\n" not in message and message.endswith("(component file format, docs/bagpipes-notes.md §2).")
+
+
+def test_SB_2_components_operation_types_are_declared_as_data() -> None:
+    """The vocabulary and every parameter's type live in data/component-format.toml, not in code."""
+    from pbem.bagpipes.components import FORMAT, OPS
+    fmt = resources.files("pbem.bagpipes").joinpath("data", "component-format.toml").read_text()
+    assert "[ops.gain_gold]" in fmt and OPS["gain_gold"]["n"] == {"type": "int", "min": 1, "max": 99,
+                                                                   "required": True}
+    assert FORMAT["round_card"]["crown_split"] == {"type": "bool"}
+    assert FORMAT["bagpipe_card"]["copies"]["min"] == 1
+
+
+def test_SB_6_components_an_operation_on_the_target_of_a_card_without_one_is_refused_at_its_line() -> None:
+    bad = SAMPLE.replace('targets = "one_player"\ntext = "(invented) A player',
+                         'targets = "all_players"\ntext = "(invented) A player', 1)
+    line = next(i for i, ln in enumerate(bad.splitlines(), 1) if 'op = "discard_camp", who = "target"' in ln)
+    with pytest.raises(FormatError, match=rf'^x.toml:{line}: bagpipe card sample-ambush: operation discard_camp: '
+                                          r'who = "target" needs targets = "one_player"'):
+        parse_components(bad.encode(), "x.toml")

@@ -93,7 +93,7 @@ def test_SB_11_stay_home_pass_three_replenishments_camp_discarded_out_of_battle(
     assert t2.badge == "clan2" and t2.at_home == "clan1"          # clan2 holds the badge: not eligible
     home = t2.seat("clan1")
     assert home.camp == 0 and home.gold == 3 + 3                   # three Collect Taxes by default
-    with pytest.raises(IllegalOrder, match="stays home"):
+    with pytest.raises(IllegalOrder, match=r"you lay no choice token this round: you stay home \[SB-11\]"):
         order(t2, "clan1", loyalty="england")
     assert t2.pending.owes["clan1"] == "choice"                    # still answers (no leak), with no token
 
@@ -104,10 +104,11 @@ def test_SB_11_stay_home_not_to_the_previous_giver() -> None:
     t = go(t, plans)
     assert t.stay_home == "clan3" and t.stay_home_prev_giver == "clan6"
     t = until(go(t), "plan")
-    t = go(
-        t, {"clan2": {"badge": {"prefer": ["clan4"]}}, "clan3": {"stay_home": {"prefer": ["clan6", "clan4", "clan5"]}}}
-    )
-    assert t.at_home == "clan5"          # clan6 gave it last round, clan4 now holds the badge
+    with pytest.raises(IllegalOrder, match="may not go to clan6: clan6 gave it to you last round and may not get it "
+                                           r"straight back \[SB-11\]"):
+        go(t, {"clan3": {"stay_home": {"prefer": ["clan6", "clan4", "clan5"]}}})
+    t = go(t, {"clan2": {"badge": {"prefer": ["clan4"]}}, "clan3": {"stay_home": {"prefer": ["clan4", "clan5"]}}})
+    assert t.at_home == "clan5"          # clan4 now holds the badge: skipped
 
 
 def test_SB_11_stay_home_player_is_immune_to_cards() -> None:

@@ -59,7 +59,7 @@ def test_SB_5_4_noninterference_report_bytes_ignore_other_seats_secrets(players:
             order(choosing, s, loyalty="england")
             bodies[s] = {"loyalty": "england", "tokens": {"ask": True}}
         except Exception:
-            bodies[s] = {"tokens": {"ask": True}}
+            bodies[s] = {} if s == choosing.at_home else {"tokens": {"ask": True}}   # home: no window [SB-11]
     points.append(go(choosing, bodies))          # sealed choices held, tokens window waiting on the first seat
     assert points[-1].phase == Phase.TOKENS and not points[-1].sides_revealed
     for point in points:
@@ -123,7 +123,7 @@ def test_SB_2_manual_card_is_resolved_by_a_signed_referee_ruling_in_the_log() ->
                             "ops": [{"op": "fields_troops", "n": 2}]}})
     assert t2.fields == fields + 2
     assert any(e.event == "ruling" and "Snow" in e.text for e in t2.log)
-    assert t2.pending.owes == {s: "plan" for s in t2.ids}
+    assert t2.pending.owes == {s: "choice" for s in t2.ids}   # the round card acts once phase 3 is over
 
 
 def test_SB_2_ruleset_seats_by_player_count_and_registered_entry_point() -> None:
@@ -302,7 +302,7 @@ def test_SB_5_4_every_deadline_default_is_an_order_the_referee_accepts(players: 
 def test_SB_5_4_the_deadline_default_of_every_kind_asked_in_a_bot_game_is_accepted(players: int) -> None:
     """At every step of bot games (whose plans ask, so every kind of order is owed), each owing
     seat's deadline default passes the referee's check."""
-    from pbem.bagpipes.bots import safe_order
+    from pbem.bagpipes.bots import fit, safe_order
     from pbem.core.drbg import Drbg
     kinds: set[str] = set()
     for game in range(4):
@@ -315,7 +315,8 @@ def test_SB_5_4_the_deadline_default_of_every_kind_asked_in_a_bot_game_is_accept
             for side, kind in owes.items():
                 r.validate(state, side, r.default_order(state, side))
                 kinds.add(kind)
-            orders = {s: _asking(safe_order(r.view(state, s), s, kind)) for s, kind in owes.items()}
+            orders = {s: fit(r.view(state, s), s, _asking(safe_order(r.view(state, s), s, kind)))
+                      for s, kind in owes.items()}
             state = r.adjudicate(state, orders, Drbg(bytes([k % 256]) * 32)).state
     assert kinds >= {"plan", "choice", "turn", "window", "ruling"}, sorted(kinds)
 

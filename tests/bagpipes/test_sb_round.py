@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from bp_support import COMPS, go, new, play_out_scotland_winning, stack_round_deck, texts, until
 
 from pbem.bagpipes.engine import Game
 from pbem.bagpipes.model import Side
 from pbem.bagpipes.play import play_engine_game
+from pbem.core.errors import IllegalOrder
 
 
 def at_choice(players: int = 4, **opts: object) -> object:
@@ -80,8 +82,10 @@ def test_SB_5_1_invasion_reveals_the_top_card_and_its_round_effect() -> None:
     t = new(4)
     stack_round_deck(t, "sample-arms-3")     # invented: English army +2 this round
     t = until(go(t), "plan")
-    assert t.revealed[-1] == "sample-arms-3" and t.english_mod == 2
-    assert any("Siege Train" in x for x in texts(t))
+    assert t.revealed[-1] == "sample-arms-3" and any("Siege Train" in x for x in texts(t))
+    assert Game(t, COMPS, None).english_strength() == 10   # type: ignore[arg-type]  # guards see the +2 already
+    t = until(t, "choice")
+    assert t.english_mod == 2                  # in force for the battle: it ran once phase 3 was over
 
 
 def test_SB_5_2_replenishment_actions() -> None:
@@ -141,7 +145,14 @@ def test_SB_5_3_badge_cannot_be_handed_straight_back() -> None:
     t = new(4)
     t = go(t, {"clan1": {"badge": {"prefer": ["clan3"]}}})
     t = until(go(t), "plan")
-    t = go(t, {"clan3": {"badge": {"prefer": ["clan1", "clan2"]}}})
+    with pytest.raises(IllegalOrder, match=r"badge.prefer: the Badge of Honour may not go to clan1: clan1 gave it to "
+                                           r"you last round and may not get it straight back \[SB-5.3\]"):
+        go(t, {"clan3": {"badge": {"prefer": ["clan1", "clan2"]}}})
+    t = go(t, {"clan3": {"badge": {"ask": True}}})
+    assert t.pending.context["candidates"] == ["clan4", "clan2"]
+    with pytest.raises(IllegalOrder, match="may not go to clan1: clan1 gave it to you last round"):
+        go(t, {"clan3": {"to": "clan1"}})
+    t = go(t, {"clan3": {"to": "clan2"}})
     assert t.badge == "clan2" and t.badge_prev_giver == "clan3"
 
 
