@@ -31,6 +31,8 @@ ALLOWED = {
     ("hammer/board.py", "resources.files('pbem.hammer').joinpath('data', name).read_text"): "package data",
     ("bagpipes/components.py", "resources.files('pbem.bagpipes').joinpath('data', SAMPLE).read_bytes"):
         "package data (the sample component file)",
+    ("bagpipes/components.py", "resources.files('pbem.bagpipes').joinpath('data', 'component-format.toml').read_text"):
+        "package data (the component file's format)",
     # not files at all
     ("transport/git/history.py", "tarfile.open"): "a tar stream git archive wrote into memory",
     ("transport/mail/runner.py", "sender.open"): "an SMTP connection",
