@@ -176,7 +176,7 @@ def _play(world: MailWorld, root: Path, config: Path, recorded: dict[str, list[b
                 if s in info["owes"] and info["step"] not in p.answered:
                     p.answered.add(info["step"])
                     body = rps_throw(p, {}, info["step"])
-                    send(p, core_game.write_order(p.copy, p.key, s, info["step"], body))
+                    send(p, core_game.write_order(p.copy, p.key, s, info["step"], body, now=NOW))  # the judge's clock
                     moved = True
         if not moved and not core_game.status(game_dir)["owes"]:
             break
