@@ -25,6 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, NamedTuple
 
+from pbem.core import inputs
 from pbem.core.errors import FormatError, PbemError
 from pbem.core.lock import PRIVATE, flock_file
 
@@ -101,11 +102,8 @@ def read(game_dir: Path) -> dict[str, Sight]:
 def _read_file(game_dir: Path) -> dict[str, Sight]:
     p = path(game_dir)
     try:
-        if p.is_symlink() or (p.exists() and not p.is_file()):
-            raise FormatError(f"{p} is not a regular file; the record of first sights must be one (protocol §8.3).")
-        with p.open("rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except FileNotFoundError:
+        data = inputs.read_input(p, MAX_BYTES + 1, "the record of first sights (protocol §8.3)")
+    except inputs.Missing:
         return {}
     try:
         doc = json.loads(data.decode("utf-8")) if len(data) <= MAX_BYTES else None
