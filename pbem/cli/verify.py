@@ -34,7 +34,8 @@ def verify(game_dir: GameDir) -> None:
     folder's record of first sights: no entry reached it with its deadline already past (protocol §8.3)."""
     from pbem.core import seen
     record = ledger.verify_record(game_dir)
-    lines = record.summary["lines"] + seen.check(game_dir, record.entries, ledger.CLOCK_SLACK)
+    lines = list(record.summary["lines"])
+    lines[-1:-1] = seen.check(game_dir, record.entries, ledger.CLOCK_SLACK)  # the verdict stays the last line
     say("\n".join(lines))
 
 
