@@ -221,6 +221,11 @@ def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path]) -> N
             pending.write_bytes(path.read_bytes())
 
 
+def private_dir(game_dir: Path) -> Path:
+    """The referee's private area in a game folder (pending orders, receipts): rebuilt by ``restore_private``."""
+    return led.private_dir(Path(game_dir))
+
+
 def verify(game_dir: Path) -> list[str]:
     return list(led.verify_game(Path(game_dir))["lines"])
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,12 +42,34 @@ def git_binary() -> str:
     return found
 
 
+_READ_ALSO: list[str] = []  # object directories every command may also read (a push's quarantine, in its hook)
+
+
+def quarantine() -> list[str]:
+    """The object directory of the push being received (set by git for a pre-receive hook), if any."""
+    path = os.environ.get("GIT_QUARANTINE_PATH", "")
+    return [str(Path(path).absolute())] if path else []
+
+
+@contextmanager
+def reading_objects(dirs: Sequence[str]) -> Iterator[None]:
+    """Let every git command read objects from ``dirs`` too: a pre-receive hook's work tree at the pushed
+    commit, whose objects git keeps apart until the push is accepted. New objects still go to the repository."""
+    _READ_ALSO[:] = list(dirs)
+    try:
+        yield
+    finally:
+        _READ_ALSO.clear()
+
+
 def clean_env(keep_hook_vars: bool = False, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment for a git command: no pager, no prompt, no stray hook variables."""
     env = dict(os.environ)
     if not keep_hook_vars:
         for name in _REPO_VARS:
             env.pop(name, None)
+        if _READ_ALSO:
+            env["GIT_ALTERNATE_OBJECT_DIRECTORIES"] = os.pathsep.join(_READ_ALSO)
     env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "LC_ALL": "C", "GIT_ADVICE": "0"})
     env.update(extra or {})
     return env
@@ -65,9 +88,10 @@ def run(args: Sequence[str], cwd: Path | None = None, *, check: bool = True, inp
     return res
 
 
-def run_bytes(args: Sequence[str], cwd: Path | None = None, *, hook_env: bool = False) -> bytes:
+def run_bytes(args: Sequence[str], cwd: Path | None = None, *, hook_env: bool = False,
+              input: bytes | None = None) -> bytes:
     """The raw output of a git command that must succeed (blob contents)."""
-    proc = subprocess.run([git_binary(), *args], cwd=cwd, capture_output=True, env=clean_env(hook_env))
+    proc = subprocess.run([git_binary(), *args], cwd=cwd, input=input, capture_output=True, env=clean_env(hook_env))
     if proc.returncode != 0:
         raise GitError(f"git {' '.join(args[:2])} failed: {first_line(proc.stderr.decode('utf-8', 'replace'))} "
                        "(docs/git.md).")

@@ -17,6 +17,7 @@ class Change:
     status: str
     path: str
     blob: str
+    mode: str = "100644"  # the new mode: 100644/100755 a file, 120000 a symlink, 160000 a submodule
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ def changes(repo: Path, parent: str, commit: str, hook_env: bool = False) -> lis
         if not meta.startswith(":"):
             continue
         fields = meta[1:].split()
-        found.append(Change(fields[4][0], path, fields[3]))
+        found.append(Change(fields[4][0], path, fields[3], fields[1]))
     return found
 
 

@@ -1,0 +1,121 @@
+"""The referee's whole run on a push, in the pre-receive hook's one process (docs/git.md "How the hooks work").
+
+Checking an order in full and taking it in are the same work (the protocol's receive), and the
+adjudication needs the same rules, state and key, so the pre-receive hook does all of it at once:
+it checks the pushed commit out in the referee's push work tree (the pushed objects, still in
+git's quarantine, are made readable to it), checks the order, runs the referee's pass there and
+commits the result: the receipt, and the new entry and reports when the step is complete. It
+cannot move the branch (git forbids it before the push is accepted), so it leaves the commit's id
+in ``pbem-referee/prepared/NEW``; the post-receive hook, a few lines of shell, moves the branch to
+it only if the branch is still at the pushed commit NEW, and otherwise (another push landed
+meanwhile) runs the referee again from the branch's tip, as ``tick`` does.
+
+The push work tree's private area (``.pbem/``: pending orders, receipts) is rebuilt from the
+pushed commit every time, as a hosted referee's is: a prepared commit that is never published
+(its push lost a race) leaves nothing behind that a later run could trust.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.transport.git import adapter, gitcmd, layout, pushcheck, referee
+
+PREPARED = "prepared"
+STALE = 3600.0  # seconds after which a prepared commit whose push never landed is removed
+
+
+@dataclass
+class PushWorkspace:
+    """A ``referee.Workspace`` at the pushed commit: prepares the referee's commit, publishes nothing."""
+
+    bare: Path
+    old: str
+    new: str
+    path: str
+    key: adapter.Key
+    accepted: list[pushcheck.Accepted] = field(default_factory=list)
+    commit: str = ""
+
+    @property
+    def home(self) -> Path:
+        return self.bare / referee.REFEREE_DIR
+
+    @property
+    def work(self) -> Path:
+        return self.home / "push"
+
+    def lock(self) -> AbstractContextManager[None]:
+        return referee.file_lock(self.home / "lock")
+
+    def prepare(self) -> tuple[Path, str]:
+        work = self.work
+        if not (work / ".git").exists() or gitcmd.run(["checkout", "-q", "--detach", "--force", self.new], work,
+                                                      check=False).code != 0:
+            shutil.rmtree(work, ignore_errors=True)  # never made, or left at a push that was refused: made again
+            gitcmd.run(["worktree", "prune"], self.bare)
+            gitcmd.run(["worktree", "add", "-q", "--detach", "--force", str(work), self.new], self.bare)
+        referee._clean(work)  # noqa: SLF001 - the same cleaning as the referee's own work tree
+        shutil.rmtree(adapter.private_dir(work), ignore_errors=True)  # rebuilt from the pushed commit:
+        adapter.restore_private(work, work / layout.RECEIPTS, {})  # the receipts (the pass marks what is pending)
+        return work, self.new
+
+    def settle(self, work: Path, key: adapter.Key) -> referee.Settled:
+        """The pushed order checked in full and taken in; a refusal refuses the push."""
+        self.accepted.append(pushcheck.check_order(work, key, self.bare, self.old, self.path))
+        return referee.Settled()
+
+    def publish(self, new: str, old: str) -> bool:
+        self.commit = new
+        return True
+
+    def undo(self) -> None:
+        """Leave the work tree at a commit that stays (the push was refused: its objects are about to go)."""
+        gitcmd.run(["checkout", "-q", "--detach", "--force", self.old], self.work, check=False)
+
+
+def run(bare: Path, key: adapter.Key, old: str, new: str, path: str) -> tuple[pushcheck.Accepted, referee.Outcome]:
+    """Check the pushed order and prepare the referee's commit on top of ``new`` (see the module docstring)."""
+    bare = Path(bare).absolute()
+    space = PushWorkspace(bare, old, new, path, key)
+    with gitcmd.reading_objects(gitcmd.quarantine()):
+        try:
+            out = referee.referee(space, key)
+        except BaseException:
+            space.undo()
+            raise
+    if not space.accepted:
+        raise pushcheck.Refused(f"{path} could not be checked (docs/git.md).")
+    folder = space.home / PREPARED
+    folder.mkdir(exist_ok=True)
+    for stale in folder.iterdir():
+        if stale.stat().st_mtime < time.time() - STALE:
+            stale.unlink(missing_ok=True)
+    if out.commit:
+        (folder / new).write_text(out.commit + "\n" + "".join(f"pbem: {line}\n" for line in out.lines),
+                                  encoding="utf-8")
+    return space.accepted[0], out
+
+
+POST_RECEIVE = """\
+#!/bin/sh
+{mark}
+# The pre-receive hook ran the referee and left its commit in pbem-referee/prepared/NEW: publish it
+# if the branch is still at the pushed commit, else run the referee again from the branch's tip.
+read -r old new ref
+prepared="pbem-referee/prepared/$new"
+if [ -f "$prepared" ]; then
+    commit=$(head -n 1 "$prepared")
+    if git update-ref -m "pbem referee" "$ref" "$commit" "$new" 2>/dev/null; then
+        tail -n +2 "$prepared" >&2
+        rm -f "$prepared"
+        exit 0
+    fi
+    rm -f "$prepared"
+fi
+exec {cmd} post-receive </dev/null
+"""
