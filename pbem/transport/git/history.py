@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import io
-import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,6 +88,9 @@ def versions(repo: Path, tip: str, path: str, hook_env: bool = False) -> list[tu
 
 def export(repo: Path, commit: str, dest: Path, hook_env: bool = False) -> None:
     """Write the files of ``commit``'s tree into ``dest`` (a throwaway copy of the game folder)."""
+    import io
+    import tarfile
+
     data = gitcmd.run_bytes(["archive", "--format=tar", commit], repo, hook_env=hook_env)
     dest.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:

@@ -7,15 +7,11 @@ interpreter that installed them (so they find this very pbem), and the settings 
 
 from __future__ import annotations
 
-import shlex
 import sys
-import tempfile
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import tomli_w
 
 from pbem.transport.git import adapter, gitcmd, history, layout, pushcaps, pushcheck, pushrun, referee
 
@@ -40,6 +36,11 @@ def default_command() -> list[str]:
 def install(bare: Path, key_path: Path, passphrase_file: Path | None = None,
             command: Sequence[str] | None = None, caps: pushcaps.Caps | None = None) -> Settings:
     """Install both hooks in ``bare``, whose game branch must already hold the game of this referee."""
+    import shlex
+    import tempfile
+
+    import tomli_w
+
     bare = Path(bare).absolute()
     caps = caps or pushcaps.Caps()
     if caps.bytes < MIN_BYTES or caps.commits < 1:

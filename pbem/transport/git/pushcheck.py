@@ -76,11 +76,11 @@ def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pus
     return path
 
 
-def check_order(game: Path, key: adapter.Key, repo: Path, old: str, path: str) -> Accepted:
-    """The pushed order, as the referee takes it in: ``game`` is a checkout of the pushed commit (whose record
-    is the branch's, since a push only touches the inbox); ``repo`` and ``old`` give the inbox file's history.
-
-    Taken in on ``game`` (its receipt issued there) when it passes; refused with the referee's reason otherwise.
+def check_order(game: Path, repo: Path, old: str, path: str) -> Accepted:
+    """What can be said of the pushed order before the referee takes it in: ``game`` is a checkout of the
+    pushed commit (whose record is the branch's, since a push only touches the inbox); ``repo`` and ``old``
+    give the inbox file's history. The rest of the check is taking it in (pbem.transport.git.pushrun), whose
+    refusal refuses the push.
     """
     name = layout.parse_inbox(path)
     assert name is not None
@@ -112,7 +112,6 @@ def check_order(game: Path, key: adapter.Key, repo: Path, old: str, path: str) -
             if _envelope_hash(data, path) == head.hash:
                 raise Refused(f"{path} holds an order already sent in commit {history.short(sha)} and since "
                               "replaced: a replay is not taken.", hint="seal a new order")
-        adapter.receive(game, key, raw, path)
     except Refused:
         raise
     except adapter.Error as exc:

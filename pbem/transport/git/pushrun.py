@@ -65,8 +65,8 @@ class PushWorkspace:
         return work, self.new
 
     def settle(self, work: Path, key: adapter.Key) -> referee.Settled:
-        """The pushed order checked in full and taken in; a refusal refuses the push."""
-        self.accepted.append(pushcheck.check_order(work, key, self.bare, self.old, self.path))
+        """The pushed order's first checks, before the pass takes it in (a refusal refuses the push)."""
+        self.accepted.append(pushcheck.check_order(work, self.bare, self.old, self.path))
         return referee.Settled()
 
     def publish(self, new: str, old: str) -> bool:
@@ -85,6 +85,9 @@ def run(bare: Path, key: adapter.Key, old: str, new: str, path: str) -> tuple[pu
     with gitcmd.reading_objects(gitcmd.quarantine()):
         try:
             out = referee.referee(space, key)
+            for line in out.refused:  # the pass took in every inbox order: the pushed one must have passed
+                if line.startswith(f"{path}: "):
+                    raise pushcheck.Refused(line.removeprefix(f"{path}: "))
         except BaseException:
             space.undo()
             raise
@@ -109,7 +112,7 @@ POST_RECEIVE = """\
 read -r old new ref
 prepared="pbem-referee/prepared/$new"
 if [ -f "$prepared" ]; then
-    commit=$(head -n 1 "$prepared")
+    read -r commit < "$prepared"
     if git update-ref -m "pbem referee" "$ref" "$commit" "$new" 2>/dev/null; then
         tail -n +2 "$prepared" >&2
         rm -f "$prepared"
