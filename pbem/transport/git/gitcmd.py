@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,34 +41,12 @@ def git_binary() -> str:
     return found
 
 
-_READ_ALSO: list[str] = []  # object directories every command may also read (a push's quarantine, in its hook)
-
-
-def quarantine() -> list[str]:
-    """The object directory of the push being received (set by git for a pre-receive hook), if any."""
-    path = os.environ.get("GIT_QUARANTINE_PATH", "")
-    return [str(Path(path).absolute())] if path else []
-
-
-@contextmanager
-def reading_objects(dirs: Sequence[str]) -> Iterator[None]:
-    """Let every git command read objects from ``dirs`` too: a pre-receive hook's work tree at the pushed
-    commit, whose objects git keeps apart until the push is accepted. New objects still go to the repository."""
-    _READ_ALSO[:] = list(dirs)
-    try:
-        yield
-    finally:
-        _READ_ALSO.clear()
-
-
 def clean_env(keep_hook_vars: bool = False, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment for a git command: no pager, no prompt, no stray hook variables."""
     env = dict(os.environ)
     if not keep_hook_vars:
         for name in _REPO_VARS:
             env.pop(name, None)
-        if _READ_ALSO:
-            env["GIT_ALTERNATE_OBJECT_DIRECTORIES"] = os.pathsep.join(_READ_ALSO)
     env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "LC_ALL": "C", "GIT_ADVICE": "0"})
     env.update(extra or {})
     return env

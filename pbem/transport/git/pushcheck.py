@@ -27,8 +27,10 @@ class Accepted:
 GUIDE = "see docs/git.md, \"What a push may change\""
 
 
-def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pushcaps.Caps) -> str:
-    """Everything but the order itself, cheapest first: the ref, the caps, the files, private keys. The inbox path."""
+def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pushcaps.Caps) -> history.Change:
+    """Everything but the order itself, cheapest first: the ref, the caps, the files, private keys.
+
+    The push's last change of its one inbox file: the file as the pushed commit holds it."""
     hook = True
     want = f"refs/heads/{branch}"
     if ref != want:
@@ -56,6 +58,7 @@ def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pus
         changes.append((c, changed))
     pushcaps.scan_for_keys(repo, pushed)
     path = ""
+    last = changes[-1][1][0]
     for c, (ch,) in changes:
         if layout.parse_inbox(ch.path) is None:
             if ch.path.startswith(f"{layout.INBOX}/"):
@@ -73,7 +76,7 @@ def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pus
         if path and ch.path != path:
             raise Refused(f"this push changes both {path} and {ch.path}; push one order at a time.")
         path = ch.path
-    return path
+    return last
 
 
 def check_order(game: Path, repo: Path, old: str, path: str) -> Accepted:

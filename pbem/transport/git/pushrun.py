@@ -23,7 +23,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.transport.git import adapter, gitcmd, layout, pushcheck, referee
+from pbem.transport.git import adapter, gitcmd, history, layout, pushcheck, referee
 
 PREPARED = "prepared"
 STALE = 3600.0  # seconds after which a prepared commit whose push never landed is removed
@@ -31,13 +31,20 @@ STALE = 3600.0  # seconds after which a prepared commit whose push never landed 
 
 @dataclass
 class PushWorkspace:
-    """A ``referee.Workspace`` at the pushed commit: prepares the referee's commit, publishes nothing."""
+    """A ``referee.Workspace`` for the pushed commit: prepares the referee's commit, publishes nothing.
+
+    The work tree never holds a pushed object: git keeps those apart until the push is accepted
+    (and deletes them when it is refused), and a work tree whose HEAD names a missing commit would
+    stop every later push. So it is checked out at the branch's tip (``old``) with the pushed file
+    written in: the pushed commit's tree, since a push changes that one file. The referee's commit
+    made there (on ``old``) is then written again with the pushed commit as its parent, among the
+    pushed objects: it is kept exactly when the push is.
+    """
 
     bare: Path
     old: str
     new: str
-    path: str
-    key: adapter.Key
+    order: history.Change
     accepted: list[pushcheck.Accepted] = field(default_factory=list)
     commit: str = ""
 
@@ -54,52 +61,54 @@ class PushWorkspace:
 
     def prepare(self) -> tuple[Path, str]:
         work = self.work
-        if not (work / ".git").exists() or gitcmd.run(["checkout", "-q", "--detach", "--force", self.new], work,
+        if not (work / ".git").exists() or gitcmd.run(["checkout", "-q", "--detach", "--force", self.old], work,
                                                       check=False).code != 0:
-            shutil.rmtree(work, ignore_errors=True)  # never made, or left at a push that was refused: made again
+            shutil.rmtree(work, ignore_errors=True)  # never made, or damaged: made again
             gitcmd.run(["worktree", "prune"], self.bare)
-            gitcmd.run(["worktree", "add", "-q", "--detach", "--force", str(work), self.new], self.bare)
+            gitcmd.run(["worktree", "add", "-q", "--detach", "--force", str(work), self.old], self.bare)
         referee._clean(work)  # noqa: SLF001 - the same cleaning as the referee's own work tree
+        target = work / self.order.path
+        target.parent.mkdir(exist_ok=True)
+        target.write_bytes(history.blob(self.bare, self.order.blob, hook_env=True))
+        target.chmod(0o755 if self.order.mode == "100755" else 0o644)
         shutil.rmtree(adapter.private_dir(work), ignore_errors=True)  # rebuilt from the pushed commit:
         adapter.restore_private(work, work / layout.RECEIPTS, {})  # the receipts (the pass marks what is pending)
         return work, self.new
 
     def settle(self, work: Path, key: adapter.Key) -> referee.Settled:
         """The pushed order's first checks, before the pass takes it in (a refusal refuses the push)."""
-        self.accepted.append(pushcheck.check_order(work, self.bare, self.old, self.path))
+        self.accepted.append(pushcheck.check_order(work, self.bare, self.old, self.order.path))
         return referee.Settled()
 
     def publish(self, new: str, old: str) -> bool:
-        self.commit = new
+        """The referee's commit again, its parent the pushed commit, written among the pushed objects."""
+        text = gitcmd.run_bytes(["cat-file", "commit", new], self.work)
+        parent = f"parent {self.old}\n".encode("ascii")
+        if parent not in text:
+            raise gitcmd.GitError(f"the referee's commit {new[:10]} is not on the branch's tip (docs/git.md).")
+        fixed = text.replace(parent, f"parent {self.new}\n".encode("ascii"), 1)
+        self.commit = gitcmd.run(["hash-object", "-t", "commit", "-w", "--stdin"], self.bare, input=fixed,
+                                 hook_env=True).out.strip()
         return True
 
-    def undo(self) -> None:
-        """Leave the work tree at a commit that stays (the push was refused: its objects are about to go)."""
-        gitcmd.run(["checkout", "-q", "--detach", "--force", self.old], self.work, check=False)
 
-
-def run(bare: Path, key: adapter.Key, old: str, new: str, path: str) -> tuple[pushcheck.Accepted, referee.Outcome]:
+def run(bare: Path, key: adapter.Key, old: str, new: str, order: history.Change
+        ) -> tuple[pushcheck.Accepted, referee.Outcome]:
     """Check the pushed order and prepare the referee's commit on top of ``new`` (see the module docstring)."""
-    bare = Path(bare).absolute()
-    space = PushWorkspace(bare, old, new, path, key)
-    with gitcmd.reading_objects(gitcmd.quarantine()):
-        try:
-            out = referee.referee(space, key)
-            for line in out.refused:  # the pass took in every inbox order: the pushed one must have passed
-                if line.startswith(f"{path}: "):
-                    raise pushcheck.Refused(line.removeprefix(f"{path}: "))
-        except BaseException:
-            space.undo()
-            raise
+    space = PushWorkspace(Path(bare).absolute(), old, new, order)
+    out = referee.referee(space, key)
+    for line in out.refused:  # the pass took in every inbox order: the pushed one must have passed
+        if line.startswith(f"{order.path}: "):
+            raise pushcheck.Refused(line.removeprefix(f"{order.path}: "))
     if not space.accepted:
-        raise pushcheck.Refused(f"{path} could not be checked (docs/git.md).")
+        raise pushcheck.Refused(f"{order.path} could not be checked (docs/git.md).")
     folder = space.home / PREPARED
     folder.mkdir(exist_ok=True)
     for stale in folder.iterdir():
         if stale.stat().st_mtime < time.time() - STALE:
             stale.unlink(missing_ok=True)
-    if out.commit:
-        (folder / new).write_text(out.commit + "\n" + "".join(f"pbem: {line}\n" for line in out.lines),
+    if space.commit:
+        (folder / new).write_text(space.commit + "\n" + "".join(f"pbem: {line}\n" for line in out.lines),
                                   encoding="utf-8")
     return space.accepted[0], out
 
