@@ -2,13 +2,13 @@
 
 Checking an order in full and taking it in are the same work (the protocol's receive), and the
 adjudication needs the same rules, state and key, so the pre-receive hook does all of it at once:
-it checks the pushed commit out in the referee's push work tree (the pushed objects, still in
-git's quarantine, are made readable to it), checks the order, runs the referee's pass there and
-commits the result: the receipt, and the new entry and reports when the step is complete. It
-cannot move the branch (git forbids it before the push is accepted), so it leaves the commit's id
-in ``pbem-referee/prepared/NEW``; the post-receive hook, a few lines of shell, moves the branch to
-it only if the branch is still at the pushed commit NEW, and otherwise (another push landed
-meanwhile) runs the referee again from the branch's tip, as ``tick`` does.
+in the referee's push work tree (the branch's tip with the pushed file written in) it checks the
+order, runs the referee's pass and commits the result: the receipt, and the new entry and reports
+when the step is complete. It cannot move the branch (git forbids it before the push is
+accepted), so it leaves the commit's id in ``pbem-referee/prepared/NEW``; the post-receive hook,
+a few lines of shell, moves the branch to it only if the branch is still at the pushed commit
+NEW, and otherwise (another push landed meanwhile) runs the referee again from the branch's tip,
+as ``tick`` does.
 
 The push work tree's private area (``.pbem/``: pending orders, receipts) is rebuilt from the
 pushed commit every time, as a hosted referee's is: a prepared commit that is never published

@@ -83,14 +83,16 @@ def test_git_caps_a_thousand_junk_commits_are_refused_by_their_count(arena: Aren
     assert state_of(arena.bare) == before
 
 
-def test_git_caps_a_commit_of_3000_files_is_refused_by_its_file_count(arena: Arena) -> None:
+def test_git_caps_a_commit_of_3000_files_is_refused_by_its_file_count_before_any_blob_is_read(arena: Arena) -> None:
     clone = arena.clones["north"]
     before = state_of(arena.bare)
     files = {f"junk/{n:04d}.txt": f"junk {n}\n".encode() for n in range(3000)}
     files["inbox/0000-north.pbem"] = arena.order("north", "paper").read_bytes()
+    files["junk/0000.key"] = (arena.root / "secrets" / "north.key").read_bytes()  # found only if blobs were read
     tip = fast_import(clone, [files])
     res = push(clone, tip)
-    refused(res, f"commit {tip[:10]} changes 3001 files", "a player's push changes exactly one")
+    refused(res, f"commit {tip[:10]} changes 3002 files", "a player's push changes exactly one")
+    assert "private key" not in res.stderr
     assert state_of(arena.bare) == before
 
 
