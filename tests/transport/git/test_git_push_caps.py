@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from git_support import Arena, git, pbem
+from test_git_hosted import run_workflow, tip
 from test_git_turns import push_raw, state_of
 
 from pbem.transport.git import hooks, player, pushcaps
@@ -174,3 +175,13 @@ def test_git_an_inbox_name_has_one_spelling_a_second_spelling_of_a_replaced_orde
     res = push_raw(clone, "inbox/north.pbem", b"x")
     refused(res, "inbox/north.pbem is not an inbox name (inbox/NNNN-SIDE.pbem")
     assert state_of(arena.bare) == before
+
+
+def test_git_an_inbox_name_has_one_spelling_the_hosted_referee_removes_a_second_spelling(hosted: Arena) -> None:
+    before = tip(hosted)
+    res = push_raw(hosted.clones["north"], "inbox/00000-north.pbem", hosted.order("north", "paper").read_bytes())
+    assert res.returncode == 0  # a host takes any push: the referee judges it afterwards
+    out = run_workflow(hosted.clones["ci"], "take in orders and adjudicate", before, hosted.referee_key)
+    assert out.returncode == 0, out.stderr
+    assert "refused and removed inbox/00000-north.pbem: it is not an inbox name" in out.stdout
+    assert "received north's order" not in out.stdout
