@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -34,7 +35,9 @@ class Result:
     err: str
 
 
+@functools.cache
 def git_binary() -> str:
+    """The git program (looked up once a process: a hook runs a dozen git commands)."""
     found = shutil.which("git")
     if not found:
         raise GitError("the git command was not found; install git (a standard package) and try again (docs/git.md).")

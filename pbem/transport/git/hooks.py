@@ -114,9 +114,9 @@ def pre_receive(bare: Path, updates: str) -> list[pushcheck.Accepted]:
         raise pushcheck.Refused(f"this push updates {len(lines)} refs; a player's push updates the game's branch "
                                 f"{settings.branch} only.")
     old, new, ref = lines[0]
-    order = pushcheck.check_shape(bare, settings.branch, old, new, ref, settings.caps)
+    order, data = pushcheck.check_shape(bare, settings.branch, old, new, ref, settings.caps)
     key = adapter.load_key(settings.key, _passphrase(settings.passphrase_file))
-    accepted, _ = pushrun.run(bare, key, old, new, order)
+    accepted, _ = pushrun.run(bare, key, old, new, order, data)
     return [accepted]
 
 

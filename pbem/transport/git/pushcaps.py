@@ -51,14 +51,20 @@ class Pushed:
 
 
 def measure(repo: Path, old: str, new: str, caps: Caps) -> Pushed:
-    """Count the push's commits and bytes; refuse it when either is over its cap or a blob cannot be an order."""
+    """Count the push's commits and bytes; refuse a force-push, and a push over a cap or with a blob that cannot
+    be an order."""
     hook = True
-    count = int(gitcmd.run(["rev-list", "--count", new, f"^{old}"], repo, hook_env=hook).out.strip() or "0")
-    if count == 0:
+    found = history.commits(repo, old, new, hook)
+    linear = bool(found) and found[0].parents == (old,) and all(len(c.parents) == 1 for c in found)
+    if not linear and not history.is_ancestor(repo, old, new, hook):
+        raise Refused(f"this push rewrites the game's history (a force-push): commit {history.short(old)}, "
+                      "already in the record, would be lost. Nothing was changed.",
+                      hint="pull and push again, without --force")
+    if not found:
         raise Refused("this push adds no commit.")
-    if count > caps.commits:
-        raise Refused(f"this push adds {count} commits, over the {caps.commits} a push may add: a player's push is "
-                      f"its order, in a commit or a few (docs/git.md \"Caps\"). Nothing was changed.",
+    if len(found) > caps.commits:
+        raise Refused(f"this push adds {len(found)} commits, over the {caps.commits} a push may add: a player's push "
+                      f"is its order, in a commit or a few (docs/git.md \"Caps\"). Nothing was changed.",
                       hint="pull, add your order in one commit (pbem git submit does this) and push that")
     listed = gitcmd.run(["rev-list", "--objects", new, f"^{old}"], repo, hook_env=hook).out
     paths: dict[str, str] = {}
@@ -82,14 +88,16 @@ def measure(repo: Path, old: str, new: str, caps: Caps) -> Pushed:
             raise Refused(f"this push holds {b.path or 'a file'} of {b.size} bytes, over the {layout.MAX_ORDER} an "
                           "order may hold (protocol §3), in one of its commits; such a file is never taken. Nothing "
                           "was changed.", hint="pull, add only your sealed order (pbem git submit) and push that")
-    found = history.commits(repo, old, new, hook)
     return Pushed(found, blobs, total)
 
 
-def scan_for_keys(repo: Path, pushed: Pushed) -> None:
-    """Every blob the push adds, read whole (the caps bound them) and refused when it holds a private key."""
+def scan_for_keys(repo: Path, pushed: Pushed) -> dict[str, bytes]:
+    """Every blob the push adds, read whole (the caps bound them) and refused when it holds a private key.
+
+    The blobs' contents, by id."""
     if not pushed.blobs:
-        return
+        return {}
+    contents = {}
     data = gitcmd.run_bytes(["cat-file", "--batch"], repo, hook_env=True,
                             input="".join(f"{b.sha}\n" for b in pushed.blobs).encode("ascii"))
     at = 0
@@ -98,7 +106,9 @@ def scan_for_keys(repo: Path, pushed: Pushed) -> None:
         size = int(data[at:header_end].split()[2])
         body = data[header_end + 1:header_end + 1 + size]
         at = header_end + 1 + size + 1
+        contents[b.sha] = body
         if layout.find_private_key(body):
             raise Refused(f"this push carries a private key in {b.path or 'one of its files'}; secrets never enter a "
                           "game repository. Nothing was changed.",
                           hint="treat that key as exposed: make a new one and tell the others")
+    return contents

@@ -27,10 +27,11 @@ class Accepted:
 GUIDE = "see docs/git.md, \"What a push may change\""
 
 
-def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pushcaps.Caps) -> history.Change:
+def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pushcaps.Caps
+                ) -> tuple[history.Change, bytes]:
     """Everything but the order itself, cheapest first: the ref, the caps, the files, private keys.
 
-    The push's last change of its one inbox file: the file as the pushed commit holds it."""
+    The push's last change of its one inbox file and the file's bytes: the order as the pushed commit holds it."""
     hook = True
     want = f"refs/heads/{branch}"
     if ref != want:
@@ -40,10 +41,6 @@ def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pus
         raise Refused(f"this push deletes branch {branch}, the game's record; the record is never deleted.")
     if old == gitcmd.ZERO:
         raise Refused(f"branch {branch} must already hold the game; the referee creates it ({GUIDE}).")
-    if not history.is_ancestor(repo, old, new, hook):
-        raise Refused(f"this push rewrites the game's history (a force-push): commit {history.short(old)}, "
-                      "already in the record, would be lost. Nothing was changed.",
-                      hint="pull and push again, without --force")
     pushed = pushcaps.measure(repo, old, new, caps)
     changes: list[tuple[history.Commit, list[history.Change]]] = []
     for c in pushed.commits:
@@ -56,7 +53,7 @@ def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pus
                           f"({', '.join(ch.path for ch in changed[:3]) or 'none'}); a player's push changes exactly "
                           f"one: its order, inbox/NNNN-SIDE.pbem ({GUIDE}).")
         changes.append((c, changed))
-    pushcaps.scan_for_keys(repo, pushed)
+    contents = pushcaps.scan_for_keys(repo, pushed)
     path = ""
     last = changes[-1][1][0]
     for c, (ch,) in changes:
@@ -76,7 +73,8 @@ def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pus
         if path and ch.path != path:
             raise Refused(f"this push changes both {path} and {ch.path}; push one order at a time.")
         path = ch.path
-    return last
+    # A blob already in the repository (a file pushed before, sent again) is not among the push's new objects.
+    return last, contents[last.blob] if last.blob in contents else history.blob(repo, last.blob, hook)
 
 
 def check_order(game: Path, repo: Path, old: str, path: str) -> Accepted:

@@ -45,6 +45,7 @@ class PushWorkspace:
     old: str
     new: str
     order: history.Change
+    data: bytes  # the pushed file's bytes
     accepted: list[pushcheck.Accepted] = field(default_factory=list)
     commit: str = ""
 
@@ -69,7 +70,7 @@ class PushWorkspace:
         referee._clean(work)  # noqa: SLF001 - the same cleaning as the referee's own work tree
         target = work / self.order.path
         target.parent.mkdir(exist_ok=True)
-        target.write_bytes(history.blob(self.bare, self.order.blob, hook_env=True))
+        target.write_bytes(self.data)
         target.chmod(0o755 if self.order.mode == "100755" else 0o644)
         shutil.rmtree(adapter.private_dir(work), ignore_errors=True)  # rebuilt from the pushed commit:
         adapter.restore_private(work, work / layout.RECEIPTS, {})  # the receipts (the pass marks what is pending)
@@ -92,10 +93,10 @@ class PushWorkspace:
         return True
 
 
-def run(bare: Path, key: adapter.Key, old: str, new: str, order: history.Change
+def run(bare: Path, key: adapter.Key, old: str, new: str, order: history.Change, data: bytes
         ) -> tuple[pushcheck.Accepted, referee.Outcome]:
     """Check the pushed order and prepare the referee's commit on top of ``new`` (see the module docstring)."""
-    space = PushWorkspace(Path(bare).absolute(), old, new, order)
+    space = PushWorkspace(Path(bare).absolute(), old, new, order, data)
     out = referee.referee(space, key)
     for line in out.refused:  # the pass took in every inbox order: the pushed one must have passed
         if line.startswith(f"{order.path}: "):
