@@ -172,7 +172,10 @@ def main() -> int:
         assert all(r[2] == 0 for r in pushes + alone), "a run failed"
         a = show("adjudication alone (pbem adjudicate)", alone)
         p = show("push that completes a step", pushes)
-        print(f"push / adjudication (medians of CPU): {p / a:.2f}")
+        paired = sorted(q[0] / r[0] for q, r in zip(pushes, alone, strict=True))
+        print(f"push / adjudication: {p / a:.2f} (medians of CPU); run by run (each push over the adjudication "
+              f"timed right after it, which cancels a change of load): min {paired[0]:.2f}, median "
+              f"{statistics.median(paired):.2f}, max {paired[-1]:.2f}")
         if not args.no_attacks:
             for name, commits in attacks(template).items():
                 show(name, [push_refused(template, work, commits) for _ in range(max(1, args.runs // 2))])

@@ -122,13 +122,15 @@ POST_RECEIVE = """\
 read -r old new ref
 prepared="pbem-referee/prepared/$new"
 if [ -f "$prepared" ]; then
-    read -r commit < "$prepared"
-    if git update-ref -m "pbem referee" "$ref" "$commit" "$new" 2>/dev/null; then
-        tail -n +2 "$prepared" >&2
-        rm -f "$prepared"
-        exit 0
-    fi
+    {{
+        read -r commit
+        if git update-ref -m "pbem referee" "$ref" "$commit" "$new" 2>/dev/null; then
+            while IFS= read -r line; do printf '%s\n' "$line" >&2; done
+            published=yes
+        fi
+    }} < "$prepared"
     rm -f "$prepared"
+    [ "$published" = yes ] && exit 0
 fi
 exec {cmd} post-receive </dev/null
 """
