@@ -23,7 +23,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.transport.git import adapter, gitcmd, history, layout, pushcheck, referee
+from pbem.transport.git import adapter, gitcmd, history, pushcheck, referee
 
 PREPARED = "prepared"
 STALE = 3600.0  # seconds after which a prepared commit whose push never landed is removed
@@ -72,8 +72,7 @@ class PushWorkspace:
         target.parent.mkdir(exist_ok=True)
         target.write_bytes(self.data)
         target.chmod(0o755 if self.order.mode == "100755" else 0o644)
-        shutil.rmtree(adapter.private_dir(work), ignore_errors=True)  # rebuilt from the pushed commit:
-        adapter.restore_private(work, work / layout.RECEIPTS, {})  # the receipts (the pass marks what is pending)
+        shutil.rmtree(adapter.private_dir(work), ignore_errors=True)  # the pass rebuilds it from the pushed commit
         return work, self.new
 
     def settle(self, work: Path, key: adapter.Key) -> referee.Settled:
