@@ -114,9 +114,9 @@ def pre_receive(bare: Path, updates: str) -> list[pushcheck.Accepted]:
         raise pushcheck.Refused(f"this push updates {len(lines)} refs; a player's push updates the game's branch "
                                 f"{settings.branch} only.")
     old, new, ref = lines[0]
-    order, data = pushcheck.check_shape(bare, settings.branch, old, new, ref, settings.caps)
+    pushed = pushcheck.check_shape(bare, settings.branch, old, new, ref, settings.caps)
     key = adapter.load_key(settings.key, _passphrase(settings.passphrase_file))
-    accepted, _ = pushrun.run(bare, key, old, new, order, data)
+    accepted, _ = pushrun.run(bare, key, old, new, pushed)
     return [accepted]
 
 

@@ -24,14 +24,20 @@ class Accepted:
     step: int
 
 
+@dataclass(frozen=True)
+class PushedOrder:
+    """The one inbox file a push changes, as its last commit holds it."""
+
+    change: history.Change
+    data: bytes
+    existed: bool  # the branch's tip already held this file: it has versions a replay could come from
+
+
 GUIDE = "see docs/git.md, \"What a push may change\""
 
 
-def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pushcaps.Caps
-                ) -> tuple[history.Change, bytes]:
-    """Everything but the order itself, cheapest first: the ref, the caps, the files, private keys.
-
-    The push's last change of its one inbox file and the file's bytes: the order as the pushed commit holds it."""
+def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pushcaps.Caps) -> PushedOrder:
+    """Everything but the order itself, cheapest first: the ref, the caps, the files, private keys."""
     hook = True
     want = f"refs/heads/{branch}"
     if ref != want:
@@ -74,14 +80,16 @@ def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pus
             raise Refused(f"this push changes both {path} and {ch.path}; push one order at a time.")
         path = ch.path
     # A blob already in the repository (a file pushed before, sent again) is not among the push's new objects.
-    return last, contents[last.blob] if last.blob in contents else history.blob(repo, last.blob, hook)
+    data = contents[last.blob] if last.blob in contents else history.blob(repo, last.blob, hook)
+    return PushedOrder(last, data, changes[0][1][0].status != "A")
 
 
-def check_order(game: Path, repo: Path, old: str, path: str) -> Accepted:
+def check_order(game: Path, repo: Path, old: str, path: str, existed: bool = True) -> Accepted:
     """What can be said of the pushed order before the referee takes it in: ``game`` is a checkout of the
     pushed commit (whose record is the branch's, since a push only touches the inbox); ``repo`` and ``old``
-    give the inbox file's history. The rest of the check is taking it in (pbem.transport.git.pushrun), whose
-    refusal refuses the push.
+    give the inbox file's history (none to read when the branch's tip lacks the file: the referee removes
+    an inbox file only when its step closes, or when it was never an order; the receipts catch the rest).
+    The rest of the check is taking it in (pbem.transport.git.pushrun), whose refusal refuses the push.
     """
     name = layout.parse_inbox(path)
     assert name is not None
@@ -109,7 +117,7 @@ def check_order(game: Path, repo: Path, old: str, path: str) -> Accepted:
             raise Refused(f"{path} holds a {head.kind} envelope, not an order.")
         if head.side != name.side:
             raise Refused(f"{path} is {name.side}'s inbox, but the envelope in it speaks for {head.side!r}.")
-        for sha, data in history.versions(repo, old, path, True):
+        for sha, data in history.versions(repo, old, path, True) if existed else []:
             if _envelope_hash(data, path) == head.hash:
                 raise Refused(f"{path} holds an order already sent in commit {history.short(sha)} and since "
                               "replaced: a replay is not taken.", hint="seal a new order")

@@ -23,7 +23,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.transport.git import adapter, gitcmd, history, pushcheck, referee
+from pbem.transport.git import adapter, gitcmd, pushcheck, referee
 
 PREPARED = "prepared"
 STALE = 3600.0  # seconds after which a prepared commit whose push never landed is removed
@@ -44,8 +44,7 @@ class PushWorkspace:
     bare: Path
     old: str
     new: str
-    order: history.Change
-    data: bytes  # the pushed file's bytes
+    pushed: pushcheck.PushedOrder
     accepted: list[pushcheck.Accepted] = field(default_factory=list)
     commit: str = ""
 
@@ -68,16 +67,17 @@ class PushWorkspace:
             gitcmd.run(["worktree", "prune"], self.bare)
             gitcmd.run(["worktree", "add", "-q", "--detach", "--force", str(work), self.old], self.bare)
         referee._clean(work)  # noqa: SLF001 - the same cleaning as the referee's own work tree
-        target = work / self.order.path
+        target = work / self.pushed.change.path
         target.parent.mkdir(exist_ok=True)
-        target.write_bytes(self.data)
-        target.chmod(0o755 if self.order.mode == "100755" else 0o644)
+        target.write_bytes(self.pushed.data)
+        target.chmod(0o755 if self.pushed.change.mode == "100755" else 0o644)
         shutil.rmtree(adapter.private_dir(work), ignore_errors=True)  # the pass rebuilds it from the pushed commit
         return work, self.new
 
     def settle(self, work: Path, key: adapter.Key) -> referee.Settled:
         """The pushed order's first checks, before the pass takes it in (a refusal refuses the push)."""
-        self.accepted.append(pushcheck.check_order(work, self.bare, self.old, self.order.path))
+        self.accepted.append(pushcheck.check_order(work, self.bare, self.old, self.pushed.change.path,
+                                                   self.pushed.existed))
         return referee.Settled()
 
     def publish(self, new: str, old: str) -> bool:
@@ -92,16 +92,17 @@ class PushWorkspace:
         return True
 
 
-def run(bare: Path, key: adapter.Key, old: str, new: str, order: history.Change, data: bytes
+def run(bare: Path, key: adapter.Key, old: str, new: str, pushed: pushcheck.PushedOrder
         ) -> tuple[pushcheck.Accepted, referee.Outcome]:
     """Check the pushed order and prepare the referee's commit on top of ``new`` (see the module docstring)."""
-    space = PushWorkspace(Path(bare).absolute(), old, new, order, data)
+    space = PushWorkspace(Path(bare).absolute(), old, new, pushed)
+    path = pushed.change.path
     out = referee.referee(space, key)
     for line in out.refused:  # the pass took in every inbox order: the pushed one must have passed
-        if line.startswith(f"{order.path}: "):
-            raise pushcheck.Refused(line.removeprefix(f"{order.path}: "))
+        if line.startswith(f"{path}: "):
+            raise pushcheck.Refused(line.removeprefix(f"{path}: "))
     if not space.accepted:
-        raise pushcheck.Refused(f"{order.path} could not be checked (docs/git.md).")
+        raise pushcheck.Refused(f"{path} could not be checked (docs/git.md).")
     folder = space.home / PREPARED
     folder.mkdir(exist_ok=True)
     for stale in folder.iterdir():
