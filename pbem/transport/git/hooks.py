@@ -16,6 +16,7 @@ from pathlib import Path
 from pbem.transport.git import adapter, gitcmd, history, layout, pushcaps, pushcheck, pushrun, referee
 
 SETTINGS = "settings.toml"
+PACK_SLACK = 64 << 10  # a pack's headers and zlib's framing over its objects' own bytes
 MIN_BYTES = layout.MAX_ORDER + 4096  # the largest order there can be, with its trees and commit
 MARK = "# installed by pbem git install-hooks"
 
@@ -79,9 +80,10 @@ def install(bare: Path, key_path: Path, passphrase_file: Path | None = None,
     # Defence in depth: git itself also refuses deletions and non-fast-forward updates.
     gitcmd.run(["config", "receive.denyDeletes", "true"], bare)
     gitcmd.run(["config", "receive.denyNonFastForwards", "true"], bare)
-    # A pack stream far over the byte cap is cut off by git while it is still arriving (the pre-receive
-    # hook, which says why in words, never sees it): twice the cap leaves room for a pack's own overhead.
-    gitcmd.run(["config", "receive.maxInputSize", str(2 * caps.bytes)], bare)
+    # A pack stream over the byte cap is cut off by git while it is still arriving (the pre-receive hook,
+    # which says why in words, never sees it): a push within the cap is never a bigger pack than that,
+    # give or take the pack's own headers.
+    gitcmd.run(["config", "receive.maxInputSize", str(caps.bytes + PACK_SLACK)], bare)
     return settings
 
 

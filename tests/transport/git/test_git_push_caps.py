@@ -104,7 +104,7 @@ def test_git_caps_are_settings_of_install_hooks(arena: Arena) -> None:
     assert "a push adds at most 3000000 bytes in 2 commits" in out.stdout
     settings = tomllib.loads((arena.bare / "pbem-referee" / "settings.toml").read_text())
     assert (settings["max_push_bytes"], settings["max_push_commits"]) == (3000000, 2)
-    assert git("config", "receive.maxInputSize", cwd=arena.bare).stdout.strip() == "6000000"
+    assert git("config", "receive.maxInputSize", cwd=arena.bare).stdout.strip() == str(3000000 + hooks.PACK_SLACK)
     assert hooks.load_settings(arena.bare).caps == pushcaps.Caps(3000000, 2)
     out = pbem("git", "install-hooks", arena.bare, "--key", arena.referee_key, "--max-push-bytes", "1000")
     assert out.returncode == 1 and "the caps must let a push through: at least" in out.stderr
