@@ -15,7 +15,7 @@ import typer
 from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.key import load_key, read_passphrase
 from pbem.core.errors import FormatError
-from pbem.transport.git import gitcmd, hooks, hosted, player, setup
+from pbem.transport.git import gitcmd, hooks, hosted, player, pushcaps, setup
 from pbem.transport.git.adapter import Key
 
 git_app = typer.Typer(no_args_is_help=True, help="Play through a git repository: push orders, pull reports.")
@@ -63,11 +63,16 @@ def init(game_dir: Annotated[Path, typer.Argument(help="The game folder the refe
 def install_hooks(bare: Annotated[Path, typer.Argument(help="The bare repository players push to.")],
                   key: Annotated[Path, typer.Option("--key", help="The referee's private key file (its path is "
                                                     "recorded; the key never enters the repository).")],
-                  passphrase_file: PassOpt = None) -> None:
+                  passphrase_file: PassOpt = None,
+                  max_push_bytes: Annotated[int, typer.Option("--max-push-bytes", help="The most bytes one push may "
+                                                              "add (all its objects, uncompressed).")]
+                  = pushcaps.DEFAULT_BYTES,
+                  max_push_commits: Annotated[int, typer.Option("--max-push-commits", help="The most commits one "
+                                                                "push may add.")] = pushcaps.DEFAULT_COMMITS) -> None:
     """Install the referee on push: a pre-receive hook that refuses bad pushes, a post-receive hook that adjudicates."""
-    settings = hooks.install(bare, key, passphrase_file)
+    settings = hooks.install(bare, key, passphrase_file, caps=pushcaps.Caps(max_push_bytes, max_push_commits))
     say(f"hooks installed in {bare}: pushes to {settings.branch} are checked and adjudicated with "
-        f"the key {settings.key}")
+        f"the key {settings.key}; a push adds at most {settings.caps.bytes} bytes in {settings.caps.commits} commits")
 
 
 @git_app.command("referee")

@@ -191,11 +191,17 @@ def register(name: str, target: str | Callable[[], Any]) -> None:
     _REGISTERED[name] = target
 
 
-def _installed() -> dict[str, str]:
-    """Rulesets announced by installed packages (entry point group ``pbem.rulesets``)."""
-    from importlib.metadata import entry_points  # here, not at the top: it costs more than typer's start-up
+_ANNOUNCED: dict[str, str] = {}
 
-    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+def _installed() -> dict[str, str]:
+    """Rulesets announced by installed packages (entry point group ``pbem.rulesets``), read once a process:
+    a referee loads its ruleset for every order it takes in, and each read scans every installed package."""
+    if not _ANNOUNCED:
+        from importlib.metadata import entry_points  # here, not at the top: it costs more than typer's start-up
+
+        _ANNOUNCED.update({ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)})
+    return dict(_ANNOUNCED)
 
 
 def registered() -> tuple[str, ...]:

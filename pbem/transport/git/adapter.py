@@ -7,7 +7,6 @@ touches this module only. The transport sees typed records, never core's own typ
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,13 +14,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pbem.core import armor, identity, inputs
-from pbem.core import audit as audit_mod
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
 from pbem.core import ledger as led
 from pbem.core import receipts as receipts_mod
 from pbem.core.errors import EnvelopeError, FormatError, GameBusy, PbemError, SignatureError
 from pbem.core.identity import PrivateIdentity
+from pbem.core.lazy import lazy
+
+audit_mod = lazy("pbem.core.audit")  # the reveal and the audit only: a hook never loads it
 
 Key = PrivateIdentity
 Error = PbemError
@@ -153,6 +154,8 @@ def receive(game_dir: Path, referee: Key, raw: bytes, where: str, now: int | Non
 
 def check_order(game_dir: Path, referee: Key, raw: bytes, where: str) -> Header:
     """The referee's full check of an order, on a throwaway copy of the record (nothing written here)."""
+    import tempfile
+
     game_dir = Path(game_dir)
     with tempfile.TemporaryDirectory(prefix="pbem-check-") as tmp:
         copy = Path(tmp) / "game"
@@ -223,13 +226,19 @@ def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path]) -> N
             pending.write_bytes(raw)
 
 
+def private_dir(game_dir: Path) -> Path:
+    """The referee's private area in a game folder (pending orders, receipts): rebuilt by ``restore_private``."""
+    return led.private_dir(Path(game_dir))
+
+
 def verify(game_dir: Path) -> list[str]:
     return list(led.verify_game(Path(game_dir))["lines"])
 
 
 def reveal(game_dir: Path, referee: Key) -> str:
     """The reveal bundle's text (JSON)."""
-    return audit_mod.dump_reveal(audit_mod.make_reveal(Path(game_dir), referee))
+    text: str = audit_mod.dump_reveal(audit_mod.make_reveal(Path(game_dir), referee))
+    return text
 
 
 def audit(game_dir: Path, bundle: Path) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -34,7 +35,9 @@ class Result:
     err: str
 
 
+@functools.cache
 def git_binary() -> str:
+    """The git program (looked up once a process: a hook runs a dozen git commands)."""
     found = shutil.which("git")
     if not found:
         raise GitError("the git command was not found; install git (a standard package) and try again (docs/git.md).")
@@ -65,9 +68,10 @@ def run(args: Sequence[str], cwd: Path | None = None, *, check: bool = True, inp
     return res
 
 
-def run_bytes(args: Sequence[str], cwd: Path | None = None, *, hook_env: bool = False) -> bytes:
+def run_bytes(args: Sequence[str], cwd: Path | None = None, *, hook_env: bool = False,
+              input: bytes | None = None) -> bytes:
     """The raw output of a git command that must succeed (blob contents)."""
-    proc = subprocess.run([git_binary(), *args], cwd=cwd, capture_output=True, env=clean_env(hook_env))
+    proc = subprocess.run([git_binary(), *args], cwd=cwd, input=input, capture_output=True, env=clean_env(hook_env))
     if proc.returncode != 0:
         raise GitError(f"git {' '.join(args[:2])} failed: {first_line(proc.stderr.decode('utf-8', 'replace'))} "
                        "(docs/git.md).")

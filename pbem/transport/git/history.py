@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import io
-import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +15,7 @@ class Change:
     status: str
     path: str
     blob: str
+    mode: str = "100644"  # the new mode: 100644/100755 a file, 120000 a symlink, 160000 a submodule
 
 
 @dataclass(frozen=True)
@@ -47,7 +46,7 @@ def changes(repo: Path, parent: str, commit: str, hook_env: bool = False) -> lis
         if not meta.startswith(":"):
             continue
         fields = meta[1:].split()
-        found.append(Change(fields[4][0], path, fields[3]))
+        found.append(Change(fields[4][0], path, fields[3], fields[1]))
     return found
 
 
@@ -89,6 +88,9 @@ def versions(repo: Path, tip: str, path: str, hook_env: bool = False) -> list[tu
 
 def export(repo: Path, commit: str, dest: Path, hook_env: bool = False) -> None:
     """Write the files of ``commit``'s tree into ``dest`` (a throwaway copy of the game folder)."""
+    import io
+    import tarfile
+
     data = gitcmd.run_bytes(["archive", "--format=tar", commit], repo, hook_env=hook_env)
     dest.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:

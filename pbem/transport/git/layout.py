@@ -26,6 +26,8 @@ INBOX = "inbox"
 RECEIPTS = "receipts"
 RECORD = ("game.toml", "components.toml", "ledger", "orders", "reports", "state", "joins")  # components: §10.3
 _INBOX_NAME = re.compile(r"^inbox/(\d{4,})-([a-z][a-z0-9_]*)\.pbem$")
+# Any spelling a person might take for an inbox name (other zero-padding, upper case): named back in canonical form.
+_INBOX_LIKE = re.compile(r"^inbox/(\d+)-([a-z][a-z0-9_]*)\.pbem$", re.I)
 
 GITIGNORE = """\
 # pbem: secrets never enter a game repository (docs/git.md "Trust and secrets")
@@ -71,9 +73,29 @@ def receipts_of(root: Path, step: int, side: str) -> list[str]:
 
 
 def parse_inbox(path: str) -> InboxName | None:
-    """Step and side of an inbox path, or None when ``path`` is not one."""
+    """Step and side of an inbox path in its one canonical form (``inbox_path``), or None when ``path`` is not one.
+
+    One spelling per order: ``inbox/00000-england.pbem`` or ``inbox/4-England.pbem`` would be a
+    second file for a step and side the referee already names (docs/git.md "What a push may change").
+    """
     m = _INBOX_NAME.match(path)
-    return InboxName(int(m.group(1)), m.group(2)) if m else None
+    if not m:
+        return None
+    name = InboxName(int(m.group(1)), m.group(2))
+    return name if name.path == path else None
+
+
+def inbox_name_problem(path: str) -> str:
+    """Why ``path`` is not an inbox name, in words naming the canonical name when there is one ("" when it is)."""
+    if parse_inbox(path):
+        return ""
+    m = _INBOX_LIKE.match(path)
+    if m:
+        return (f"{path} is not how the referee names that order: an inbox name is written one way only, "
+                f"{inbox_path(int(m.group(1)), m.group(2).lower())} (the step zero-padded to 4 digits, the side in "
+                "lower case)")
+    return f"{path} is not an inbox name (inbox/NNNN-SIDE.pbem: the step zero-padded to 4 digits, the side in " \
+        "lower case)"
 
 
 def in_record(path: str) -> bool:
