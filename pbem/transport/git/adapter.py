@@ -254,3 +254,18 @@ def is_armored(data: bytes) -> bool:
 
 def format_error(message: str) -> FormatError:
     return FormatError(message)
+
+
+def entry_hash(game_dir: Path, number: int) -> str | None:
+    """The hash of ledger entry ``number`` as the folder holds it; None when there is no such entry.
+
+    A file that does not read as a signed entry gives its own error (the record was tampered with)."""
+    game_dir = Path(game_dir)
+    if not led.entry_path(game_dir, number).exists():
+        return None
+    return led.read_entry(game_dir, number, led.read_manifest(game_dir)).hash
+
+
+def private_area(game_dir: Path) -> Path:
+    """The referee's private area of a game folder (never committed: .gitignore keeps .pbem/ out)."""
+    return led.private_dir(Path(game_dir))

@@ -14,6 +14,7 @@ it is idempotent: two runs one after the other do the work once. Two places publ
 
 from __future__ import annotations
 
+import shutil
 import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pbem.core.lock import flock_file
-from pbem.transport.git import adapter, gitcmd, layout
+from pbem.transport.git import adapter, gitcmd, history, layout, memory
 
 ATTEMPTS = 8
 LOCK_WAIT = 120.0  # seconds a run waits for another run on the same repository
@@ -37,20 +38,58 @@ class Outcome:
     commit: str = ""
 
 
-def _inbox_files(work: Path) -> list[tuple[str, layout.InboxName | None]]:
-    folder = work / layout.INBOX
-    if not folder.is_dir():
-        return []
-    return [(f"{layout.INBOX}/{p.name}", layout.parse_inbox(f"{layout.INBOX}/{p.name}"))
-            for p in sorted(folder.iterdir()) if p.is_file()]
-
-
 @dataclass
 class Settled:
-    """What a workspace changed in the inbox before a pass (a hosted run replaying the pushes it could not refuse)."""
+    """The inbox a pass takes in, read from git's objects: ``files`` (path -> content), with what was
+    refused on the way (``lines``, ``remove``) and what a hosted run set back or restored."""
 
     lines: list[str] = field(default_factory=list)
     remove: list[str] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    def refuse(self, path: str, why: str) -> None:
+        self.lines.append(f"refused and removed {path}: {why}")
+        self.remove.append(path)
+        self.files.pop(path, None)
+
+
+def inbox_at(work: Path, commit: str, settled: Settled | None = None) -> Settled:
+    """The inbox of ``commit`` from git's objects, never through the checkout (which follows links).
+
+    Each blob's size is asked of git before it is read; a symbolic link, a submodule or a file over
+    1 MiB (no envelope is bigger, protocol §3) is refused with one sentence and never read."""
+    done = settled or Settled()
+    for f in history.tree_files(work, commit, layout.INBOX):
+        if f.path in done.remove:
+            continue
+        if f.mode == "120000":
+            done.refuse(f.path, "it is a symbolic link (git mode 120000), not a file; an order is a regular file, "
+                                "and the referee reads orders from git's objects, following no link (docs/git.md)")
+        elif not f.regular:
+            done.refuse(f.path, f"it is not a regular file (git mode {f.mode}); an order is a regular file "
+                                "(docs/git.md)")
+        elif f.size > layout.MAX_ORDER:
+            done.refuse(f.path, f"it is {f.size} bytes, over the 1 MiB an envelope may hold (protocol §3)")
+        else:
+            done.files[f.path] = history.blob(work, f.blob)
+    return done
+
+
+def write_inbox(work: Path, files: dict[str, bytes]) -> None:
+    """Make the work tree's inbox exactly ``files``: regular files written by the referee, no link kept."""
+    folder = work / layout.INBOX
+    if folder.is_symlink() or folder.is_file():
+        folder.unlink()
+    elif folder.is_dir():
+        shutil.rmtree(folder)
+    for path, data in sorted(files.items()):
+        target = work / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+def _inbox_files(files: dict[str, bytes]) -> list[tuple[str, layout.InboxName | None]]:
+    return [(p, layout.parse_inbox(p)) for p in sorted(files)]
 
 
 def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | None = None,
@@ -59,18 +98,20 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
 
     Stages its changes in the work tree's index; the caller commits and publishes.
     """
-    settled = settled or Settled()
+    settled = settled or inbox_at(work, "HEAD")
     out = Outcome(lines=list(settled.lines), refused=[line for line in settled.lines if line.startswith("refused")])
     adapter.check_referee(work, key)
     adapter.check_ready(work)
+    write_inbox(work, settled.files)
     remove: list[str] = list(settled.remove)
+    inbox = _inbox_files(settled.files)
     for _ in range(10_000):
         pos = adapter.position(work)
         adapter.restore_private(work, work / layout.RECEIPTS,
-                                {n.side: work / p for p, n in _inbox_files(work) if n and n.step == pos.step
+                                {n.side: work / p for p, n in inbox if n and n.step == pos.step
                                  and p not in remove})
         owed_here: dict[str, str] = {}
-        for path, name in _inbox_files(work):
+        for path, name in inbox:
             if path in remove:
                 continue
             if name is None or pos.over or name.step != pos.step:
@@ -81,7 +122,7 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
                 out.lines.append(f"refused and removed {path}: it {why}")
                 remove.append(path)
                 continue
-            raw = (work / path).read_bytes()
+            raw = settled.files[path]
             try:
                 got = adapter.receive(work, key, raw, path, now=now)
                 if got.side != name.side:
@@ -168,14 +209,27 @@ def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int 
     with space.lock():
         for attempt in range(ATTEMPTS):
             work, tip = space.prepare()
+            last = memory.load(work)
+            memory.check(work, tip, last)
+            settled = Settled()
+            for path, why in memory.stray(work, tip, last):
+                settled.refuse(path, f"{why}; only the referee writes the record (docs/git.md)")
+                gitcmd.run(["rm", "-q", "-r", "-f", "--", path], work)
+            check = getattr(space, "check", None)
+            if check:
+                check(work, tip)
+            settled = inbox_at(work, "HEAD", settled)
             settle = getattr(space, "settle", None)
-            settled = settle(work, key) if settle else None
+            if settle:
+                settled = settle(work, key, settled)
             out, changed = run_pass(work, key, tick=tick, now=now, settled=settled)
             if not changed:
+                memory.save(work, tip)
                 return out
             new = commit(work, out)
             if space.publish(new, tip):
                 out.commit = new
+                memory.save(work, new)
                 return out
             time.sleep(0.05 * (attempt + 1))
     raise gitcmd.GitError(f"the referee could not publish its commit after {ATTEMPTS} tries: the branch kept "

@@ -98,7 +98,7 @@ def test_git_ci_referee_refuses_a_rewritten_history_and_a_changed_record(hosted:
     git("push", "-q", "--force", "origin", "HEAD:main", cwd=north)  # the host allowed a force-push
     out = run_workflow(hosted.clones["ci"], "take in orders and adjudicate", adjudicated, hosted.referee_key)
     assert out.returncode == 1
-    assert "the branch no longer contains commit" in out.stderr and "history was rewritten (a force-push)" in out.stderr
+    assert "was rolled back or rewritten" in out.stderr  # the referee's memory of its last entry says so first
     assert tip(hosted) == before  # the referee added nothing
     git("push", "-q", "--force", "origin", f"{adjudicated}:main", cwd=north)  # restored
     git("fetch", "-q", cwd=north)
