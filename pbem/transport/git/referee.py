@@ -169,7 +169,10 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
     # One add for everything the pass touched: the record (written only by the referee's own
     # adjudication: pending orders live in the private area), the inbox and the receipts.
     folders = [p for p in (*layout.RECORD, layout.INBOX, layout.RECEIPTS) if (work / p).exists()]
-    gitcmd.run(["add", "-A", "--", *folders, *[p for p in remove if p.split("/")[0] not in folders]], work)
+    gitcmd.run(["add", "-A", "--", *folders], work)
+    gone = [p for p in remove if p.split("/")[0] not in folders]
+    if gone:
+        gitcmd.run(["rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *gone], work)
     staged = gitcmd.run(["diff", "--cached", "--name-status", "--no-renames", "-z"], work).out.split("\0")
     changed = [(staged[i], staged[i + 1]) for i in range(0, len(staged) - 1, 2)]
     for status, path in changed:
