@@ -8,11 +8,12 @@ still fits the step. A refused push leaves the clone as it was and shows the rep
 
 from __future__ import annotations
 
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.transport.git import adapter, gitcmd, layout
+from pbem.transport.git import adapter, gitcmd, history, layout
 
 ATTEMPTS = 8
 PRE_COMMIT_MARK = "# installed by pbem git: refuses a commit that holds a private key"
@@ -84,13 +85,52 @@ def _sync(top: Path, branch: str) -> None:
         raise gitcmd.GitError(f"your clone {top} has changed files ({dirty[0].split()[-1]} ...); a game clone "
                               "holds only what the repository holds.", hint="git checkout -- . (or git stash), then "
                                                                             "try again")
-    ab = [line.split() for line in status if line.startswith("# branch.ab ")]
-    ahead = ab[0][2].lstrip("+") if ab else gitcmd.run(["rev-list", "--count", "FETCH_HEAD..HEAD"], top).out.strip()
+    ahead = gitcmd.run(["rev-list", "--count", "FETCH_HEAD..HEAD"], top).out.strip()
     if ahead != "0":
-        raise gitcmd.GitError(f"your clone {top} has {ahead} commit(s) the shared repository does not have; a game "
-                              "clone holds only what the repository holds.",
-                              hint=f"git reset --hard origin/{branch}, then try again")
+        _refuse_rewrite(top, branch)
+        raise gitcmd.GitError(f"your clone {top} has {ahead} commit(s) the shared repository does not have, none "
+                              "of them in the record; a game clone holds only what the repository holds.",
+                              hint=f"git branch mine (to keep them), then git reset --keep origin/{branch}, and try "
+                                   "again")
     gitcmd.run(["merge", "-q", "--ff-only", "FETCH_HEAD"], top, what="git merge --ff-only")
+
+
+def _refuse_rewrite(top: Path, branch: str) -> None:
+    """Say so when the shared branch no longer holds the record this clone holds (a rollback or rewrite).
+
+    The clone is the evidence: the message tells the player to keep it, and what ``pbem verify``
+    says of it, and never suggests throwing it away (docs/git.md, "Rollbacks and rewrites")."""
+    out = gitcmd.run(["diff", "--name-status", "--no-renames", "-z", "HEAD", "FETCH_HEAD", "--", "ledger"], top).out
+    parts = out.split("\0")
+    lost = sorted((p, st) for st, p in zip(parts[0::2], parts[1::2], strict=False) if st in ("M", "D"))
+    if not lost:
+        return
+    path, status = lost[0]
+    what = f"no longer has {path}" if status == "D" else f"holds {path} with other content"
+    mine = adapter.position(top)
+    try:
+        verified = adapter.verify(top)[-1]
+    except adapter.Error as exc:
+        verified = f"it does not verify: {exc}"
+    there = _fetched_position(top)
+    raise gitcmd.GitError(
+        f"the game repository's branch {branch} was rewritten: your clone holds ledger entry {mine.step} with hash "
+        f"{mine.entry_hash}, but the repository {what} (it ends at entry {there[0]}, hash {there[1]}). "
+        "Keep this clone: it proves the rewrite. pbem verify on "
+        f"it says: {verified} Nothing was changed in your clone (docs/git.md, \"Rollbacks and rewrites\").",
+        hint=f"copy this clone somewhere safe, show it to the other players (pbem verify {top}), and pull nothing "
+             "into it")
+
+
+def _fetched_position(top: Path) -> tuple[int, str]:
+    """(latest entry, its hash) of the branch just fetched, or (-1, why) when it has no valid record."""
+    with tempfile.TemporaryDirectory(prefix="pbem-fetched-") as tmp:
+        try:
+            history.export(top, "FETCH_HEAD", Path(tmp) / "game")
+            pos = adapter.position(Path(tmp) / "game")
+            return pos.step, pos.entry_hash
+        except adapter.Error:
+            return -1, "(no entry that reads)"
 
 
 def submit(repo: Path, order: Path) -> Submitted:

@@ -133,3 +133,25 @@ def test_git_hosted_referee_refuses_an_inbox_symlink_to_dev_zero_with_one_senten
            "order is a regular file, and the referee reads orders from git's objects, following no link " \
            "(docs/git.md)" in lines, lines
     assert "inbox/0000-south.pbem" not in tracked(hosted)
+
+
+def test_git_pull_on_a_rewritten_history_says_keep_this_clone_and_never_reset_hard(hosted: Arena) -> None:
+    before = git("rev-parse", "main", cwd=hosted.bare).stdout.strip()
+    player.submit(hosted.clones["north"], hosted.order("north", "paper"))
+    player.submit(hosted.clones["south"], hosted.order("south", "rock"))
+    ci_run(hosted)
+    south = hosted.clones["south"]
+    assert pbem("git", "pull", "--repo", south).returncode == 0  # south's clone holds entry 1
+    signed = adapter.position(south).entry_hash
+    head = git("rev-parse", "HEAD", cwd=south).stdout.strip()
+    north = hosted.clones["north"]
+    git("fetch", "-q", cwd=north)
+    git("reset", "-q", "--hard", before, cwd=north)
+    git("push", "-q", "--force", "origin", "HEAD:main", cwd=north)  # the host allowed it
+    out = pbem("git", "pull", "--repo", south, "--side", "south")
+    assert out.returncode == 1
+    assert f"your clone holds ledger entry 1 with hash {signed}, but the repository no longer has " \
+           "ledger/0001.toml (it ends at entry 0, hash" in out.stderr
+    assert "Keep this clone: it proves the rewrite. pbem verify on it says: ok: 2 entries" in out.stderr
+    assert "reset --hard" not in out.stderr + out.stdout
+    assert git("rev-parse", "HEAD", cwd=south).stdout.strip() == head  # the evidence is untouched
