@@ -67,7 +67,7 @@ class GuardedClone(referee.CloneWorkspace):
 
 
 def settle_inbox(work: Path, key: adapter.Key, done: referee.Settled, source: str = "HEAD",
-                 source_repo: Path | None = None) -> referee.Settled:
+                 replay_all: bool = False) -> referee.Settled:
     """Each inbox file of the current step as a pre-receive hook would have left it.
 
     A host takes every push, so an inbox file may have been overwritten with something that does
@@ -75,9 +75,10 @@ def settle_inbox(work: Path, key: adapter.Key, done: referee.Settled, source: st
     file's whole history oldest first with the hook's rules (a version is taken when it verifies and
     was never sent before) gives the order the player last sent; the file is set back to it, restored
     when it was deleted, or removed when no version verifies, and each refused version is named.
-    The history read is ``source`` in ``source_repo`` (default: the work tree's own branch).
+    The history read is ``source`` (default: the work tree's own branch; the watching referee reads
+    the players' repository, ``replay_all``: even a file pushed once is checked against the record).
     """
-    repo = source_repo or work
+    repo = work
     adapter.check_ready(work)
     pos = adapter.position(work)
     if pos.over:
@@ -89,7 +90,7 @@ def settle_inbox(work: Path, key: adapter.Key, done: referee.Settled, source: st
         name = layout.parse_inbox(path)
         assert name is not None
         versions = history.versions(repo, source, path)
-        if path in done.files and len(versions) < 2:
+        if path in done.files and len(versions) < 2 and not replay_all:
             continue  # pushed once: the pass takes it in, or refuses and removes it
         if not versions:
             continue
@@ -116,8 +117,9 @@ def settle_inbox(work: Path, key: adapter.Key, done: referee.Settled, source: st
                 done.refuse(path, "no version of it verifies")
         elif current is None:
             done.files[path] = taken
-            gone = f" (deleted in commit {history.short(deleted[path])})" if path in deleted else ""
-            done.lines.append(f"restored {path}{gone} as {name.side} last sent it")
+            if path in deleted:
+                done.lines.append(f"restored {path} (deleted in commit {history.short(deleted[path])}) as "
+                                  f"{name.side} last sent it")
         elif taken != current:
             done.files[path] = taken
             done.lines.append(f"kept {path} as {name.side} last sent it")

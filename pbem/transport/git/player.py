@@ -133,9 +133,19 @@ def _fetched_position(top: Path) -> tuple[int, str]:
             return -1, "(no entry that reads)"
 
 
-def submit(repo: Path, order: Path) -> Submitted:
-    """Add the sealed order under ``inbox/``, commit it, push it; try again while the branch moves on."""
+INBOX_CONFIG = "pbem.inbox"  # git config in a player's clone: the players' repository a watching referee reads
+
+
+def submit(repo: Path, order: Path, own_identity: bool = False, inbox: str | None = None) -> Submitted:
+    """Add the sealed order under ``inbox/``, commit it, push it; try again while the branch moves on.
+
+    With a players' repository (``inbox``, or ``git config pbem.inbox`` in the clone; docs/git.md
+    "A referee players cannot reach"), the clone follows the record and the order is pushed there.
+    Commits carry the neutral author ``pbem <pbem@invalid>`` and UTC time unless ``own_identity``."""
     top, branch = _clone(repo)
+    if inbox:
+        gitcmd.run(["config", INBOX_CONFIG, inbox], top)
+    inbox = inbox or gitcmd.run(["config", "--get", INBOX_CONFIG], top, check=False).out.strip() or None
     raw = Path(order).read_bytes()
     if layout.find_private_key(raw):
         raise gitcmd.GitError(f"{order} holds a private key, not an order; it was not committed (docs/git.md).")
@@ -148,20 +158,19 @@ def submit(repo: Path, order: Path) -> Submitted:
     out = Submitted(path, head.side, head.step)
     for attempt in range(ATTEMPTS):
         _sync(top, branch)
-        try:
-            adapter.check_order_public(top, raw, str(order))  # wrong game, not yours, old: said before pushing
-        except adapter.Error as exc:
-            if attempt == 0:
-                raise
-            now = adapter.position(top)
-            raise gitcmd.GitError(f"your order for step {head.step} arrived too late: while you pushed, the step "
-                                  f"was adjudicated and the game is now at step {now.step} (docs/git.md).",
-                                  hint="pbem git pull, read your new report and seal a new order") from exc
+        if inbox:
+            _check_still_open(top, raw, order, head, attempt)
+            if _push_to_inbox(top, branch, inbox, path, raw, f"{head.side}: order for step {head.step}",
+                              own_identity, out):
+                return out
+            time.sleep(0.1 * (attempt + 1))
+            continue
+        _check_still_open(top, raw, order, head, attempt)
         target = top / path
         target.parent.mkdir(exist_ok=True)
         target.write_bytes(raw)
         gitcmd.run(["add", "--", path], top)
-        if not _commit(top, head.side, f"{head.side}: order for step {head.step}"):
+        if not _commit(top, head.side, f"{head.side}: order for step {head.step}", own_identity):
             out.lines.append(f"{path} already holds this order; nothing to push")
             return out
         res = gitcmd.run(["push", "--porcelain", "origin", f"HEAD:refs/heads/{branch}"], top, check=False)
@@ -183,13 +192,63 @@ def submit(repo: Path, order: Path) -> Submitted:
                           "again (docs/git.md).")
 
 
-def _commit(top: Path, side: str, message: str) -> bool:
-    """Commit what is staged; False when nothing is. A player git does not know yet commits as the side.
+def _check_still_open(top: Path, raw: bytes, order: Path, head: adapter.Header, attempt: int) -> None:
+    """The order fits the record as just fetched; after a first try, a failure means the step closed meanwhile."""
+    try:
+        adapter.check_order_public(top, raw, str(order))  # wrong game, not yours, old: said before pushing
+    except adapter.Error as exc:
+        if attempt == 0:
+            raise
+        now = adapter.position(top)
+        raise gitcmd.GitError(f"your order for step {head.step} arrived too late: while you pushed, the step "
+                              f"was adjudicated and the game is now at step {now.step} (docs/git.md).",
+                              hint="pbem git pull, read your new report and seal a new order") from exc
+
+
+def _push_to_inbox(top: Path, branch: str, url: str, path: str, raw: bytes, message: str, own_identity: bool,
+                   out: Submitted) -> bool:
+    """One commit on top of the players' repository's branch replacing ``path`` with ``raw``, pushed there.
+
+    Built with git's plumbing in a throwaway index, so the clone (which follows the record) is never
+    touched. False when the players' branch moved meanwhile (try again)."""
+    ref = "refs/pbem/inbox"
+    res = gitcmd.run(["fetch", "-q", "--no-tags", url, f"+refs/heads/{branch}:{ref}"], top, check=False)
+    parent = gitcmd.run(["rev-parse", "--verify", "--quiet", ref], top, check=False).out.strip() \
+        if res.code == 0 else ""
+    if res.code != 0 and "couldn't find remote ref" not in res.err:
+        raise gitcmd.GitError(f"git fetch from the players' repository {url} failed: {gitcmd.first_line(res.err)} "
+                              "(docs/git.md).")
+    with tempfile.TemporaryDirectory(prefix="pbem-index-") as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        if parent:
+            gitcmd.run(["read-tree", parent], top, env=env)
+        blob = gitcmd.run(["hash-object", "-w", "--stdin"], top, input=raw).out.strip()
+        gitcmd.run(["update-index", "--add", "--cacheinfo", f"100644,{blob},{path}"], top, env=env)
+        tree = gitcmd.run(["write-tree"], top, env=env).out.strip()
+    if parent and gitcmd.run(["rev-parse", f"{parent}^{{tree}}"], top).out.strip() == tree:
+        out.lines.append(f"{path} already holds this order in the players' repository; nothing to push")
+        return True
+    who = {} if own_identity else gitcmd.neutral_env()
+    made = gitcmd.run(["commit-tree", tree, *(["-p", parent] if parent else []), "-m", message], top, env=who,
+                      what="git commit-tree")
+    res = gitcmd.run(["push", "--porcelain", url, f"{made.out.strip()}:refs/heads/{branch}"], top, check=False)
+    if res.code == 0:
+        out.lines.append(f"pushed {path} to the players' repository: the referee takes it in on its next pass")
+        return True
+    if not _behind(res.out + res.err):
+        raise gitcmd.GitError(f"git push to the players' repository failed: "
+                              f"{gitcmd.first_line(res.err) or res.out.strip()} (docs/git.md).")
+    return False
+
+
+def _commit(top: Path, side: str, message: str, own_identity: bool = False) -> bool:
+    """Commit what is staged; False when nothing is. Neutral author and UTC time unless ``own_identity``
+    (then a player git does not know yet commits as the side).
 
     --no-verify: the one staged file was checked by submit, and _sync refused anything else staged.
     """
     args = ["commit", "-q", "--no-verify", "-m", message]
-    res = gitcmd.run(args, top, check=False)
+    res = gitcmd.run(args, top, check=False, env=None if own_identity else gitcmd.neutral_env())
     if res.code != 0 and gitcmd.run(["diff", "--cached", "--quiet"], top, check=False).code == 0:
         return False
     if res.code != 0 and not gitcmd.run(["config", "user.name"], top, check=False).out.strip():

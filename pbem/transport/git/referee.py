@@ -193,7 +193,8 @@ def commit(work: Path, out: Outcome) -> str:
     title = ("referee: " + "; ".join(f"step {s} adjudicated" for s in out.adjudicated) if out.adjudicated
              else "referee: " + "; ".join(news[:3]) if news else "referee: inbox settled")
     body = "\n".join(out.lines)
-    gitcmd.run([*gitcmd.referee_identity(), "commit", "-q", "--no-verify", "-m", title, "-m", body], work)
+    gitcmd.run([*gitcmd.referee_identity(), "commit", "-q", "--no-verify", "-m", title, "-m", body], work,
+               env=gitcmd.referee_env())
     return gitcmd.run(["rev-parse", "HEAD"], work).out.strip()
 
 

@@ -1,0 +1,117 @@
+"""docs/git.md "A referee players cannot reach" and docs/protocol.md §12 (the hosted referee): the
+referee watches the players' repository from outside and publishes the record to a repository
+only it writes; no player's push can run code next to its key, and nothing in the players'
+repository but the inbox is ever read."""
+
+from __future__ import annotations
+
+import os
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+from git_support import OVERDUE, Arena, git, pbem
+
+from pbem.transport.git import adapter, gitcmd, player
+from pbem.transport.git import watch as watch_mod
+
+EARLY = int(time.time()) - OVERDUE + 60  # a minute after step 0 opened: before its deadline
+
+
+@pytest.fixture
+def watched(hosted: Arena) -> Arena:
+    """game.git is the record (only the referee writes it); players.git is where players push."""
+    git("init", "-q", "--bare", "-b", "main", str(hosted.root / "players.git"))
+    for side in ("north", "south"):
+        git("config", player.INBOX_CONFIG, str(hosted.root / "players.git"), cwd=hosted.clones[side])
+    return hosted
+
+
+def players(a: Arena) -> Path:
+    return a.root / "players.git"
+
+
+def referee_pass(a: Arena, now: int | None = EARLY) -> list[str]:
+    return watch_mod.run(a.root / "referee-work", adapter.load_key(a.referee_key), str(players(a)),
+                         publish=str(a.bare), now=now).lines
+
+
+def record_files(a: Arena) -> str:
+    return git("ls-tree", "-r", "--name-only", "main", cwd=a.bare).stdout
+
+
+def test_git_watch_a_game_step_through_the_players_repository_and_the_record(watched: Arena, tmp_path: Path
+                                                                             ) -> None:
+    out = player.submit(watched.clones["north"], watched.order("north", "paper"))
+    assert out.lines[-1] == ("pushed inbox/0000-north.pbem to the players' repository: the referee takes it in on "
+                             "its next pass")
+    lines = referee_pass(watched)
+    assert "received north's order for step 0: receipt receipts/0000-north-001.pbem" in lines
+    assert "step 0: waiting for south" in lines
+    assert "inbox/0000-north.pbem" in record_files(watched)
+    pulled = pbem("git", "pull", "--repo", watched.clones["north"], "--side", "north")
+    assert "north: your throw order for step 0 is in" in pulled.stdout
+    player.submit(watched.clones["south"], watched.order("south", "rock"))
+    env = dict(os.environ, PBEM_REFEREE_KEY=watched.referee_key.read_text())
+    out2 = pbem("git", "referee", "--watch", players(watched), "--publish", watched.bare, "--repo",
+                watched.root / "referee-work", "--key-env", "PBEM_REFEREE_KEY", "--once", "--now", str(EARLY), env=env)
+    assert out2.returncode == 0, out2.stderr
+    assert "step 0 adjudicated; step 1: north owes throw, south owes throw" in out2.stdout
+    fresh = tmp_path / "fresh"
+    git("clone", "-q", str(watched.bare), str(fresh))
+    assert pbem("verify", fresh).returncode == 0
+    entry = tomllib.loads((fresh / "ledger" / "0001.toml").read_text())
+    assert sorted(entry["orders"]) == ["north", "south"] and entry["defaulted"] == []
+    again = referee_pass(watched)  # nothing twice
+    assert "step 1: waiting for north, south" in again and not any("adjudicated" in line for line in again)
+
+
+def test_git_watch_reads_nothing_of_the_players_repository_but_the_inbox(watched: Arena) -> None:
+    """A workflow, a forged record file, a link to /dev/zero pushed to the players' repository: never read."""
+    vandal = watched.root / "vandal"
+    git("clone", "-q", str(players(watched)), str(vandal))
+    (vandal / ".github" / "workflows").mkdir(parents=True)
+    (vandal / ".github" / "workflows" / "steal.yml").write_text("run: echo $PBEM_REFEREE_KEY\n")
+    (vandal / "ledger").mkdir()
+    (vandal / "ledger" / "0001.toml").write_text("forged\n")
+    (vandal / "inbox").mkdir()
+    os.symlink("/dev/zero", vandal / "inbox" / "0000-south.pbem")
+    git("add", "-A", cwd=vandal)
+    git("-c", "user.name=v", "-c", "user.email=v@x", "commit", "-q", "-m", "vandal", cwd=vandal)
+    git("push", "-q", "origin", "HEAD:main", cwd=vandal)
+    player.submit(watched.clones["north"], watched.order("north", "paper"))
+    lines = referee_pass(watched)
+    assert "step 0: waiting for south" in lines, lines
+    files = record_files(watched)
+    assert ".github" not in files and "inbox/0000-south.pbem" not in files
+    assert "ledger/0001.toml" not in files
+
+
+def test_git_watch_keeps_a_pending_order_git_rm_ed_from_the_players_repository(watched: Arena) -> None:
+    player.submit(watched.clones["north"], watched.order("north", "paper"))
+    referee_pass(watched)
+    vandal = watched.root / "vandal"
+    git("clone", "-q", str(players(watched)), str(vandal))
+    git("rm", "-q", "inbox/0000-north.pbem", cwd=vandal)
+    git("-c", "user.name=v", "-c", "user.email=v@x", "commit", "-q", "-m", "gone", cwd=vandal)
+    git("push", "-q", "origin", "HEAD:main", cwd=vandal)
+    lines = referee_pass(watched, now=None)  # past the deadline: a watching referee also ticks
+    assert any(line.startswith("step 0 adjudicated (default orders for south);") for line in lines), lines
+    git("pull", "-q", cwd=watched.clones["north"])
+    entry = tomllib.loads((watched.clones["north"] / "ledger" / "0001.toml").read_text())
+    assert list(entry["orders"]) == ["north"] and entry["defaulted"] == ["south"]
+
+
+def test_git_watch_refuses_a_record_repository_rolled_back_naming_both_entries(watched: Arena) -> None:
+    before = git("rev-parse", "main", cwd=watched.bare).stdout.strip()
+    player.submit(watched.clones["north"], watched.order("north", "paper"))
+    player.submit(watched.clones["south"], watched.order("south", "rock"))
+    referee_pass(watched)
+    work = watched.root / "referee-work"
+    signed = adapter.position(work).entry_hash
+    git("update-ref", "refs/heads/main", before, cwd=watched.bare)  # whoever holds the host rolls it back
+    with pytest.raises(gitcmd.GitError) as err:
+        referee_pass(watched)
+    assert f"entry 1 with hash {signed}" in str(err.value) and "it ends at entry 0, hash" in str(err.value)
+    assert git("rev-parse", "main", cwd=watched.bare).stdout.strip() == before
