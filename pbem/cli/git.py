@@ -50,9 +50,12 @@ def submit(order: Annotated[Path, typer.Argument(help="Your sealed order (pbem o
 @git_app.command("pull")
 @fails_cleanly
 def pull(repo: RepoOpt = Path("."),
-         side: Annotated[str | None, typer.Option("--side", help="Your side (default: every side).")] = None) -> None:
+         side: Annotated[str | None, typer.Option("--side", help="Your side (default: every side).")] = None,
+         key: Annotated[Path | None, typer.Option("--key", help="Your private key: opens your receipt (sealed to "
+                                                  "your side).")] = None,
+         passphrase_file: PassOpt = None) -> None:
     """Fetch the referee's news, verify the record, and say what you owe and where your report is."""
-    _echo(player.pull(repo, side).lines)
+    _echo(player.pull(repo, side, [load_key(key, passphrase_file)] if key else None).lines)
 
 
 @git_app.command("init")

@@ -193,7 +193,18 @@ def receipt_name(step: int, side: str, seq: int) -> str:
     return led.receipt_path(Path("."), step, side, seq).name
 
 
-def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path]) -> None:
+def sealed_receipt(game_dir: Path, referee: Key, armored: str) -> str:
+    """A receipt as the repository holds it: sealed to its side and the referee (docs/git.md)."""
+    return receipts_mod.seal_to_side(armored, referee, led.read_manifest(Path(game_dir)))
+
+
+def open_receipt(game_dir: Path, raw: bytes, keys: list[Key], where: str) -> receipts_mod.Receipt:
+    """A receipt from the repository, opened with one of ``keys`` and checked (protocol §9.2)."""
+    man = led.read_manifest(Path(game_dir))
+    return receipts_mod.parse(receipts_mod.unseal(raw, man, keys, where), man, where)
+
+
+def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path], referee: Key | None = None) -> None:
     """Rebuild the referee's private area from the public repository (a CI job starts from a bare checkout).
 
     The receipts already issued (``receipts``, the repository's folder) go back where the referee
@@ -206,9 +217,15 @@ def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path]) -> N
     if receipts.is_dir():
         for path in sorted(receipts.iterdir()):
             target = led.private_dir(game_dir) / "receipts" / path.name
-            if not target.exists():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(path.read_bytes())
+            if target.exists() or not path.is_file() or path.is_symlink():
+                continue
+            try:
+                data = receipts_mod.unseal(path.read_bytes(), man, [referee] if referee else [], str(path))
+                receipts_mod.parse(data, man, str(path))
+            except PbemError:
+                continue  # not a receipt of this referee's: the referee's own copies are what count
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
     for side, path in sorted(inbox.items()):
         issued = receipts_mod.kept(game_dir, man, entry.number, side)
         pending = led.pending_path(game_dir, entry.number, side)

@@ -271,8 +271,10 @@ def _remote_lines(err: str) -> list[str]:
             and line[len("remote:"):].strip()]
 
 
-def pull(repo: Path, side: str | None = None) -> Pulled:
-    """Fetch, fast-forward and verify; say what each side (or ``side``) owes and where the new report is."""
+def pull(repo: Path, side: str | None = None, keys: list[adapter.Key] | None = None) -> Pulled:
+    """Fetch, fast-forward and verify; say what each side (or ``side``) owes and where the new report is.
+
+    With ``keys``, each side's latest receipt (sealed to that side and the referee) is opened and told."""
     top, branch = _clone(repo)
     _sync(top, branch)
     lines = adapter.verify(top)[-1:]
@@ -296,9 +298,14 @@ def pull(repo: Path, side: str | None = None) -> Pulled:
         else:
             lines.append(f"{s}: nothing owed at step {pos.step}; report {report}")
         receipts = layout.receipts_of(top, pos.step, s)
-        if receipts:
-            lines.append(f"{s}: the referee's receipt for your order: {receipts[-1]} (keep a copy: "
-                         "pbem audit --receipt checks it)")
+        if receipts and keys:
+            got = adapter.open_receipt(top, (top / receipts[-1]).read_bytes(), keys, receipts[-1])
+            lines.append(f"{s}: the referee's receipt for your order: {receipts[-1]}: your order {got.seq} for step "
+                         f"{got.step}, received at {got.received} (deadline {got.deadline or 'none'}); keep a copy: "
+                         "pbem audit --receipt FILE --key YOUR.key checks it")
+        elif receipts:
+            lines.append(f"{s}: the referee's receipt for your order: {receipts[-1]} (sealed to {s}: --key opens it; "
+                         "keep a copy: pbem audit --receipt FILE --key YOUR.key checks it)")
     return Pulled(pos, lines, True)
 
 

@@ -109,7 +109,7 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
         pos = adapter.position(work)
         adapter.restore_private(work, work / layout.RECEIPTS,
                                 {n.side: work / p for p, n in inbox if n and n.step == pos.step
-                                 and p not in remove})
+                                 and p not in remove}, key)
         owed_here: dict[str, str] = {}
         for path, name in inbox:
             if path in remove:
@@ -139,7 +139,7 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
             rpath = layout.receipt_path(name.step, name.side, got.seq)
             if got.receipt and not (work / rpath).exists():
                 (work / rpath).parent.mkdir(exist_ok=True)
-                (work / rpath).write_text(got.receipt, encoding="ascii")
+                (work / rpath).write_text(adapter.sealed_receipt(work, key, got.receipt), encoding="ascii")
                 out.lines.append(f"received {name.side}'s order for step {name.step}: receipt {rpath}")
             elif not got.identical:
                 out.lines.append(f"received {name.side}'s order for step {name.step}")
