@@ -6,12 +6,14 @@ repository but the inbox is ever read."""
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 import time
 import tomllib
 from pathlib import Path
 
 import pytest
-from git_support import OVERDUE, Arena, git, pbem
+from git_support import OVERDUE, PBEM, Arena, git, pbem
 
 from pbem.transport.git import adapter, gitcmd, player
 from pbem.transport.git import watch as watch_mod
@@ -115,3 +117,41 @@ def test_git_watch_refuses_a_record_repository_rolled_back_naming_both_entries(w
         referee_pass(watched)
     assert f"entry 1 with hash {signed}" in str(err.value) and "it ends at entry 0, hash" in str(err.value)
     assert git("rev-parse", "main", cwd=watched.bare).stdout.strip() == before
+
+
+WORKFLOW = Path(__file__).resolve().parents[3] / "examples" / "ci" / "github-referee.yml"
+
+
+def workflow_run(step: str) -> str:
+    m = re.search(rf"- name: {step}\n(?:\s+.+\n)*?\s+run: (.+)\n", WORKFLOW.read_text(encoding="utf-8"))
+    assert m, step
+    return m.group(1)
+
+
+def test_git_watch_example_workflow_lives_in_the_referees_repository_and_installs_a_hash_checked_pbem() -> None:
+    text = WORKFLOW.read_text(encoding="utf-8")
+    assert "\n  push:" not in text and "pull_request" not in text  # nothing a player does starts it
+    assert "schedule:" in text
+    install = workflow_run("install the pinned pbem")
+    assert "--require-hashes" in install and "-r record/ci/pbem-requirements.txt" in install
+    code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    assert [line for line in code.splitlines() if "pip install" in line] == [f"        run: {install}"]
+
+
+def test_git_watch_example_workflow_command_referees_from_its_own_checkout(watched: Arena) -> None:
+    """The workflow's own command, run as the job runs it: a checkout of the record in ./record."""
+    player.submit(watched.clones["north"], watched.order("north", "paper"))
+    player.submit(watched.clones["south"], watched.order("south", "rock"))
+    job = watched.root / "job"
+    job.mkdir()
+    git("clone", "-q", str(watched.bare), str(job / "record"))
+    command = workflow_run("referee pass")
+    assert command.startswith("pbem git referee --watch ")
+    env = dict(os.environ, PBEM_REFEREE_KEY=watched.referee_key.read_text(), PLAYERS=str(players(watched)))
+    shell_pbem = " ".join(f"'{p}'" for p in PBEM)
+    out = subprocess.run(["sh", "-c", shell_pbem + command.removeprefix("pbem")], cwd=job, env=env,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "step 0 adjudicated" in out.stdout and re.search(r"^pushed [0-9a-f]{10}$", out.stdout, re.M)
+    assert (job / "record" / ".pbem" / "git-published.toml").exists()  # what the job's cache keeps
+    assert "ledger/0001.toml" in record_files(watched)
