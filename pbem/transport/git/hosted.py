@@ -1,4 +1,4 @@
-"""The referee as a hosted CI job (docs/git.md "On a hosted service"): the job checks out the
+"""The referee as a CI job in a checkout (docs/git.md "A CI job in the players' repository"): the job checks out the
 repository, this runs the referee in the checkout and pushes its commit.
 
 A hosted service runs the job after the push was taken, so nothing can be refused at the door:
