@@ -91,8 +91,8 @@ def test_git_watch_reads_nothing_of_the_players_repository_but_the_inbox(watched
 
 
 def test_git_watch_keeps_a_pending_order_git_rm_ed_from_the_players_repository(watched: Arena) -> None:
+    """Deleted before the referee's first pass ever saw it: the players' history still holds it."""
     player.submit(watched.clones["north"], watched.order("north", "paper"))
-    referee_pass(watched)
     vandal = watched.root / "vandal"
     git("clone", "-q", str(players(watched)), str(vandal))
     git("rm", "-q", "inbox/0000-north.pbem", cwd=vandal)
@@ -155,3 +155,23 @@ def test_git_watch_example_workflow_command_referees_from_its_own_checkout(watch
     assert "step 0 adjudicated" in out.stdout and re.search(r"^pushed [0-9a-f]{10}$", out.stdout, re.M)
     assert (job / "record" / ".pbem" / "git-published.toml").exists()  # what the job's cache keeps
     assert "ledger/0001.toml" in record_files(watched)
+
+
+def test_git_watch_loop_passes_at_its_interval_and_stops_on_a_rolled_back_record(watched: Arena) -> None:
+    said: list[str] = []
+    key = adapter.load_key(watched.referee_key)
+    work = watched.root / "referee-work"
+    player.submit(watched.clones["north"], watched.order("north", "paper"))
+    player.submit(watched.clones["south"], watched.order("south", "rock"))
+    before = git("rev-parse", "main", cwd=watched.bare).stdout.strip()
+    watch_mod.loop(work, key, str(players(watched)), interval=0, say=said.append, publish=str(watched.bare), passes=2)
+    assert sum(line.startswith("step 0 adjudicated") for line in said) == 1 and "step 1: waiting for north, south" \
+        in said
+    git("update-ref", "refs/heads/main", before, cwd=watched.bare)
+    with pytest.raises(gitcmd.GitError, match="rolled back or rewritten"):
+        watch_mod.loop(work, key, str(players(watched)), interval=0, say=said.append, passes=3)
+
+
+def test_git_referee_publish_and_once_go_with_watch(watched: Arena) -> None:
+    out = pbem("git", "referee", "--repo", watched.clones["north"], "--key", watched.referee_key, "--once")
+    assert out.returncode == 1 and "--publish and --once go with --watch PLAYERS_REPOSITORY" in out.stderr
