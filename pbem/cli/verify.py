@@ -44,13 +44,15 @@ def audit(
                                                        "order (repeat for each); the ledger must honour it.")] = None,
     key: Annotated[list[Path] | None, typer.Option("--key", help="Your private key, to open receipts sealed to "
                                                    "your side (a git game's receipts/; repeatable).")] = None,
+    passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file", help="The passphrase of a protected "
+                                                         "--key.")] = None,
 ) -> None:
     """Replay the game from the reveal bundle and check every entry, commitment, die and report.
 
     With ``--receipt``, also check that no receipted in-time order was defaulted or replaced by an
     older one (protocol §9.2).
     """
-    keys = [load_key(k, None) for k in key or []]
+    keys = [load_key(k, passphrase_file) for k in key or []]
     man = ledger.read_manifest(game_dir) if receipt else None
     held = [(str(p), receipts.unseal(core_game.read_input(p), man, keys, str(p)) if man else b"")
             for p in receipt or []]
