@@ -155,3 +155,17 @@ def test_git_pull_on_a_rewritten_history_says_keep_this_clone_and_never_reset_ha
     assert "Keep this clone: it proves the rewrite. pbem verify on it says: ok: 2 entries" in out.stderr
     assert "reset --hard" not in out.stderr + out.stdout
     assert git("rev-parse", "HEAD", cwd=south).stdout.strip() == head  # the evidence is untouched
+
+
+def test_git_hosted_referee_refuses_an_inbox_folder_that_is_a_link(hosted: Arena, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "0000-south.pbem").write_bytes(hosted.order("south").read_bytes())
+    south = hosted.clones["south"]
+    os.symlink(outside, south / "inbox")
+    push_as(south, "linked inbox", "inbox")
+    lines = ci_run(hosted)
+    assert any(line.startswith("refused and removed inbox: it is a symbolic link (git mode 120000)")
+               for line in lines), lines
+    assert "step 0: waiting for north, south" in lines  # the order behind the link was not taken
+    assert "inbox" not in tracked(hosted).split()
