@@ -9,7 +9,11 @@ it is idempotent: two runs one after the other do the work once. Two places publ
   old tip as the expected value, so a push that landed meanwhile is never overwritten; the run
   then starts again from the new tip.
 * ``CloneWorkspace`` (a hosted CI job, or a referee's own clone): reset to the remote branch,
-  published by ``git push``; a rejected push (a player pushed meanwhile) starts again.
+  published by ``git push``; a rejected push (a player pushed meanwhile) starts again. The
+  watching referee (``watch.WatchWorkspace``) is one, fed from the players' repository.
+
+Every run reads the inbox from git's objects (``inbox_at``), checks the branch against what the
+referee last published (``memory``) and removes record files it did not write, before a pass.
 """
 
 from __future__ import annotations
