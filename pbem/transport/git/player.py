@@ -116,8 +116,8 @@ def _refuse_rewrite(top: Path, branch: str) -> None:
     raise gitcmd.GitError(
         f"the game repository's branch {branch} was rewritten: your clone holds ledger entry {mine.step} with hash "
         f"{mine.entry_hash}, but the repository {what} (it ends at entry {there[0]}, hash {there[1]}). "
-        "Keep this clone: it proves the rewrite. pbem verify on "
-        f"it says: {verified.rstrip('.')}. Nothing was changed in your clone (docs/git.md, \"Rollbacks and rewrites\").",
+        f"Keep this clone: it proves the rewrite. pbem verify on it says: {verified.rstrip('.')}. "
+        "Nothing was changed in your clone (docs/git.md, \"Rollbacks and rewrites\").",
         hint=f"copy this clone somewhere safe, show it to the other players (pbem verify {top}), and pull nothing "
              "into it")
 
