@@ -265,6 +265,16 @@ def side_of(game_dir: Path, key: Key) -> str:
                          "(protocol §7.1).")
 
 
+def side_of_any(game_dir: Path, keys: list[Key]) -> str | None:
+    """The side the first of ``keys`` that plays one plays; None when none does (the referee's key)."""
+    for key in keys:
+        try:
+            return side_of(game_dir, key)
+        except SignatureError:
+            continue
+    return None
+
+
 def is_armored(data: bytes) -> bool:
     return armor.is_armored(data)
 

@@ -298,7 +298,7 @@ def pull(repo: Path, side: str | None = None, keys: list[adapter.Key] | None = N
         else:
             lines.append(f"{s}: nothing owed at step {pos.step}; report {report}")
         receipts = layout.receipts_of(top, pos.step, s)
-        if receipts and keys:
+        if receipts and keys and adapter.side_of_any(top, keys) in (s, None):
             got = adapter.open_receipt(top, (top / receipts[-1]).read_bytes(), keys, receipts[-1])
             lines.append(f"{s}: the referee's receipt for your order: {receipts[-1]}: your order {got.seq} for step "
                          f"{got.step}, received at {got.received} (deadline {got.deadline or 'none'}); keep a copy: "

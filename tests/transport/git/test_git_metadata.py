@@ -36,6 +36,9 @@ def test_git_pull_with_the_key_opens_my_receipt_and_audit_checks_it(arena: Arena
     assert pulled.returncode == 0, pulled.stderr
     assert "north: the referee's receipt for your order: receipts/0000-north-001.pbem: your order 1 for step 0, " \
            "received at" in pulled.stdout
+    every = pbem("git", "pull", "--repo", arena.clones["south"], "--key", arena.root / "secrets" / "south.key")
+    assert every.returncode == 0, every.stderr  # north's receipt is named, not opened
+    assert "north: the referee's receipt for your order: receipts/0000-north-001.pbem (sealed to north" in every.stdout
     player.submit(arena.clones["south"], arena.order("south", "rock"))
     fresh = tmp_path / "fresh"
     git("clone", "-q", str(arena.bare), str(fresh))
