@@ -119,9 +119,10 @@ class TreeFile:
         return self.mode in ("100644", "100755")
 
 
-def tree_files(repo: Path, commit: str, folder: str, hook_env: bool = False) -> list[TreeFile]:
+def tree_files(repo: Path, commit: str, folder: str, hook_env: bool = False, sized: bool = True) -> list[TreeFile]:
     """Every path under ``folder`` in ``commit``, read from git's objects (never a checkout, which
-    would follow links), with each blob's size asked of git before anything reads it."""
+    would follow links), with each blob's size asked of git before anything reads it (``sized``;
+    otherwise every size is 0)."""
     out = gitcmd.run(["ls-tree", "-r", "-z", "--full-tree", commit, "--", folder], repo, hook_env=hook_env).out
     found = []
     for item in out.split("\0"):
@@ -130,7 +131,7 @@ def tree_files(repo: Path, commit: str, folder: str, hook_env: bool = False) -> 
         meta, path = item.split("\t", 1)
         mode, _kind, sha = meta.split()
         found.append((path, mode, sha))
-    sizes = _sizes(repo, [sha for _, _, sha in found], hook_env)
+    sizes = _sizes(repo, [sha for _, _, sha in found], hook_env) if sized else {}
     return [TreeFile(path, mode, sha, sizes.get(sha, 0)) for path, mode, sha in found]
 
 

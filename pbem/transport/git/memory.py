@@ -104,7 +104,7 @@ def stray(work: Path, tip: str, last: Published | None) -> list[tuple[str, str]]
     it, any record file added since, since nobody else writes the record."""
     found: dict[str, str] = {}
     folders = [f for f in (*layout.RECORD, layout.RECEIPTS) if "." not in f]
-    for f in history.tree_files(work, tip, "."):
+    for f in history.tree_files(work, tip, ".", sized=False):
         top = f.path.split("/", 1)[0]
         if top not in folders:
             continue
