@@ -25,6 +25,7 @@ from pbem.core.identity import PrivateIdentity
 
 Key = PrivateIdentity
 Error = PbemError
+Receipt = receipts_mod.Receipt
 
 
 @dataclass(frozen=True)

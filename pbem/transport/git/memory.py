@@ -100,8 +100,10 @@ def stray(work: Path, tip: str, last: Published | None) -> list[tuple[str, str]]
     """(path, why) for each file in the record's folders that the referee did not write.
 
     Any path whose name or git mode is not one the referee writes (a link, a folder, ``ledger/x``)
-    is stray; so is, when the referee remembers its last commit and the branch still descends from
-    it, any record file added since, since nobody else writes the record."""
+    is stray; so is, when the referee remembers its last commit, the branch still descends from it
+    and holds no newer entry (no other run of this referee published meanwhile), any file of the
+    record folders added since, since nobody else writes them. Receipts are left to the readers,
+    which take only a receipt this referee signed."""
     found: dict[str, str] = {}
     folders = [f for f in (*layout.RECORD, layout.RECEIPTS) if "." not in f]
     for f in history.tree_files(work, tip, ".", sized=False):
@@ -112,8 +114,9 @@ def stray(work: Path, tip: str, last: Published | None) -> list[tuple[str, str]]
             found[f.path] = f"it is not a regular file (git mode {f.mode})"
         elif not _NAMES[top].match(f.path):
             found[f.path] = "its name is not one the referee writes there"
-    if last is not None and history.is_ancestor(work, last.commit, tip):
-        out = gitcmd.run(["diff", "--name-status", "--no-renames", "-z", last.commit, tip, "--", *folders], work).out
+    if last is not None and _latest(work)[0] == last.entry and history.is_ancestor(work, last.commit, tip):
+        record = [f for f in folders if f != layout.RECEIPTS]
+        out = gitcmd.run(["diff", "--name-status", "--no-renames", "-z", last.commit, tip, "--", *record], work).out
         parts = out.split("\0")
         for status, p in zip(parts[0::2], parts[1::2], strict=False):
             if status == "A" and p not in found:

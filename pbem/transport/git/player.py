@@ -298,15 +298,27 @@ def pull(repo: Path, side: str | None = None, keys: list[adapter.Key] | None = N
         else:
             lines.append(f"{s}: nothing owed at step {pos.step}; report {report}")
         receipts = layout.receipts_of(top, pos.step, s)
-        if receipts and keys and adapter.side_of_any(top, keys) in (s, None):
-            got = adapter.open_receipt(top, (top / receipts[-1]).read_bytes(), keys, receipts[-1])
-            lines.append(f"{s}: the referee's receipt for your order: {receipts[-1]}: your order {got.seq} for step "
+        got = _open_latest(top, receipts, keys, lines) if receipts and keys and \
+            adapter.side_of_any(top, keys) in (s, None) else None
+        if got:
+            lines.append(f"{s}: the referee's receipt for your order: {layout.receipt_path(got.step, s, got.seq)}: "
+                         f"your order {got.seq} for step "
                          f"{got.step}, received at {got.received} (deadline {got.deadline or 'none'}); keep a copy: "
                          "pbem audit --receipt FILE --key YOUR.key checks it")
         elif receipts:
             lines.append(f"{s}: the referee's receipt for your order: {receipts[-1]} (sealed to {s}: --key opens it; "
                          "keep a copy: pbem audit --receipt FILE --key YOUR.key checks it)")
     return Pulled(pos, lines, True)
+
+
+def _open_latest(top: Path, receipts: list[str], keys: list[adapter.Key], lines: list[str]) -> adapter.Receipt | None:
+    """The latest receipt that opens as this referee's; each newer one that does not is named (a forgery)."""
+    for path in reversed(receipts):
+        try:
+            return adapter.open_receipt(top, (top / path).read_bytes(), keys, path)
+        except adapter.Error as exc:
+            lines.append(f"warning: {path} does not open as the referee's receipt: {exc}")
+    return None
 
 
 def _outcome(pos: adapter.Position) -> str:

@@ -114,12 +114,30 @@ def test_git_hosted_referee_refuses_and_removes_a_stray_file_in_the_record_at_on
 def test_git_hosted_referee_refuses_a_well_named_record_file_added_after_its_last_commit(hosted: Arena) -> None:
     ci_run(hosted)  # the referee remembers the commit it last saw
     south = hosted.clones["south"]
-    (south / "receipts").mkdir()
-    (south / "receipts" / "0000-north-009.pbem").write_text("not a receipt\n")
-    push_as(south, "fake receipt", "receipts")
+    (south / "orders").mkdir(exist_ok=True)
+    (south / "orders" / "0000-north.pbem").write_bytes(hosted.order("north").read_bytes())  # no entry consumed it
+    push_as(south, "planted order", "orders")
     lines = ci_run(hosted)
-    assert any(line.startswith("refused and removed receipts/0000-north-009.pbem: it was added after the "
+    assert any(line.startswith("refused and removed orders/0000-north.pbem: it was added after the "
                                "referee's last commit") for line in lines), lines
+    assert "step 0: waiting for north, south" in lines  # not a stall: verify passes once it is gone
+
+
+def test_git_hosted_referee_ignores_a_forged_receipt_and_players_still_pull(hosted: Arena) -> None:
+    player.submit(hosted.clones["north"], hosted.order("north", "paper"))
+    ci_run(hosted)
+    south = hosted.clones["south"]
+    git("pull", "-q", cwd=south)
+    (south / "receipts" / "0000-north-002.pbem").write_bytes((south / "receipts" / "0000-north-001.pbem").read_bytes()
+                                                             .replace(b"A", b"B", 1))
+    push_as(south, "forged receipt", "receipts")
+    lines = ci_run(hosted)
+    assert "step 0: waiting for south" in lines, lines  # the referee takes only receipts it signed
+    out = pbem("git", "pull", "--repo", hosted.clones["north"], "--side", "north", "--key",
+               hosted.root / "secrets" / "north.key")
+    assert out.returncode == 0, out.stderr
+    assert "receipts/0000-north-002.pbem does not open as the referee's receipt" in out.stdout
+    assert "north: the referee's receipt for your order: receipts/0000-north-001.pbem: your order 1" in out.stdout
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
