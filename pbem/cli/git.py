@@ -1,7 +1,8 @@
 """``pbem git``: turns through a git repository (docs/git.md).
 
 Players: ``submit`` and ``pull``. Referee: ``init``, ``install-hooks`` (a self-hosted bare
-repository), ``referee`` (a hosted CI job), ``tick`` (deadlines, from cron or a scheduled job).
+repository), ``referee`` (a hosted CI job, or ``--watch``: from outside the players' repository),
+``tick`` (deadlines, from cron or a scheduled job).
 The installed hooks run pbem.transport.git.hookrun. The work lives in pbem.transport.git.
 """
 
@@ -16,6 +17,7 @@ from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.key import load_key, read_passphrase
 from pbem.core.errors import FormatError
 from pbem.transport.git import gitcmd, hooks, hosted, player, pushcaps, setup
+from pbem.transport.git import watch as watch_mod
 from pbem.transport.git.adapter import Key
 
 git_app = typer.Typer(no_args_is_help=True, help="Play through a git repository: push orders, pull reports.")
@@ -34,17 +36,26 @@ def _echo(lines: list[str], prefix: str = "") -> None:
 @git_app.command("submit")
 @fails_cleanly
 def submit(order: Annotated[Path, typer.Argument(help="Your sealed order (pbem orders seal --out).")],
-           repo: RepoOpt = Path(".")) -> None:
+           repo: RepoOpt = Path("."),
+           inbox: Annotated[str | None, typer.Option("--inbox", help="The players' repository a watching referee "
+                                                     "reads (remembered in the clone as git config pbem.inbox)."
+                                                     )] = None,
+           own_identity: Annotated[bool, typer.Option("--own-identity", help="Commit with your own git name, "
+                                                      "address and time zone instead of the neutral "
+                                                      "'pbem <pbem@invalid>' in UTC.")] = False) -> None:
     """Add your sealed order to the inbox, commit it and push it to the game repository."""
-    _echo(player.submit(repo, order).lines)
+    _echo(player.submit(repo, order, own_identity=own_identity, inbox=inbox).lines)
 
 
 @git_app.command("pull")
 @fails_cleanly
 def pull(repo: RepoOpt = Path("."),
-         side: Annotated[str | None, typer.Option("--side", help="Your side (default: every side).")] = None) -> None:
+         side: Annotated[str | None, typer.Option("--side", help="Your side (default: every side).")] = None,
+         key: Annotated[Path | None, typer.Option("--key", help="Your private key: opens your receipt (sealed to "
+                                                  "your side).")] = None,
+         passphrase_file: PassOpt = None) -> None:
     """Fetch the referee's news, verify the record, and say what you owe and where your report is."""
-    _echo(player.pull(repo, side).lines)
+    _echo(player.pull(repo, side, [load_key(key, passphrase_file)] if key else None).lines)
 
 
 @git_app.command("init")
@@ -84,9 +95,30 @@ def referee_(repo: RepoOpt = Path("."),
              since: Annotated[str, typer.Option("--since", help="The branch's tip before the push (CI: the "
                                                 "push event's 'before'): refuse a rewritten history.")] = "",
              branch: Annotated[str | None, typer.Option("--branch", help="The game's branch.")] = None,
+             watch: Annotated[str | None, typer.Option("--watch", help="The players' repository (URL or path): "
+                                                       "read its inbox from outside, publish the record to "
+                                                       "--publish; --repo is then the referee's own clone of the "
+                                                       "record, made when missing.")] = None,
+             publish: Annotated[str | None, typer.Option("--publish", help="With --watch: the record repository "
+                                                         "only the referee writes.")] = None,
+             once: Annotated[bool, typer.Option("--once", help="With --watch: one pass, then stop (cron, CI).")]
+             = False,
+             interval: Annotated[float, typer.Option("--interval", help="With --watch: seconds between passes.")]
+             = 300.0,
+             now: NowOpt = None,
              passphrase_file: PassOpt = None) -> None:
-    """The referee in a checkout (a hosted CI job): take in the inbox, adjudicate, commit and push."""
-    out = hosted.run(repo, _key(key, key_env, passphrase_file), branch=branch, since=since)
+    """The referee in a checkout (a hosted CI job), or watching the players' repository from outside (--watch):
+    take in the inbox, adjudicate, commit and push."""
+    ref = _key(key, key_env, passphrase_file)
+    if watch is None:
+        if publish or once:
+            raise FormatError("--publish and --once go with --watch PLAYERS_REPOSITORY (docs/git.md).")
+        out = hosted.run(repo, ref, branch=branch, since=since)
+    elif once:
+        out = watch_mod.run(repo, ref, watch, publish=publish, branch=branch or "main", now=now)
+    else:
+        watch_mod.loop(repo, ref, watch, interval=interval, say=say, publish=publish, branch=branch or "main")
+        return
     _echo(out.lines or ["nothing to do"])
     if out.commit:
         say(f"pushed {out.commit[:10]}")

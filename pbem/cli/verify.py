@@ -21,11 +21,12 @@ from pbem.core.errors import PbemError
 if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
     from pbem.core import audit as audit_mod
     from pbem.core import game as core_game
-    from pbem.core import ledger
+    from pbem.core import ledger, receipts
 else:
     audit_mod = lazy("pbem.core.audit")
     core_game = lazy("pbem.core.game")
     ledger = lazy("pbem.core.ledger")
+    receipts = lazy("pbem.core.receipts")
 
 
 @fails_cleanly
@@ -45,13 +46,20 @@ def audit(
     reveal: Annotated[Path, typer.Option("--reveal", help="The reveal bundle published by the referee.")],
     receipt: Annotated[list[Path] | None, typer.Option("--receipt", help="A receipt the referee gave you for an "
                                                        "order (repeat for each); the ledger must honour it.")] = None,
+    key: Annotated[list[Path] | None, typer.Option("--key", help="Your private key, to open receipts sealed to "
+                                                   "your side (a git game's receipts/; repeatable).")] = None,
+    passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file", help="The passphrase of a protected "
+                                                         "--key.")] = None,
 ) -> None:
     """Replay the game from the reveal bundle and check every entry, commitment, die and report.
 
     With ``--receipt``, also check that no receipted in-time order was defaulted or replaced by an
     older one (protocol §9.2).
     """
-    held = [(str(p), core_game.read_input(p)) for p in receipt or []]
+    keys = [load_key(k, passphrase_file) for k in key or []]
+    man = ledger.read_manifest(game_dir) if receipt else None
+    held = [(str(p), receipts.unseal(core_game.read_input(p), man, keys, str(p)) if man else b"")
+            for p in receipt or []]
     summary = audit_mod.audit(game_dir, audit_mod.read_reveal(reveal), receipt_files=held)
     say("\n".join(summary["lines"]))
 

@@ -21,7 +21,7 @@ from pbem.core import armor, inputs
 from pbem.core import envelope as env_mod
 from pbem.core import ledger as led
 from pbem.core.canonical import canonical_bytes, canonical_loads
-from pbem.core.errors import AuditError, FormatError
+from pbem.core.errors import AuditError, DecryptError, FormatError
 from pbem.core.identity import PrivateIdentity
 
 KIND = "receipt"
@@ -185,3 +185,33 @@ def check(game_dir: Path, man: led.Manifest, receipts: Sequence[tuple[str, Recei
         else:
             lines.append(f"receipt {where}: {r.side}'s order {r.seq} for step {r.step} was played")
     return lines
+
+
+def seal_to_side(armored: str, referee: PrivateIdentity, man: led.Manifest) -> str:
+    """The receipt sealed to its side and to the referee (a receipt committed to a shared repository,
+    docs/git.md "What the repository shows"): the opponent cannot read it; the side and the referee can,
+    and inside it is the very signed receipt ``parse`` checks."""
+    env = env_mod.read(armored, "receipt")
+    h = env.header
+    raw = env_mod.seal(referee, [man.identities[h.side], man.referee], env.raw, game=h.game, kind=KIND, side=h.side,
+                       step=h.step, answers=h.answers)
+    return armor.armor(raw)
+
+
+def unseal(raw: bytes | str, man: led.Manifest, keys: Sequence[PrivateIdentity], where: str = "receipt") -> bytes:
+    """The signed receipt a sealed one holds, opened with whichever of ``keys`` it is sealed to
+    (a receipt that is not sealed is returned as it is)."""
+    env = env_mod.read(raw, where)
+    if not env.header.sealed:
+        return raw.encode("ascii") if isinstance(raw, str) else raw
+    h = env.header
+    env_mod.expect(env, where, kind=KIND, game=man.game, signer=man.referee)
+    key = next((k for k in keys if k.public.encrypt_key in h.to), None)
+    if key is None:
+        raise DecryptError(f"{where} is a receipt sealed to {h.side} and the referee; give the key of one of them "
+                           "(--key) to open it (protocol §9.2).")
+    inner = env_mod.open_sealed(env, key, where)
+    got = env_mod.read(inner, where).header
+    if (got.kind, got.side, got.step, got.answers) != (KIND, h.side, h.step, h.answers):
+        raise FormatError(f"{where}: the sealed receipt holds another side's or step's receipt (protocol §9.2).")
+    return inner

@@ -26,6 +26,7 @@ audit_mod = lazy("pbem.core.audit")  # the reveal and the audit only: a hook nev
 
 Key = PrivateIdentity
 Error = PbemError
+Receipt = receipts_mod.Receipt
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,18 @@ def receipt_name(step: int, side: str, seq: int) -> str:
     return led.receipt_path(Path("."), step, side, seq).name
 
 
-def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path]) -> None:
+def sealed_receipt(game_dir: Path, referee: Key, armored: str) -> str:
+    """A receipt as the repository holds it: sealed to its side and the referee (docs/git.md)."""
+    return receipts_mod.seal_to_side(armored, referee, led.read_manifest(Path(game_dir)))
+
+
+def open_receipt(game_dir: Path, raw: bytes, keys: list[Key], where: str) -> receipts_mod.Receipt:
+    """A receipt from the repository, opened with one of ``keys`` and checked (protocol §9.2)."""
+    man = led.read_manifest(Path(game_dir))
+    return receipts_mod.parse(receipts_mod.unseal(raw, man, keys, where), man, where)
+
+
+def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path], referee: Key | None = None) -> None:
     """Rebuild the referee's private area from the public repository (a CI job starts from a bare checkout).
 
     The receipts already issued (``receipts``, the repository's folder) go back where the referee
@@ -210,9 +222,16 @@ def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path]) -> N
     if receipts.is_dir():
         for path in sorted(receipts.iterdir()):
             target = led.private_dir(game_dir) / "receipts" / path.name
-            if not target.exists():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(inputs.read_input(path, armor.MAX_INPUT, "a receipt", root=receipts.parent))
+            if target.exists() or not inputs.is_file(path):
+                continue
+            try:
+                raw = inputs.read_input(path, armor.MAX_INPUT, "a receipt", root=receipts.parent)
+                data = receipts_mod.unseal(raw, man, [referee] if referee else [], str(path))
+                receipts_mod.parse(data, man, str(path))
+            except PbemError:
+                continue  # not a receipt of this referee's: the referee's own copies are what count
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
     for side, path in sorted(inbox.items()):
         issued = receipts_mod.kept(game_dir, man, entry.number, side)
         pending = led.pending_path(game_dir, entry.number, side)
@@ -259,9 +278,34 @@ def side_of(game_dir: Path, key: Key) -> str:
                          "(protocol §7.1).")
 
 
+def side_of_any(game_dir: Path, keys: list[Key]) -> str | None:
+    """The side the first of ``keys`` that plays one plays; None when none does (the referee's key)."""
+    for key in keys:
+        try:
+            return side_of(game_dir, key)
+        except SignatureError:
+            continue
+    return None
+
+
 def is_armored(data: bytes) -> bool:
     return armor.is_armored(data)
 
 
 def format_error(message: str) -> FormatError:
     return FormatError(message)
+
+
+def entry_hash(game_dir: Path, number: int) -> str | None:
+    """The hash of ledger entry ``number`` as the folder holds it; None when there is no such entry.
+
+    A file that does not read as a signed entry gives its own error (the record was tampered with)."""
+    game_dir = Path(game_dir)
+    if not led.entry_path(game_dir, number).exists():
+        return None
+    return led.read_entry(game_dir, number, led.read_manifest(game_dir)).hash
+
+
+def private_area(game_dir: Path) -> Path:
+    """The referee's private area of a game folder (never committed: .gitignore keeps .pbem/ out)."""
+    return led.private_dir(Path(game_dir))

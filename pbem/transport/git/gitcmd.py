@@ -86,6 +86,26 @@ def first_line(text: str) -> str:
     return ""
 
 
+NEUTRAL_NAME = "pbem"
+NEUTRAL_EMAIL = "pbem@invalid"
+
+
 def referee_identity() -> list[str]:
     """``-c`` options that make the referee's commits the same on every machine (name, no signing)."""
     return ["-c", f"user.name={REFEREE_NAME}", "-c", f"user.email={REFEREE_EMAIL}", "-c", "commit.gpgsign=false"]
+
+
+def neutral_env(name: str = NEUTRAL_NAME, email: str = NEUTRAL_EMAIL) -> dict[str, str]:
+    """Author and committer for a commit that carries no personal metadata (docs/git.md, "What the
+    repository shows"): a neutral name and address, and the time in UTC (time zone +0000), so a
+    commit tells nobody who made it, on which machine, or where in the world."""
+    import time
+
+    when = f"@{int(time.time())} +0000"
+    return {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_AUTHOR_DATE": when,
+            "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email, "GIT_COMMITTER_DATE": when}
+
+
+def referee_env() -> dict[str, str]:
+    """The referee's commits: its fixed name, the time in UTC."""
+    return neutral_env(REFEREE_NAME, REFEREE_EMAIL)

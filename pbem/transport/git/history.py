@@ -70,8 +70,12 @@ def blob_at(repo: Path, commit: str, path: str, hook_env: bool = False) -> bytes
     return blob(repo, res.out.strip(), hook_env)
 
 
-def versions(repo: Path, tip: str, path: str, hook_env: bool = False) -> list[tuple[str, bytes]]:
-    """Every content ``path`` had in the history of ``tip``: (commit, bytes), newest first."""
+def versions(repo: Path, tip: str, path: str, hook_env: bool = False, limit: int = 1 << 20
+             ) -> list[tuple[str, bytes]]:
+    """Every content ``path`` had in the history of ``tip``: (commit, bytes), newest first.
+
+    Read from git's objects; a version over ``limit`` bytes, or a symbolic link (mode 120000), is
+    never read and counts as empty (no envelope is bigger than 1 MiB, protocol §3)."""
     out = gitcmd.run(["log", "--format=C %H", "--raw", "--no-abbrev", "--no-renames", tip, "--", path], repo,
                      hook_env=hook_env).out
     found: list[tuple[str, str]] = []
@@ -82,8 +86,9 @@ def versions(repo: Path, tip: str, path: str, hook_env: bool = False) -> list[tu
         elif line.startswith(":"):
             fields = line[1:].split()
             if fields[4] != "D":
-                found.append((commit, fields[3]))
-    return [(sha, blob(repo, b, hook_env)) for sha, b in found]
+                found.append((commit, fields[3] if fields[1] in ("100644", "100755") else ""))
+    sizes = _sizes(repo, [b for _, b in found if b], hook_env)
+    return [(sha, blob(repo, b, hook_env) if b and sizes.get(b, limit + 1) <= limit else b"") for sha, b in found]
 
 
 def export(repo: Path, commit: str, dest: Path, hook_env: bool = False) -> None:
@@ -99,3 +104,61 @@ def export(repo: Path, commit: str, dest: Path, hook_env: bool = False) -> None:
 
 def short(sha: str) -> str:
     return sha[:10]
+
+
+@dataclass(frozen=True)
+class TreeFile:
+    """One path of a commit's tree as git stores it: ``mode`` 100644/100755 (a file), 120000 (a
+    symbolic link), 160000 (a submodule); ``size`` in bytes, read from the object store."""
+
+    path: str
+    mode: str
+    blob: str
+    size: int
+
+    @property
+    def regular(self) -> bool:
+        return self.mode in ("100644", "100755")
+
+
+def tree_files(repo: Path, commit: str, folder: str, hook_env: bool = False, sized: bool = True) -> list[TreeFile]:
+    """Every path under ``folder`` in ``commit``, read from git's objects (never a checkout, which
+    would follow links), with each blob's size asked of git before anything reads it (``sized``;
+    otherwise every size is 0)."""
+    out = gitcmd.run(["ls-tree", "-r", "-z", "--full-tree", commit, "--", folder], repo, hook_env=hook_env).out
+    found = []
+    for item in out.split("\0"):
+        if not item:
+            continue
+        meta, path = item.split("\t", 1)
+        mode, _kind, sha = meta.split()
+        found.append((path, mode, sha))
+    sizes = _sizes(repo, [sha for _, _, sha in found], hook_env) if sized else {}
+    return [TreeFile(path, mode, sha, sizes.get(sha, 0)) for path, mode, sha in found]
+
+
+def _sizes(repo: Path, shas: list[str], hook_env: bool) -> dict[str, int]:
+    if not shas:
+        return {}
+    out = gitcmd.run(["cat-file", "--batch-check=%(objectname) %(objectsize)"], repo,
+                     input="\n".join(shas).encode() + b"\n", hook_env=hook_env).out
+    sizes = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit():
+            sizes[parts[0]] = int(parts[1])
+    return sizes
+
+
+def deleted_paths(repo: Path, tip: str, folder: str, hook_env: bool = False) -> list[tuple[str, str]]:
+    """(path, commit) of each path under ``folder`` some commit of ``tip``'s history deleted, newest first."""
+    out = gitcmd.run(["log", "--format=C %H", "--name-only", "--diff-filter=D", "--no-renames", tip, "--", folder],
+                     repo, hook_env=hook_env).out
+    found: list[tuple[str, str]] = []
+    commit = ""
+    for line in out.splitlines():
+        if line.startswith("C "):
+            commit = line[2:].strip()
+        elif line.strip():
+            found.append((line.strip(), commit))
+    return found

@@ -1,4 +1,4 @@
-"""The referee as a hosted CI job (docs/git.md "On a hosted service"): the job checks out the
+"""The referee as a CI job in a checkout (docs/git.md "A CI job in the players' repository"): the job checks out the
 repository, this runs the referee in the checkout and pushes its commit.
 
 A hosted service runs the job after the push was taken, so nothing can be refused at the door:
@@ -60,39 +60,42 @@ class GuardedClone(referee.CloneWorkspace):
         super().__init__(repo, branch)
         self.since = since
 
-    def prepare(self) -> tuple[Path, str]:
-        work, tip = super().prepare()
+    def check(self, work: Path, tip: str) -> None:
         check_since(work, self.since, tip)
         adapter.verify(work)
-        return work, tip
 
-    def settle(self, work: Path, key: adapter.Key) -> referee.Settled:
-        return settle_inbox(work, key)
+    def settle(self, work: Path, key: adapter.Key, settled: referee.Settled) -> referee.Settled:
+        return settle_inbox(work, key, settled)
 
 
-def settle_inbox(work: Path, key: adapter.Key) -> referee.Settled:
+def settle_inbox(work: Path, key: adapter.Key, done: referee.Settled, source: str = "HEAD",
+                 replay_all: bool = False) -> referee.Settled:
     """Each inbox file of the current step as a pre-receive hook would have left it.
 
     A host takes every push, so an inbox file may have been overwritten with something that does
-    not verify, or with an order already replaced (a replay). Replaying the file's history oldest
-    first with the hook's rules (a version is taken when it verifies and was never sent before)
-    gives the order the player last sent; the file is set back to it, or removed when no version
-    verifies, and each refused version is named.
+    not verify, with an order already replaced (a replay), or deleted (``git rm``). Replaying the
+    file's whole history oldest first with the hook's rules (a version is taken when it verifies and
+    was never sent before) gives the order the player last sent; the file is set back to it, restored
+    when it was deleted, or removed when no version verifies, and each refused version is named.
+    The history read is ``source`` (default: the work tree's own branch; the watching referee reads
+    the players' repository, ``replay_all``: even a file pushed once is checked against the record).
     """
-    done = referee.Settled()
+    repo = work
     adapter.check_ready(work)
-    folder = work / layout.INBOX
-    if not folder.is_dir():
-        return done
     pos = adapter.position(work)
-    for file in sorted(folder.iterdir()):
-        path = f"{layout.INBOX}/{file.name}"
+    if pos.over:
+        return done
+    paths = {p for p in done.files if (n := layout.parse_inbox(p)) and n.step == pos.step}
+    paths |= {layout.inbox_path(pos.step, side) for side in pos.owes}
+    deleted = dict(reversed(history.deleted_paths(repo, source, layout.INBOX)))
+    for path in sorted(paths):
         name = layout.parse_inbox(path)
-        if name is None or pos.over or name.step != pos.step:
-            continue  # the pass refuses and removes these
-        versions = history.versions(work, "HEAD", path)
-        if len(versions) < 2:
+        assert name is not None
+        versions = history.versions(repo, source, path)
+        if path in done.files and len(versions) < 2 and not replay_all:
             continue  # pushed once: the pass takes it in, or refuses and removes it
+        if not versions:
+            continue
         taken: bytes | None = None
         seen: set[str] = set()
         for sha, data in reversed(versions):
@@ -110,16 +113,17 @@ def settle_inbox(work: Path, key: adapter.Key) -> referee.Settled:
                 if not adapter.is_verdict(exc):
                     raise
                 done.lines.append(f"refused {path} as pushed in commit {history.short(sha)}: {exc}")
-        try:
-            current: bytes | None = inputs.read_input(file, layout.MAX_ORDER, "an inbox order")
-        except PbemError:  # a link, a FIFO, a folder, too big: never kept, never written through
-            current = None
-            file.unlink()
+        current = done.files.get(path)
         if taken is None:
-            file.unlink(missing_ok=True)
-            done.remove.append(path)
+            if current is not None:
+                done.refuse(path, "no version of it verifies")
+        elif current is None:
+            done.files[path] = taken
+            if path in deleted:
+                done.lines.append(f"restored {path} (deleted in commit {history.short(deleted[path])}) as "
+                                  f"{name.side} last sent it")
         elif taken != current:
-            file.write_bytes(taken)
+            done.files[path] = taken
             done.lines.append(f"kept {path} as {name.side} last sent it")
     return done
 

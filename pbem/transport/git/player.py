@@ -8,12 +8,13 @@ still fits the step. A refused push leaves the clone as it was and shows the rep
 
 from __future__ import annotations
 
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.core import inputs
-from pbem.transport.git import adapter, gitcmd, layout
+from pbem.transport.git import adapter, gitcmd, history, layout
 
 ATTEMPTS = 8
 PRE_COMMIT_MARK = "# installed by pbem git: refuses a commit that holds a private key"
@@ -85,18 +86,67 @@ def _sync(top: Path, branch: str) -> None:
         raise gitcmd.GitError(f"your clone {top} has changed files ({dirty[0].split()[-1]} ...); a game clone "
                               "holds only what the repository holds.", hint="git checkout -- . (or git stash), then "
                                                                             "try again")
-    ab = [line.split() for line in status if line.startswith("# branch.ab ")]
-    ahead = ab[0][2].lstrip("+") if ab else gitcmd.run(["rev-list", "--count", "FETCH_HEAD..HEAD"], top).out.strip()
+    ahead = gitcmd.run(["rev-list", "--count", "FETCH_HEAD..HEAD"], top).out.strip()
     if ahead != "0":
-        raise gitcmd.GitError(f"your clone {top} has {ahead} commit(s) the shared repository does not have; a game "
-                              "clone holds only what the repository holds.",
-                              hint=f"git reset --hard origin/{branch}, then try again")
+        _refuse_rewrite(top, branch)
+        raise gitcmd.GitError(f"your clone {top} has {ahead} commit(s) the shared repository does not have, none "
+                              "of them in the record; a game clone holds only what the repository holds.",
+                              hint=f"git branch mine (to keep them), then git reset --keep origin/{branch}, and try "
+                                   "again")
     gitcmd.run(["merge", "-q", "--ff-only", "FETCH_HEAD"], top, what="git merge --ff-only")
 
 
-def submit(repo: Path, order: Path) -> Submitted:
-    """Add the sealed order under ``inbox/``, commit it, push it; try again while the branch moves on."""
+def _refuse_rewrite(top: Path, branch: str) -> None:
+    """Say so when the shared branch no longer holds the record this clone holds (a rollback or rewrite).
+
+    The clone is the evidence: the message tells the player to keep it, and what ``pbem verify``
+    says of it, and never suggests throwing it away (docs/git.md, "Rollbacks and rewrites")."""
+    out = gitcmd.run(["diff", "--name-status", "--no-renames", "-z", "HEAD", "FETCH_HEAD", "--", "ledger"], top).out
+    parts = out.split("\0")
+    lost = sorted((p, st) for st, p in zip(parts[0::2], parts[1::2], strict=False) if st in ("M", "D"))
+    if not lost:
+        return
+    path, status = lost[0]
+    what = f"no longer has {path}" if status == "D" else f"holds {path} with other content"
+    mine = adapter.position(top)
+    try:
+        verified = adapter.verify(top)[-1]
+    except adapter.Error as exc:
+        verified = f"it does not verify: {exc}"
+    there = _fetched_position(top)
+    raise gitcmd.GitError(
+        f"the game repository's branch {branch} was rewritten: your clone holds ledger entry {mine.step} with hash "
+        f"{mine.entry_hash}, but the repository {what} (it ends at entry {there[0]}, hash {there[1]}). "
+        f"Keep this clone: it proves the rewrite. pbem verify on it says: {verified.rstrip('.')}. "
+        "Nothing was changed in your clone (docs/git.md, \"Rollbacks and rewrites\").",
+        hint=f"copy this clone somewhere safe, show it to the other players (pbem verify {top}), and pull nothing "
+             "into it")
+
+
+def _fetched_position(top: Path) -> tuple[int, str]:
+    """(latest entry, its hash) of the branch just fetched, or (-1, why) when it has no valid record."""
+    with tempfile.TemporaryDirectory(prefix="pbem-fetched-") as tmp:
+        try:
+            history.export(top, "FETCH_HEAD", Path(tmp) / "game")
+            pos = adapter.position(Path(tmp) / "game")
+            return pos.step, pos.entry_hash
+        except adapter.Error:
+            return -1, "(no entry that reads)"
+
+
+INBOX_CONFIG = "pbem.inbox"  # git config in a player's clone: the players' repository a watching referee reads
+
+
+def submit(repo: Path, order: Path, own_identity: bool = False, inbox: str | None = None) -> Submitted:
+    """Add the sealed order under ``inbox/``, commit it, push it; try again while the branch moves on.
+
+    With a players' repository (``inbox``, or ``git config pbem.inbox`` in the clone; docs/git.md
+    "A referee players cannot reach"), the clone follows the record and the order is pushed there.
+    Commits carry the neutral author ``pbem <pbem@invalid>`` and UTC time unless ``own_identity``."""
     top, branch = _clone(repo)
+    if inbox:
+        gitcmd.run(["config", INBOX_CONFIG, inbox], top)
+    inbox = inbox or gitcmd.run(["config", "--get", INBOX_CONFIG], top, check=False).out.strip() or None
     raw = inputs.read_input(order, layout.MAX_ORDER, "a sealed order")
     if layout.find_private_key(raw):
         raise gitcmd.GitError(f"{order} holds a private key, not an order; it was not committed (docs/git.md).")
@@ -109,20 +159,19 @@ def submit(repo: Path, order: Path) -> Submitted:
     out = Submitted(path, head.side, head.step)
     for attempt in range(ATTEMPTS):
         _sync(top, branch)
-        try:
-            adapter.check_order_public(top, raw, str(order))  # wrong game, not yours, old: said before pushing
-        except adapter.Error as exc:
-            if attempt == 0:
-                raise
-            now = adapter.position(top)
-            raise gitcmd.GitError(f"your order for step {head.step} arrived too late: while you pushed, the step "
-                                  f"was adjudicated and the game is now at step {now.step} (docs/git.md).",
-                                  hint="pbem git pull, read your new report and seal a new order") from exc
+        if inbox:
+            _check_still_open(top, raw, order, head, attempt)
+            if _push_to_inbox(top, branch, inbox, path, raw, f"{head.side}: order for step {head.step}",
+                              own_identity, out):
+                return out
+            time.sleep(0.1 * (attempt + 1))
+            continue
+        _check_still_open(top, raw, order, head, attempt)
         target = top / path
         target.parent.mkdir(exist_ok=True)
         target.write_bytes(raw)
         gitcmd.run(["add", "--", path], top)
-        if not _commit(top, head.side, f"{head.side}: order for step {head.step}"):
+        if not _commit(top, head.side, f"{head.side}: order for step {head.step}", own_identity):
             out.lines.append(f"{path} already holds this order; nothing to push")
             return out
         res = gitcmd.run(["push", "--porcelain", "origin", f"HEAD:refs/heads/{branch}"], top, check=False)
@@ -144,13 +193,63 @@ def submit(repo: Path, order: Path) -> Submitted:
                           "again (docs/git.md).")
 
 
-def _commit(top: Path, side: str, message: str) -> bool:
-    """Commit what is staged; False when nothing is. A player git does not know yet commits as the side.
+def _check_still_open(top: Path, raw: bytes, order: Path, head: adapter.Header, attempt: int) -> None:
+    """The order fits the record as just fetched; after a first try, a failure means the step closed meanwhile."""
+    try:
+        adapter.check_order_public(top, raw, str(order))  # wrong game, not yours, old: said before pushing
+    except adapter.Error as exc:
+        if attempt == 0:
+            raise
+        now = adapter.position(top)
+        raise gitcmd.GitError(f"your order for step {head.step} arrived too late: while you pushed, the step "
+                              f"was adjudicated and the game is now at step {now.step} (docs/git.md).",
+                              hint="pbem git pull, read your new report and seal a new order") from exc
+
+
+def _push_to_inbox(top: Path, branch: str, url: str, path: str, raw: bytes, message: str, own_identity: bool,
+                   out: Submitted) -> bool:
+    """One commit on top of the players' repository's branch replacing ``path`` with ``raw``, pushed there.
+
+    Built with git's plumbing in a throwaway index, so the clone (which follows the record) is never
+    touched. False when the players' branch moved meanwhile (try again)."""
+    ref = "refs/pbem/inbox"
+    res = gitcmd.run(["fetch", "-q", "--no-tags", url, f"+refs/heads/{branch}:{ref}"], top, check=False)
+    parent = gitcmd.run(["rev-parse", "--verify", "--quiet", ref], top, check=False).out.strip() \
+        if res.code == 0 else ""
+    if res.code != 0 and "couldn't find remote ref" not in res.err:
+        raise gitcmd.GitError(f"git fetch from the players' repository {url} failed: {gitcmd.first_line(res.err)} "
+                              "(docs/git.md).")
+    with tempfile.TemporaryDirectory(prefix="pbem-index-") as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        if parent:
+            gitcmd.run(["read-tree", parent], top, env=env)
+        blob = gitcmd.run(["hash-object", "-w", "--stdin"], top, input=raw).out.strip()
+        gitcmd.run(["update-index", "--add", "--cacheinfo", f"100644,{blob},{path}"], top, env=env)
+        tree = gitcmd.run(["write-tree"], top, env=env).out.strip()
+    if parent and gitcmd.run(["rev-parse", f"{parent}^{{tree}}"], top).out.strip() == tree:
+        out.lines.append(f"{path} already holds this order in the players' repository; nothing to push")
+        return True
+    who = {} if own_identity else gitcmd.neutral_env()
+    made = gitcmd.run(["commit-tree", tree, *(["-p", parent] if parent else []), "-m", message], top, env=who,
+                      what="git commit-tree")
+    res = gitcmd.run(["push", "--porcelain", url, f"{made.out.strip()}:refs/heads/{branch}"], top, check=False)
+    if res.code == 0:
+        out.lines.append(f"pushed {path} to the players' repository: the referee takes it in on its next pass")
+        return True
+    if not _behind(res.out + res.err):
+        raise gitcmd.GitError(f"git push to the players' repository failed: "
+                              f"{gitcmd.first_line(res.err) or res.out.strip()} (docs/git.md).")
+    return False
+
+
+def _commit(top: Path, side: str, message: str, own_identity: bool = False) -> bool:
+    """Commit what is staged; False when nothing is. Neutral author and UTC time unless ``own_identity``
+    (then a player git does not know yet commits as the side).
 
     --no-verify: the one staged file was checked by submit, and _sync refused anything else staged.
     """
     args = ["commit", "-q", "--no-verify", "-m", message]
-    res = gitcmd.run(args, top, check=False)
+    res = gitcmd.run(args, top, check=False, env=None if own_identity else gitcmd.neutral_env())
     if res.code != 0 and gitcmd.run(["diff", "--cached", "--quiet"], top, check=False).code == 0:
         return False
     if res.code != 0 and not gitcmd.run(["config", "user.name"], top, check=False).out.strip():
@@ -173,8 +272,10 @@ def _remote_lines(err: str) -> list[str]:
             and line[len("remote:"):].strip()]
 
 
-def pull(repo: Path, side: str | None = None) -> Pulled:
-    """Fetch, fast-forward and verify; say what each side (or ``side``) owes and where the new report is."""
+def pull(repo: Path, side: str | None = None, keys: list[adapter.Key] | None = None) -> Pulled:
+    """Fetch, fast-forward and verify; say what each side (or ``side``) owes and where the new report is.
+
+    With ``keys``, each side's latest receipt (sealed to that side and the referee) is opened and told."""
     top, branch = _clone(repo)
     _sync(top, branch)
     lines = adapter.verify(top)[-1:]
@@ -198,10 +299,27 @@ def pull(repo: Path, side: str | None = None) -> Pulled:
         else:
             lines.append(f"{s}: nothing owed at step {pos.step}; report {report}")
         receipts = layout.receipts_of(top, pos.step, s)
-        if receipts:
-            lines.append(f"{s}: the referee's receipt for your order: {receipts[-1]} (keep a copy: "
-                         "pbem audit --receipt checks it)")
+        got = _open_latest(top, receipts, keys, lines) if receipts and keys and \
+            adapter.side_of_any(top, keys) in (s, None) else None
+        if got:
+            lines.append(f"{s}: the referee's receipt for your order: {layout.receipt_path(got.step, s, got.seq)}: "
+                         f"your order {got.seq} for step "
+                         f"{got.step}, received at {got.received} (deadline {got.deadline or 'none'}); keep a copy: "
+                         "pbem audit --receipt FILE --key YOUR.key checks it")
+        elif receipts:
+            lines.append(f"{s}: the referee's receipt for your order: {receipts[-1]} (sealed to {s}: --key opens it; "
+                         "keep a copy: pbem audit --receipt FILE --key YOUR.key checks it)")
     return Pulled(pos, lines, True)
+
+
+def _open_latest(top: Path, receipts: list[str], keys: list[adapter.Key], lines: list[str]) -> adapter.Receipt | None:
+    """The latest receipt that opens as this referee's; each newer one that does not is named (a forgery)."""
+    for path in reversed(receipts):
+        try:
+            return adapter.open_receipt(top, (top / path).read_bytes(), keys, path)
+        except adapter.Error as exc:
+            lines.append(f"warning: {path} does not open as the referee's receipt: {exc}")
+    return None
 
 
 def _outcome(pos: adapter.Position) -> str:

@@ -9,11 +9,16 @@ it is idempotent: two runs one after the other do the work once. Two places publ
   old tip as the expected value, so a push that landed meanwhile is never overwritten; the run
   then starts again from the new tip.
 * ``CloneWorkspace`` (a hosted CI job, or a referee's own clone): reset to the remote branch,
-  published by ``git push``; a rejected push (a player pushed meanwhile) starts again.
+  published by ``git push``; a rejected push (a player pushed meanwhile) starts again. The
+  watching referee (``watch.WatchWorkspace``) is one, fed from the players' repository.
+
+Every run reads the inbox from git's objects (``inbox_at``), checks the branch against what the
+referee last published (``memory``) and removes record files it did not write, before a pass.
 """
 
 from __future__ import annotations
 
+import shutil
 import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -22,7 +27,7 @@ from typing import Protocol
 
 from pbem.core import inputs
 from pbem.core.lock import flock_file
-from pbem.transport.git import adapter, gitcmd, layout
+from pbem.transport.git import adapter, gitcmd, history, layout, memory
 
 ATTEMPTS = 8
 LOCK_WAIT = 120.0  # seconds a run waits for another run on the same repository
@@ -38,20 +43,58 @@ class Outcome:
     commit: str = ""
 
 
-def _inbox_files(work: Path) -> list[tuple[str, layout.InboxName | None]]:
-    folder = work / layout.INBOX
-    if not folder.is_dir():
-        return []
-    return [(f"{layout.INBOX}/{p.name}", layout.parse_inbox(f"{layout.INBOX}/{p.name}"))
-            for p in sorted(folder.iterdir()) if p.is_file() or p.is_symlink()]  # a link: read, refused, removed
-
-
 @dataclass
 class Settled:
-    """What a workspace changed in the inbox before a pass (a hosted run replaying the pushes it could not refuse)."""
+    """The inbox a pass takes in, read from git's objects: ``files`` (path -> content), with what was
+    refused on the way (``lines``, ``remove``) and what a hosted run set back or restored."""
 
     lines: list[str] = field(default_factory=list)
     remove: list[str] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    def refuse(self, path: str, why: str) -> None:
+        self.lines.append(f"refused and removed {path}: {why}")
+        self.remove.append(path)
+        self.files.pop(path, None)
+
+
+def inbox_at(work: Path, commit: str, settled: Settled | None = None) -> Settled:
+    """The inbox of ``commit`` from git's objects, never through the checkout (which follows links).
+
+    Each blob's size is asked of git before it is read; a symbolic link, a submodule or a file over
+    1 MiB (no envelope is bigger, protocol §3) is refused with one sentence and never read."""
+    done = settled or Settled()
+    for f in history.tree_files(work, commit, layout.INBOX):
+        if f.path in done.remove:
+            continue
+        if f.mode == "120000":
+            done.refuse(f.path, "it is a symbolic link (git mode 120000), not a file; an order is a regular file, "
+                                "and the referee reads orders from git's objects, following no link (docs/git.md)")
+        elif not f.regular:
+            done.refuse(f.path, f"it is not a regular file (git mode {f.mode}); an order is a regular file "
+                                "(docs/git.md)")
+        elif f.size > layout.MAX_ORDER:
+            done.refuse(f.path, f"it is {f.size} bytes, over the 1 MiB an envelope may hold (protocol §3)")
+        else:
+            done.files[f.path] = history.blob(work, f.blob)
+    return done
+
+
+def write_inbox(work: Path, files: dict[str, bytes]) -> None:
+    """Make the work tree's inbox exactly ``files``: regular files written by the referee, no link kept."""
+    folder = work / layout.INBOX
+    if folder.is_symlink() or folder.is_file():
+        folder.unlink()
+    elif folder.is_dir():
+        shutil.rmtree(folder)
+    for path, data in sorted(files.items()):
+        target = work / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+def _inbox_files(files: dict[str, bytes]) -> list[tuple[str, layout.InboxName | None]]:
+    return [(p, layout.parse_inbox(p)) for p in sorted(files)]
 
 
 def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | None = None,
@@ -60,18 +103,20 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
 
     Stages its changes in the work tree's index; the caller commits and publishes.
     """
-    settled = settled or Settled()
+    settled = settled or inbox_at(work, "HEAD")
     out = Outcome(lines=list(settled.lines), refused=[line for line in settled.lines if line.startswith("refused")])
     adapter.check_referee(work, key)
     adapter.check_ready(work)
+    write_inbox(work, settled.files)
     remove: list[str] = list(settled.remove)
+    inbox = _inbox_files(settled.files)
     for _ in range(10_000):
         pos = adapter.position(work)
         adapter.restore_private(work, work / layout.RECEIPTS,
-                                {n.side: work / p for p, n in _inbox_files(work) if n and n.step == pos.step
-                                 and p not in remove})
+                                {n.side: work / p for p, n in inbox if n and n.step == pos.step
+                                 and p not in remove}, key)
         owed_here: dict[str, str] = {}
-        for path, name in _inbox_files(work):
+        for path, name in inbox:
             if path in remove:
                 continue
             if name is None or pos.over or name.step != pos.step:
@@ -82,8 +127,8 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
                 out.lines.append(f"refused and removed {path}: it {why}")
                 remove.append(path)
                 continue
+            raw = settled.files[path]
             try:
-                raw = inputs.read_input(work / path, layout.MAX_ORDER, "an inbox order", root=work)
                 got = adapter.receive(work, key, raw, path, now=now)
                 if got.side != name.side:
                     raise adapter.format_error(f"{path} holds an order of {got.side}, not of {name.side} "
@@ -99,7 +144,7 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
             rpath = layout.receipt_path(name.step, name.side, got.seq)
             if got.receipt and not (work / rpath).exists():
                 (work / rpath).parent.mkdir(exist_ok=True)
-                (work / rpath).write_text(got.receipt, encoding="ascii")
+                (work / rpath).write_text(adapter.sealed_receipt(work, key, got.receipt), encoding="ascii")
                 out.lines.append(f"received {name.side}'s order for step {name.step}: receipt {rpath}")
             elif not got.identical:
                 out.lines.append(f"received {name.side}'s order for step {name.step}")
@@ -129,7 +174,10 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
     # One add for everything the pass touched: the record (written only by the referee's own
     # adjudication: pending orders live in the private area), the inbox and the receipts.
     folders = [p for p in (*layout.RECORD, layout.INBOX, layout.RECEIPTS) if (work / p).exists()]
-    gitcmd.run(["add", "-A", "--", *folders, *[p for p in remove if p.split("/")[0] not in folders]], work)
+    gitcmd.run(["add", "-A", "--", *folders], work)
+    gone = [p for p in remove if p.split("/")[0] not in folders]
+    if gone:
+        gitcmd.run(["rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *gone], work)
     staged = gitcmd.run(["diff", "--cached", "--name-status", "--no-renames", "-z"], work).out.split("\0")
     changed = [(staged[i], staged[i + 1]) for i in range(0, len(staged) - 1, 2)]
     for status, path in changed:
@@ -151,7 +199,8 @@ def commit(work: Path, out: Outcome) -> str:
     title = ("referee: " + "; ".join(f"step {s} adjudicated" for s in out.adjudicated) if out.adjudicated
              else "referee: " + "; ".join(news[:3]) if news else "referee: inbox settled")
     body = "\n".join(out.lines)
-    gitcmd.run([*gitcmd.referee_identity(), "commit", "-q", "--no-verify", "-m", title, "-m", body], work)
+    gitcmd.run([*gitcmd.referee_identity(), "commit", "-q", "--no-verify", "-m", title, "-m", body], work,
+               env=gitcmd.referee_env())
     return gitcmd.run(["rev-parse", "HEAD"], work).out.strip()
 
 
@@ -170,14 +219,27 @@ def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int 
     with space.lock():
         for attempt in range(ATTEMPTS):
             work, tip = space.prepare()
+            last = memory.load(work)
+            memory.check(work, tip, last)
+            settled = Settled()
+            for path, why in memory.stray(work, tip, last):
+                settled.refuse(path, f"{why}; only the referee writes the record (docs/git.md)")
+                gitcmd.run(["rm", "-q", "-r", "-f", "--", path], work)
+            check = getattr(space, "check", None)
+            if check:
+                check(work, tip)
+            settled = inbox_at(work, "HEAD", settled)
             settle = getattr(space, "settle", None)
-            settled = settle(work, key) if settle else None
+            if settle:
+                settled = settle(work, key, settled)
             out, changed = run_pass(work, key, tick=tick, now=now, settled=settled)
             if not changed:
+                memory.save(work, tip)
                 return out
             new = commit(work, out)
             if space.publish(new, tip):
                 out.commit = new
+                memory.save(work, new)
                 return out
             time.sleep(0.05 * (attempt + 1))
     raise gitcmd.GitError(f"the referee could not publish its commit after {ATTEMPTS} tries: the branch kept "

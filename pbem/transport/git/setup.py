@@ -24,7 +24,7 @@ def init(game_dir: Path, bare: Path | None = None, branch: str = "main") -> list
             raise gitcmd.GitError(f"{game_dir / name} holds a private key; move it out of the game folder first "
                                   "(docs/git.md).")
     gitcmd.run([*gitcmd.referee_identity(), "commit", "-q", "-m", f"referee: game {pos.game}, step {pos.step}"],
-               game_dir)
+               game_dir, env=gitcmd.referee_env())
     lines.append(f"{game_dir}: repository of game {pos.game} on branch {branch}")
     if bare is not None:
         bare = Path(bare)

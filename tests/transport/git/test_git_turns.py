@@ -71,7 +71,8 @@ def test_git_whole_game_by_pushes_then_verify_and_audit_from_a_fresh_clone(arena
     receipts = sorted((fresh / "receipts").glob("*.pbem"))
     assert [p.name for p in receipts] == ["0000-north-001.pbem", "0000-south-001.pbem", "0001-north-001.pbem",
                                           "0001-south-001.pbem"]
-    audited = pbem("audit", fresh, "--reveal", bundle, *[a for p in receipts for a in ("--receipt", p)])
+    keys = [a for side in ("north", "south") for a in ("--key", arena.root / "secrets" / f"{side}.key")]
+    audited = pbem("audit", fresh, "--reveal", bundle, *[a for p in receipts for a in ("--receipt", p)], *keys)
     assert audited.returncode == 0, audited.stderr
     pulled = pbem("git", "pull", "--repo", arena.clones["south"], "--side", "south")
     assert "game rps-git is over at step 2: north wins" in pulled.stdout
