@@ -14,8 +14,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pbem.core import inputs
-from pbem.core.errors import PbemError
 from pbem.transport.git import adapter, gitcmd, history, layout, referee
 
 
