@@ -251,6 +251,7 @@ def _round_start(state: GameState, f: Fight, rng: Rng, decider: Decider) -> None
         return
     f.order = sorted(f.line, key=lambda b: (spec(b).letter, state.blocks[b].owner != f.defender, b))
     f.index = 0
+    f.chosen = -1
     f.stage = "turns"
 
 
@@ -358,6 +359,8 @@ def order_matters(state: GameState, f: Fight, mates: list[str]) -> bool:
 def _choose_next(state: GameState, f: Fight, decider: Decider) -> str:
     """The block that takes the next combat turn: the owner chooses among blocks of one letter
     where the order matters (``fire_next``, plan key ``fire_order``), name order otherwise (5.31)."""
+    if f.chosen == f.index:  # chosen already; the battle paused in that block's turn
+        return f.order[f.index]
     mates = _letter_mates(state, f)
     if not order_matters(state, f, mates):
         return f.order[f.index]
@@ -368,6 +371,7 @@ def _choose_next(state: GameState, f: Fight, decider: Decider) -> str:
                  "strengths": {b: state.blocks[b].strength for b in mates}}))
     rest = [b for b in f.order[f.index:] if b != chosen]
     f.order = f.order[:f.index] + [chosen] + rest
+    f.chosen = f.index
     return chosen
 
 
