@@ -251,6 +251,7 @@ def _round_start(state: GameState, f: Fight, rng: Rng, decider: Decider) -> None
         return
     f.order = sorted(f.line, key=lambda b: (spec(b).letter, state.blocks[b].owner != f.defender, b))
     f.index = 0
+    f.chosen = -1
     f.stage = "turns"
 
 
@@ -305,6 +306,8 @@ def _turns(state: GameState, f: Fight, rng: Rng, decider: Decider) -> None:
         if block not in f.line or b.location != f.area:
             f.index += 1
             continue
+        block = _choose_next(state, f, decider)
+        b = state.blocks[block]
         targets = _targets(state, f, b.owner)
         options = (["fire"] if targets else []) + \
             [f"retreat:{a}" for a in retreat_areas(state, block, f.area, f.used, _battle_record(state, f))] + \
@@ -333,6 +336,43 @@ def _turns(state: GameState, f: Fight, rng: Rng, decider: Decider) -> None:
         if _after_action(state, f):
             return
     f.stage = "round_end"
+
+
+def _letter_mates(state: GameState, f: Fight) -> list[str]:
+    """The blocks still to act, from ``f.index``, of the same side and letter as the block there."""
+    first = f.order[f.index]
+    owner, letter = state.blocks[first].owner, spec(first).letter
+    return [b for b in f.order[f.index:] if state.blocks[b].owner == owner and spec(b).letter == letter
+            and b in f.line and state.blocks[b].location == f.area]
+
+
+def order_matters(state: GameState, f: Fight, mates: list[str]) -> bool:
+    """Whether the firing order within one side's letter can change a rating (Schiltrom option,
+    5.4): Scottish infantry fire at +1 once the English side has no archers, so while English
+    archers stand in the line, which Scottish infantry fires first (perhaps killing them) matters."""
+    return (state.options.schiltroms and len(mates) > 1
+            and any(state.blocks[b].owner == "scotland" and spec(b).type == "infantry" for b in mates)
+            and any(spec(b).type == "archers" and state.blocks[b].owner == "england"
+                    and state.blocks[b].location == f.area for b in f.line))
+
+
+def _choose_next(state: GameState, f: Fight, decider: Decider) -> str:
+    """The block that takes the next combat turn: the owner chooses among blocks of one letter
+    where the order matters (``fire_next``, plan key ``fire_order``), name order otherwise (5.31)."""
+    if f.chosen == f.index:  # chosen already; the battle paused in that block's turn
+        return f.order[f.index]
+    mates = _letter_mates(state, f)
+    if not order_matters(state, f, mates):
+        return f.order[f.index]
+    owner = state.blocks[mates[0]].owner
+    chosen = checked(decider, Question(
+        side=owner, kind="fire_next", options=tuple(mates), rule="5.31",
+        context={"area": f.area, "round": f.round,
+                 "strengths": {b: state.blocks[b].strength for b in mates}}))
+    rest = [b for b in f.order[f.index:] if b != chosen]
+    f.order = f.order[:f.index] + [chosen] + rest
+    f.chosen = f.index
+    return chosen
 
 
 def _after_action(state: GameState, f: Fight) -> bool:

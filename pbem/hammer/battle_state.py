@@ -75,10 +75,12 @@ class Fight:
     revealed: list[str] = field(default_factory=list)   # blocks the enemy has seen in this battle
     winner: str = ""
     log: list[LogEntry] = field(default_factory=list)
+    chosen: int = -1              # the ``index`` whose block its owner chose to act next (5.31); -1 none
 
     def to_data(self) -> dict[str, Any]:
-        """The data form (see the module docstring); nothing mutable is shared with the record."""
-        return {
+        """The data form (see the module docstring); nothing mutable is shared with the record.
+        ``chosen`` is written only when set (the Schiltrom option's firing order, 5.31)."""
+        out = {
             "area": self.area, "attacker": self.attacker, "defender": self.defender,
             "original_attacker": self.original_attacker, "round": self.round, "stage": self.stage,
             "line": list(self.line), "reserves": list(self.reserves), "captured": list(self.captured),
@@ -88,6 +90,9 @@ class Fight:
             "revealed": list(self.revealed), "winner": self.winner,
             "log": [e.to_data() for e in self.log],
         }
+        if self.chosen >= 0:
+            out["chosen"] = self.chosen
+        return out
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Fight:
@@ -102,7 +107,8 @@ class Fight:
             index=int(data["index"]), pending=Hits.from_data(pending) if pending else None,
             queue=[str(b) for b in data["queue"]], used={str(k): int(v) for k, v in data["used"].items()},
             lost={str(k): int(v) for k, v in data["lost"].items()}, revealed=[str(b) for b in data["revealed"]],
-            winner=str(data["winner"]), log=[LogEntry.from_data(e) for e in data["log"]])
+            winner=str(data["winner"]), log=[LogEntry.from_data(e) for e in data["log"]],
+            chosen=int(data.get("chosen", -1)))
 
     def copy(self, log: bool = True) -> Fight:
         """A deep copy (hand-written: states are copied at every step, odds copy battles by the
@@ -111,7 +117,7 @@ class Fight:
                      list(self.line), list(self.reserves), list(self.captured), list(self.order), self.index,
                      self.pending.copy() if self.pending is not None else None, list(self.queue),
                      dict(self.used), dict(self.lost), list(self.revealed), self.winner,
-                     [e.copy() for e in self.log] if log else [])
+                     [e.copy() for e in self.log] if log else [], self.chosen)
 
 
 def fight_data(fight: Fight | None) -> dict[str, Any]:

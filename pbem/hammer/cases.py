@@ -32,7 +32,7 @@ from pbem.hammer.state import PLACES, Battle, GameState
 T = TypeVar("T")
 DEFAULT_KEY = hashlib.sha256(b"pbem-sandbox").digest()
 CASE_KEYS = ("rule", "shows", "do", "answers", "plans", "dice", "seed", "expect")
-STEP_ACTIONS = ("moves", "battle", "event", "winter_plan", "step")
+STEP_ACTIONS = ("cards", "moves", "battle", "event", "winter_plan", "step")
 # A case's ``step = ...`` -> the engine step it runs (engine.STEPS) and the orders it gives it.
 ENGINE_STEPS: dict[str, engine.StepCall] = {
     "end_turn": engine.StepCall("end_turn"),
@@ -235,9 +235,13 @@ def ensure_battle(state: GameState, area: str, side: str | None) -> None:
 def run_step(state: GameState, step: dict[str, Any], rng: RandomStream, decider: Recording) -> list[Any]:
     """One ``[[case.do]]`` step on ``state``; returns the engine's log entries."""
     side = step.get("side")
+    if "cards" in step:
+        return engine.submit_cards(state, {str(k): str(v) for k, v in dict(step["cards"]).items()}, rng, decider)
     if "moves" in step:
         if side is None:
             raise InvalidOrder("case: a moves step needs side = \"england\" or \"scotland\"")
+        if state.phase == "move" and state.current.player1:  # the Move Phase as the referee runs it (4.1)
+            return engine.submit_moves(state, side, dict(step["moves"]), rng, decider)
         log = engine.apply_moves_order(state, side, dict(step["moves"]))
         if side not in state.current.moves_done:
             state.current.moves_done.append(side)
@@ -249,6 +253,8 @@ def run_step(state: GameState, step: dict[str, Any], rng: RandomStream, decider:
         from pbem.hammer.events import resolve_event
         if side is None:
             raise InvalidOrder("case: an event step needs side = \"england\" or \"scotland\"")
+        if state.phase == "event":  # the Event Phase as the referee runs it: England's first, then on (3.12)
+            return engine.submit_events(state, side, dict(step["event"]), rng, decider)
         return resolve_event(state, side, state.current.cards.get(side, ""), dict(step["event"]), rng, decider)
     if "winter_plan" in step:
         from pbem.hammer.winter import check_winter_plan

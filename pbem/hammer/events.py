@@ -121,7 +121,7 @@ def _check_herald(state: GameState, side: str, params: dict[str, Any]) -> None:
         nobles = [n for n in state.blocks if spec(n).is_noble]
         raise IllegalOrder(f"{what}: {noble} is not a noble ({RULE}){did_you_mean(noble, nobles)}", rule=RULE)
     if noble == MORAY:
-        raise _illegal(what, "Moray never changes allegiance", "5.7")
+        raise _illegal(what, "the card names an enemy noble, not Moray (who never changes allegiance, 5.7)")
     if b.owner != other_side(side) or not state.on_map(noble):
         raise _illegal(what, f"{noble} is not an enemy noble on the map")
 

@@ -20,9 +20,9 @@ from pbem.hammer.state import GameState
 from pbem.hammer.suggest import did_you_mean
 
 BATTLE_KINDS = ("battle_action", "hit", "retreat", "regroup", "raid_loss", "battle_next", "pillage_hit",
-                "retreat_lost")
+                "retreat_lost", "fire_next")
 ALL = "all"
-TOP_KEYS = ("ask", "hits", "raid_loss", "retreat_lost", "battle", "areas")
+TOP_KEYS = ("ask", "hits", "raid_loss", "retreat_lost", "fire_order", "battle", "areas")
 BATTLE_KEYS = ("retreat_from_round", "retreat_if_outnumbered", "retreat_below_percent",
                "retreat_if_steps_lost", "retreat_to", "regroup", "ask")
 LEADERS = ("Edward", "King", "Wallace")  # losing them loses the game or much (6.1, 9.1): hit last
@@ -52,6 +52,7 @@ class Plans:
     hits: tuple[str, ...] = ()
     raid_loss: tuple[str, ...] = ()
     retreat_lost: tuple[str, ...] = ()  # left behind first when a border limit stops a forced retreat (5.5)
+    fire_order: tuple[str, ...] = ()    # within a letter, these fire first, in this order, where it matters (5.31)
     battle: BattlePlan = field(default_factory=BattlePlan)
     areas: dict[str, BattlePlan] = field(default_factory=dict)
 
@@ -141,6 +142,7 @@ def parse_plans(side: str, raw: Any) -> Plans:
     if raid and side != "england":
         raise _bad("plans.raid_loss", "only England loses blocks to border raids (5.9)")
     lost = _names(raw.get("retreat_lost", []), "plans.retreat_lost", own, f"a {side} block")
+    fire_order = _names(raw.get("fire_order", []), "plans.fire_order", own, f"a {side} block")
     battle = _battle_plan(raw.get("battle", {}), "plans.battle", BattlePlan())
     areas_raw = raw.get("areas", {})
     if not isinstance(areas_raw, dict):
@@ -150,7 +152,8 @@ def parse_plans(side: str, raw: Any) -> Plans:
         if area not in board().areas:
             raise _bad(f"plans.areas.{area}", f"unknown area (1.1){did_you_mean(area, board().areas)}")
         areas[area] = _battle_plan(areas_raw[area], f"plans.areas.{area}", battle)
-    return Plans(side=side, ask=ask, hits=hits, raid_loss=raid, retreat_lost=lost, battle=battle, areas=areas)
+    return Plans(side=side, ask=ask, hits=hits, raid_loss=raid, retreat_lost=lost, fire_order=fire_order,
+                 battle=battle, areas=areas)
 
 
 # --- the situation a retreat condition looks at ------------------------------------------------------
@@ -257,6 +260,9 @@ class PlanDecider:
     def _retreat_lost(self, q: Question, plan: BattlePlan) -> str:
         from pbem.hammer.battle import retreat_lost_default
         return _first_listed(self.plans.retreat_lost, q.options) or retreat_lost_default(q)
+
+    def _fire_next(self, q: Question, plan: BattlePlan) -> str:
+        return _first_listed(self.plans.fire_order, q.options) or q.options[0]
 
     def _raid_loss(self, q: Question, plan: BattlePlan) -> str:
         listed = _first_listed(self.plans.raid_loss, q.options)

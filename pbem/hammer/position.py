@@ -297,7 +297,7 @@ def _read_fight(r: _Reader, raw: Any, state: GameState) -> Fight | None:
         return None
     r.only(raw, FIGHT_KEYS, fld)
     for key in FIGHT_KEYS:
-        if key not in raw and key != "pending":  # no hits waiting may be left out
+        if key not in raw and key not in ("pending", "chosen"):  # no hits waiting, no order chosen: may be left out
             raise r.fail(f"{fld}.{key}", "missing; a battle in progress records every field (docs/battles.md)")
     area = r.typed(raw["area"], str, f"{fld}.area", "an area")
     if area not in board().areas:
@@ -308,6 +308,7 @@ def _read_fight(r: _Reader, raw: Any, state: GameState) -> Fight | None:
             raise r.fail(f"{fld}.{key}", f"unknown side {side!r}")
     for key in ("round", "index"):
         r.typed(raw[key], int, f"{fld}.{key}", "a whole number")
+    r.typed(raw.get("chosen", -1), int, f"{fld}.chosen", "a whole number")
     r.named(r.typed(raw["stage"], str, f"{fld}.stage", "a battle stage"), STAGE_NAMES, "battle stage",
             f"{fld}.stage")
     for key in ("line", "reserves", "captured", "order", "queue", "revealed"):

@@ -50,7 +50,9 @@ WORDS_PER_KEY = 8  # an engine call's stream key: 8 words (32 bytes) of the step
 # What a game replays with: a game is adjudicated and audited only by the version it was opened
 # with. 2: the rules fixes of docs/rules-notes.md (Step 7). 3: a winter plan serves only the
 # Winter Turn it was sent for, also when that winter paused for a question (docs/plans.md).
-RULESET_VERSION = "3"
+# 4: Moray meets the castle limit at 7.1, after the other nobles are home; the owner orders the
+# fire of blocks of one letter under the Schiltrom option (docs/rules-notes.md).
+RULESET_VERSION = "4"
 
 
 class HammerRuleset:

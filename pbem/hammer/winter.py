@@ -69,13 +69,12 @@ def nobles_home(state: GameState, rng: Any, decider: Decider) -> Log:
     with sofar.writing(log):
         for side in SIDES:
             for name in state.nobles_of(side):
-                if name in gone_home or state.blocks[name].owner != side:
+                if name in gone_home or state.blocks[name].owner != side or name == MORAY:
                     continue
                 gone_home.add(name)
-                if name == MORAY:
-                    log += _moray(state, decider)
-                    continue
                 log += _noble_home(state, name, side, decider)
+        if state.on_map(MORAY) and state.blocks[MORAY].owner == "scotland":
+            log += _moray(state, decider)  # the Exception, once every other noble is home
     return log
 
 
@@ -95,15 +94,27 @@ def _noble_home(state: GameState, name: str, side: str, decider: Decider) -> Log
 
 
 def moray_options(state: GameState) -> list[str]:
-    """Moray may go home, stay (castle limit checked at 7.5) or disband (7.1); never in England."""
+    """Moray may go home, remain where he is "subject to Castle Limit", or disband (7.1).
+
+    He remains only where he fits beside the Scottish nobles at home there (nobles never disband,
+    so they fill the limit first; other blocks give way at 7.5), and never in England (5.9). The
+    limit is met here, where 7.1 puts it, not by disbanding him later at 7.5 (docs/rules-notes.md).
+    """
     b = state.blocks[MORAY]
     home = spec(MORAY).homes[0]
     options = []
     if b.location != home and not state.is_enemy_occupied(home, "scotland"):
         options.append("home")
-    if b.location != ENGLAND:
+    if b.location != ENGLAND and _room_beside_nobles(state, b.location):
         options.append("stay")
     return options + ["disband"]
+
+
+def _room_beside_nobles(state: GameState, area: str) -> bool:
+    """Whether Moray fits the area's Scottish castle limit beside the Scottish nobles at home there."""
+    at_home = [n for n in state.blocks_in(area, "scotland")
+               if n != MORAY and spec(n).is_noble and area in spec(n).homes]
+    return len(at_home) < board().area(area).castle_limit("scotland")
 
 
 def _moray(state: GameState, decider: Decider) -> Log:
@@ -256,14 +267,14 @@ def scottish_disbanding(state: GameState, rng: Any, decider: Decider) -> Log:
                 _disband(state, WALLACE)
             log.append(_line("", PUBLIC, step="7.5", block=WALLACE, choice=choice))
         for name in state.blocks_in(ENGLAND, "scotland"):  # no Scot winters in England (7.5, 5.9)
-            if not spec(name).is_noble or name == MORAY:
+            if not spec(name).is_noble:  # Moray never stays in England (7.1)
                 _disband(state, name)
                 log.append(_line("scotland", PRIVATE, step="7.5", disbanded=name, area=ENGLAND))
 
         for area in _areas_with(state, "scotland"):
-            def forced(area: str = area) -> list[str]:
+            def forced(area: str = area) -> list[str]:  # Moray's limit was met at 7.1
                 return [n for n in state.blocks_in(area, "scotland")
-                        if (not spec(n).is_noble or n == MORAY) and n not in exempt]
+                        if not spec(n).is_noble and n not in exempt]
 
             def free(area: str = area) -> list[str]:
                 return [n for n in state.blocks_in(area, "scotland")
@@ -529,8 +540,8 @@ def winter_plan_options(state: GameState, side: str) -> dict[str, Any]:
             out["edward_company"] = ["stay", "disband"]
     if side == "england":  # only infantry is left to choose about (7.31, 7.32)
         disbandable = [n for n in state.blocks_of(side) if state.on_map(n) and spec(n).type == "infantry"]
-    else:  # nobles never disband, Moray excepted; the King disbands by his own choice (7.2)
-        disbandable = [n for n in state.blocks_of(side) if state.on_map(n) and (not spec(n).is_noble or n == MORAY)]
+    else:  # nobles never disband (Moray only by his own choice, 7.1); the King by his own (7.2)
+        disbandable = [n for n in state.blocks_of(side) if state.on_map(n) and not spec(n).is_noble]
     out["disband"] = disbandable
     out["release"] = [n for n in disbandable if n not in (KING, MORAY)]
     buildable = ENGLISH_BUILDABLE if side == "england" else None

@@ -168,13 +168,23 @@ def test_7_5_scottish_blocks_over_the_castle_limit_disband_owner_choice_nobles_n
     assert s.blocks_in("Atholl") == ["Atholl"]
 
 
-def test_7_5_moray_may_be_disbanded_over_the_limit() -> None:
+def test_7_1_moray_meets_the_castle_limit_at_7_1_and_other_blocks_give_way_at_7_5() -> None:
     s = bare_state()
-    put(s, "scotland", "Atholl", "Moray", "Douglas")
-    d = ask(scotland=["Moray"])
+    put(s, "scotland", "Atholl", "Moray", "Douglas")  # limit 1, no noble at home there
+    assert w.moray_options(s) == ["home", "stay", "disband"]
+    w.nobles_home(s, ScriptedDice(), ask(scotland=["stay"]))
+    d = ask()
     w.scottish_disbanding(s, ScriptedDice(), d)
-    assert d.asked[0].options == ("Douglas", "Moray")
-    assert s.blocks["Moray"].location == POOL and s.blocks["Douglas"].location == "Atholl"
+    assert s.blocks["Moray"].location == "Atholl" and s.blocks["Douglas"].location == POOL
+    assert all(q.kind != "winter_disband" for q in d.asked)  # Douglas the only candidate: unasked
+
+
+def test_7_1_moray_may_not_remain_where_nobles_at_home_fill_the_castle_limit() -> None:
+    s = bare_state()
+    put(s, "scotland", "Atholl", "Moray", "Atholl")  # limit 1, filled by the noble Atholl
+    assert w.moray_options(s) == ["home", "disband"]
+    put(s, "england", "Moray", "Ross")
+    assert w.moray_options(s) == ["disband"]
 
 
 def test_7_5_cathedral_adds_one_to_the_scottish_limit() -> None:

@@ -99,7 +99,7 @@ EXAMPLES: list[tuple[str, dict[str, Any], str]] = [
     ("2.11 Victuals beyond a block's steps", _card("scotland", "victuals", event={
         "area": "Fife", "steps": ["Wallace"]}), "2.11"),
     ("3.12 Herald on a misspelt noble", _card("england", "herald", event={"noble": "Brice"}), "3.12"),
-    ("5.7 Herald on Moray", _card("england", "herald", event={"noble": "Moray"}), "5.7"),
+    ("3.12 Herald on Moray", _card("england", "herald", event={"noble": "Moray"}), "3.12"),
     ("3.12 Herald on one's own noble", _card("scotland", "herald", event={"noble": "Bruce"}), "3.12"),
     ("3.12 Herald on an enemy noble", _card("scotland", "herald", event={"noble": "Mar"}), "ok"),
     ("6.21 a coronation while Wallace lives", _card("scotland", "victuals", event={"coronation": "Bruce"}), "6.21"),

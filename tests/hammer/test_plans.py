@@ -173,3 +173,10 @@ def test_5_9_without_a_plan_the_raid_takes_the_weakest_block_of_the_live_game() 
     assert decider("england", {}, state=s).decide(q) == "Hobelars"
     s.blocks["Hobelars"].strength, s.blocks["Durham Infantry"].strength = 3, 1
     assert decider("england", {}, state=s).decide(q) == "Durham Infantry"
+
+
+def test_5_31_fire_order_is_a_list_of_the_sides_own_blocks() -> None:
+    from pbem.hammer.plans import parse_plans
+    assert parse_plans("scotland", {"fire_order": ["Grant", "Barclay"]}).fire_order == ("Grant", "Barclay")
+    with pytest.raises(InvalidOrder, match=r"plans\.fire_order: 'York Knights' is not a scotland block"):
+        parse_plans("scotland", {"fire_order": ["York Knights"]})
