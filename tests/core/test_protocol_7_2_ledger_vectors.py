@@ -1,0 +1,57 @@
+"""The stored ledger entry vectors (tests/core/ledger_vectors, protocol §7.1, §7.2): a good entry reads,
+and each vector that breaks one rule is refused with its error kind, in one sentence naming its section."""
+
+from __future__ import annotations
+
+import importlib.util
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from pbem.core import ledger
+from pbem.core.errors import PbemError
+
+VECTORS = Path(__file__).parent / "ledger_vectors"
+FILES = sorted(VECTORS.glob("*.toml"))
+
+
+def _read(doc: dict, folder: Path) -> ledger.Entry:
+    (folder / "ledger").mkdir(parents=True)
+    (folder / "game.toml").write_bytes(doc["manifest"].encode("utf-8"))
+    (folder / "ledger" / "0000.toml").write_bytes(doc["entry"].encode("utf-8"))
+    man = ledger.parse_manifest(doc["manifest"].encode("utf-8"), "game.toml")
+    return ledger.read_entry(folder, doc["number"], man)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_protocol_7_2_ledger_vector(path: Path, tmp_path: Path) -> None:
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    if doc["expect"] == "ok":
+        entry = _read(doc, tmp_path)
+        assert (entry.number, entry.kind, entry.owes) == (0, "setup", {"north": "throw", "south": "throw"})
+        return
+    with pytest.raises(PbemError) as info:
+        _read(doc, tmp_path)
+    assert info.value.kind == doc["expect"], f"{path.name}: got {info.value.kind}: {info.value}"
+    assert str(info.value).endswith(")."), "every message is one sentence naming its section"
+    assert f"§{doc['section']}" in str(info.value), f"{path.name}: the error names another section: {info.value}"
+
+
+def test_protocol_7_2_each_ledger_vector_breaks_one_thing_and_the_kinds_are_all_there() -> None:
+    docs = {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in FILES}
+    good = docs["entry-good"]["entry"].splitlines()
+    assert {d["expect"] for d in docs.values()} == {"ok", "ledger", "format"}
+    for name, d in docs.items():
+        assert d["description"] and d["manifest"] == docs["entry-good"]["manifest"], name
+        changed = [line for line in d["entry"].splitlines() if line not in good and not line.startswith("signature")]
+        assert len(changed) <= 1 or name == "entry-good", (name, changed)   # one field changed (or the key)
+
+
+def test_protocol_7_2_the_committed_generator_reproduces_every_ledger_vector(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("ledger_vector_generator", VECTORS / "generate.py")
+    assert spec and spec.loader
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    generator.main(tmp_path)
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.toml")} == {p.name: p.read_bytes() for p in FILES}
