@@ -3,11 +3,11 @@ and each vector that breaks one rule is refused with its error kind, in one sent
 
 from __future__ import annotations
 
-import importlib.util
 import tomllib
 from pathlib import Path
 
 import pytest
+from core_support import regenerated
 
 from pbem.core import ledger
 from pbem.core.errors import PbemError
@@ -49,9 +49,5 @@ def test_protocol_7_2_each_ledger_vector_breaks_one_thing_and_the_kinds_are_all_
 
 
 def test_protocol_7_2_the_committed_generator_reproduces_every_ledger_vector(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location("ledger_vector_generator", VECTORS / "generate.py")
-    assert spec and spec.loader
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
-    generator.main(tmp_path)
-    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.toml")} == {p.name: p.read_bytes() for p in FILES}
+    made, stored = regenerated(VECTORS, tmp_path)
+    assert made == stored

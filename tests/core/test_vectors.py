@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from core_support import regenerated
 
 from pbem.core import envelope
 from pbem.core.drbg import Drbg
@@ -50,14 +51,8 @@ def test_protocol_11_every_vector_says_what_it_tests() -> None:
 
 def test_protocol_11_the_committed_generator_reproduces_every_vector(tmp_path: Path) -> None:
     """generate.py beside the vectors writes them again, byte for byte (the sealed base is reused)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("vector_generator", VECTORS / "generate.py")
-    assert spec and spec.loader
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
-    generator.main(tmp_path)
-    stored = {p.name: p.read_bytes() for p in VECTORS.glob("*.toml")}
-    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.toml")} == stored
+    made, stored = regenerated(VECTORS, tmp_path)
+    assert made == stored
 
 
 def test_protocol_11_each_failure_kind_has_a_vector() -> None:
