@@ -1,5 +1,6 @@
-"""The stored ledger entry vectors (tests/core/ledger_vectors, protocol §7.1, §7.2): a good entry reads,
-and each vector that breaks one rule is refused with its error kind, in one sentence naming its section."""
+"""The stored ledger entry and receipt vectors (tests/core/ledger_vectors, protocol §7.1, §7.2, §9.2): a
+good entry or receipt reads, and each vector that breaks one rule is refused with its error kind, in one
+sentence naming its section."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from pathlib import Path
 import pytest
 from core_support import regenerated
 
-from pbem.core import ledger
+from pbem.core import ledger, receipts
 from pbem.core.errors import PbemError
 
 VECTORS = Path(__file__).parent / "ledger_vectors"
-FILES = sorted(VECTORS.glob("*.toml"))
+FILES = sorted(VECTORS.glob("entry-*.toml"))
+RECEIPTS = sorted(VECTORS.glob("receipt-*.toml"))
 
 
 def _read(doc: dict, folder: Path) -> ledger.Entry:
@@ -46,6 +48,24 @@ def test_protocol_7_2_each_ledger_vector_breaks_one_thing_and_the_kinds_are_all_
         assert d["description"] and d["manifest"] == docs["entry-good"]["manifest"], name
         changed = [line for line in d["entry"].splitlines() if line not in good and not line.startswith("signature")]
         assert len(changed) <= 1 or name == "entry-good", (name, changed)   # one field changed (or the key)
+
+
+@pytest.mark.parametrize("path", RECEIPTS, ids=[p.stem for p in RECEIPTS])
+def test_protocol_9_2_receipt_vector(path: Path) -> None:
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    man = ledger.parse_manifest(doc["manifest"].encode("utf-8"), "game.toml")
+    if doc["expect"] == "ok":
+        r = receipts.parse(doc["receipt"], man, path.name)
+        assert (r.side, r.step, r.seq, r.seen_at) == ("north", 0, 1, 1_800_000_030)
+        return
+    with pytest.raises(PbemError) as info:
+        receipts.parse(doc["receipt"], man, path.name)
+    assert info.value.kind == doc["expect"], f"{path.name}: got {info.value.kind}: {info.value}"
+    assert str(info.value).endswith(").") and f"§{doc['section']}" in str(info.value), str(info.value)
+
+
+def test_protocol_9_2_the_receipt_vectors_cover_good_format_and_signature() -> None:
+    assert {tomllib.loads(p.read_text(encoding="utf-8"))["expect"] for p in RECEIPTS} == {"ok", "format", "signature"}
 
 
 def test_protocol_7_2_the_committed_generator_reproduces_every_ledger_vector(tmp_path: Path) -> None:

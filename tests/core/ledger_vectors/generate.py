@@ -1,7 +1,7 @@
-"""Writes the ledger entry vectors beside this file (docs/protocol.md §7.1, §7.2): a manifest and one
-signed entry 0 each, made from fixed seeds (Ed25519 signs deterministically), so the same bytes come out
-every run. One vector is a good entry; each other breaks exactly one rule of §7.2 and says which
-error kind and section the reader must answer with.
+"""Writes the ledger entry and receipt vectors beside this file (docs/protocol.md §7.1, §7.2, §9.2): a
+manifest and one signed entry 0 (or one receipt) each, made from fixed seeds (Ed25519 signs
+deterministically), so the same bytes come out every run. One vector of each is good; each other
+breaks exactly one rule and says which error kind and section the reader must answer with.
 
     python tests/core/ledger_vectors/generate.py
 """
@@ -14,7 +14,8 @@ from typing import Any
 
 import tomli_w
 
-from pbem.core import ledger
+from pbem.core import armor, envelope, ledger
+from pbem.core.canonical import canonical_bytes
 from pbem.core.identity import PrivateIdentity, from_seeds
 
 HERE = Path(__file__).parent
@@ -74,12 +75,43 @@ VECTORS: dict[str, tuple[str, str, str, Callable[[dict[str, Any]], bytes]]] = {
 }
 
 
+GOOD_RECEIPT: dict[str, Any] = {"order": "cd" * 32, "seq": 1, "received": T0 + 60, "deadline": T0 + 72 * 3600,
+                                 "replaces": "", "seen": {"entry": "ef" * 32, "at": T0 + 30}}
+
+
+def receipt(signer: PrivateIdentity = REFEREE, kind: str = "receipt", side: str = "north", game: str = "rps-vectors",
+            **payload: Any) -> bytes:
+    body = canonical_bytes({k: v for k, v in {**GOOD_RECEIPT, **payload}.items() if v is not None})
+    return armor.armor(envelope.sign_only(signer, body, game=game, kind=kind, side=side, step=0,
+                                          answers="ab" * 32)).encode("ascii")
+
+
+# receipts (§9.2): name: (what it tests, section, expected error kind or "ok", the armored receipt)
+RECEIPTS: dict[str, tuple[str, str, str, Callable[[], bytes]]] = {
+    "receipt-good": ("A good receipt: sign-only, kind receipt, by the referee, every payload field.", "9.2", "ok",
+                     receipt),
+    "receipt-seq-0": ("Seq 0 (seqs start at 1).", "9.2", "format", lambda: receipt(seq=0)),
+    "receipt-extra-field": ("A payload field §9.2 does not have.", "9.2", "format", lambda: receipt(extra=1)),
+    "receipt-seen-missing": ("No seen in the payload.", "9.2", "format", lambda: receipt(seen=None)),
+    "receipt-order-not-hex": ("Order not 64 hex digits.", "9.2", "format", lambda: receipt(order="xyz")),
+    "receipt-negative-received": ("Received below 0.", "9.2", "format", lambda: receipt(received=-1)),
+    "receipt-side-not-in-game": ("For a side the game does not have.", "9.2", "format",
+                                 lambda: receipt(side="west")),
+    "receipt-signed-by-another-key": ("Signed by a key that is not the referee's.", "4.5", "signature",
+                                      lambda: receipt(signer=OTHER)),
+}
+
+
 def main(out: Path = HERE) -> None:
     man = manifest()
     man_hash = ledger.parse_manifest(man, "game.toml").hash
     for name, (description, section, expect, make) in VECTORS.items():
         doc = {"description": description, "section": section, "expect": expect, "number": 0,
                "manifest": man.decode("utf-8"), "entry": make(good_entry(man_hash)).decode("utf-8")}
+        (out / f"{name}.toml").write_text(tomli_w.dumps(doc, multiline_strings=True), encoding="utf-8")
+    for name, (description, section, expect, made) in RECEIPTS.items():
+        doc = {"description": description, "section": section, "expect": expect, "manifest": man.decode("utf-8"),
+               "receipt": made().decode("ascii")}
         (out / f"{name}.toml").write_text(tomli_w.dumps(doc, multiline_strings=True), encoding="utf-8")
 
 
