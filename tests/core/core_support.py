@@ -44,13 +44,14 @@ def snapshot(d: Path) -> dict[str, bytes]:
 
 
 def regenerated(folder: Path, out: Path) -> tuple[dict[str, bytes], dict[str, bytes]]:
-    """(what ``folder``'s generate.py writes into ``out``, what is committed in ``folder``): the TOML
-    files by name, for a test that the committed vectors are exactly what the generator makes."""
+    """(what ``folder``'s generate.py writes into ``out``, what is committed in ``folder``): the vector
+    files (TOML and text) by name, for a test that the committed vectors are exactly what the generator makes."""
     import importlib.util
     spec = importlib.util.spec_from_file_location(f"generator_{folder.name}", folder / "generate.py")
     assert spec and spec.loader
     generator = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generator)
     generator.main(out)
-    return ({p.name: p.read_bytes() for p in out.glob("*.toml")},
-            {p.name: p.read_bytes() for p in folder.glob("*.toml")})
+    def files(where: Path) -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for p in sorted(where.iterdir()) if p.suffix in (".toml", ".txt")}
+    return files(out), files(folder)

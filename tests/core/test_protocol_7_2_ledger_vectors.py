@@ -68,6 +68,16 @@ def test_protocol_9_2_the_receipt_vectors_cover_good_format_and_signature() -> N
     assert {tomllib.loads(p.read_text(encoding="utf-8"))["expect"] for p in RECEIPTS} == {"ok", "format", "signature"}
 
 
+def test_protocol_7_2_verify_prints_each_entry_with_who_owes_next() -> None:
+    """verify-summary.txt: the summary of a game played to its end and of one with a default; the
+    generator below remakes it (test_protocol_7_2_the_committed_generator...)."""
+    text = (VECTORS / "verify-summary.txt").read_text(encoding="utf-8")
+    assert "entry 0001: step 0, orders from north, south; next: north owes throw, south owes throw\n" in text
+    assert "entry 0003: step 2, orders from north, south; next: nobody owes\n" in text
+    assert "entry 0001: step 0, orders from north, defaults for south; next: north owes throw" in text
+    assert text.count("nobody owes") == 1
+
+
 def test_protocol_7_2_the_committed_generator_reproduces_every_ledger_vector(tmp_path: Path) -> None:
     made, stored = regenerated(VECTORS, tmp_path)
     assert made == stored

@@ -102,6 +102,34 @@ RECEIPTS: dict[str, tuple[str, str, str, Callable[[], bytes]]] = {
 }
 
 
+def verify_summaries() -> str:
+    """``verify``'s summary lines (§7.2, each entry with who owes next) of two games played from fixed
+    keys: one of three steps to its end, one where south is given default orders after its deadline."""
+    import sys
+    import tempfile
+    sys.path[:0] = [str(HERE.parents[1]), str(HERE.parent)]  # tests/ (support.rps_game), tests/core
+    from core_support import Keys, fixed, order
+
+    from pbem.core import game
+    keys = Keys(fixed("referee", 1), fixed("north", 2), fixed("south", 3), fixed("outsider", 4))
+    sides = {"north": keys.north.public, "south": keys.south.public}
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp) / "played"
+        game.new_game(d, "rps", "standard", {}, keys.referee, sides, game_id="rps-played", chain_length=20, now=T0)
+        for n, (north, south) in enumerate((("paper", "rock"), ("rock", "paper"), ("rock", "rock"))):
+            game.adjudicate(d, keys.referee, [order(keys, d, "north", north), order(keys, d, "south", south)],
+                            now=T0 + 600 * (n + 1))
+        out += ledger.verify_game(d, now=T0 + 86_400)["lines"]
+        d = Path(tmp) / "defaulted"
+        game.new_game(d, "rps", "standard", {}, keys.referee, sides, game_id="rps-defaulted", chain_length=20,
+                      deadline_hours=1, now=T0)
+        game.receive_order(d, keys.referee, order(keys, d, "north", "paper"), now=T0 + 60)
+        game.adjudicate(d, keys.referee, [], deadline_passed=True, now=T0 + 3600 + 60)
+        out += ledger.verify_game(d, now=T0 + 86_400)["lines"]
+    return "\n".join(out) + "\n"
+
+
 def main(out: Path = HERE) -> None:
     man = manifest()
     man_hash = ledger.parse_manifest(man, "game.toml").hash
@@ -109,6 +137,7 @@ def main(out: Path = HERE) -> None:
         doc = {"description": description, "section": section, "expect": expect, "number": 0,
                "manifest": man.decode("utf-8"), "entry": make(good_entry(man_hash)).decode("utf-8")}
         (out / f"{name}.toml").write_text(tomli_w.dumps(doc, multiline_strings=True), encoding="utf-8")
+    (out / "verify-summary.txt").write_text(verify_summaries(), encoding="utf-8")
     for name, (description, section, expect, made) in RECEIPTS.items():
         doc = {"description": description, "section": section, "expect": expect, "manifest": man.decode("utf-8"),
                "receipt": made().decode("ascii")}
