@@ -23,7 +23,7 @@ REFEREE = from_seeds("referee", bytes([1]) * 32, bytes([101]) * 32)
 OTHER = from_seeds("outsider", bytes([4]) * 32, bytes([104]) * 32)
 SIDES = {"north": from_seeds("north", bytes([2]) * 32, bytes([102]) * 32),
          "south": from_seeds("south", bytes([3]) * 32, bytes([103]) * 32)}
-T0 = 1_800_000_000  # when entry 0 was written (unix seconds)
+T0 = 1_700_000_000  # when entry 0 was written (unix seconds, in the past: verify refuses a future entry)
 
 
 def manifest() -> bytes:
