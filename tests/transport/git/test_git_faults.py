@@ -1,5 +1,6 @@
-"""Faults scripted against the real bare repositories the git tests start (docs/git.md, "Setting up a game on a hosted service with CI"):
-the referee losing a push race in a hosted clone, and running again from the new tip."""
+"""Faults scripted against the real bare repositories the git tests start (docs/git.md, "Setting up a
+game on a hosted service with CI"): the referee losing a push race in a hosted clone, and running again
+from the new tip."""
 
 from __future__ import annotations
 
