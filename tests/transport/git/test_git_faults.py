@@ -4,12 +4,14 @@ from the new tip."""
 
 from __future__ import annotations
 
+import shutil
 import tomllib
 from pathlib import Path
 
 import pytest
 from git_support import Arena, git
 
+from pbem.core import ledger
 from pbem.transport.git import adapter, hosted, player, referee
 
 
@@ -46,3 +48,23 @@ def test_git_hosted_referee_whose_push_loses_the_race_runs_again_from_the_new_ti
     late = (hosted.root / "late.asc").read_bytes()
     git("pull", "-q", "--ff-only", cwd=hosted.clones["south"])
     assert _entry(hosted.clones["south"], 1)["orders"]["north"] == adapter.header(late, "late").hash
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("damage", ["work-tree-gone", "work-tree-dirty"])
+def test_git_the_self_hosted_referee_recovers_its_work_tree_after_a_crash(arena: Arena, damage: str) -> None:
+    """A referee run killed midway (or its work tree cleaned away by an admin) leaves the bare repository's
+    work tree missing or holding half-written files; the next push's run rebuilds it from the branch tip
+    and adjudicates as if nothing had happened (docs/git.md: every run derives everything from the tip)."""
+    player.submit(arena.clones["north"], arena.order("north", "paper"))
+    work = arena.bare / referee.REFEREE_DIR / "work"
+    assert (work / ".git").exists()
+    if damage == "work-tree-gone":
+        shutil.rmtree(work)
+    else:
+        (work / "ledger" / "0001.toml").write_text("half-written by a run that was killed\n", encoding="utf-8")
+        (work / "inbox" / "0000-south.pbem").write_text("junk\n", encoding="utf-8")
+    player.submit(arena.clones["south"], arena.order("south", "rock"))
+    arena.pull("north")
+    assert _entry(arena.clones["north"], 1)["orders"].keys() == {"north", "south"}
+    assert ledger.verify_game(arena.clones["north"])["entries"] == 2
