@@ -41,3 +41,17 @@ T0 = (int(time.time()) // 3600 - 2) * 3600
 def snapshot(d: Path) -> dict[str, bytes]:
     """Every file of a game folder, to prove a refusal wrote nothing."""
     return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+def regenerated(folder: Path, out: Path) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """(what ``folder``'s generate.py writes into ``out``, what is committed in ``folder``): the vector
+    files (TOML and text) by name, for a test that the committed vectors are exactly what the generator makes."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"generator_{folder.name}", folder / "generate.py")
+    assert spec and spec.loader
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    generator.main(out)
+    def files(where: Path) -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for p in sorted(where.iterdir()) if p.suffix in (".toml", ".txt")}
+    return files(out), files(folder)

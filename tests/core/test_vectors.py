@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from core_support import regenerated
 
 from pbem.core import envelope
 from pbem.core.drbg import Drbg
@@ -15,7 +16,7 @@ from pbem.core.errors import PbemError
 from pbem.core.identity import from_seeds
 
 VECTORS = Path(__file__).parent / "vectors"
-FILES = sorted(p for p in VECTORS.glob("*.toml") if p.name not in ("drbg.toml", "dice.toml"))
+FILES = sorted(p for p in VECTORS.glob("*.toml") if p.name not in ("drbg.toml", "dice.toml", "randbelow.toml"))
 
 
 def run_vector(doc: dict) -> bytes:
@@ -50,14 +51,8 @@ def test_protocol_11_every_vector_says_what_it_tests() -> None:
 
 def test_protocol_11_the_committed_generator_reproduces_every_vector(tmp_path: Path) -> None:
     """generate.py beside the vectors writes them again, byte for byte (the sealed base is reused)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("vector_generator", VECTORS / "generate.py")
-    assert spec and spec.loader
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
-    generator.main(tmp_path)
-    stored = {p.name: p.read_bytes() for p in VECTORS.glob("*.toml")}
-    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.toml")} == stored
+    made, stored = regenerated(VECTORS, tmp_path)
+    assert made == stored
 
 
 def test_protocol_11_each_failure_kind_has_a_vector() -> None:
@@ -106,6 +101,51 @@ def test_random_stream_matches_the_twenty_line_description() -> None:
     assert mine == [d.d6() for _ in range(50)]
     value, index = Drbg(key, 3).d6_at()
     assert index == 3
+
+
+RANDBELOW = tomllib.loads((VECTORS / "randbelow.toml").read_text(encoding="utf-8"))["case"]
+
+
+def _words_from_the_text(key: bytes, start: int = 0):  # type: ignore[no-untyped-def]
+    """docs/random-stream.md's stream, with hmac only: word i is bytes 4(i mod 8).. of block i div 8."""
+    i = start
+    while True:
+        block = hmac.new(key, b"pbem-drbg-v1" + (i // 8).to_bytes(8, "big"), hashlib.sha256).digest()
+        yield int.from_bytes(block[4 * (i % 8): 4 * (i % 8) + 4], "big")
+        i += 1
+
+
+@pytest.mark.parametrize("case", RANDBELOW, ids=[c["name"] for c in RANDBELOW])
+def test_random_stream_randbelow_boundary_vectors(case: dict) -> None:
+    """Each vector: one n at an edge the text allows (or refuses); the values and the stream position
+    after each draw (a rejected word moves the position on), from Drbg and from the text alone."""
+    key, n = bytes.fromhex(case["key"]), case["n"]
+    if case["expect"] == "refused":
+        with pytest.raises(ValueError, match="randbelow needs 1 <= n <= 2"):
+            Drbg(key).randbelow(n)
+        return
+    d = Drbg(key)
+    got = [(d.randbelow(n), d.position) for _ in case["values"]]
+    assert got == list(zip(case["values"], case["positions_after"]))
+    w, position, mine = _words_from_the_text(key), 0, []
+    limit = 2**32 - 2**32 % n
+    for _ in case["values"]:
+        while True:
+            v = next(w)
+            position += 1
+            if v < limit:
+                break
+        mine.append((v % n, position))
+    assert mine == got
+
+
+def test_random_stream_randbelow_vectors_cover_each_edge() -> None:
+    """n = 1 never rejects; 2**32 gives the words; 2**31 + 1 rejects at least once; two refusals."""
+    by = {c["name"]: c for c in RANDBELOW}
+    assert by["n-1-always-0"]["values"] == [0] * 12 and by["n-1-always-0"]["positions_after"] == list(range(1, 13))
+    assert by["n-2-pow-32-the-word-itself"]["positions_after"] == list(range(1, 13))
+    assert by["n-2-pow-31-plus-1-rejects-half"]["positions_after"][-1] > 12
+    assert [c["n"] for c in RANDBELOW if c["expect"] == "refused"] == [0, 2**32 + 1]
 
 
 DICE = tomllib.loads((VECTORS / "dice.toml").read_text(encoding="utf-8"))

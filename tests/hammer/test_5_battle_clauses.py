@@ -95,6 +95,30 @@ def test_5_5_border_limit_applies_to_the_mandatory_retreat_the_third_block_is_el
     assert entries(log, "battle_end")[0].facts["winner"] == S
 
 
+def test_5_5_two_land_blocks_with_room_for_one_the_owner_chooses_which_is_lost() -> None:
+    """The mandatory retreat resumed with one crossing of the red Atholl-Fife border already used in its
+    window: two English land blocks must go and one may, so the owner is asked which is lost (5.5), not
+    the first in name order taken by default."""
+    from pbem.hammer.battle_state import Fight
+    from pbem.hammer.retreat import crossing_key
+
+    state = _english_in_fife_hemmed_in("Lancaster Infantry", "York Infantry")
+    state.current.fight = Fight(area="Fife", attacker=E, defender=S, original_attacker=E, round=3,
+                                stage="forced_retreat", line=["Campbell", "Lancaster Infantry", "York Infantry"],
+                                queue=["Lancaster Infantry", "York Infantry"], used={crossing_key(E, "Atholl-Fife"): 1},
+                                lost={E: 0, S: 0})
+
+    def leave(q: Question) -> str | None:
+        return "York Infantry" if q.kind == "retreat_lost" else actions({})(q)
+    rec = Recorder(leave)
+    log = run(state, "Fife", [], rec)
+    assert [(q.kind, q.options, q.context["room"]) for q in rec.asked if q.kind == "retreat_lost"] == [
+        ("retreat_lost", ("Lancaster Infantry", "York Infantry"), 1)]
+    assert [e.facts["block"] for e in entries(log, "no_retreat")] == ["York Infantry"]   # the owner's choice
+    assert [(e.facts["block"], e.facts["to"]) for e in entries(log, "retreat")] == [("Lancaster Infantry", "Atholl")]
+    assert state.blocks["York Infantry"].location == POOL and state.blocks["Lancaster Infantry"].location == "Atholl"
+
+
 def test_5_5_the_mandatory_retreat_is_a_new_window_after_round_3_retreats() -> None:
     state = _english_in_fife_hemmed_in("Durham Infantry", "Lancaster Infantry", "York Infantry", "York Knights")
     plan = {(3, "Durham Infantry"): "retreat:Atholl", (3, "Lancaster Infantry"): "retreat:Atholl"}

@@ -6,14 +6,16 @@ The states come from every point where a real game waits (tests/hammer/pause_poi
 step kind and each question, battles paused with and without Reserves, regroups, retreats,
 winter questions, Events.
 
-Checked by mutation: ``python tests/hammer/mutate_views.py [-k pause_point]`` applies each of
-14 changes to pbem/hammer/views.py and requires this module to fail with each one: the enemy's
-unrevealed reserves listed by name (``own_res`` keeping the enemy's blocks) or given as names;
-enemy strengths per area; enemy blocks in the side's own list; the enemy hand shown; the enemy
-Draw Pool by name; the top card of the deck; a redacted retreat or regroup destination; the name
-of a block drawn in winter; a private enemy line shown whole; a paused battle's log unfiltered;
-and, hiding too much, the enemy hand size withheld, the side's own reserves withheld, the reveal
-lines of a paused battle dropped. All 14 fail the tests over the pause points alone.
+Checked by mutation: tests/hammer/test_views_mutations.py applies each of 14 changes to
+pbem/hammer/views.py in-process and requires the QUICK tests of this module (those not marked
+slow) to fail with each one: the enemy's unrevealed reserves listed by name (``own_res`` keeping
+the enemy's blocks) or given as names; enemy strengths per area; enemy blocks in the side's own
+list; the enemy hand shown; the enemy Draw Pool by name; the top card of the deck; a redacted
+retreat or regroup destination; the name of a block drawn in winter; a private enemy line shown
+whole; a paused battle's log unfiltered; and, hiding too much, the enemy hand size withheld, the
+side's own reserves withheld, the reveal lines of a paused battle dropped. It also requires each
+change's target text to be in views.py exactly once, so the list cannot go stale. The slow tests
+over every pause point of real games check the same properties on many more states.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from hypothesis import strategies as st
 from pbem.cli.report import html_of, render_report, svg_of
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
+from pbem.hammer.battle_state import fight_of
 from pbem.hammer.blocks import other_side, spec
 from pbem.hammer.bots import random_game
 from pbem.hammer.engine import next_step
@@ -159,6 +162,54 @@ def test_2_0_no_enemy_block_name_appears_in_a_report() -> None:
                 assert name not in text, name
                 assert name not in svg, name
                 assert name not in page, name
+
+
+def paused_battle(reserve: tuple[str, ...], salt: int) -> GameState:
+    """Braveheart with England attacking Fife, the battle paused in round 1: Mentieth and Northumber
+    Infantry in line against Barclay, Douglas and Wallace; two of Hobelars, Wales Archers and York
+    Infantry (``reserve``) wait unrevealed in Reserve, the third in line, with strengths drawn from
+    ``salt``; Scotland holds Fraser in Reserve. The battle's log has a public reveal of the English
+    line, an English retreat (destination redacted) and an English private line (5.1, 5.32, 5.5)."""
+    g = base("braveheart", 0)
+    r = random.Random(salt)
+    english = ("Mentieth", "Northumber Infantry", "Hobelars", "Wales Archers", "York Infantry")
+    for n in english + ("Fraser",):
+        g.blocks[n].location = "Fife"
+    for n in ("Hobelars", "Wales Archers", "York Infantry"):
+        g.blocks[n].strength = r.randint(1, spec(n).steps)
+    line = sorted(set(english) - set(reserve)) + ["Barclay", "Douglas", "Wallace"]
+    log = [{"what": "reveal", "side": "england", "public": True, "area": "Fife", "round": 1, "rule": "5.1",
+            "blocks": [{"block": "Mentieth", "strength": 3}]},
+           {"what": "retreat", "side": "england", "public": False, "redact": ["to"], "area": "Fife", "round": 1,
+            "block": "Mentieth", "to": r.choice(["Lennox", "Mentieth"]), "rule": "5.5"},
+           {"what": "note", "side": "england", "public": False, "area": "Fife", "round": 1,
+            "reserve": list(reserve)}]
+    g.current.fight = fight_of({"area": "Fife", "attacker": "england", "defender": "scotland",
+                                "original_attacker": "england", "round": 1, "stage": "round_start",
+                                "line": sorted(line), "reserves": sorted(reserve) + ["Fraser"], "log": log,
+                                "captured": [], "order": [], "index": 0, "queue": [], "used": {}, "lost": {},
+                                "revealed": ["Mentieth"], "winner": ""})
+    return g
+
+
+def test_5_32_a_paused_battle_never_shows_which_enemy_blocks_wait_in_reserve() -> None:
+    """The enemy's unrevealed Reserves are a count, never names (5.32), and its private battle lines
+    are hidden; the side's own Reserves, its line and the public lines are shown (quick: no game played)."""
+    one = paused_battle(("Hobelars", "Wales Archers"), 1)
+    two = paused_battle(("Wales Archers", "York Infantry"), 2)
+    for g in (one, two):
+        f = view(g, "scotland")["fight"]
+        assert f["reserves"] == ["Fraser"] and f["enemy_reserves"] == 2
+        assert f["line"] == ["Barclay", "Douglas", "Wallace"] and f["enemy_line"] == 3
+        assert f["log"][0] == to_data(g.current.fight.log)[0]                  # the public reveal, whole
+        assert f["log"][1]["redacted"] == ["to"] and "to" not in f["log"][1]    # 5.5: where to is hidden
+        assert len(f["log"]) == 2                                               # the private line: not at all
+        assert view(g, "england")["fight"]["reserves"] == sorted(n for n in g.current.fight.reserves
+                                                                  if g.blocks[n].owner == "england")
+    v1, v2 = view(one, "scotland"), view(two, "scotland")
+    assert v1["fight"] == v2["fight"] and v1 == v2
+    assert render_text(v1) == render_text(v2)
+    assert "Fraser" in render_text(v1)
 
 
 # --- the whole report, as bytes (HammerRuleset.report: view, options, log, public board) --------------

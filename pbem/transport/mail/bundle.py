@@ -79,7 +79,8 @@ def bundles_in(path: Path) -> list[tuple[str, bytes]]:
 
 @dataclass(frozen=True)
 class Imported:
-    """What an import did: the game, how many ledger entries the copy now has, the new files."""
+    """What an import did: the game, how many ledger entries the copy now has as verified (0 when the
+    import did not verify: nothing was counted), the new files."""
 
     game: str
     entries: int

@@ -116,6 +116,34 @@ def drbg_vectors() -> None:
                                     encoding="utf-8")
 
 
+# randbelow(n) at the edges docs/random-stream.md allows: n = 1 (always 0, one word each), n = 2**32
+# (the word itself), n = 2**31 + 1 (limit 2**31 + 1: about half the words are rejected, so positions
+# jump), n = 6 (the d6); and the refused n = 0 and n = 2**32 + 1. Each case tests one thing.
+RANDBELOW = (("n-1-always-0", 1), ("n-2-pow-32-the-word-itself", 2**32), ("n-2-pow-31-plus-1-rejects-half", 2**31 + 1),
+             ("n-6-the-d6", 6), ("n-0-refused", 0), ("n-2-pow-32-plus-1-refused", 2**32 + 1))
+
+
+def randbelow_vectors() -> None:
+    """randbelow's boundaries and rejection sampling (docs/random-stream.md)."""
+    cases = []
+    key = bytes(range(32))
+    for name, n in RANDBELOW:
+        d = Drbg(key)
+        case: dict[str, object] = {"name": name, "key": key.hex(), "n": n}
+        if not 1 <= n <= 2**32:
+            case["expect"] = "refused"
+        else:
+            values, positions = [], []
+            for _ in range(12):
+                values.append(d.randbelow(n))
+                positions.append(d.position)
+            case.update({"expect": "ok", "values": values, "positions_after": positions})
+        cases.append(case)
+    (OUT[0] / "randbelow.toml").write_text(
+        tomli_w.dumps({"description": "randbelow(n) at its boundaries (docs/random-stream.md)", "case": cases}),
+        encoding="utf-8")
+
+
 def main(out: Path = HERE) -> None:
     OUT[0] = out
     signed = envelope.sign_only(SENDER, b'{"hello":"public"}', kind="ledger", **FIELDS)
@@ -173,6 +201,7 @@ def main(out: Path = HERE) -> None:
            "bucket (sealed once, stored).", "4.4", "format",
            armor.armor(stored("sealed-padding-wrong-bucket", padded[:100])), recipient=0x21)
     drbg_vectors()
+    randbelow_vectors()
     dice_vectors()
 
 

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from pbem.cli.main import app
 from pbem.core import game as core_game
 from pbem.core import identity
+from pbem.core.errors import PbemError
 from pbem.transport.mail import adapter, bundle
 
 SIDES = ("north", "south")
@@ -105,3 +106,26 @@ def test_junk_is_one_error_line(tmp_path: Path, junk: bytes) -> None:
     code, out = imp(f, tmp_path / "copy")
     assert code == 1 and out.startswith("error: ") and "Traceback" not in out
     assert not (tmp_path / "copy").exists()
+
+
+def test_judge_3_an_import_without_verify_counts_no_entry_and_checks_only_the_manifest(played: Path,
+                                                                                         tmp_path: Path) -> None:
+    """``bundle.apply(verify=False)`` (a caller that verifies later) writes the files but has verified no
+    entry, so it reports 0 entries, not the count it never checked; with verify it reports the count."""
+    files = entry_files(played, 0)
+    unchecked = bundle.apply(_bundle(tmp_path / "b0.json", files), tmp_path / "unchecked", verify=False)
+    assert unchecked.entries == 0 and "ledger/0000.toml" in unchecked.new
+    assert (tmp_path / "unchecked" / "ledger" / "0000.toml").read_bytes() == files["ledger/0000.toml"]
+    checked = bundle.apply(tmp_path / "b0.json", tmp_path / "checked")
+    assert checked.entries == 1 and checked.new == unchecked.new
+    # a damaged entry: written unchecked without verify, refused (and nothing kept) with it
+    bad = {**files, "ledger/0000.toml": files["ledger/0000.toml"].replace(b"rps-import", b"rps-imporT", 1)}
+    assert bundle.apply(_bundle(tmp_path / "bad.json", bad), tmp_path / "bad-unchecked", verify=False).entries == 0
+    with pytest.raises(PbemError, match="Nothing was imported"):
+        bundle.apply(tmp_path / "bad.json", tmp_path / "bad-checked")
+    assert not (tmp_path / "bad-checked" / "ledger" / "0000.toml").exists()
+
+
+def _bundle(path: Path, files: dict[str, bytes]) -> Path:
+    path.write_bytes(bundle.dump("rps-import", files))
+    return path
