@@ -616,6 +616,7 @@ def _verify_reports(game_dir: Path, man: Manifest, entry: Entry) -> None:
             raise exc
         env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="report", side=side,
                        step=entry.number, answers=entry.hash, to=man.identities[side])
+        env_mod.expect(env, str(path), to=man.referee)  # so the reveal bundle can give its key (§7.4, §9)
 
 
 def _record_names(man: Manifest, entries: list[Entry]) -> set[tuple[str, str]]:
