@@ -207,11 +207,11 @@ class Game:
                 if not t.bagpipe_discard:
                     self.log("no_bagpipe", f"{s.id} would draw a bagpipe card, but every card is in a hand [SB-13].")
                     return
-                at = self.rng.position
-                t.bagpipe_deck = self.rng.shuffled(sorted(t.bagpipe_discard))
+                at, pile = self.rng.position, sorted(t.bagpipe_discard)
+                t.bagpipe_deck = self.rng.shuffled(pile)
                 t.bagpipe_discard = []
                 self.log("reshuffle", "The bagpipe discard pile is shuffled into a new deck [SB-13].", stream_at=at,
-                         deck="bagpipe")
+                         deck="bagpipe", drawn_from=pile)
             card = t.bagpipe_deck.pop(0)
             face = self.comps.bagpipe(face_of(card))
             if self.n == 3 and face.refers_to_badge:
