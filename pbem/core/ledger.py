@@ -580,9 +580,9 @@ def _verify_consumed(path: Path, digest: str, man: Manifest, entry: Entry, side:
         raise LedgerError(
             f"{path}: the {kind} consumed by entry {entry.number} is missing (protocol {rule})."
         ) from None
+    env = env_mod.parse(raw, str(path))  # the signature first (§4.3): a flipped byte is a signature error
     if hashlib.sha256(raw).hexdigest() != digest:
         raise LedgerError(f"{path}: its hash does not match field orders.{side} of {entry.path} (protocol {rule}).")
-    env = env_mod.parse(raw, str(path))
     env_mod.expect(env, str(path), signer=man.identities[side], game=man.game, kind=kind, side=side,
                    step=step, answers=answers, to=man.referee)
     return env
