@@ -9,6 +9,7 @@ a bundle key that opens nothing, and reports sealed to the side alone so that no
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,20 @@ def test_protocol_7_4_a_report_not_sealed_to_the_referee_too_fails_verify(played
         ledger.verify_record(played)
     _reseal_report(played, keys, "south", 1, payload)
     ledger.verify_record(played)
+
+
+def test_protocol_9_cli_audit_runs_from_the_public_record_and_the_bundle_alone(played: Path, keys: Keys,
+                                                                               tmp_path: Path) -> None:
+    """An outsider's copy: game.toml and the record folders, no private area, no key at all."""
+    from typer.testing import CliRunner
+
+    from pbem.cli.main import app
+    bundle = tmp_path / "reveal.json"
+    bundle.write_text(audit.dump_reveal(audit.make_reveal(played, keys.referee)), encoding="utf-8")
+    public = tmp_path / "public"
+    public.mkdir()
+    shutil.copyfile(played / "game.toml", public / "game.toml")
+    for folder in ("ledger", "orders", "reports", "state"):
+        shutil.copytree(played / folder, public / folder)
+    result = CliRunner().invoke(app, ["audit", str(public), "--reveal", str(bundle)])
+    assert result.exit_code == 0 and "every report and kept state opened with the revealed keys" in result.output
