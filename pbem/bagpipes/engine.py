@@ -161,6 +161,8 @@ class Game:
         return self.t.options.players
 
     def log(self, event: str, text: str, visible: str = "all", **data: Any) -> None:
+        """One line (``step``: the entry whose stream it draws from, shown as ``"stream": [entry]``,
+        docs/draws.md); a line written after a draw gives ``stream_at``, the position of its first word."""
         self.t.log.append(LogEntry(self.t.step, visible, event, text, dict(sorted(data.items()))))
 
     def card(self) -> RoundCard:
@@ -242,7 +244,7 @@ class Game:
                 g.draw_bagpipe(t.seat(sid), loot=False)
         g.log("setup", f"{n} players, {options.rounds} rounds; {t.badge} holds the Badge of Honour"
               + (f", {t.stay_home} the Stay Home! badge" if t.stay_home else "") + ".",
-              badge=t.badge, stay_home=t.stay_home)
+              badge=t.badge, stay_home=t.stay_home, stream_at=0)
         g.advance()
         return g.t
 
@@ -254,9 +256,11 @@ class Game:
                 if not t.bagpipe_discard:
                     self.log("no_bagpipe", f"{s.id} would draw a bagpipe card, but every card is in a hand [SB-13].")
                     return
-                t.bagpipe_deck = self.rng.shuffled(sorted(t.bagpipe_discard))
+                at, pile = self.rng.position, sorted(t.bagpipe_discard)
+                t.bagpipe_deck = self.rng.shuffled(pile)
                 t.bagpipe_discard = []
-                self.log("reshuffle", "The bagpipe discard pile is shuffled into a new deck [SB-13].")
+                self.log("reshuffle", "The bagpipe discard pile is shuffled into a new deck [SB-13].", stream_at=at,
+                         deck="bagpipe", drawn_from=pile)
             card = t.bagpipe_deck.pop(0)
             face = self.comps.bagpipe(face_of(card))
             if self.n == 3 and face.refers_to_badge:
@@ -274,9 +278,11 @@ class Game:
     def draw_dagger(self, s: Seat) -> None:
         t = self.t
         if not t.dagger_deck and t.dagger_discard:
+            at = self.rng.position
             t.dagger_deck = self.rng.shuffled(sorted(t.dagger_discard))
             t.dagger_discard = []
-            self.log("reshuffle", "The dagger discard pile is shuffled into a new deck [SB-13].")
+            self.log("reshuffle", "The dagger discard pile is shuffled into a new deck [SB-13].", stream_at=at,
+                     deck="dagger")
         if not t.dagger_deck:
             s.virtual_daggers += 1
             self.log("virtual_dagger", f"{s.id} takes a dagger: every dagger card is in a hand, so it counts as a "
@@ -652,11 +658,16 @@ class Game:
                 s.virtual_daggers -= 1
                 self.log("discard_dagger", f"{s.id} returns a virtual 2-dagger token.", seat=s.id)
             return
-        card = pick if pick in s.daggers else sorted(s.daggers)[self.rng.randbelow(len(s.daggers))]
+        drawn: dict[str, Any] = {}
+        if pick not in s.daggers:
+            drawn = {"stream_at": self.rng.position, "drawn_from": sorted(s.daggers)}
+            pick = sorted(s.daggers)[self.rng.randbelow(len(s.daggers))]
+        card = pick
         s.daggers.remove(card)
         self.t.dagger_discard.append(card)
         self.log("discard_dagger", f"{s.id} discards a dagger card.", seat=s.id)
-        self.log("your_discard", f"You discard your {dagger_value(card)}-dagger card.", visible=s.id, card=card)
+        self.log("your_discard", f"You discard your {dagger_value(card)}-dagger card.", visible=s.id, card=card,
+                 **drawn)
 
     # ------------------------------------------------------------------ phase 3 [SB-5.3], [SB-11]
     def badge_candidates(self) -> list[str]:
@@ -782,8 +793,11 @@ class Game:
                 s = t.seat(sid)
                 pick = o.dagger if o.dagger in s.dagger_hand else None
                 if pick is None:
-                    hand = sorted(s.dagger_hand)
+                    hand, at = sorted(s.dagger_hand), self.rng.position
                     pick = hand[self.rng.randbelow(len(hand))]
+                    self.log("random_dagger", f"Your order chose no dagger card you hold, so one is drawn at random: "
+                             f"your {dagger_value(pick)}-dagger card.", visible=sid, card=pick, stream_at=at,
+                             drawn_from=hand)
                 s.dagger_hand.remove(pick)
                 t.chosen_daggers[sid] = pick
         self.log("choice", "Every choice token is laid face down" + (" with a dagger card" if self.n == 2 else "")

@@ -94,9 +94,18 @@ def view(t: Table, comps: Components, seat: str) -> dict[str, Any]:
     return board
 
 
+# A line's fields a report shows beside its text, so that anyone who opens the reports (with the
+# reveal bundle's keys, protocol §9) can recompute their draws (docs/draws.md): besides its number
+# in the step's log (``line``) and its stream, the position of a draw, what it drew from, the
+# card the line names, the deck reshuffled, the seats the set-up drew.
+DRAW_FIELDS = ("stream_at", "drawn_from", "card", "deck", "badge", "stay_home")
+
+
 def report(t: Table, comps: Components, seat: str, game_id: str = "", step: int = 0) -> dict[str, Any]:
     """One seat's report: its view, this step's log it may know, the talk addressed to it, what it owes."""
-    log = [{"event": e.event, "text": e.text} for e in t.log if e.visible in ("all", seat)]
+    log = [{"event": e.event, "text": e.text, "line": i, "stream": [e.step],
+            **{k: e.data[k] for k in DRAW_FIELDS if k in e.data}}
+           for i, e in enumerate(t.log) if e.visible in ("all", seat)]
     mail = [{"from": m.sender, "to": m.to, "text": m.text} for m in t.mail
             if m.to in ("all", seat) or m.sender == seat]
     return {"game": game_id, "side": seat, "step": step, "cards": comps.name, "view": view(t, comps, seat),

@@ -11,7 +11,7 @@ receipts, it also holds the ledger to them (pbem.core.receipts).
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,13 +23,13 @@ from pbem.core import game as game_mod
 from pbem.core import ledger as led
 from pbem.core import lock as lock_mod
 from pbem.core import ruleset as rs
-from pbem.core.canonical import canonical_bytes
+from pbem.core.canonical import canonical_bytes, canonical_loads
 from pbem.core.drbg import Drbg
 from pbem.core.errors import AuditError, FormatError
 from pbem.core.identity import PrivateIdentity, b64
 
 REVEAL_FORMAT = "pbem-reveal-v2"
-REVEAL_FIELDS = {"format", "game", "dice_secret", "state_secret", "joins", "orders"}
+REVEAL_FIELDS = {"format", "game", "dice_secret", "state_secret", "joins", "orders", "reports", "states"}
 MAX_REVEAL = 64 << 20  # every order of a game (each at most 1 MiB, protocol §3); real bundles are a few hundred KiB
 STATE_LABEL = game_mod.STATE_LABEL
 
@@ -63,19 +63,31 @@ def reveal_and_record(game_dir: Path, referee: PrivateIdentity,
     for entry in entries[1:]:
         for side in sorted(entry.orders):
             orders.setdefault(f"{entry.step:04d}", {})[side] = opened(led.order_path(game_dir, entry.step, side))
+    reports = {f"{entry.number:04d}": {side: env_mod.content_key(env_mod.read_file(path), referee, str(path)).hex()
+                                       for side in man.sides
+                                       for path in [led.report_path(game_dir, entry.number, side)]}
+               for entry in entries}
+    states = {f"{entry.number:04d}": env_mod.content_key(env_mod.read_file(path), referee, str(path)).hex()
+              for entry in entries for path in [led.state_path(game_dir, entry.number)] if path.exists()}
     return {"format": REVEAL_FORMAT, "game": man.game, "dice_secret": secret["dice_secret"],
-            "state_secret": secret["state_secret"], "joins": joins, "orders": orders}, record
+            "state_secret": secret["state_secret"], "joins": joins, "orders": orders, "reports": reports,
+            "states": states}, record
 
 
 def dump_reveal(bundle: dict[str, Any]) -> str:
-    return json.dumps(bundle, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    """The bundle's text: canonical JSON (§2), its one byte form once encoded in UTF-8 (no final line end)."""
+    return canonical_bytes(bundle).decode("utf-8")
 
 
 def read_reveal(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(inputs.read_text_input(path, MAX_REVEAL, "a reveal bundle (protocol §9)"))
-    except (ValueError, RecursionError):
-        raise FormatError(f"{path} is not a JSON reveal bundle (protocol §9).") from None
+        data = canonical_loads(inputs.read_input(path, MAX_REVEAL, "a reveal bundle (protocol §9)"))
+    except FormatError as exc:
+        if isinstance(exc, inputs.Missing) or "§3.1" in str(exc):
+            raise
+        why = str(exc).removesuffix(" (protocol §2).").replace("payload JSON ", "it ").replace("payload ", "it ")
+        raise FormatError(f"{path} is not a JSON reveal bundle in canonical JSON, one byte form ({why}) "
+                          "(protocol §9, §2).") from None
     if not isinstance(data, dict) or data.get("format") != REVEAL_FORMAT:
         raise FormatError(f"{path}: format must be {REVEAL_FORMAT!r} (protocol §9).")
     if set(data) != REVEAL_FIELDS:
@@ -141,11 +153,69 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
             orders = {s: body for s, (_, body) in revealed.items()}
             state, _, reports = rs.outcome_parts(rules.adjudicate(state, orders, Drbg(seed), game_id=man.game))
         _compare(entry, where, man, rules, state, reports, state_secret)
+        _open_revealed(game_dir, man, entry, bundle, state_secret)
+    _no_stray_keys(bundle, record.entries, man)
     held = [(where, receipts.parse(raw, man, where)) for where, raw in receipt_files]
     summary["lines"] += receipts.check(game_dir, man, held)
     summary["lines"].append(f"audit ok: {summary['entries']} entries replayed; dice, commitments, boards and "
-                            "reports match" + (f"; {len(held)} receipts honoured" if held else ""))
+                            "reports match; every report and kept state opened with the revealed keys"
+                            + (f"; {len(held)} receipts honoured" if held else ""))
     return summary
+
+
+def _key_of(table: Any, entry: int, side: str | None, what: str) -> bytes:
+    """The revealed content key of one report (``side``) or state (``side`` None) of ``entry``."""
+    item = table.get(f"{entry:04d}") if isinstance(table, dict) else None
+    value = item.get(side) if side is not None and isinstance(item, dict) else item if side is None else None
+    raw = bytes.fromhex(value) if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) else b""
+    if len(raw) != 32:
+        raise AuditError(f"reveal bundle: the content key of {what} is missing or not 64 hex digits (protocol §9).")
+    return raw
+
+
+def _open_revealed(game_dir: Path, man: led.Manifest, entry: led.Entry, bundle: dict[str, Any],
+                   state_secret: bytes) -> None:
+    """Open every report of ``entry`` and its sealed state (when the record keeps it) with the content
+    keys the bundle reveals (each checked against its envelope's key commitment, §4.4), and hold what
+    they hold to the entry's commitments: anyone can then read every die and draw a report shows,
+    without any player's key (§9)."""
+    n = entry.number
+    salt = commitments.salts_for(state_secret, man.game, n)
+    for side in man.sides:
+        path = led.report_path(game_dir, n, side)
+        payload = env_mod.open_with_key(env_mod.read_file(path), _key_of(bundle.get("reports"), n, side, str(path)),
+                                        str(path))
+        data = canonical_loads(payload)
+        label = f"report.{side}"
+        if not isinstance(data, dict) or set(data) != {"salt", "report"} or data["salt"] != salt(label).hex() \
+                or commitments.commit(label, salt(label), data["report"]) != entry.reports.get(side):
+            raise AuditError(f"{path}: opened with the revealed key, it does not hold the report entry {n} "
+                             f"commits to (protocol §7.4, §9).")
+    path = led.state_path(game_dir, n)
+    if not path.exists():
+        return
+    data = canonical_loads(env_mod.open_with_key(env_mod.read_file(path), _key_of(bundle.get("states"), n, None,
+                                                                                   str(path)), str(path)))
+    if not isinstance(data, dict) or set(data) != {"entry", "state", "dice_secret", "state_secret"} \
+            or data["entry"] != n or data["dice_secret"] != bundle["dice_secret"] \
+            or data["state_secret"] != bundle["state_secret"] \
+            or commitments.commit(STATE_LABEL, salt(STATE_LABEL), data["state"]) != entry.state:
+        raise AuditError(f"{path}: opened with the revealed key, it does not hold the state entry {n} commits to, "
+                         "with the bundle's secrets (protocol §7.5, §9).")
+
+
+def _no_stray_keys(bundle: dict[str, Any], entries: Sequence[led.Entry], man: led.Manifest) -> None:
+    """The bundle's ``reports`` and ``states`` name only files of the record (a closed format, §9)."""
+    numbers = {f"{e.number:04d}" for e in entries}
+    reports, states = bundle.get("reports"), bundle.get("states")
+    if not isinstance(reports, dict) or not isinstance(states, dict):
+        raise FormatError("reveal bundle: reports and states must be tables (protocol §9).")
+    stray = sorted(set(reports) - numbers) + sorted(set(states) - numbers) + sorted(
+        f"{n}-{side}" for n, sides in reports.items() if isinstance(sides, dict) for side in sides
+        if side not in man.sides)
+    if stray:
+        raise AuditError(f"reveal bundle: it gives keys for {', '.join(stray)}, which the record does not hold "
+                         "(protocol §9).")
 
 
 def _seed(dice_secret: bytes, entry: led.Entry, man: led.Manifest, entropies: list[tuple[str, bytes]]) -> bytes:

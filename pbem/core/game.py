@@ -352,7 +352,8 @@ def _step_files(game_dir: Path, man: led.Manifest, number: int, prev: str, rules
     entry_hash = led.record_hash(entry_bytes)
     files = []
     for side in identities:
-        sealed = env_mod.seal(referee, [identities[side]], payloads[side], game=game, kind="report", side=side,
+        sealed = env_mod.seal(referee, report_recipients(identities[side], referee), payloads[side], game=game,
+                              kind="report", side=side,
                               step=number, answers=entry_hash)
         files.append((led.report_path(game_dir, number, side), armor.armor(sealed).encode("ascii")))
     secret = canonical_bytes({"entry": number, "state": state, "dice_secret": dice_secret.hex(),
@@ -362,6 +363,12 @@ def _step_files(game_dir: Path, man: led.Manifest, number: int, prev: str, rules
     files.append((led.state_path(game_dir, number), armor.armor(sealed_state).encode("ascii")))
     files.append((led.entry_path(game_dir, number), entry_bytes))
     return files
+
+
+def report_recipients(side: PublicIdentity, referee: PrivateIdentity) -> list[PublicIdentity]:
+    """A report is sealed to its side and to the referee (§7.4), so the referee can reveal its content
+    key in the bundle (§9) and anyone can then open it; one stanza when the referee is the side."""
+    return [side] if side.encrypt_key == referee.public.encrypt_key else [side, referee.public]
 
 
 def write_order(game_dir: Path, player: PrivateIdentity, side: str, step: int, body: Any,

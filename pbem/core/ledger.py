@@ -598,9 +598,9 @@ def _verify_consumed(path: Path, digest: str, man: Manifest, entry: Entry, side:
         raise LedgerError(
             f"{path}: the {kind} consumed by entry {entry.number} is missing (protocol {rule})."
         ) from None
+    env = env_mod.parse(raw, str(path))  # the signature first (§4.3): a flipped byte is a signature error
     if hashlib.sha256(raw).hexdigest() != digest:
         raise LedgerError(f"{path}: its hash does not match field orders.{side} of {entry.path} (protocol {rule}).")
-    env = env_mod.parse(raw, str(path))
     env_mod.expect(env, str(path), signer=man.identities[side], game=man.game, kind=kind, side=side,
                    step=step, answers=answers, to=man.referee)
     return env
@@ -632,6 +632,7 @@ def _verify_reports(game_dir: Path, man: Manifest, entry: Entry) -> None:
                               "(protocol §7.4).") from None
         env_mod.expect(env, str(path), signer=man.referee, game=man.game, kind="report", side=side,
                        step=entry.number, answers=entry.hash, to=man.identities[side])
+        env_mod.expect(env, str(path), to=man.referee)  # so the reveal bundle can give its key (§7.4, §9)
 
 
 def _record_names(man: Manifest, entries: list[Entry]) -> set[tuple[str, str]]:

@@ -97,8 +97,10 @@ def _seen_ok(seen: object) -> bool:
 def kept(game_dir: Path, man: led.Manifest, step: int, side: str) -> list[Receipt]:
     """The receipts the referee issued for ``side`` at ``step``, by seq."""
     out = []
-    for path in sorted((led.private_dir(game_dir) / "receipts").glob(f"{step:04d}-{side}-[0-9][0-9][0-9].pbem")):
-        out.append(parse(inputs.read_input(path, armor.MAX_INPUT, "a receipt", root=game_dir), man, str(path)))
+    name = re.compile(rf"{step:04d}-{re.escape(side)}-[0-9]{{3,}}\.pbem")  # 001 ... 999, 1000 ... (§7)
+    for path in sorted((led.private_dir(game_dir) / "receipts").glob(f"{step:04d}-*.pbem")):
+        if name.fullmatch(path.name):
+            out.append(parse(inputs.read_input(path, armor.MAX_INPUT, "a receipt", root=game_dir), man, str(path)))
     return sorted(out, key=lambda r: r.seq)
 
 

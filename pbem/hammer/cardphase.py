@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pbem.core.drbg import Drbg
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.cards import card, deck
+from pbem.hammer.draws import Draw
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.log import PUBLIC, LogEntry, entry
 from pbem.hammer.scenario import HAND_SIZE, deal
@@ -116,8 +117,9 @@ def end_year(state: GameState) -> dict[str, list[str]]:
     return discarded
 
 
-def start_year(state: GameState, rng: Drbg) -> None:
-    """Shuffle all 25 cards and deal five to each side for a new year (3.0, 7.8)."""
-    deal(state, rng)
+def start_year(state: GameState, rng: Drbg) -> Draw:
+    """Shuffle all 25 cards and deal five to each side for a new year (3.0, 7.8); the deal's draw."""
+    dealt = deal(state, rng)
     state.turn = 0
     state.current = Turn()
+    return dealt

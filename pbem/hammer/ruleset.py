@@ -33,7 +33,7 @@ from pbem.hammer.blocks import SIDES
 from pbem.hammer.decisions import Lookahead, NeedDecision, Question, Replay, StopLookahead, battle_of, signature
 from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
 from pbem.hammer.events import validate_event
-from pbem.hammer.log import PRIVATE, entry, to_data
+from pbem.hammer.log import PRIVATE, LogEntry, entry, to_data
 from pbem.hammer.order_kinds import ORDER_KINDS, Ask
 from pbem.hammer.plaindata import plain as _plain
 from pbem.hammer.scenario import scenarios as scenario_names
@@ -86,8 +86,11 @@ class HammerRuleset:
 
     def setup(self, scenario: str, options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
         """The first secret state: the scenario set up, the hands dealt, both sides owe a card."""
-        game = scenario_setup(scenario, parse_options(options), rng)
-        return StepState.first(game.to_dict()).to_data()
+        lines: list[LogEntry] = []
+        game = scenario_setup(scenario, parse_options(options), rng, lines)
+        for line in lines:  # drawn from the step stream of seed_0 itself, from word 0 (docs/draws.md)
+            line.setdefault("stream", [0])
+        return StepState.first(game.to_dict(), to_data(lines)).to_data()
 
     # --- queries ---------------------------------------------------------------------------
     def owes(self, state: dict[str, Any]) -> dict[str, str]:
@@ -142,7 +145,7 @@ class HammerRuleset:
         board, public = shared or _shown(st, g)
         return {"game": game_id, "side": side, "step": step, "asks": st.owed().get(side, ""),
                 "owes": st.owed(), "options": _options(g, state, side), "view": board.view(side),
-                "log": _plain(filter_log([*log, *(st.paused_log or ())], side)),
+                "log": _plain(filter_log([*(st.setup_log or ()), *log, *(st.paused_log or ())], side)),
                 "public": public, "result": _result(st.game)}
 
     def options(self, state: dict[str, Any], side: str) -> dict[str, Any]:
@@ -201,6 +204,7 @@ class HammerRuleset:
         if extra:
             raise InvalidOrder(f"step {st.step}: {', '.join(extra)} owe nothing")
         new = st.fork()
+        new.setup_log = None  # the set-up's lines belong to the entry-0 reports alone
         parsed = {side_named(side): self.accepted(state, side, orders[side]) for side in sorted(orders)}
         log: list[Any] = []
         g = run_step(new, parsed, rng, log)  # the game as the step left it: parsed once, only read

@@ -10,7 +10,9 @@ from pbem.core.drbg import Drbg
 from pbem.hammer.blocks import blocks, spec
 from pbem.hammer.board import ENGLAND, board, load_toml_resource
 from pbem.hammer.cards import deck
+from pbem.hammer.draws import Draw, stream_position
 from pbem.hammer.errors import DataError, InvalidOrder
+from pbem.hammer.log import PRIVATE, LogEntry, Plain
 from pbem.hammer.state import DEAD, OFF_MAP, POOL, BlockState, GameState, Options
 
 HAND_SIZE = 5  # 3.0
@@ -91,25 +93,50 @@ def edward_barred(state: GameState, levy_year: int) -> bool:
     return levy_year < scenario(state.scenario).first_year + int(bid[1])
 
 
-def draw_levy(state: GameState, rng: Drbg, count: int, levy_year: int) -> list[str]:
-    """Shuffle the English pool face-down and draw ``count`` blocks at full strength into England (7.7)."""
+def levy_draw(state: GameState, rng: Drbg, count: int, levy_year: int) -> tuple[list[str], Draw]:
+    """Shuffle the English pool face-down and draw ``count`` blocks at full strength into England (7.7):
+    the blocks drawn (sorted by name) and the draw: the pool sorted by name, a barred Edward left out (9.2),
+    shuffled (docs/random-stream.md), its first ``count`` taken."""
     eligible = [n for n in state.pool("england") if not (n == "Edward" and edward_barred(state, levy_year))]
+    at = stream_position(rng)
     drawn = rng.shuffled(eligible)[:count]
     for name in drawn:
         state.blocks[name] = BlockState("england", ENGLAND, spec(name).steps)
-    return sorted(drawn)
+    return sorted(drawn), Draw(tuple(eligible), at)
 
 
-def deal(state: GameState, rng: Drbg) -> None:
-    """Shuffle all 25 cards and deal five to each side (3.0, 7.8); last year's cards are gone."""
-    order = rng.shuffled(sorted(deck()))
+def draw_levy(state: GameState, rng: Drbg, count: int, levy_year: int) -> list[str]:
+    """``levy_draw``'s blocks alone."""
+    return levy_draw(state, rng, count, levy_year)[0]
+
+
+def deal(state: GameState, rng: Drbg) -> Draw:
+    """Shuffle all 25 cards (sorted by id) and deal the first five to England, the next five to Scotland
+    (3.0, 7.8); last year's cards are gone."""
+    cards = sorted(deck())
+    at = stream_position(rng)
+    order = rng.shuffled(cards)
     state.hands = {"england": sorted(order[:HAND_SIZE]), "scotland": sorted(order[HAND_SIZE:2 * HAND_SIZE])}
     state.deck = order[2 * HAND_SIZE:]
     state.played = {"england": [], "scotland": []}
+    return Draw(tuple(cards), at)
 
 
-def setup(sid: str, options: Options, rng: Drbg) -> GameState:
-    """The opening position: blocks placed, the English levy drawn, the first hands dealt."""
+def dealt_lines(state: GameState, draw: Draw, what: str, rule: str) -> list[LogEntry]:
+    """Each side's own line of a deal: its new hand, and where the shuffle came from (docs/draws.md)."""
+    return [LogEntry(what, side, PRIVATE,
+                     {rule_key(what): rule, "dealt": list[Plain](state.hands[side]), **draw.facts(False)})
+            for side in ("england", "scotland")]
+
+
+def rule_key(what: str) -> str:
+    """Winter lines cite their rule as ``step``, every other line as ``rule``."""
+    return "step" if what == "winter" else "rule"
+
+
+def setup(sid: str, options: Options, rng: Drbg, log: list[LogEntry] | None = None) -> GameState:
+    """The opening position: blocks placed, the English levy drawn, the first hands dealt.
+    ``log``: where the set-up's own lines go (the levy, each side's hand), as the entry-0 reports show them."""
     sc = scenario(sid)
     if options.bid and options.bid not in BIDS:
         raise InvalidOrder(f"unknown tournament bid {options.bid!r}; use one of {', '.join(BIDS)} (9.2)")
@@ -128,6 +155,9 @@ def setup(sid: str, options: Options, rng: Drbg) -> GameState:
         else:
             state.blocks[name] = BlockState(s.sides[0], POOL, 0)
     extra = int(options.bid[1]) if options.bid.startswith("S") else 0
-    draw_levy(state, rng, sc.english_levy + extra, sc.first_year)
-    deal(state, rng)
+    levy, draw = levy_draw(state, rng, sc.english_levy + extra, sc.first_year)
+    dealt = deal(state, rng)
+    if log is not None:
+        log.append(LogEntry("setup", "england", PRIVATE, {"rule": "8.0", "drawn": list[Plain](levy), **draw.facts()}))
+        log.extend(dealt_lines(state, dealt, "setup", "3.0"))
     return state

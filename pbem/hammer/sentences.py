@@ -21,7 +21,8 @@ from pbem.hammer.errors import PbemError
 Entry = dict[str, Any]
 SIDE_NAMES = {"england": "the English", "scotland": "the Scots"}
 SIDE_WORDS = ("by", "owner", "winner", "attacker", "defender", "now", "player1")
-_QUIET = ("what", "public", "redact", "side", "visible_to", "stream")  # never spelt out by the generic sentence
+# never spelt out by the generic sentence
+_QUIET = ("what", "public", "redact", "side", "visible_to", "stream", "stream_at", "drawn_from")
 
 
 @dataclass(frozen=True)

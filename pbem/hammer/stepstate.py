@@ -6,7 +6,8 @@ ledger has always held, key for key (a key that is sometimes absent stays absent
 
     {"game": GameState data, "owes": {side: kind}, "pending": {side: {...}},
      "resume": {...} | None, "question": Question data | None, ["questions": [...],]
-     "paused": GameState data | None, ["paused_log": [line data, ...],] "step": n}
+     "paused": GameState data | None, ["paused_log": [line data, ...],] ["setup_log": [line data, ...],]
+     "step": n}
 
 The game's data (``game``, ``paused``, a paused call's ``game``) is only ever replaced, never
 changed in place, so records share it with the data they came from; ``fork`` copies the rest for
@@ -138,11 +139,14 @@ class StepState:
     # the reports, each as its side sees it); None when it had written none
     paused_log: list[dict[str, Any]] | None = None
     step: int = 0
+    # the set-up's own lines (the levy, each side's first hand), shown in the entry-0 reports only
+    setup_log: list[dict[str, Any]] | None = None
 
     @classmethod
-    def first(cls, game: GameData) -> StepState:
+    def first(cls, game: GameData, setup_log: list[dict[str, Any]] | None = None) -> StepState:
         """The state after set-up: both sides owe a card, nothing is pending."""
-        return cls(game=game, owes={s: "card" for s in SIDE_NAMES}, pending={s: Pending() for s in SIDE_NAMES})
+        return cls(game=game, owes={s: "card" for s in SIDE_NAMES}, pending={s: Pending() for s in SIDE_NAMES},
+                   setup_log=setup_log or None)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> StepState:
@@ -153,7 +157,8 @@ class StepState:
                    pending={side_named(s): Pending.from_data(p, s) for s, p in data.get("pending", {}).items()},
                    resume=PausedCall.from_data(resume) if resume else None,
                    question=data.get("question"), questions=data.get("questions"), paused=data.get("paused"),
-                   paused_log=data.get("paused_log"), step=int(data.get("step", 0)))
+                   paused_log=data.get("paused_log"), step=int(data.get("step", 0)),
+                   setup_log=data.get("setup_log"))
 
     def to_data(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.game, "owes": dict(self.owes),
@@ -164,6 +169,8 @@ class StepState:
             out["questions"] = self.questions
         if self.paused_log is not None:
             out["paused_log"] = self.paused_log
+        if self.setup_log is not None:
+            out["setup_log"] = self.setup_log
         return out
 
     def fork(self) -> StepState:
@@ -172,7 +179,8 @@ class StepState:
                          pending={s: Pending(**plain_copy(vars(p))) for s, p in self.pending.items()},
                          resume=self.resume.fork() if self.resume is not None else None,
                          question=plain_copy(self.question), questions=plain_copy(self.questions),
-                         paused=self.paused, paused_log=plain_copy(self.paused_log), step=self.step)
+                         paused=self.paused, paused_log=plain_copy(self.paused_log), step=self.step,
+                         setup_log=plain_copy(self.setup_log))
 
     def owed(self) -> dict[str, str]:
         """Side -> the kind of order it owes now, in side order (the protocol's ``owes``)."""

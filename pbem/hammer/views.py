@@ -60,7 +60,7 @@ def entry_for(line: LogEntry | Entry, side: str) -> Entry | None:
     if keep is None:
         return None
     data = e.to_data()
-    out = {k: data[k] for k in keep if k in data}
+    out = {k: data[k] for k in (*keep, "stream") if k in data}  # every line names its stream (docs/draws.md)
     out["hidden"] = True
     return out
 

@@ -21,6 +21,7 @@ from pbem.hammer import kings, sofar
 from pbem.hammer.blocks import SIDES, other_side, spec
 from pbem.hammer.board import ENGLAND, board
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
+from pbem.hammer.draws import Draw, stream_position
 from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, Plain, Visibility
 from pbem.hammer.state import OFF_MAP, POOL, BlockState, GameState
 from pbem.hammer.suggest import did_you_mean
@@ -332,9 +333,10 @@ def builds(state: GameState, rng: Any, decider: Decider) -> Log:
                 if choice == "pass":
                     break
                 if choice == "draw":
+                    draw = Draw(tuple(pool), stream_position(rng))
                     name = pool[rng.randbelow(len(pool))]
                     state.blocks[name] = BlockState("scotland", area, 1)
-                    log.append(_line("scotland", PRIVATE, step="7.62", area=area, drawn=name))
+                    log.append(_line("scotland", PRIVATE, step="7.62", area=area, drawn=name, **draw.facts()))
                 else:
                     state.blocks[choice[5:]].strength += 1
                     log.append(_line("scotland", PRIVATE, step="7.62", area=area, built=choice[5:]))
@@ -351,18 +353,20 @@ def levy_size(state: GameState) -> int:
 def feudal_levy(state: GameState, rng: Any, decider: Decider) -> Log:
     if state.winter is not None and state.winter.edward:
         return [_line("", PUBLIC, step="7.7", levy=0, why="Edward I winters in Scotland (7.4)")]
-    from pbem.hammer.scenario import draw_levy
+    from pbem.hammer.scenario import levy_draw
     count = levy_size(state)
-    drawn = draw_levy(state, rng, count, state.year + 1)
-    return [_line("", PUBLIC, step="7.7", levy=len(drawn)), _line("england", PRIVATE, step="7.7", drawn=list(drawn))]
+    drawn, draw = levy_draw(state, rng, count, state.year + 1)
+    return [_line("", PUBLIC, step="7.7", levy=len(drawn)),
+            _line("england", PRIVATE, step="7.7", drawn=list(drawn), **draw.facts())]
 
 
 def new_year(state: GameState, rng: Any, decider: Decider) -> Log:
     from pbem.hammer.cardphase import start_year
+    from pbem.hammer.scenario import dealt_lines
     log = kings.end_of_1306(state)
     state.year += 1
-    start_year(state, rng)
-    return log + [_line("", PUBLIC, step="7.8", year=state.year)]
+    dealt = start_year(state, rng)
+    return log + [_line("", PUBLIC, step="7.8", year=state.year), *dealt_lines(state, dealt, "winter", "7.8")]
 
 
 STEPS: tuple[tuple[str, Callable[[GameState, Any, Decider], Log]], ...] = (

@@ -104,7 +104,7 @@ def test_protocol_9_tampered_report_commitment_fails_audit(played: Path, keys: K
 def test_protocol_9_wrong_dice_secret_in_bundle_fails_audit(played: Path, bundle: Path) -> None:
     data = json.loads(bundle.read_text())
     data["dice_secret"] = "11" * 32
-    bundle.write_text(json.dumps(data))
+    bundle.write_text(audit.dump_reveal(data))
     code, out = run("audit", played, "--reveal", bundle)
     assert code == 1 and "dice anchor" in out
 
@@ -112,7 +112,7 @@ def test_protocol_9_wrong_dice_secret_in_bundle_fails_audit(played: Path, bundle
 def test_protocol_9_altered_order_in_bundle_fails_audit(played: Path, bundle: Path) -> None:
     data = json.loads(bundle.read_text())
     data["orders"]["0001"]["north"]["order"]["throw"] = "scissors"
-    bundle.write_text(json.dumps(data))
+    bundle.write_text(audit.dump_reveal(data))
     code, out = run("audit", played, "--reveal", bundle)
     assert code == 1 and "differs from the signed order" in out
 
@@ -136,7 +136,8 @@ def _rebind_report(d: Path, keys: Keys, side: str, n: int) -> None:
     p = game.report_path(d, n, side)
     payload = envelope.open_sealed(envelope.read_file(p), getattr(keys, side))
     entry_hash = ledger.record_hash(ledger.entry_path(d, n).read_bytes())
-    raw = envelope.seal(keys.referee, [getattr(keys, side).public], payload, game="rps-test", kind="report",
+    raw = envelope.seal(keys.referee, [getattr(keys, side).public, keys.referee.public], payload, game="rps-test",
+                        kind="report",
                         side=side, step=n, answers=entry_hash)
     p.write_text(armor.armor(raw))
 

@@ -269,5 +269,18 @@ def test_protocol_9_cli_audit_refuses_a_bundle_with_extra_or_missing_fields(play
                                                                             tmp_path: Path) -> None:
     bundle = audit.make_reveal(played, keys.referee)
     bundle["salts"] = {}
-    (tmp_path / "b.json").write_text(json.dumps(bundle))
+    (tmp_path / "b.json").write_text(audit.dump_reveal(bundle))
     assert "salts" in refused(played, "audit", played, "--reveal", tmp_path / "b.json")
+
+
+def test_protocol_9_the_reveal_bundle_is_canonical_json_and_an_indented_copy_is_refused(played: Path, keys: Keys,
+                                                                                        tmp_path: Path) -> None:
+    """§9: the bundle is canonical JSON (§2), one byte form; the indented JSON pbem once wrote is refused."""
+    bundle = audit.make_reveal(played, keys.referee)
+    text = audit.dump_reveal(bundle)
+    assert text.encode("utf-8") == json.dumps(bundle, sort_keys=True, separators=(",", ":"),
+                                              ensure_ascii=False).encode("utf-8")
+    (tmp_path / "ok.json").write_text(text, encoding="utf-8")
+    ok("audit", played, "--reveal", tmp_path / "ok.json")
+    (tmp_path / "indented.json").write_text(json.dumps(bundle, indent=1, sort_keys=True), encoding="utf-8")
+    assert "canonical JSON" in refused(played, "audit", played, "--reveal", tmp_path / "indented.json")

@@ -76,7 +76,7 @@ def test_protocol_8_1_cli_open_join_start_play_verify_and_audit(tmp_path: Path, 
     assert code == 0 and "audit ok: 3 entries" in out, out
     bundle = json.loads((tmp_path / "bundle.json").read_text())
     bundle["joins"]["south"]["entropy"] = "00" * 32
-    (tmp_path / "bundle.json").write_text(json.dumps(bundle))
+    (tmp_path / "bundle.json").write_text(audit.dump_reveal(bundle))
     code, out = run("audit", d, "--reveal", tmp_path / "bundle.json")
     assert code == 1 and "the join of south for the set-up differs from the signed join" in out
 

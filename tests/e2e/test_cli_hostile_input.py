@@ -312,10 +312,11 @@ def _build_issue_10_item_9(root: Path, mover: str, me: identity.PrivateIdentity)
     step = sorted(bundle["orders"])[0]
     side = sorted(bundle["orders"][step])[0]
     bundle["orders"][step][side]["order"] = "\ud800"
-    (j / "reveal-surrogate.json").write_text(json.dumps(bundle), encoding="ascii")
+    (j / "reveal-surrogate.json").write_text(json.dumps(bundle, sort_keys=True, separators=(",", ":")),
+                                             encoding="ascii")
     text = (root / "g-reveal.json").read_text(encoding="utf-8")
-    (j / "reveal-nested.json").write_text(text.replace('"joins": {', '"joins": {"x": ' + "[" * 100_000 + "]" * 100_000
-                                                       + ", ", 1), encoding="utf-8")
+    (j / "reveal-nested.json").write_text(text.replace('"joins":{', '"joins":{"x":' + "[" * 100_000 + "]" * 100_000
+                                                       + ",", 1), encoding="utf-8")
     saved = json.loads((root / "m-report.json").read_text(encoding="utf-8"))
     saved["view"] = "VIEW"
     (j / "saved-nested.json").write_text(json.dumps(saved).replace('"VIEW"', "[" * 100_000 + "]" * 100_000),

@@ -386,7 +386,9 @@ FIGHT_LISTS = ("line", "reserves", "captured", "order", "revealed", "queue")
 # winter draw shows where a face-down block now stands, not which (7.62). Written here from the
 # rules, not taken from views.py, so that a view that shows more fails.
 SEEN_OF_PRIVATE: dict[tuple[str, str], tuple[str, ...]] = {("winter", "7.62"): ("area",)}
-ALWAYS_SEEN = ("what", "side", "public", "step", "rule", "redact", "visible_to")
+# ``stream`` names the engine call that wrote a line (docs/random-stream.md): public, as every line of
+# the call shows it; an enemy's private line keeps it in the summary its reader sees (docs/draws.md)
+ALWAYS_SEEN = ("what", "side", "public", "step", "rule", "redact", "visible_to", "stream")
 
 
 def _fight_known(f: dict[str, Any]) -> set[str]:

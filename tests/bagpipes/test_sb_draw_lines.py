@@ -1,0 +1,85 @@
+"""docs/draws.md, Swords and Bagpipes "During play": every draw a step makes shows on a report line
+with its stream position and what it drew from, and a verifier written from the text (the stream of
+tests/e2e/test_draws_from_the_text.py) draws it again: a reshuffled bagpipe deck, a reshuffled
+dagger deck, a dagger card discarded at random, a 2-player dagger card drawn at random.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from pbem.bagpipes import views
+from pbem.bagpipes.engine import Game
+from pbem.bagpipes.model import Order, Table
+from pbem.bagpipes.ruleset import BagpipesRuleset
+from pbem.core.drbg import Drbg
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+from test_draws_from_the_text import Stream  # noqa: E402  (the verifier written from the text)
+
+KEY = b"bagpipes-draw-lines-key-0123456"
+
+
+def table(players: int) -> tuple[BagpipesRuleset, Table]:
+    rules = BagpipesRuleset(players)
+    t = rules._table(rules.setup("standard", {"players": players}, Drbg(b"set-up-key-for-draw-lines")))
+    t.step, t.log = 3, []
+    return rules, t
+
+
+def lines(rules: BagpipesRuleset, t: Table, seat: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = views.report(t, rules.components, seat, "g", t.step)["log"]
+    return out
+
+
+def test_SB_13_a_reshuffled_bagpipe_deck_is_drawn_again_from_its_line() -> None:
+    rules, t = table(4)
+    seat = t.seats[0]
+    t.bagpipe_discard, t.bagpipe_deck = sorted(t.bagpipe_deck)[:6], []
+    rng = Drbg(KEY, position=5)
+    Game(t, rules.components, rng).draw_bagpipe(seat, loot=False)
+    shown = lines(rules, t, seat.id)
+    shuffle = next(line for line in shown if line["event"] == "reshuffle")
+    assert (shuffle["stream"], shuffle["stream_at"], shuffle["deck"]) == ([3], 5, "bagpipe")
+    deck = Stream(KEY, shuffle["stream_at"]).shuffled(shuffle["drawn_from"])
+    assert next(line for line in shown if line["event"] == "you_draw")["card"] == deck[0]
+    assert all(line["stream"] == [3] for line in shown)
+
+
+def test_SB_13_a_reshuffled_dagger_deck_is_its_discards_sorted_and_shuffled() -> None:
+    rules, t = table(4)
+    seat = t.seats[1]
+    pile = sorted(t.dagger_deck)[:5]
+    t.dagger_discard, t.dagger_deck = list(reversed(pile)), []
+    Game(t, rules.components, Drbg(KEY, position=9)).draw_dagger(seat)
+    shown = lines(rules, t, seat.id)
+    shuffle = next(line for line in shown if line["event"] == "reshuffle")
+    assert "drawn_from" not in shuffle and (shuffle["deck"], shuffle["stream_at"]) == ("dagger", 9)
+    assert next(line for line in shown if line["event"] == "your_dagger")["card"] == \
+        Stream(KEY, 9).shuffled(pile)[0]
+    assert all("drawn_from" not in line for line in lines(rules, t, t.seats[0].id))  # nobody else sees the pile
+
+
+def test_SB_13_a_dagger_card_discarded_at_random_is_drawn_again_from_its_line() -> None:
+    rules, t = table(4)
+    seat = t.seats[2]
+    seat.daggers = ["d3#1", "d1#2", "d2#4"]
+    Game(t, rules.components, Drbg(KEY, position=2)).discard_dagger(seat, None)
+    mine = next(line for line in lines(rules, t, seat.id) if line["event"] == "your_discard")
+    assert mine["drawn_from"] == ["d1#2", "d2#4", "d3#1"] and mine["stream_at"] == 2
+    assert mine["card"] == mine["drawn_from"][Stream(KEY, 2).randbelow(3)]
+    assert all(line["event"] != "your_discard" for line in lines(rules, t, t.seats[0].id))
+
+
+def test_SB_10_a_two_player_dagger_drawn_at_random_is_drawn_again_from_its_line() -> None:
+    rules, t = table(2)
+    game = Game(t, rules.components, Drbg(KEY, position=7))
+    game.take_choices({s.id: Order(kind="choice", round=t.round) for s in t.seats})
+    for seat in t.seats:
+        mine = [line for line in lines(rules, t, seat.id) if line["event"] == "random_dagger"]
+        assert len(mine) == 1 and mine[0]["drawn_from"] == sorted(mine[0]["drawn_from"])
+        w = Stream(KEY, mine[0]["stream_at"])
+        assert mine[0]["card"] == mine[0]["drawn_from"][w.randbelow(len(mine[0]["drawn_from"]))]
+        assert t.chosen_daggers[seat.id] == mine[0]["card"]
