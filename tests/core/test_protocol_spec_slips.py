@@ -96,7 +96,7 @@ def test_protocol_9_2_receipt_numbers_go_past_999(fresh: Path, keys: Keys) -> No
     first = game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "rock"))
     entry = ledger.latest(fresh, man)
     forged = receipts.issue(keys.referee, man.game, 0, "north", entry.hash, 999, "ab" * 32, first.received,
-                            entry.deadline, first.order)
+                            entry.deadline, first.order, entry.hash, first.received)
     game.receipt_path(fresh, 0, "north", 999).write_text(forged.armored)  # as if 998 more had come in
     assert game.receive_order(fresh, keys.referee, order(keys, fresh, "north", "paper")).seq == 1000
     assert game.receipt_path(fresh, 0, "north", 1000).name == "0000-north-1000.pbem"
