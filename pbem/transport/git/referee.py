@@ -57,6 +57,16 @@ class Settled:
         self.remove.append(path)
         self.files.pop(path, None)
 
+    def keep(self, path: str, data: bytes) -> None:
+        """Take ``data`` for ``path`` after all, though the file as it stands was refused: the refusal
+        still names what was wrong with it, but the file is set back, not removed."""
+        self.files[path] = data
+        if path in self.remove:
+            self.remove.remove(path)
+            head = f"refused and removed {path}: "
+            self.lines = [f"refused {path} as it stands: {line.removeprefix(head)}" if line.startswith(head) else
+                          line for line in self.lines]
+
 
 def inbox_at(work: Path, commit: str, settled: Settled | None = None) -> Settled:
     """The inbox of ``commit`` from git's objects, never through the checkout (which follows links).
