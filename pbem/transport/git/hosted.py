@@ -115,6 +115,9 @@ def settle_inbox(work: Path, key: adapter.Key, done: referee.Settled, source: st
         if taken is None:
             if current is not None:
                 done.refuse(path, "no version of it verifies")
+        elif current is None and path in done.remove:  # the file as it stands was refused (a link ...)
+            done.keep(path, taken)
+            done.lines.append(f"kept {path} as {name.side} last sent it")
         elif current is None:
             done.files[path] = taken
             if path in deleted:

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import tomli_w
 
+from pbem.core import inputs
 from pbem.core.atomic import write_atomic
+from pbem.core.errors import FormatError
 from pbem.transport.git import adapter, gitcmd, history, layout
 
 FILE = "git-published.toml"
@@ -50,12 +52,12 @@ def path(work: Path) -> Path:
 def load(work: Path) -> Published | None:
     """What this referee published last from this work folder; None on its first run here."""
     p = path(work)
-    if not p.is_file() or p.is_symlink():
+    if not inputs.is_file(p):
         return None
     try:
-        doc = tomllib.loads(p.read_text(encoding="utf-8"))
+        doc = tomllib.loads(inputs.read_text_input(p, inputs.MAX_FILE, "the referee's memory"))
         return Published(int(doc["entry"]), str(doc["hash"]), str(doc["commit"]))
-    except (OSError, ValueError, KeyError, tomllib.TOMLDecodeError):
+    except (OSError, ValueError, KeyError, tomllib.TOMLDecodeError, FormatError):
         raise gitcmd.GitError(f"{p} does not read as the referee's memory of its last published entry (entry, "
                               f"hash, commit); restore it from a backup, or remove it to trust the branch as it "
                               f"is ({GUIDE}).") from None

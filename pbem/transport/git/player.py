@@ -316,7 +316,8 @@ def _open_latest(top: Path, receipts: list[str], keys: list[adapter.Key], lines:
     """The latest receipt that opens as this referee's; each newer one that does not is named (a forgery)."""
     for path in reversed(receipts):
         try:
-            return adapter.open_receipt(top, (top / path).read_bytes(), keys, path)
+            raw = inputs.read_input(top / path, layout.MAX_ORDER, "a receipt", root=top)
+            return adapter.open_receipt(top, raw, keys, path)
         except adapter.Error as exc:
             lines.append(f"warning: {path} does not open as the referee's receipt: {exc}")
     return None

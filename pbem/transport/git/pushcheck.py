@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.core import inputs
+from pbem.core.errors import FormatError
 from pbem.transport.git import adapter, gitcmd, history, layout, pushcaps
 from pbem.transport.git.pushcaps import Refused as Refused
 
@@ -93,9 +95,11 @@ def check_order(game: Path, repo: Path, old: str, path: str, existed: bool = Tru
     """
     name = layout.parse_inbox(path)
     assert name is not None
-    raw = (game / path).read_bytes()
-    if len(raw) > layout.MAX_ORDER:
-        raise Refused(f"{path} is {len(raw)} bytes, over the 1 MiB an envelope may hold (protocol §3).")
+    try:
+        raw = inputs.read_input(game / path, layout.MAX_ORDER, "an order (an envelope holds at most 1 MiB, "
+                                "protocol §3)", root=game)
+    except FormatError as exc:
+        raise Refused(str(exc)) from None
     pos = adapter.position(game)
     if pos.over:
         raise Refused(f"game {pos.game} is over; it takes no more orders.")

@@ -56,6 +56,12 @@ class PushWorkspace:
     def work(self) -> Path:
         return self.home / "push"
 
+    @property
+    def record_tip(self) -> str:
+        """The commit whose record the referee checks: the branch's tip, which the work tree holds (the
+        pushed commits change one inbox file only, and git keeps them in quarantine)."""
+        return self.old
+
     def lock(self) -> AbstractContextManager[None]:
         return referee.file_lock(self.home / "lock")
 
@@ -74,11 +80,15 @@ class PushWorkspace:
         shutil.rmtree(adapter.private_dir(work), ignore_errors=True)  # the pass rebuilds it from the pushed commit
         return work, self.new
 
-    def settle(self, work: Path, key: adapter.Key) -> referee.Settled:
-        """The pushed order's first checks, before the pass takes it in (a refusal refuses the push)."""
+    def settle(self, work: Path, key: adapter.Key, settled: referee.Settled) -> referee.Settled:
+        """The pushed order's first checks, before the pass takes it in (a refusal refuses the push).
+
+        The work tree's HEAD is the branch's old tip, so ``inbox_at`` did not see the pushed file:
+        its checked content joins the inbox the pass takes in."""
         self.accepted.append(pushcheck.check_order(work, self.bare, self.old, self.pushed.change.path,
                                                    self.pushed.existed))
-        return referee.Settled()
+        settled.files[self.pushed.change.path] = self.pushed.data
+        return settled
 
     def publish(self, new: str, old: str) -> bool:
         """The referee's commit again, its parent the pushed commit, written among the pushed objects."""

@@ -57,6 +57,16 @@ class Settled:
         self.remove.append(path)
         self.files.pop(path, None)
 
+    def keep(self, path: str, data: bytes) -> None:
+        """Take ``data`` for ``path`` after all, though the file as it stands was refused: the refusal
+        still names what was wrong with it, but the file is set back, not removed."""
+        self.files[path] = data
+        if path in self.remove:
+            self.remove.remove(path)
+            head = f"refused and removed {path}: "
+            self.lines = [f"refused {path} as it stands: {line.removeprefix(head)}" if line.startswith(head) else
+                          line for line in self.lines]
+
 
 def inbox_at(work: Path, commit: str, settled: Settled | None = None) -> Settled:
     """The inbox of ``commit`` from git's objects, never through the checkout (which follows links).
@@ -219,10 +229,18 @@ def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int 
     with space.lock():
         for attempt in range(ATTEMPTS):
             work, tip = space.prepare()
+            # The record is checked in the commit the work tree holds. A push in pre-receive names the
+            # pushed commit as ``tip``, which sits in git's quarantine (readable only with the hook's
+            # environment), and its work tree is at the branch's tip with one inbox file written in:
+            # the hook already refused any push that is not a fast-forward (receive.denyNonFastForwards)
+            # of one-file commits to the inbox, so the pushed record is the branch tip's record, checked
+            # there (``record_tip``). The rollback memory lives with the published runs (post-receive,
+            # tick), which check the branch itself; the push work tree's private area is rebuilt each time.
+            base = getattr(space, "record_tip", tip)
             last = memory.load(work)
-            memory.check(work, tip, last)
+            memory.check(work, base, last)
             settled = Settled()
-            for path, why in memory.stray(work, tip, last):
+            for path, why in memory.stray(work, base, last):
                 settled.refuse(path, f"{why}; only the referee writes the record (docs/git.md)")
                 gitcmd.run(["rm", "-q", "-r", "-f", "--", path], work)
             check = getattr(space, "check", None)

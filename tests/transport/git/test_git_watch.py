@@ -13,12 +13,20 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from git_support import OVERDUE, PBEM, Arena, git, pbem
+from git_support import PAST_DEADLINE, PBEM, Arena, git, pbem
 
 from pbem.transport.git import adapter, gitcmd, player
 from pbem.transport.git import watch as watch_mod
 
-EARLY = int(time.time()) - OVERDUE + 60  # a minute after step 0 opened: before its deadline
+
+def in_time() -> int:
+    """The real clock: the arena's step 0 opened ten minutes ago with a one-hour deadline."""
+    return int(time.time())
+
+
+def past_deadline() -> int:
+    """A clock past step 0's deadline, less than an hour ahead of the real one (protocol §8.3)."""
+    return int(time.time()) + int(PAST_DEADLINE["PBEM_TEST_CLOCK_AHEAD"])
 
 
 @pytest.fixture
@@ -34,7 +42,7 @@ def players(a: Arena) -> Path:
     return a.root / "players.git"
 
 
-def referee_pass(a: Arena, now: int | None = EARLY) -> list[str]:
+def referee_pass(a: Arena, now: int | None = None) -> list[str]:
     return watch_mod.run(a.root / "referee-work", adapter.load_key(a.referee_key), str(players(a)),
                          publish=str(a.bare), now=now).lines
 
@@ -57,7 +65,8 @@ def test_git_watch_a_game_step_through_the_players_repository_and_the_record(wat
     player.submit(watched.clones["south"], watched.order("south", "rock"))
     env = dict(os.environ, PBEM_REFEREE_KEY=watched.referee_key.read_text())
     out2 = pbem("git", "referee", "--watch", players(watched), "--publish", watched.bare, "--repo",
-                watched.root / "referee-work", "--key-env", "PBEM_REFEREE_KEY", "--once", "--now", str(EARLY), env=env)
+                watched.root / "referee-work", "--key-env", "PBEM_REFEREE_KEY", "--once", "--now", str(in_time()),
+                env=env)
     assert out2.returncode == 0, out2.stderr
     assert "step 0 adjudicated; step 1: north owes throw, south owes throw" in out2.stdout
     fresh = tmp_path / "fresh"
@@ -98,7 +107,10 @@ def test_git_watch_keeps_a_pending_order_git_rm_ed_from_the_players_repository(w
     git("rm", "-q", "inbox/0000-north.pbem", cwd=vandal)
     git("-c", "user.name=v", "-c", "user.email=v@x", "commit", "-q", "-m", "gone", cwd=vandal)
     git("push", "-q", "origin", "HEAD:main", cwd=vandal)
-    lines = referee_pass(watched, now=None)  # past the deadline: a watching referee also ticks
+    lines = referee_pass(watched)  # in time: the order is taken in from the players' history
+    assert "received north's order for step 0: receipt receipts/0000-north-001.pbem" in lines, lines
+    assert "step 0: waiting for south" in lines, lines
+    lines = referee_pass(watched, now=past_deadline())  # past the deadline: a watching referee also ticks
     assert any(line.startswith("step 0 adjudicated (default orders for south);") for line in lines), lines
     git("pull", "-q", cwd=watched.clones["north"])
     entry = tomllib.loads((watched.clones["north"] / "ledger" / "0001.toml").read_text())

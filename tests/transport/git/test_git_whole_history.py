@@ -5,18 +5,24 @@ with push access to a host that takes any push."""
 from __future__ import annotations
 
 import os
+import time
 import tomllib
 from pathlib import Path
 
 import pytest
-from git_support import Arena, git, pbem
+from git_support import PAST_DEADLINE, Arena, git, pbem
 
 from pbem.transport.git import adapter, gitcmd, player
 from pbem.transport.git import hosted as hosted_mod
 
 
-def ci_run(a: Arena, tick: bool = False) -> list[str]:
-    return hosted_mod.run(a.clones["ci"], adapter.load_key(a.referee_key), tick=tick).lines
+def ci_run(a: Arena, tick: bool = False, now: int | None = None) -> list[str]:
+    return hosted_mod.run(a.clones["ci"], adapter.load_key(a.referee_key), tick=tick, now=now).lines
+
+
+def past_deadline() -> int:
+    """A clock past step 0's deadline, less than an hour ahead of the real one (protocol §8.3)."""
+    return int(time.time()) + int(PAST_DEADLINE["PBEM_TEST_CLOCK_AHEAD"])
 
 
 def push_as(clone: Path, message: str, *paths: str) -> None:
@@ -49,7 +55,9 @@ def test_git_tick_never_defaults_a_side_whose_order_is_in_the_history(hosted: Ar
     north = hosted.clones["north"]
     git("rm", "-q", "inbox/0000-north.pbem", cwd=north)
     push_as(north, "gone")
-    lines = ci_run(hosted, tick=True)  # step 0's deadline passed an hour ago
+    lines = ci_run(hosted, tick=True)  # in time: the order is taken in from the history
+    assert "received north's order for step 0: receipt receipts/0000-north-001.pbem" in lines, lines
+    lines = ci_run(hosted, tick=True, now=past_deadline())  # step 0's deadline has passed
     assert any(line.startswith("step 0 adjudicated (default orders for south);") for line in lines), lines
     git("pull", "-q", cwd=north)
     entry = tomllib.loads((north / "ledger" / "0001.toml").read_text())
