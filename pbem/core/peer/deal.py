@@ -14,6 +14,7 @@ decrypting it with all of them; the audit replays every pass from the opened key
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from collections.abc import Sequence
@@ -46,6 +47,7 @@ def on_curve(x: bytes) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=1024)
 def card_point(game: str, card: str) -> bytes:
     """The card's encoding: the first ``SHA-256("pbem-card-v1" || lp(game) || lp(card) || u32be(ctr))``
     that is the x-coordinate of a P-256 point (try and increment, ctr = 0, 1, ...)."""
@@ -134,3 +136,18 @@ def audit(game: str, cards: Sequence[str], sides: Sequence[str], shuffles: Seque
             raise AuditError(f"{side} cheated in the deal: its lock pass is not its opened keys applied to "
                              "the deck it received (peer mode, deal audit).")
         current = list(locks[i])
+
+
+def check_play(game: str, cards: Sequence[str], value: bytes, keys: Sequence[int], claimed: str, side: str,
+               step: int, position: int) -> None:
+    """A card played from a dealt position: the position's value with every side's key removed must be
+    the claimed card's point; otherwise the player lied (caught at once, with its signed claim)."""
+    try:
+        point = unlock(value, keys)
+    except FormatError as exc:
+        raise AuditError(f"{side} cheated at step {step}: a key it gave for position {position} is not a "
+                         f"deal key ({exc}) (peer mode, deal).") from None
+    if point != card_point(game, claimed):
+        found = card_of(point, game, cards)
+        raise AuditError(f"{side} cheated at step {step}: position {position} decrypts to "
+                         f"{found or 'no card of the deck'}, not the {claimed} it claims (peer mode, deal).")

@@ -30,14 +30,6 @@ MANIFEST = "game.toml"
 LIMIT = 1 << 20
 
 
-def is_peer(game_dir: Path) -> bool:
-    """Whether the folder holds a peer game (its manifest's format says so)."""
-    path = Path(game_dir) / MANIFEST
-    if not inputs.is_file(path):
-        return False
-    return f'format = "{MANIFEST_FORMAT}"' in inputs.read_text_input(path, LIMIT, "a game manifest")
-
-
 def open_game(game_dir: Path, ruleset: str, scenario: str, options: dict[str, Any],
               sides: dict[str, PublicIdentity], hours: int, length: int = chain.DEFAULT_LENGTH) -> str:
     """Write a peer game's manifest; the game's name is its folder's."""
@@ -86,6 +78,12 @@ def messages(game_dir: Path, man: Manifest) -> list[Message]:
             raise FormatError(f"{folder / name} holds the message {m.slot} (peer mode, files).")
         out.append(m)
     return out
+
+
+def outcome(game_dir: Path) -> Outcome:
+    """The record the folder's messages compute."""
+    man = manifest(game_dir)
+    return compute(man, messages(game_dir, man))
 
 
 def side_of(man: Manifest, me: PrivateIdentity) -> str:

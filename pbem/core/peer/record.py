@@ -132,10 +132,9 @@ def _compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset, entr
             return Outcome(entries, state, {}, "")
         prev = entry_hash(entries[-1])
         commits = [get(step, "commit", s) for s in man.sides]
-        for m in commits:
-            if m is not None and m.answers != prev:
-                raise Cheat(m.side, step, "its commit answers another entry than the record's latest "
-                            "(a replayed or forked message, peer mode, rounds)", [m.hash])
+        # A message answering another entry, or other commitments, than this record's was made on a
+        # record that differs (someone forked it): it waits, kept as evidence, until the fork shows.
+        commits = [m if m is not None and m.answers == prev else None for m in commits]
         if any(m is None for m in commits):
             return _claimed(man, entries, state, step, {s: "commit" for s, m in zip(man.sides, commits)
                                                          if m is None}, held, commits)
@@ -143,12 +142,9 @@ def _compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset, entr
         reveals = [get(step, "reveal", s) for s in man.sides]
         orders: dict[str, Any] = {}
         for side, c, r in zip(man.sides, commits, reveals):
-            if r is None:
+            if r is None or r.answers != prev or r.body["commits"] != commit_hashes:
                 continue
             assert c is not None
-            if r.answers != prev or r.body["commits"] != commit_hashes:
-                raise Cheat(r.side, step, "its reveal answers another entry or set of commitments than the "
-                            "record's (a replayed or forked message, peer mode, rounds)", [r.hash])
             _open_link(r, links, [c])
             orders[side] = _opened(r, c, step)
             if side in owes:
@@ -156,6 +152,7 @@ def _compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset, entr
                     rules.validate(state, side, orders[side])
                 except (InvalidOrder, IllegalOrder) as exc:
                     raise Cheat(side, step, f"its revealed order breaks the rules: {exc}", [c.hash, r.hash]) from None
+        reveals = [r if r is not None and r.side in orders else None for r in reveals]
         if len(orders) < len(man.sides):
             return _claimed(man, entries, state, step, {s: "reveal" for s, m in zip(man.sides, reveals)
                                                          if m is None}, held, commits)
