@@ -200,3 +200,18 @@ def test_peer_mode_messages_a_replayed_message_changes_nothing_and_another_games
     out = run("game", "receive", t.dirs["north"], tmp_path / "other" / "join-south.asc", ok=False)
     assert "is for game 'rps2', not 'rps'" in out
     assert sorted(p.name for p in (t.dirs["north"] / "messages").iterdir()) == before
+
+
+def test_peer_mode_chains_a_link_that_does_not_follow_its_anchor_names_the_cheater(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    t.join_and_start()
+    for s in SEATS:
+        t.send(s, t.seal(s, THROWS[s]))
+    secrets = peer.private(t.dirs["south"], "south")  # south would pick its link after seeing the others'
+    doc = json.loads(secrets.read_text())
+    doc["chain"] = "ab" * 32
+    secrets.write_text(json.dumps(doc))
+    t.send("south", t.seal("south"))
+    assert "south cheated at step 1: its chain link does not hash to its previous link" in run("verify", t.dirs["east"])
+    proof = t.dirs["east"] / "proofs" / "0001-south.json"
+    assert "south cheated at step 1" in peer.check_proof(proof, peer.manifest(t.dirs["north"]))
