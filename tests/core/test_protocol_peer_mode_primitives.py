@@ -175,3 +175,13 @@ def test_peer_mode_deal_values_off_the_curve_and_bad_keys_are_refused() -> None:
         deal.encrypt(3, next(x for x in range(2, 100) if _lift(x) is None).to_bytes(32, "big"))
     with pytest.raises(FormatError, match=r"\[1, n-1\]"):
         deal.encrypt(deal.ORDER, deal.card_point("g", "c"))
+
+
+def test_peer_mode_vectors_regenerate_byte_for_byte() -> None:
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("generate_peer", Path(__file__).parent / "vectors" / "generate_peer.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    from pbem.core.canonical import canonical_bytes
+    assert canonical_bytes(mod.vectors()) + b"\n" == (Path(__file__).parent / "vectors" / "peer.json").read_bytes()
