@@ -11,15 +11,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.cli.errors import say
-from pbem.cli.files import write_output
-from pbem.cli.key import load_key
 from pbem.cli.lazy import lazy
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the real modules for the type checker; loaded on first use, so a refereed verb that
+    # only asks is_peer loads none of them (docs/architecture.md "Start-up")
+    from pbem.cli import files
+    from pbem.cli import key as key_files
     from pbem.core import identity, inputs
     from pbem.core import ruleset as rs
     from pbem.core.peer import folder as peer
 else:
+    files = lazy("pbem.cli.files")
+    key_files = lazy("pbem.cli.key")
     identity = lazy("pbem.core.identity")
     inputs = lazy("pbem.core.inputs")
     rs = lazy("pbem.core.ruleset")
@@ -40,8 +43,8 @@ def open_game(game_dir: Path, ruleset: str, scenario: str, options: dict[str, An
 
 
 def join(game_dir: Path, side: str, key: Path, passphrase_file: Path | None, out: Path) -> None:
-    text = peer.write_join(game_dir, load_key(key, passphrase_file), side)
-    write_output(out, text)
+    text = peer.write_join(game_dir, key_files.load_key(key, passphrase_file), side)
+    files.write_output(out, text)
     say(f"join of {side} written to {out}; send it to every other side (pbem game receive)")
 
 
@@ -56,14 +59,14 @@ def receive(game_dir: Path, files: list[Path]) -> None:
 def seal(game_dir: Path, draft: Path, key: Path, passphrase_file: Path | None, out: Path) -> None:
     """Write the message this side owes now: its start, its commitment (to the draft), its reveal, or a claim."""
     man = peer.manifest(game_dir)
-    me = load_key(key, passphrase_file)
+    me = key_files.load_key(key, passphrase_file)
     order: Any = None
     if inputs.is_file(draft):
         player = rs.player_of(rs.load(man.ruleset, man.options))
         d = player.parse_draft(inputs.read_text_input(draft, peer.LIMIT, "an orders draft"), str(draft))
         order = d.body()
     what, text = peer.write_owed(game_dir, me, order)
-    write_output(out, text)
+    files.write_output(out, text)
     say(f"wrote the {what} of {peer.side_of(man, me)} to {out}; send it to every other side (pbem game receive)")
 
 
