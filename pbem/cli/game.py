@@ -154,7 +154,7 @@ def open_(game_dir: GameOpt, side: SideOpt, referee: Annotated[Path | None, type
     """Open a game for joins: publish the manifest and dice anchor; set-up waits for every side's entropy."""
     if no_referee:
         if referee is not None or components is not None:
-            raise FormatError("a game with --no-referee takes no --referee and no --components (peer mode).")
+            raise FormatError("a game with --no-referee takes no --referee and no --components (protocol §13).")
         rules, sides, options, scenario = _game_args(ruleset, side, scenario, option)
         peer_cli.open_game(game_dir, ruleset, scenario, options, sides, deadline_hours)
         return

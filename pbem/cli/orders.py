@@ -260,7 +260,7 @@ def seal(
 
     if peer_cli.is_peer(game):
         if key is None:
-            raise FormatError("orders seal needs --key: every peer message is signed (peer mode).")
+            raise FormatError("orders seal needs --key: every peer message is signed (protocol §13.2).")
         peer_cli.seal(game, draft, key, passphrase_file, out)
         return
     man = ledger.read_manifest(game)

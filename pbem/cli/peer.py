@@ -73,7 +73,7 @@ def seal(game_dir: Path, draft: Path, key: Path, passphrase_file: Path | None, o
 def status(game_dir: Path) -> None:
     man = peer.manifest(game_dir)
     out = peer.outcome(game_dir)
-    say(f"game {man.game} (peer mode, no referee): {peer.describe(out, len(out.entries))}")
+    say(f"game {man.game} (protocol §13): {peer.describe(out, len(out.entries))}")
 
 
 def verify(game_dir: Path) -> None:

@@ -179,7 +179,8 @@ def test_peer_mode_deal_values_off_the_curve_and_bad_keys_are_refused() -> None:
 
 def test_peer_mode_vectors_regenerate_byte_for_byte() -> None:
     import importlib.util
-    spec = importlib.util.spec_from_file_location("generate_peer", Path(__file__).parent / "vectors" / "generate_peer.py")
+    script = Path(__file__).parent / "vectors" / "generate_peer.py"
+    spec = importlib.util.spec_from_file_location("generate_peer", script)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -215,3 +215,34 @@ def test_peer_mode_chains_a_link_that_does_not_follow_its_anchor_names_the_cheat
     assert "south cheated at step 1: its chain link does not hash to its previous link" in run("verify", t.dirs["east"])
     proof = t.dirs["east"] / "proofs" / "0001-south.json"
     assert "south cheated at step 1" in peer.check_proof(proof, peer.manifest(t.dirs["north"]))
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_protocol_13_2_bad_messages_are_refused_in_one_sentence_and_change_nothing(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    t.join_and_start()
+    man = peer.manifest(t.dirs["north"])
+    prev = peer.entry_hash(peer.outcome(t.dirs["north"]).entries[-1])
+    east = identity.load_private(t.key("east"))
+    cases = {
+        "commitment": ("east", east, "commit", {"commitment": "xyz"}),
+        "opening": ("east", east, "reveal", {"opening": "rock", "link": "00" * 32, "commits": []}),
+        "commits": ("east", east, "reveal", {"opening": {"label": "order.1", "salt": "00" * 32, "value": 1},
+                                             "link": "00" * 32, "commits": [3]}),
+        "against": ("east", east, "claim", {"against": "north"}),
+        "is signed by a key that is not": ("south", east, "commit", {"commitment": "00" * 32}),
+        "a peer message is one of": ("east", east, "commit", {"commitment": "00" * 32, "extra": 1}),
+    }
+    before = _files(t.dirs["north"])
+    for n, (expect, (side, key, phase, body)) in enumerate(cases.items()):
+        f = tmp_path / f"bad{n}.asc"
+        f.write_text(message.write(key, man.game, side, 1, prev, phase, 5, body), encoding="utf-8")
+        out = run("game", "receive", t.dirs["north"], f, ok=False)
+        assert out.startswith("error:") and expect in out and "§13" in out or "§4.5" in out, out
+        assert "Traceback" not in out
+    (tmp_path / "junk.asc").write_text("hello", encoding="utf-8")
+    assert run("game", "receive", t.dirs["north"], tmp_path / "junk.asc", ok=False).startswith("error:")
+    assert _files(t.dirs["north"]) == before

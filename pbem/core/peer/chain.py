@@ -39,7 +39,7 @@ def fresh_secret() -> bytes:
 def link_at(secret: bytes, length: int, use: int) -> bytes:
     """``H^(length-use)(secret)``: use 0 is the anchor, use ``length`` the secret itself."""
     if not 0 <= use <= length:
-        raise LedgerError(f"chain use {use} is outside 0..{length}: the hash chain is spent (peer mode, chains).")
+        raise LedgerError(f"chain use {use} is outside 0..{length}: the hash chain is spent (protocol §13.3).")
     out = secret
     for _ in range(length - use):
         out = step(out)

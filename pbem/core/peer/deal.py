@@ -31,12 +31,12 @@ CURVE = ec.SECP256R1()
 
 def _point(x: bytes, where: str) -> ec.EllipticCurvePublicKey:
     if len(x) != 32:
-        raise FormatError(f"{where}: a deck value is 32 bytes, not {len(x)} (peer mode, deal).")
+        raise FormatError(f"{where}: a deck value is 32 bytes, not {len(x)} (protocol §13.7).")
     try:
         return ec.EllipticCurvePublicKey.from_encoded_point(CURVE, b"\x02" + x)
     except ValueError:
         raise FormatError(f"{where}: {x.hex()[:16]}… is not the x-coordinate of a P-256 point "
-                          "(peer mode, deal).") from None
+                          "(protocol §13.7).") from None
 
 
 def on_curve(x: bytes) -> bool:
@@ -60,7 +60,7 @@ def card_point(game: str, card: str) -> bytes:
 
 def check_key(k: int, where: str = "key") -> int:
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k < ORDER:
-        raise FormatError(f"{where}: a deal key is a whole number in [1, n-1] (peer mode, deal).")
+        raise FormatError(f"{where}: a deal key is a whole number in [1, n-1] (protocol §13.7).")
     return k
 
 
@@ -88,7 +88,7 @@ def deck(game: str, cards: Sequence[str]) -> list[bytes]:
 
 def check_permutation(perm: Sequence[int], size: int, where: str) -> None:
     if sorted(perm) != list(range(size)) or any(isinstance(p, bool) for p in perm):
-        raise FormatError(f"{where}: the permutation is not one of 0..{size - 1} (peer mode, deal).")
+        raise FormatError(f"{where}: the permutation is not one of 0..{size - 1} (protocol §13.7).")
 
 
 def shuffle_pass(values: Sequence[bytes], key: int, perm: Sequence[int]) -> list[bytes]:
@@ -100,7 +100,7 @@ def shuffle_pass(values: Sequence[bytes], key: int, perm: Sequence[int]) -> list
 def lock_pass(values: Sequence[bytes], shuffle_key: int, position_keys: Sequence[int]) -> list[bytes]:
     """Remove the shuffle key, apply one key per position: ``E_(k_j · s^-1)(values[j])``."""
     if len(position_keys) != len(values):
-        raise FormatError("lock pass: one key per position (peer mode, deal).")
+        raise FormatError("lock pass: one key per position (protocol §13.7).")
     s_inv = inverse(shuffle_key)
     return [encrypt(check_key(k) * s_inv % ORDER, v) for k, v in zip(position_keys, values)]
 
@@ -129,12 +129,12 @@ def audit(game: str, cards: Sequence[str], sides: Sequence[str], shuffles: Seque
     for i, side in enumerate(sides):
         if shuffle_pass(current, shuffle_keys[i], perms[i]) != list(shuffles[i]):
             raise AuditError(f"{side} cheated in the deal: its shuffle pass is not its opened key and "
-                             "permutation applied to the deck it received (peer mode, deal audit).")
+                             "permutation applied to the deck it received (protocol §13.7).")
         current = list(shuffles[i])
     for i, side in enumerate(sides):
         if lock_pass(current, shuffle_keys[i], position_keys[i]) != list(locks[i]):
             raise AuditError(f"{side} cheated in the deal: its lock pass is not its opened keys applied to "
-                             "the deck it received (peer mode, deal audit).")
+                             "the deck it received (protocol §13.7).")
         current = list(locks[i])
 
 
@@ -146,8 +146,8 @@ def check_play(game: str, cards: Sequence[str], value: bytes, keys: Sequence[int
         point = unlock(value, keys)
     except FormatError as exc:
         raise AuditError(f"{side} cheated at step {step}: a key it gave for position {position} is not a "
-                         f"deal key ({exc}) (peer mode, deal).") from None
+                         f"deal key ({exc}) (protocol §13.7).") from None
     if point != card_point(game, claimed):
         found = card_of(point, game, cards)
         raise AuditError(f"{side} cheated at step {step}: position {position} decrypts to "
-                         f"{found or 'no card of the deck'}, not the {claimed} it claims (peer mode, deal).")
+                         f"{found or 'no card of the deck'}, not the {claimed} it claims (protocol §13.7).")

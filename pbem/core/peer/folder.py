@@ -1,6 +1,6 @@
 """A peer game's folder: ``game.toml``, ``messages/``, ``ledger/NNNN.json``, and the side's private area.
 
-Layout (peer mode, files): ``game.toml`` (format ``pbem-peer-game-v1``), ``messages/NNNN-PHASE-SIDE.pbem``
+Layout (protocol §13.1): ``game.toml`` (format ``pbem-peer-game-v1``), ``messages/NNNN-PHASE-SIDE.pbem``
 (every signed message, joins included), ``ledger/NNNN.json`` (the computed entries, canonical JSON),
 ``proofs/`` (the conviction, when there is one) and ``.pbem/peer-SIDE/`` (this player's secrets: chain
 secret, salts and values; never published). Every read goes through the one reader (protocol §3.1);
@@ -61,7 +61,7 @@ def manifest(game_dir: Path) -> Manifest:
         return Manifest(d["game"], d["ruleset"], d["scenario"], dict(d["options"]), tuple(d["sides"]), keys,
                         int(d["chain_length"]), int(d["deadline_hours"]), sha256_hex(raw))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
-        raise FormatError(f"{where} is not a peer game manifest (peer mode, files).") from None
+        raise FormatError(f"{where} is not a peer game manifest (protocol §13.1).") from None
 
 
 def messages(game_dir: Path, man: Manifest) -> list[Message]:
@@ -71,11 +71,11 @@ def messages(game_dir: Path, man: Manifest) -> list[Message]:
     out = []
     for name, is_file in inputs.list_folder(folder, "the messages folder"):
         if not is_file or not name.endswith(".pbem"):
-            raise FormatError(f"{folder / name} does not belong in a peer game's messages folder (peer mode, files).")
+            raise FormatError(f"{folder / name} does not belong in a peer game's messages folder (protocol §13.1).")
         data = inputs.read_input(folder / name, LIMIT, "a peer message", root=Path(game_dir))
         m = message.read(data, str(folder / name), man.game, man.keys)
         if m.slot != name and not name.startswith(m.slot[:-5] + "."):
-            raise FormatError(f"{folder / name} holds the message {m.slot} (peer mode, files).")
+            raise FormatError(f"{folder / name} holds the message {m.slot} (protocol §13.1).")
         out.append(m)
     return out
 
@@ -91,7 +91,7 @@ def side_of(man: Manifest, me: PrivateIdentity) -> str:
         if man.keys[s].sign_key == me.public.sign_key:
             return s
     raise EnvelopeError(f"this key ({me.public.fingerprint}) is not the key of any side of game {man.game} "
-                        "(peer mode, files).")
+                        "(protocol §13.1).")
 
 
 def private(game_dir: Path, side: str) -> Path:
@@ -171,7 +171,7 @@ def write_join(game_dir: Path, me: PrivateIdentity, side: str, clock: int | None
     """The side's join: it accepts the manifest's hash and publishes its chain anchor (the secret stays here)."""
     man = manifest(game_dir)
     if side_of(man, me) != side:
-        raise EnvelopeError(f"this key is not {side}'s key in game {man.game} (peer mode, joins).")
+        raise EnvelopeError(f"this key is not {side}'s key in game {man.game} (protocol §13.4).")
     secrets = _secrets(game_dir, side)
     secret = bytes.fromhex(secrets["chain"]) if "chain" in secrets else chain.fresh_secret()
     _save_secrets(game_dir, side, {**secrets, "chain": secret.hex()})
@@ -200,15 +200,15 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     owed = out.owes.get(side)
     now = _now(clock)
     if owed == "join":
-        raise LedgerError(f"{side} has not joined: pbem game join first (peer mode, joins).")
+        raise LedgerError(f"{side} has not joined: pbem game join first (protocol §13.4).")
     if owed == "start" or (owed is None and not out.entries and out.owes):
         if owed is None:
-            raise LedgerError(f"{side} owes nothing now: the others' start messages are awaited (peer mode, joins).")
+            raise LedgerError(f"{side} owes nothing now: the others' start messages are awaited (protocol §13.4).")
         first = chain.link_at(bytes.fromhex(secrets["chain"]), man.chain_length, 1).hex()
         return "start", _send(game_dir, me, man, side, 0, "", "start", now, {"link": first})
     if owed == "commit":
         if order is None:
-            raise LedgerError(f"{side} owes its commitment for step {step}: seal a draft (peer mode, rounds).")
+            raise LedgerError(f"{side} owes its commitment for step {step}: seal a draft (protocol §13.4).")
         label = handles.order_label(step)
         commitment, opening = handles.make(label, order)
         secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
@@ -223,15 +223,15 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
                                {"opening": secrets["openings"][label], "commits": commits, "link": link})
     if set(out.owes.values()) <= {"join", "start"}:
         raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe their "
-                          f"{next(iter(out.owes.values()))} (peer mode, joins).")
+                          f"{next(iter(out.owes.values()))} (protocol §13.4).")
     if out.owes and side not in out.owes:
         started = round_started(_all(game_dir, man), step, next(iter(out.owes.values())))
         if now >= started + man.hours * 3600:
             return "claim", _send(game_dir, me, man, side, step, prev, "claim", now, {"against": sorted(out.owes)})
         raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe "
                           f"{next(iter(out.owes.values()))} for step {step}; a forfeit may be claimed after "
-                          f"the deadline ({man.hours} hours) (peer mode, deadlines).")
-    raise LedgerError(f"{side} owes nothing now (peer mode, rounds).")
+                          f"the deadline ({man.hours} hours) (protocol §13.5).")
+    raise LedgerError(f"{side} owes nothing now (protocol §13.4).")
 
 
 def _send(game_dir: Path, me: PrivateIdentity, man: Manifest, side: str, step: int, prev: str, phase: str, now: int,
@@ -250,10 +250,10 @@ def verify(game_dir: Path) -> list[str]:
     want = [f"{n:04d}.json" for n in range(len(out.entries))]
     if names != want:
         raise LedgerError(f"{ledger} holds {', '.join(names) or 'nothing'}, but the messages compute "
-                          f"{', '.join(want) or 'nothing'} (peer mode, verify).")
+                          f"{', '.join(want) or 'nothing'} (protocol §13.4).")
     for name, e in zip(want, out.entries):
         if inputs.read_input(ledger / name, LIMIT, "a ledger entry", root=Path(game_dir)) != e:
-            raise LedgerError(f"{ledger / name} is not the entry its messages compute (peer mode, verify).")
+            raise LedgerError(f"{ledger / name} is not the entry its messages compute (protocol §13.4).")
     lines = [f"verify ok: game {man.game}, peer mode, {len(out.entries)} entries replayed from "
              f"{len(messages(game_dir, man))} signed messages"]
     if out.verdict:
@@ -273,7 +273,7 @@ def audit(game_dir: Path) -> list[str]:
     if out.verdict and json.loads(out.entries[-1])["kind"] == "void":
         raise LedgerError(out.verdict)
     if out.owes:
-        raise LedgerError(f"game {man.game} is not over: {describe(out, len(out.entries))} (peer mode, audit).")
+        raise LedgerError(f"game {man.game} is not over: {describe(out, len(out.entries))} (protocol §13.4).")
     return [*lines, "audit ok: every commitment opened and every chain link followed its anchor"]
 
 
@@ -286,18 +286,18 @@ def describe(out: Outcome, step: int) -> str:
 
 
 def check_proof(path: Path, man: Manifest) -> str:
-    """A proof file convicts when its signed messages alone compute the void it names (peer mode, proofs)."""
+    """A proof file convicts when its signed messages alone compute the void it names (protocol §13.6)."""
     try:
         doc = json.loads(inputs.read_text_input(path, LIMIT, "a peer proof"))
         texts, cheater, step = doc["messages"], doc["cheater"], doc["step"]
         if doc["format"] != "pbem-peer-proof-v1" or doc["manifest"] != man.hash or not isinstance(texts, list):
             raise ValueError
     except (ValueError, KeyError, TypeError):
-        raise FormatError(f"{path} is not a peer proof of this game (peer mode, proofs).") from None
+        raise FormatError(f"{path} is not a peer proof of this game (protocol §13.6).") from None
     msgs = [message.read(str(t), f"{path} message {i}", man.game, man.keys) for i, t in enumerate(texts)]
     out = compute(man, msgs)
     last = json.loads(out.entries[-1]) if out.entries else {}
     if last.get("kind") != "void" or (last["cheater"], last["step"]) != (cheater, step):
         raise LedgerError(f"{path} does not prove that {cheater} cheated at step {step}: its messages compute "
-                          "no such void (peer mode, proofs).")
+                          "no such void (protocol §13.6).")
     return out.verdict

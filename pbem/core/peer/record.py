@@ -72,7 +72,7 @@ def equivocations(messages: Sequence[Message]) -> Cheat | None:
         other = seen.setdefault(m.slot, m)
         if other.hash != m.hash:
             return Cheat(m.side, m.step, f"it signed two different {m.phase} messages for one step "
-                         "(equivocation, peer mode, messages)", [other.hash, m.hash])
+                         "(equivocation, protocol §13.2)", [other.hash, m.hash])
     return None
 
 
@@ -112,7 +112,7 @@ def _compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset, entr
     for j in joins:
         assert j is not None
         if j.body["manifest"] != man.hash:
-            raise Cheat(j.side, 0, "its join accepts another manifest (peer mode, joins)", [j.hash])
+            raise Cheat(j.side, 0, "its join accepts another manifest (protocol §13.4)", [j.hash])
         links[j.side] = _hex32(j, j.body["anchor"], "anchor")
     starts = [get(0, "start", s) for s in man.sides]
     for m in starts:
@@ -171,14 +171,14 @@ def _hex32(m: Message, value: Any, what: str) -> bytes:
     except ValueError:
         raw = b""
     if len(raw) != chain.LINK_LEN:
-        raise Cheat(m.side, m.step, f"its {what} is not 32 bytes in hex (peer mode, chains)", [m.hash])
+        raise Cheat(m.side, m.step, f"its {what} is not 32 bytes in hex (protocol §13.3)", [m.hash])
     return raw
 
 
 def _open_link(m: Message, links: dict[str, bytes], before: Sequence[Message]) -> None:
     link = _hex32(m, m.body["link"], "chain link")
     if not chain.follows(link, links[m.side]):
-        raise Cheat(m.side, m.step, "its chain link does not hash to its previous link (peer mode, chains)",
+        raise Cheat(m.side, m.step, "its chain link does not hash to its previous link (protocol §13.3)",
                     [*(b.hash for b in before), m.hash])
     links[m.side] = link
 
@@ -188,14 +188,14 @@ def _opened(r: Message, c: Message, step: int) -> Any:
     label = handles.order_label(step)
     ok = isinstance(o, dict) and set(o) == {"label", "salt", "value"} and o["label"] == label
     if not ok or not handles.opens(str(c.body["commitment"]), handles.Opening(label, str(o["salt"]), o["value"])):
-        raise Cheat(r.side, step, f"its reveal does not open its commitment {label!r} (peer mode, commit-reveal)",
+        raise Cheat(r.side, step, f"its reveal does not open its commitment {label!r} (protocol §13.4)",
                     [c.hash, r.hash])
     return o["value"]
 
 
 def _claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: int, owes: dict[str, str],
              held: Mapping[str, Message], commits: Sequence[Message | None]) -> Outcome:
-    """A round still open: unless a valid claim ends it with a forfeit (peer mode, deadlines)."""
+    """A round still open: unless a valid claim ends it with a forfeit (protocol §13.5)."""
     prev = entry_hash(entries[-1])
     for side in man.sides:
         claim = held.get(f"{step:04d}-claim-{side}.pbem")
@@ -203,10 +203,10 @@ def _claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: i
             continue
         if claim.answers != prev or sorted(claim.body["against"]) != sorted(owes) or side in owes:
             raise Cheat(side, step, "its forfeit claim names sides that do not owe, or it owes itself "
-                        "(peer mode, deadlines)", [claim.hash])
+                        "(protocol §13.5)", [claim.hash])
         started = round_started(held, step, next(iter(owes.values())))
         if claim.clock < started + man.hours * 3600:
-            raise Cheat(side, step, "it claimed a forfeit before the round's deadline (peer mode, deadlines)",
+            raise Cheat(side, step, "it claimed a forfeit before the round's deadline (protocol §13.5)",
                         [claim.hash])
         entries.append(_entry(man, step, "forfeit", prev, [claim], forfeit=sorted(owes), claimant=side))
         return Outcome(entries, state, {}, f"{', '.join(sorted(owes))} forfeited at step {step}: "
