@@ -246,3 +246,25 @@ def test_protocol_13_2_bad_messages_are_refused_in_one_sentence_and_change_nothi
     (tmp_path / "junk.asc").write_text("hello", encoding="utf-8")
     assert run("game", "receive", t.dirs["north"], tmp_path / "junk.asc", ok=False).startswith("error:")
     assert _files(t.dirs["north"]) == before
+
+
+def test_protocol_13_1_sealing_without_or_with_a_spoiled_private_area_is_refused_in_one_sentence(
+        tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    t.join_and_start()
+    for s in SEATS:
+        t.send(s, t.seal(s, THROWS[s]))
+    secrets = peer.private(t.dirs["east"], "east")
+    kept = secrets.read_bytes()
+    secrets.write_text("{not json", encoding="utf-8")
+    out = run("orders", "seal", tmp_path / "none.toml", "--game", t.dirs["east"], "--key", t.key("east"),
+              "--out", tmp_path / "x.asc", ok=False)
+    assert "is not this side's private peer secrets (protocol §13.1)" in out
+    secrets.write_text('{"chain": "' + "00" * 32 + '"}', encoding="utf-8")
+    out = run("orders", "seal", tmp_path / "none.toml", "--game", t.dirs["east"], "--key", t.key("east"),
+              "--out", tmp_path / "x.asc", ok=False)
+    assert "holds no the opening" not in out and "holds no the" not in out
+    assert "opening of 'order.1' of east" in out
+    secrets.write_bytes(kept)
+    t.send("east", t.seal("east"))
+    assert not (tmp_path / "x.asc").exists()

@@ -102,8 +102,26 @@ def _secrets(game_dir: Path, side: str) -> dict[str, Any]:
     path = private(game_dir, side)
     if not inputs.is_file(path):
         return {}
-    data = json.loads(inputs.read_text_input(path, LIMIT, "a side's private peer secrets"))
-    return data if isinstance(data, dict) else {}
+    try:
+        data = json.loads(inputs.read_text_input(path, LIMIT, "a side's private peer secrets"))
+        if not isinstance(data, dict) or not isinstance(data.get("openings", {}), dict):
+            raise ValueError
+        if "chain" in data:
+            bytes.fromhex(data["chain"])
+    except (ValueError, TypeError, RecursionError):
+        raise FormatError(f"{path} is not this side's private peer secrets (protocol §13.1).") from None
+    return data
+
+
+def _secret(game_dir: Path, side: str, label: str = "") -> tuple[bytes, Any]:
+    """This side's chain secret and, with ``label``, the opening it keeps for it; one sentence when missing."""
+    data = _secrets(game_dir, side)
+    opening = data.get("openings", {}).get(label) if label else None
+    if "chain" not in data or (label and opening is None):
+        what = f"opening of {label!r}" if "chain" in data else "chain secret"
+        raise LedgerError(f"{private(game_dir, side)} holds no {what} of {side}: seal from the folder that "
+                          "joined and committed (protocol §13.1).")
+    return bytes.fromhex(data["chain"]), opening
 
 
 def _save_secrets(game_dir: Path, side: str, data: dict[str, Any]) -> None:
@@ -204,7 +222,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     if owed == "start" or (owed is None and not out.entries and out.owes):
         if owed is None:
             raise LedgerError(f"{side} owes nothing now: the others' start messages are awaited (protocol §13.4).")
-        first = chain.link_at(bytes.fromhex(secrets["chain"]), man.chain_length, 1).hex()
+        first = chain.link_at(_secret(game_dir, side)[0], man.chain_length, 1).hex()
         return "start", _send(game_dir, me, man, side, 0, "", "start", now, {"link": first})
     if owed == "commit":
         if order is None:
@@ -218,9 +236,10 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         all_held = {m.slot: m for m in messages(game_dir, man)}
         commits = [all_held[f"{step:04d}-commit-{s}.pbem"].hash for s in man.sides]
         label = handles.order_label(step)
-        link = chain.link_at(bytes.fromhex(secrets["chain"]), man.chain_length, step + 1).hex()
+        secret, opening = _secret(game_dir, side, label)
+        link = chain.link_at(secret, man.chain_length, step + 1).hex()
         return "reveal", _send(game_dir, me, man, side, step, prev, "reveal", now,
-                               {"opening": secrets["openings"][label], "commits": commits, "link": link})
+                               {"opening": opening, "commits": commits, "link": link})
     if set(out.owes.values()) <= {"join", "start"}:
         raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe their "
                           f"{next(iter(out.owes.values()))} (protocol §13.4).")
