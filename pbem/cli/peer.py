@@ -53,6 +53,9 @@ def receive(game_dir: Path, files: list[Path]) -> None:
         data = inputs.read_input(f, peer.LIMIT, "a peer message")
         m, out = peer.take(game_dir, data, str(f))
         say(f"took the {m.phase} of {m.side} for step {m.step}")
+        note = peer.fork_note(game_dir, m)
+        if note:
+            say(note)
     say(peer.describe(out, len(out.entries)))
 
 

@@ -182,6 +182,9 @@ def test_peer_mode_messages_forked_commits_prove_equivocation(tmp_path: Path) ->
         f = tmp_path / f"fork-{to}.asc"
         f.write_text(message.write(me, man.game, "east", 1, prev, "commit", 5, {"commitment": c}), encoding="utf-8")
         run("game", "receive", t.dirs[to], f)
+    t.send("south", t.seal("south"), to=("north",))  # south reveals, on the commit it was sent
+    assert "a side sent different messages to different players" in "\n".join(
+        run("game", "receive", t.dirs["north"], tmp_path / f"m{t.n}.asc").splitlines())
     run("game", "receive", t.dirs["north"], tmp_path / "fork-south.asc")  # south relays what it holds
     out = run("verify", t.dirs["north"])
     assert "east cheated at step 1: it signed two different commit messages for one step (equivocation" in out

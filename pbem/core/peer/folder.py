@@ -177,6 +177,22 @@ def take(game_dir: Path, data: bytes, where: str) -> tuple[Message, Outcome]:
         return m, rebuild(game_dir)
 
 
+def fork_note(game_dir: Path, m: Message) -> str:
+    """A plain warning when a reveal lists commitments this folder does not hold: someone sent
+    different messages to different players, and relaying what each holds will show who."""
+    if m.phase != "reveal":
+        return ""
+    man = manifest(game_dir)
+    held = _all(game_dir, man)
+    mine = [held[f"{m.step:04d}-commit-{s}.pbem"].hash if f"{m.step:04d}-commit-{s}.pbem" in held else ""
+            for s in man.sides]
+    if m.body["commits"] == mine:
+        return ""
+    return (f"warning: the reveal of {m.side} answers commitments this folder does not hold: a side sent different "
+            f"messages to different players; ask {m.side} for every commit of step {m.step} it holds and take "
+            "them (protocol §13.6)")
+
+
 def _all(game_dir: Path, man: Manifest) -> dict[str, Message]:
     return {m.slot: m for m in messages(game_dir, man)}
 
