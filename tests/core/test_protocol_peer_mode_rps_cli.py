@@ -271,3 +271,45 @@ def test_protocol_13_1_sealing_without_or_with_a_spoiled_private_area_is_refused
     secrets.write_bytes(kept)
     t.send("east", t.seal("east"))
     assert not (tmp_path / "x.asc").exists()
+
+
+def test_protocol_13_5_a_claim_crossing_a_late_reveal_convicts_nobody(tmp_path: Path) -> None:
+    """north claims against south and east while south's reveal is still in the post: south's own record,
+    which holds that reveal, forfeits east alone and convicts nobody."""
+    t = Table(tmp_path)
+    t.join_and_start()
+    for s in SEATS:
+        t.send(s, t.seal(s, THROWS[s]))
+    t.send("north", t.seal("north"))
+    south_reveal = t.seal("south")  # not yet delivered to north
+    claim = t.seal("north")
+    t.send("north", claim)
+    south = run("verify", t.dirs["south"])
+    assert "east forfeited at step 1" in south and "cheated" not in south
+    assert "east, south forfeited at step 1" in run("verify", t.dirs["north"])
+    run("game", "receive", t.dirs["east"], south_reveal)
+    assert "cheated" not in run("verify", t.dirs["east"])
+
+
+def test_protocol_13_6_an_early_claim_proof_convicts_from_its_messages_alone(tmp_path: Path) -> None:
+    t = Table(tmp_path, hours=48)
+    t.join_and_start()
+    for s in SEATS:
+        t.send(s, t.seal(s, THROWS[s]))
+    t.send("north", t.seal("north"))
+    man = peer.manifest(t.dirs["north"])
+    prev = peer.entry_hash(peer.outcome(t.dirs["north"]).entries[-1])
+    early = message.write(identity.load_private(t.key("north")), man.game, "north", 1, prev, "claim", 10,
+                          {"against": ["east"]})
+    (tmp_path / "early.asc").write_text(early, encoding="utf-8")
+    run("game", "receive", t.dirs["east"], tmp_path / "early.asc")
+    proof = t.dirs["east"] / "proofs" / "0001-north.json"
+    assert "north cheated at step 1: it claimed a forfeit before" in peer.check_proof(proof, man)
+    doc = json.loads(proof.read_text())
+    doc["messages"] = doc["messages"][:-1]
+    proof.write_text(json.dumps(doc))
+    import pytest
+
+    from pbem.core.errors import LedgerError
+    with pytest.raises(LedgerError, match="does not prove that north cheated at step 1"):
+        peer.check_proof(proof, man)

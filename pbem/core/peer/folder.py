@@ -148,8 +148,7 @@ def rebuild(game_dir: Path) -> Outcome:
 def write_proof(game_dir: Path, man: Manifest, void: dict[str, Any]) -> Path:
     """The proof file: the manifest hash and the signed messages that convict, in canonical JSON."""
     held = sorted(messages(game_dir, man), key=lambda m: (m.step, m.slot, m.hash))
-    shown = [m for m in held if m.hash in void["proof"] or m.step < void["step"]
-             or (m.step == void["step"] and m.phase == "commit")]
+    shown = [m for m in held if m.hash in void["proof"] or m.step <= void["step"]]
     doc = {"format": "pbem-peer-proof-v1", "game": man.game, "manifest": man.hash, "cheater": void["cheater"],
            "step": void["step"], "reason": void["reason"], "messages": [m.armored for m in shown]}
     path = Path(game_dir) / "proofs" / f"{void['step']:04d}-{void['cheater']}.json"

@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.core import ruleset as rs
 from pbem.core.canonical import canonical_bytes, sha256_hex
-from pbem.core.errors import IllegalOrder, InvalidOrder, PbemError
+from pbem.core.errors import PbemError
 from pbem.core.identity import PublicIdentity
 from pbem.core.peer import chain, handles
 from pbem.core.peer.message import Message
@@ -80,7 +80,6 @@ def compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset | None
     """Every entry the messages allow, in order; a conviction ends the record with a void entry."""
     rules = rules or rs.load(man.ruleset, man.options)
     entries: list[bytes] = []
-    state: dict[str, Any] = {}
     try:
         return _compute(man, messages, rules, entries)
     except Cheat as cheat:
@@ -88,7 +87,7 @@ def compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset | None
         entries.append(canonical_bytes({"format": ENTRY_FORMAT, "game": man.game, "entry": len(entries),
                                         "kind": "void", "prev": prev, "cheater": cheat.side, "step": cheat.step,
                                         "reason": cheat.reason, "proof": cheat.proof}))
-        return Outcome(entries, state, {}, str(cheat))
+        return Outcome(entries, {}, {}, str(cheat))
 
 
 def _slots(messages: Sequence[Message]) -> dict[str, Message]:
@@ -120,9 +119,8 @@ def _compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset, entr
             _open_link(m, links, [joins[man.sides.index(m.side)]])  # type: ignore[list-item]
     if any(m is None for m in starts):
         return Outcome(entries, {}, {s: "start" for s, m in zip(man.sides, starts) if m is None}, "")
-    from pbem.core.peer.chain import stream
     seed_links = [(s, links[s]) for s in man.sides]
-    state = rules.setup(man.scenario, dict(man.options), stream(man.game, 0, seed_links))
+    state = rules.setup(man.scenario, dict(man.options), chain.stream(man.game, 0, seed_links))
     used: list[Message] = [m for m in (*joins, *starts) if m is not None]
     entries.append(_entry(man, 0, "setup", "", used, seed=chain.seed(man.game, 0, seed_links).hex(), state=state))
     step = 1
@@ -137,7 +135,7 @@ def _compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset, entr
         commits = [m if m is not None and m.answers == prev else None for m in commits]
         if any(m is None for m in commits):
             return _claimed(man, entries, state, step, {s: "commit" for s, m in zip(man.sides, commits)
-                                                         if m is None}, held, commits)
+                                                         if m is None}, held)
         commit_hashes = [m.hash for m in commits if m is not None]
         reveals = [get(step, "reveal", s) for s in man.sides]
         orders: dict[str, Any] = {}
@@ -150,14 +148,15 @@ def _compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset, entr
             if side in owes:
                 try:
                     rules.validate(state, side, orders[side])
-                except (InvalidOrder, IllegalOrder) as exc:
+                except PbemError as exc:  # InvalidOrder, IllegalOrder, or a ruleset's FormatError
                     raise Cheat(side, step, f"its revealed order breaks the rules: {exc}", [c.hash, r.hash]) from None
         reveals = [r if r is not None and r.side in orders else None for r in reveals]
         if len(orders) < len(man.sides):
             return _claimed(man, entries, state, step, {s: "reveal" for s, m in zip(man.sides, reveals)
-                                                         if m is None}, held, commits)
+                                                         if m is None}, held)
         seed_links = [(s, links[s]) for s in man.sides]
-        result = rules.adjudicate(state, {s: orders[s] for s in owes}, stream(man.game, step, seed_links), man.game)
+        rng = chain.stream(man.game, step, seed_links)
+        result = rules.adjudicate(state, {s: orders[s] for s in owes}, rng, man.game)
         state = result.state
         used = [m for m in (*commits, *reveals) if m is not None]
         entries.append(_entry(man, step, "step", prev, used, seed=chain.seed(man.game, step, seed_links).hex(),
@@ -194,23 +193,23 @@ def _opened(r: Message, c: Message, step: int) -> Any:
 
 
 def _claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: int, owes: dict[str, str],
-             held: Mapping[str, Message], commits: Sequence[Message | None]) -> Outcome:
-    """A round still open: unless a valid claim ends it with a forfeit (protocol §13.5)."""
+             held: Mapping[str, Message]) -> Outcome:
+    """A round still open, unless a claim ends it with a forfeit (protocol §13.5). A claim counts against
+    the sides it names that still owe here; one this record does not bear out (its signer owes, or every
+    side it names has answered) is kept and not used; one signed before the deadline convicts its signer."""
     prev = entry_hash(entries[-1])
     for side in man.sides:
         claim = held.get(f"{step:04d}-claim-{side}.pbem")
-        if claim is None:
+        against = sorted(s for s in claim.body["against"] if s in owes) if claim is not None else []
+        if claim is None or claim.answers != prev or side in owes or not against:
             continue
-        if claim.answers != prev or sorted(claim.body["against"]) != sorted(owes) or side in owes:
-            raise Cheat(side, step, "its forfeit claim names sides that do not owe, or it owes itself "
-                        "(protocol §13.5)", [claim.hash])
-        started = round_started(held, step, next(iter(owes.values())))
-        if claim.clock < started + man.hours * 3600:
+        owed = owes[against[0]]
+        if claim.clock < round_started(held, step, owed) + man.hours * 3600:
             raise Cheat(side, step, "it claimed a forfeit before the round's deadline (protocol §13.5)",
                         [claim.hash])
-        entries.append(_entry(man, step, "forfeit", prev, [claim], forfeit=sorted(owes), claimant=side))
-        return Outcome(entries, state, {}, f"{', '.join(sorted(owes))} forfeited at step {step}: "
-                       f"no {next(iter(owes.values()))} before the deadline")
+        entries.append(_entry(man, step, "forfeit", prev, [claim], forfeit=against, claimant=side))
+        return Outcome(entries, state, {}, f"{', '.join(against)} forfeited at step {step}: "
+                       f"no {owed} before the deadline")
     return Outcome(entries, state, owes, "")
 
 
