@@ -313,3 +313,39 @@ def test_protocol_13_6_an_early_claim_proof_convicts_from_its_messages_alone(tmp
     from pbem.core.errors import LedgerError
     with pytest.raises(LedgerError, match="does not prove that north cheated at step 1"):
         peer.check_proof(proof, man)
+
+
+def test_protocol_13_4_an_illegal_order_is_refused_at_seal_and_convicts_when_revealed(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    t.join_and_start()
+    before = _files(t.dirs["east"])
+    draft = tmp_path / "lizard.toml"
+    draft.write_text('side = "east"\nstep = 0\nthrow = "lizard"\n', encoding="utf-8")
+    out = run("orders", "seal", draft, "--game", t.dirs["east"], "--key", t.key("east"), "--out",
+              tmp_path / "l.asc", ok=False)
+    assert "throw 'lizard': choose one of paper, rock, scissors (RPS rule 1)" in out
+    assert _files(t.dirs["east"]) == before and not (tmp_path / "l.asc").exists()
+    for s in ("north", "south"):
+        t.send(s, t.seal(s, THROWS[s]))
+    # a patched client commits to the illegal throw anyway, and reveals it
+    from pbem.core.peer import chain, handles
+    man = peer.manifest(t.dirs["east"])
+    east = identity.load_private(t.key("east"))
+    prev = peer.entry_hash(peer.outcome(t.dirs["east"]).entries[-1])
+    value = {"side": "east", "step": 0, "throw": "lizard"}
+    c, o = handles.make("order.1", value)
+    f = tmp_path / "c.asc"
+    f.write_text(message.write(east, man.game, "east", 1, prev, "commit", 5, {"commitment": c}), encoding="utf-8")
+    t.send("east", f)
+    run("game", "receive", t.dirs["east"], f)
+    commits = [m.hash for m in sorted(peer.messages(t.dirs["north"], man), key=lambda m: SEATS.index(m.side))
+               if m.step == 1 and m.phase == "commit"]
+    secret = bytes.fromhex(json.loads(peer.private(t.dirs["east"], "east").read_text())["chain"])
+    link = chain.link_at(secret, man.chain_length, 2).hex()
+    r = tmp_path / "r.asc"
+    r.write_text(message.write(east, man.game, "east", 1, prev, "reveal", 6, {
+        "opening": {"label": o.label, "salt": o.salt, "value": value}, "commits": commits, "link": link}),
+        encoding="utf-8")
+    t.send("east", r)
+    out = run("verify", t.dirs["north"])
+    assert "east cheated at step 1: its revealed order breaks the rules: throw 'lizard'" in out

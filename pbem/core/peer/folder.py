@@ -242,6 +242,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     if owed == "commit":
         if order is None:
             raise LedgerError(f"{side} owes its commitment for step {step}: seal a draft (protocol §13.4).")
+        rs.load(man.ruleset, man.options).validate(out.state, side, order)  # refused before it binds the side
         label = handles.order_label(step)
         commitment, opening = handles.make(label, order)
         secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
