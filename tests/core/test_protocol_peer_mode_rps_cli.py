@@ -75,6 +75,14 @@ class Table:
         for s in SEATS:
             self.send(s, self.seal(s))
 
+    def committed(self, revealed: tuple[str, ...] = ()) -> None:
+        """Joined and started, every side's commitment of step 1 sent, and the reveals of ``revealed``."""
+        self.join_and_start()
+        for s in SEATS:
+            self.send(s, self.seal(s, THROWS[s]))
+        for s in revealed:
+            self.send(s, self.seal(s))
+
     def round(self, throws: dict[str, str] = THROWS) -> None:
         for s in SEATS:
             self.send(s, self.seal(s, throws[s]))
@@ -131,10 +139,7 @@ def test_peer_mode_deadlines_a_side_that_aborts_after_seeing_the_links_forfeits(
 
 def test_peer_mode_deadlines_no_claim_before_the_deadline(tmp_path: Path) -> None:
     t = Table(tmp_path, hours=48)
-    t.join_and_start()
-    for s in SEATS:
-        t.send(s, t.seal(s, THROWS[s]))
-    t.send("north", t.seal("north"))
+    t.committed(revealed=("north",))
     out = run("orders", "seal", tmp_path / "none.toml", "--game", t.dirs["north"], "--key", t.key("north"),
               "--out", tmp_path / "claim.asc", ok=False)
     assert "a forfeit may be claimed after the deadline (48 hours)" in out
@@ -293,10 +298,7 @@ def test_protocol_13_5_a_claim_crossing_a_late_reveal_convicts_nobody(tmp_path: 
 
 def test_protocol_13_6_an_early_claim_proof_convicts_from_its_messages_alone(tmp_path: Path) -> None:
     t = Table(tmp_path, hours=48)
-    t.join_and_start()
-    for s in SEATS:
-        t.send(s, t.seal(s, THROWS[s]))
-    t.send("north", t.seal("north"))
+    t.committed(revealed=("north",))
     man = peer.manifest(t.dirs["north"])
     prev = peer.entry_hash(peer.outcome(t.dirs["north"]).entries[-1])
     early = message.write(identity.load_private(t.key("north")), man.game, "north", 1, prev, "claim", 10,
