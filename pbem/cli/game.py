@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from pbem.cli import peer as peer_cli
 from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.files import RECORD_FOLDERS, write_output
 from pbem.cli.key import load_key
@@ -142,10 +143,23 @@ def new(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetO
 
 @game_app.command("open")
 @fails_cleanly
-def open_(game_dir: GameOpt, referee: RefereeOpt, side: SideOpt, ruleset: RulesetOpt = DEFAULT_RULESET,
+def open_(game_dir: GameOpt, side: SideOpt, referee: Annotated[Path | None, typer.Option(
+          "--referee", help="The referee's private key file (not with --no-referee).")] = None,
+          ruleset: RulesetOpt = DEFAULT_RULESET,
           scenario: ScenarioOpt = "", option: OptionOpt = None, passphrase_file: PassOpt = None,
-          deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS, components: ComponentsOpt = None) -> None:
+          deadline_hours: HoursOpt = DEFAULT_DEADLINE_HOURS, components: ComponentsOpt = None,
+          no_referee: Annotated[bool, typer.Option("--no-referee", help="A peer game: no referee key anywhere; "
+                                                   "any player opens it (docs/protocol.md, Peer mode).")] = False,
+          ) -> None:
     """Open a game for joins: publish the manifest and dice anchor; set-up waits for every side's entropy."""
+    if no_referee:
+        if referee is not None or components is not None:
+            raise FormatError("a game with --no-referee takes no --referee and no --components (protocol §13).")
+        rules, sides, options, scenario = _game_args(ruleset, side, scenario, option)
+        peer_cli.open_game(game_dir, ruleset, scenario, options, sides, deadline_hours)
+        return
+    if referee is None:
+        raise FormatError("game open needs --referee KEY, or --no-referee for a game with no referee (protocol §7.1).")
     rules, options, ref, pubs, scenario = _game_inputs(ruleset, side, scenario, option, referee, passphrase_file,
                                                        components)
     game_id = core_game.open_game(game_dir, rules, scenario, options, ref, pubs, deadline_hours=deadline_hours,
@@ -167,6 +181,9 @@ def join(
     = None,
 ) -> None:
     """Player: seal your set-up entropy to the referee, bound to this game's manifest."""
+    if peer_cli.is_peer(game_dir):
+        peer_cli.join(game_dir, side, key, passphrase_file, out)
+        return
     text = core_game.write_join(game_dir, load_key(key, passphrase_file), side)
     write_output(out, text)
     say(f"join of {side} written to {out}; mail it to the referee")
@@ -202,6 +219,9 @@ def receive(
 
     A later order from the same side replaces it (with the next receipt number).
     """
+    if peer_cli.is_peer(game_dir):
+        peer_cli.receive(game_dir, [order])
+        return
     ref = load_key(key, passphrase_file)
     receipt = core_game.receive_order(game_dir, ref, core_game.read_input(order), str(order))
     if receipt_out is not None:

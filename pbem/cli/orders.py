@@ -254,9 +254,15 @@ def seal(
     report to be found it is sealed unchecked, with a note; ``--no-check`` skips the check. The
     referee judges every order again, for good.
     """
+    from pbem.cli import peer as peer_cli
     from pbem.core import game as core_game
     from pbem.core import ledger
 
+    if peer_cli.is_peer(game):
+        if key is None:
+            raise FormatError("orders seal needs --key: every peer message is signed (protocol §13.2).")
+        peer_cli.seal(game, draft, key, passphrase_file, out)
+        return
     man = ledger.read_manifest(game)
     d = read_draft(draft, rs.player_of(rs.load(man.ruleset)))
     if key is None:

@@ -34,6 +34,10 @@ def _when(t: int) -> str:
 def status(game_dir: GameDir) -> None:
     """Which step the game is at, who owes what (from the public ledger) and, for the referee, which orders
     have arrived (kept in GAME/.pbem/pending until the step is adjudicated)."""
+    from pbem.cli import peer as peer_cli
+    if peer_cli.is_peer(game_dir):
+        peer_cli.status(game_dir)
+        return
     info = standing.status(game_dir)
     say(describe(info))
     warning = deadline_warning(info)

@@ -16,7 +16,7 @@ from pbem.cli.files import write_output
 from pbem.cli.key import load_key
 from pbem.cli.lazy import lazy
 from pbem.cli.status import GameDir
-from pbem.core.errors import PbemError
+from pbem.core.errors import FormatError, PbemError
 
 if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
     from pbem.core import audit as audit_mod
@@ -33,6 +33,10 @@ else:
 def verify(game_dir: GameDir) -> None:
     """Check the whole public record: signatures, chain, dice reveals, orders consumed, reports; and this
     folder's record of first sights: no entry reached it with its deadline already past (protocol §8.3)."""
+    from pbem.cli import peer as peer_cli
+    if peer_cli.is_peer(game_dir):
+        peer_cli.verify(game_dir)
+        return
     from pbem.core import seen
     record = ledger.verify_record(game_dir)
     lines = list(record.summary["lines"])
@@ -43,7 +47,8 @@ def verify(game_dir: GameDir) -> None:
 @fails_cleanly
 def audit(
     game_dir: GameDir,
-    reveal: Annotated[Path, typer.Option("--reveal", help="The reveal bundle published by the referee.")],
+    reveal: Annotated[Path | None, typer.Option("--reveal", help="The reveal bundle published by the referee "
+                                                "(none for a peer game).")] = None,
     receipt: Annotated[list[Path] | None, typer.Option("--receipt", help="A receipt the referee gave you for an "
                                                        "order (repeat for each); the ledger must honour it.")] = None,
     key: Annotated[list[Path] | None, typer.Option("--key", help="Your private key, to open receipts sealed to "
@@ -56,6 +61,12 @@ def audit(
     With ``--receipt``, also check that no receipted in-time order was defaulted or replaced by an
     older one (protocol §9.2).
     """
+    from pbem.cli import peer as peer_cli
+    if peer_cli.is_peer(game_dir):
+        peer_cli.audit(game_dir)
+        return
+    if reveal is None:
+        raise FormatError("audit needs --reveal BUNDLE, the reveal bundle the referee published (protocol §9).")
     keys = [load_key(k, passphrase_file) for k in key or []]
     man = ledger.read_manifest(game_dir) if receipt else None
     held = [(str(p), receipts.unseal(core_game.read_input(p), man, keys, str(p)) if man else b"")

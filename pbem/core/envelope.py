@@ -40,7 +40,7 @@ HPKE_INFO = b"pbem-envelope-v2-key"
 KC_DOMAIN = b"pbem-envelope-v2-key-commitment"
 STANZA = 80  # HPKE enc (32) + sealed 32-byte key (32) + tag (16)
 MAX_RECIPIENTS = 16
-KINDS = ("order", "join", "report", "state", "ledger", "manifest", "reveal", "message", "receipt")
+KINDS = ("order", "join", "report", "state", "ledger", "manifest", "reveal", "message", "receipt", "peer")
 ZERO_NONCE = bytes(12)
 # Sealed payloads are padded to a multiple of their kind's bucket (§4.4), so that a size tells
 # nothing a reader may not know. Measured over seven random Hammer games (protocol §4.4): reports

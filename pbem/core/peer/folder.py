@@ -1,0 +1,338 @@
+"""A peer game's folder: ``game.toml``, ``messages/``, ``ledger/NNNN.json``, and the side's private area.
+
+Layout (protocol §13.1): ``game.toml`` (format ``pbem-peer-game-v1``), ``messages/NNNN-PHASE-SIDE.pbem``
+(every signed message, joins included), ``ledger/NNNN.json`` (the computed entries, canonical JSON),
+``proofs/`` (the conviction, when there is one) and ``.pbem/peer-SIDE/`` (this player's secrets: chain
+secret, salts and values; never published). Every read goes through the one reader (protocol §3.1);
+every write is atomic and under the game lock.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pbem.core import inputs
+from pbem.core import ruleset as rs
+from pbem.core.atomic import write_atomic
+from pbem.core.canonical import canonical_bytes, sha256_hex
+from pbem.core.errors import EnvelopeError, FormatError, LedgerError
+from pbem.core.identity import PrivateIdentity, PublicIdentity
+from pbem.core.lock import PRIVATE, game_lock
+from pbem.core.peer import chain, handles, message
+from pbem.core.peer.message import Message
+from pbem.core.peer.record import MANIFEST_FORMAT, Manifest, Outcome, compute, entry_hash, round_started
+
+MANIFEST = "game.toml"
+LIMIT = 1 << 20
+
+
+def open_game(game_dir: Path, ruleset: str, scenario: str, options: dict[str, Any],
+              sides: dict[str, PublicIdentity], hours: int, length: int = chain.DEFAULT_LENGTH) -> str:
+    """Write a peer game's manifest; the game's name is its folder's."""
+    import tomli_w
+
+    game_dir = Path(game_dir)
+    if (game_dir / MANIFEST).exists():
+        raise FormatError(f"{game_dir} already holds a game; open a new game in a new folder.")
+    rules = rs.load(ruleset, options)
+    names = tuple(getattr(rules, "sides", ()))
+    if sorted(names) != sorted(sides):
+        raise FormatError(f"the {ruleset} game here seats {', '.join(names)}, but --side gave "
+                          f"{', '.join(sorted(sides))} (protocol §10.1).")
+    doc = {"format": MANIFEST_FORMAT, "game": game_dir.name, "ruleset": ruleset, "scenario": scenario,
+           "options": options, "sides": list(names), "chain_length": length, "deadline_hours": hours,
+           "keys": {s: sides[s].to_dict() for s in names}}
+    game_dir.mkdir(parents=True, exist_ok=True)
+    write_atomic(game_dir / MANIFEST, tomli_w.dumps(doc))
+    return game_dir.name
+
+
+def manifest(game_dir: Path) -> Manifest:
+    path = Path(game_dir) / MANIFEST
+    raw = inputs.read_input(path, LIMIT, "a game manifest", root=Path(game_dir))
+    where = str(path)
+    try:
+        d = tomllib.loads(raw.decode("utf-8"))
+        keys = {s: PublicIdentity.from_dict(d["keys"][s], f"{where} keys.{s}") for s in d["sides"]}
+        return Manifest(d["game"], d["ruleset"], d["scenario"], dict(d["options"]), tuple(d["sides"]), keys,
+                        int(d["chain_length"]), int(d["deadline_hours"]), sha256_hex(raw))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
+        raise FormatError(f"{where} is not a peer game manifest (protocol §13.1).") from None
+
+
+def messages(game_dir: Path, man: Manifest) -> list[Message]:
+    folder = Path(game_dir) / "messages"
+    if not folder.is_dir():
+        return []
+    out = []
+    for name, is_file in inputs.list_folder(folder, "the messages folder"):
+        if not is_file or not name.endswith(".pbem"):
+            raise FormatError(f"{folder / name} does not belong in a peer game's messages folder (protocol §13.1).")
+        data = inputs.read_input(folder / name, LIMIT, "a peer message", root=Path(game_dir))
+        m = message.read(data, str(folder / name), man.game, man.keys)
+        if m.slot != name and not name.startswith(m.slot[:-5] + "."):
+            raise FormatError(f"{folder / name} holds the message {m.slot} (protocol §13.1).")
+        out.append(m)
+    return out
+
+
+def outcome(game_dir: Path) -> Outcome:
+    """The record the folder's messages compute."""
+    man = manifest(game_dir)
+    return compute(man, messages(game_dir, man))
+
+
+def side_of(man: Manifest, me: PrivateIdentity) -> str:
+    for s in man.sides:
+        if man.keys[s].sign_key == me.public.sign_key:
+            return s
+    raise EnvelopeError(f"this key ({me.public.fingerprint}) is not the key of any side of game {man.game} "
+                        "(protocol §13.1).")
+
+
+def private(game_dir: Path, side: str) -> Path:
+    return Path(game_dir) / PRIVATE / f"peer-{side}" / "secrets.json"
+
+
+def _secrets(game_dir: Path, side: str) -> dict[str, Any]:
+    path = private(game_dir, side)
+    if not inputs.is_file(path):
+        return {}
+    try:
+        data = json.loads(inputs.read_text_input(path, LIMIT, "a side's private peer secrets"))
+        if not isinstance(data, dict) or not isinstance(data.get("openings", {}), dict):
+            raise ValueError
+        if "chain" in data:
+            bytes.fromhex(data["chain"])
+    except (ValueError, TypeError, RecursionError):
+        raise FormatError(f"{path} is not this side's private peer secrets (protocol §13.1).") from None
+    return data
+
+
+def _secret(game_dir: Path, side: str, label: str = "") -> tuple[bytes, Any]:
+    """This side's chain secret and, with ``label``, the opening it keeps for it; one sentence when missing."""
+    data = _secrets(game_dir, side)
+    opening = data.get("openings", {}).get(label) if label else None
+    if "chain" not in data or (label and opening is None):
+        what = f"opening of {label!r}" if "chain" in data else "chain secret"
+        raise LedgerError(f"{private(game_dir, side)} holds no {what} of {side}: seal from the folder that "
+                          "joined and committed (protocol §13.1).")
+    return bytes.fromhex(data["chain"]), opening
+
+
+def _save_secrets(game_dir: Path, side: str, data: dict[str, Any]) -> None:
+    path = private(game_dir, side)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    write_atomic(path, canonical_bytes(data), mode=0o600)
+
+
+def rebuild(game_dir: Path) -> Outcome:
+    """Recompute the record from the messages and write every entry (and the proof, when one convicts)."""
+    man = manifest(game_dir)
+    out = compute(man, messages(game_dir, man))
+    ledger = Path(game_dir) / "ledger"
+    ledger.mkdir(exist_ok=True)
+    for n, e in enumerate(out.entries):
+        path = ledger / f"{n:04d}.json"
+        if not path.exists() or inputs.read_input(path, LIMIT, "a ledger entry", root=Path(game_dir)) != e:
+            write_atomic(path, e)
+    if out.verdict and json.loads(out.entries[-1])["kind"] == "void":
+        write_proof(game_dir, man, json.loads(out.entries[-1]))
+    return out
+
+
+def write_proof(game_dir: Path, man: Manifest, void: dict[str, Any]) -> Path:
+    """The proof file: the manifest hash and the signed messages that convict, in canonical JSON."""
+    held = sorted(messages(game_dir, man), key=lambda m: (m.step, m.slot, m.hash))
+    shown = [m for m in held if m.hash in void["proof"] or m.step <= void["step"]]
+    doc = {"format": "pbem-peer-proof-v1", "game": man.game, "manifest": man.hash, "cheater": void["cheater"],
+           "step": void["step"], "reason": void["reason"], "messages": [m.armored for m in shown]}
+    path = Path(game_dir) / "proofs" / f"{void['step']:04d}-{void['cheater']}.json"
+    path.parent.mkdir(exist_ok=True)
+    write_atomic(path, canonical_bytes(doc))
+    return path
+
+
+def take(game_dir: Path, data: bytes, where: str) -> tuple[Message, Outcome]:
+    """Take one message into the record: checked, stored in its slot (a different one in a taken slot is
+    kept beside it as evidence of equivocation), and the record recomputed."""
+    with game_lock(game_dir):
+        man = manifest(game_dir)
+        m = message.read(data, where, man.game, man.keys)
+        folder = Path(game_dir) / "messages"
+        folder.mkdir(exist_ok=True)
+        path = folder / m.slot
+        if path.exists():
+            old = message.read(inputs.read_input(path, LIMIT, "a peer message", root=Path(game_dir)), str(path),
+                               man.game, man.keys)
+            if old.hash == m.hash:
+                return m, compute(man, messages(game_dir, man))
+            path = folder / f"{m.slot[:-5]}.{m.hash[:16]}.pbem"
+        write_atomic(path, m.armored)
+        return m, rebuild(game_dir)
+
+
+def fork_note(game_dir: Path, m: Message) -> str:
+    """A plain warning when a reveal lists commitments this folder does not hold: someone sent
+    different messages to different players, and relaying what each holds will show who."""
+    if m.phase != "reveal":
+        return ""
+    man = manifest(game_dir)
+    held = _all(game_dir, man)
+    mine = [held[f"{m.step:04d}-commit-{s}.pbem"].hash if f"{m.step:04d}-commit-{s}.pbem" in held else ""
+            for s in man.sides]
+    if m.body["commits"] == mine:
+        return ""
+    return (f"warning: the reveal of {m.side} answers commitments this folder does not hold: a side sent different "
+            f"messages to different players; ask {m.side} for every commit of step {m.step} it holds and take "
+            "them (protocol §13.6)")
+
+
+def _all(game_dir: Path, man: Manifest) -> dict[str, Message]:
+    return {m.slot: m for m in messages(game_dir, man)}
+
+
+def _held(game_dir: Path, man: Manifest, side: str) -> dict[str, Message]:
+    return {m.slot: m for m in messages(game_dir, man) if m.side == side}
+
+
+def write_join(game_dir: Path, me: PrivateIdentity, side: str, clock: int | None = None) -> str:
+    """The side's join: it accepts the manifest's hash and publishes its chain anchor (the secret stays here)."""
+    man = manifest(game_dir)
+    if side_of(man, me) != side:
+        raise EnvelopeError(f"this key is not {side}'s key in game {man.game} (protocol §13.4).")
+    secrets = _secrets(game_dir, side)
+    secret = bytes.fromhex(secrets["chain"]) if "chain" in secrets else chain.fresh_secret()
+    _save_secrets(game_dir, side, {**secrets, "chain": secret.hex()})
+    text = message.write(me, man.game, side, 0, "", "join", _now(clock),
+                         {"manifest": man.hash, "anchor": chain.anchor(secret, man.chain_length).hex()})
+    take(game_dir, text.encode("ascii"), "your join")
+    return text
+
+
+def _now(clock: int | None) -> int:
+    return int(time.time()) if clock is None else clock
+
+
+def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: int | None = None) -> tuple[str, str]:
+    """The message this side owes now (start, commit or reveal; a forfeit claim once a deadline is past),
+    taken into its own record; returns (what, armored text)."""
+    man = manifest(game_dir)
+    side = side_of(man, me)
+    out = compute(man, messages(game_dir, man))
+    if out.verdict:
+        raise LedgerError(f"game {man.game} is over: {out.verdict}.")
+    held = _held(game_dir, man, side)
+    secrets = _secrets(game_dir, side)
+    step = len(out.entries)
+    prev = entry_hash(out.entries[-1]) if out.entries else ""
+    owed = out.owes.get(side)
+    now = _now(clock)
+    if owed == "join":
+        raise LedgerError(f"{side} has not joined: pbem game join first (protocol §13.4).")
+    if owed == "start" or (owed is None and not out.entries and out.owes):
+        if owed is None:
+            raise LedgerError(f"{side} owes nothing now: the others' start messages are awaited (protocol §13.4).")
+        first = chain.link_at(_secret(game_dir, side)[0], man.chain_length, 1).hex()
+        return "start", _send(game_dir, me, man, side, 0, "", "start", now, {"link": first})
+    if owed == "commit":
+        if order is None:
+            raise LedgerError(f"{side} owes its commitment for step {step}: seal a draft (protocol §13.4).")
+        rs.load(man.ruleset, man.options).validate(out.state, side, order)  # refused before it binds the side
+        label = handles.order_label(step)
+        commitment, opening = handles.make(label, order)
+        secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
+        _save_secrets(game_dir, side, secrets)
+        return "commit", _send(game_dir, me, man, side, step, prev, "commit", now, {"commitment": commitment})
+    if owed == "reveal" and f"{step:04d}-reveal-{side}.pbem" not in held:
+        all_held = {m.slot: m for m in messages(game_dir, man)}
+        commits = [all_held[f"{step:04d}-commit-{s}.pbem"].hash for s in man.sides]
+        label = handles.order_label(step)
+        secret, opening = _secret(game_dir, side, label)
+        link = chain.link_at(secret, man.chain_length, step + 1).hex()
+        return "reveal", _send(game_dir, me, man, side, step, prev, "reveal", now,
+                               {"opening": opening, "commits": commits, "link": link})
+    if set(out.owes.values()) <= {"join", "start"}:
+        raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe their "
+                          f"{next(iter(out.owes.values()))} (protocol §13.4).")
+    if out.owes and side not in out.owes:
+        started = round_started(_all(game_dir, man), step, next(iter(out.owes.values())))
+        if now >= started + man.hours * 3600:
+            return "claim", _send(game_dir, me, man, side, step, prev, "claim", now, {"against": sorted(out.owes)})
+        raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe "
+                          f"{next(iter(out.owes.values()))} for step {step}; a forfeit may be claimed after "
+                          f"the deadline ({man.hours} hours) (protocol §13.5).")
+    raise LedgerError(f"{side} owes nothing now (protocol §13.4).")
+
+
+def _send(game_dir: Path, me: PrivateIdentity, man: Manifest, side: str, step: int, prev: str, phase: str, now: int,
+          body: dict[str, Any]) -> str:
+    text = message.write(me, man.game, side, step, prev, phase, now, body)
+    take(game_dir, text.encode("ascii"), f"your {phase}")
+    return text
+
+
+def verify(game_dir: Path) -> list[str]:
+    """Replay the record from the manifest and the messages; every ledger file must be what it computes."""
+    man = manifest(game_dir)
+    out = compute(man, messages(game_dir, man))
+    ledger = Path(game_dir) / "ledger"
+    names = sorted(n for n, _ in inputs.list_folder(ledger, "the ledger folder")) if ledger.is_dir() else []
+    want = [f"{n:04d}.json" for n in range(len(out.entries))]
+    if names != want:
+        raise LedgerError(f"{ledger} holds {', '.join(names) or 'nothing'}, but the messages compute "
+                          f"{', '.join(want) or 'nothing'} (protocol §13.4).")
+    for name, e in zip(want, out.entries):
+        if inputs.read_input(ledger / name, LIMIT, "a ledger entry", root=Path(game_dir)) != e:
+            raise LedgerError(f"{ledger / name} is not the entry its messages compute (protocol §13.4).")
+    lines = [f"verify ok: game {man.game}, peer mode, {len(out.entries)} entries replayed from "
+             f"{len(messages(game_dir, man))} signed messages"]
+    if out.verdict:
+        lines.append(out.verdict)
+    elif out.owes:
+        lines.append(describe(out, len(out.entries)))
+    else:
+        lines.append(f"result: {json.dumps(rs.load(man.ruleset, man.options).result(out.state), sort_keys=True)}")
+    return lines
+
+
+def audit(game_dir: Path) -> list[str]:
+    """The end of a game: the replay passes, the game is over, and every commitment was opened."""
+    lines = verify(game_dir)
+    man = manifest(game_dir)
+    out = compute(man, messages(game_dir, man))
+    if out.verdict and json.loads(out.entries[-1])["kind"] == "void":
+        raise LedgerError(out.verdict)
+    if out.owes:
+        raise LedgerError(f"game {man.game} is not over: {describe(out, len(out.entries))} (protocol §13.4).")
+    return [*lines, "audit ok: every commitment opened and every chain link followed its anchor"]
+
+
+def describe(out: Outcome, step: int) -> str:
+    if out.verdict:
+        return out.verdict
+    if not out.owes:
+        return "the game is over"
+    return f"step {step}: " + ", ".join(f"{s} owes {w}" for s, w in sorted(out.owes.items()))
+
+
+def check_proof(path: Path, man: Manifest) -> str:
+    """A proof file convicts when its signed messages alone compute the void it names (protocol §13.6)."""
+    try:
+        doc = json.loads(inputs.read_text_input(path, LIMIT, "a peer proof"))
+        texts, cheater, step = doc["messages"], doc["cheater"], doc["step"]
+        if doc["format"] != "pbem-peer-proof-v1" or doc["manifest"] != man.hash or not isinstance(texts, list):
+            raise ValueError
+    except (ValueError, KeyError, TypeError):
+        raise FormatError(f"{path} is not a peer proof of this game (protocol §13.6).") from None
+    msgs = [message.read(str(t), f"{path} message {i}", man.game, man.keys) for i, t in enumerate(texts)]
+    out = compute(man, msgs)
+    last = json.loads(out.entries[-1]) if out.entries else {}
+    if last.get("kind") != "void" or (last["cheater"], last["step"]) != (cheater, step):
+        raise LedgerError(f"{path} does not prove that {cheater} cheated at step {step}: its messages compute "
+                          "no such void (protocol §13.6).")
+    return out.verdict

@@ -1,0 +1,103 @@
+"""Peer messages: sign-only envelopes (protocol §4.2) of kind ``peer``, one per side, step and phase.
+
+The payload is canonical JSON ``{"phase", "clock", ...}``; the header's step is the entry the message
+works toward and ``answers`` the record hash of the latest entry its sender holds. Two different
+signed messages of one side for one (game, step, phase) prove equivocation.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pbem.core import armor, envelope
+from pbem.core.canonical import canonical_bytes, sha256_hex
+from pbem.core.encoding import is_hex64
+from pbem.core.errors import FormatError
+from pbem.core.identity import PrivateIdentity, PublicIdentity
+from pbem.core.records import record
+
+KIND = "peer"
+PHASES = ("join", "start", "commit", "reveal", "claim")
+FIELDS: dict[str, frozenset[str]] = {
+    "join": frozenset({"manifest", "anchor"}),
+    "start": frozenset({"link"}),
+    "commit": frozenset({"commitment"}),
+    "reveal": frozenset({"opening", "link", "commits"}),
+    "claim": frozenset({"against"}),
+}
+
+
+@record
+class Message:
+    """One checked peer message: who sent it, for which step and phase, and its payload."""
+
+    side: str
+    step: int
+    phase: str
+    clock: int
+    answers: str
+    body: dict[str, Any]
+    hash: str
+    armored: str
+
+    @property
+    def slot(self) -> str:
+        """Its file name in ``messages/``: the one place a side's message for a step and phase lies."""
+        return f"{self.step:04d}-{self.phase}-{self.side}.pbem"
+
+
+def write(me: PrivateIdentity, game: str, side: str, step: int, answers: str, phase: str, clock: int,
+          body: dict[str, Any]) -> str:
+    payload = canonical_bytes({"phase": phase, "clock": clock, **body})
+    raw = envelope.sign_only(me, payload, game=game, kind=KIND, side=side, step=step, answers=answers)
+    return armor.armor(raw)
+
+
+def read(data: bytes | str, where: str, game: str, keys: dict[str, PublicIdentity]) -> Message:
+    """A peer message of this game, signed by the key of the side it names; one sentence otherwise."""
+    env = envelope.read(data, where)
+    envelope.expect(env, where, game=game, kind=KIND)
+    side = env.header.side
+    if side not in keys:
+        raise FormatError(f"{where} names side {side!r}, which is not in this game (protocol §13.2).")
+    envelope.expect(env, where, signer=keys[side])
+    try:
+        body = json.loads(env.body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise FormatError(f"{where}: the payload is not UTF-8 JSON (protocol §13.2).") from None
+    if not isinstance(body, dict) or canonical_bytes(body) != env.body:
+        raise FormatError(f"{where}: the payload is not a canonical JSON object (protocol §13.2).")
+    phase, clock = body.pop("phase", None), body.pop("clock", None)
+    if phase not in FIELDS or set(body) != FIELDS[phase]:
+        raise FormatError(f"{where}: a peer message is one of {', '.join(PHASES)} with its fields "
+                          "(protocol §13.2).")
+    if not isinstance(clock, int) or isinstance(clock, bool) or clock < 0:
+        raise FormatError(f"{where}: the clock is not a whole number of seconds (protocol §13.2).")
+    bad = _bad_field(phase, body)
+    if bad:
+        raise FormatError(f"{where}: its {bad} is not what a {phase} message holds (protocol §13.2).")
+    return Message(side, env.header.step, phase, clock, env.header.answers, body, sha256_hex(env.raw),
+                   armor.armor(env.raw))
+
+
+def _hexes(value: Any) -> bool:
+    return isinstance(value, list) and all(is_hex64(v) for v in value)
+
+
+def _bad_field(phase: str, body: dict[str, Any]) -> str:
+    """The first field of the wrong type, or "": hashes, anchors, links and commitments are 64 hex digits."""
+    for name in ("manifest", "anchor", "link", "commitment"):
+        if name in body and not is_hex64(body[name]):
+            return name
+    if phase == "reveal":
+        o = body["opening"]
+        if not (isinstance(o, dict) and set(o) == {"label", "salt", "value"} and isinstance(o["label"], str)
+                and is_hex64(o["salt"])):
+            return "opening"
+        if not _hexes(body["commits"]):
+            return "commits"
+    if phase == "claim" and not (isinstance(body["against"], list) and body["against"]
+                                 and all(isinstance(a, str) for a in body["against"])):
+        return "against"
+    return ""

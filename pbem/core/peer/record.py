@@ -1,0 +1,220 @@
+"""The peer record, computed by every client alike from the manifest and the signed messages.
+
+Nobody signs an entry: each is a pure function of the previous entry and the messages of its
+round, so two honest clients holding the same messages hold byte-identical records, and
+``replay`` (verify) recomputes the whole record from the messages alone. A message that breaks a
+rule ends the game with a ``void`` entry naming the cheater, the step and the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.core import ruleset as rs
+from pbem.core.canonical import canonical_bytes, sha256_hex
+from pbem.core.errors import PbemError
+from pbem.core.identity import PublicIdentity
+from pbem.core.peer import chain, handles
+from pbem.core.peer.message import Message
+from pbem.core.records import record
+
+ENTRY_FORMAT = "pbem-peer-entry-v1"
+MANIFEST_FORMAT = "pbem-peer-game-v1"
+
+
+@record
+class Manifest:
+    """What every join accepts: the game, its rules and options, the sides' keys, the chain length and deadline."""
+
+    game: str
+    ruleset: str
+    scenario: str
+    options: dict[str, Any]
+    sides: tuple[str, ...]
+    keys: dict[str, PublicIdentity]
+    chain_length: int
+    hours: int
+    hash: str
+
+
+@record
+class Outcome:
+    """The computed record: its entries (canonical JSON each), the state, and what is owed next."""
+
+    entries: list[bytes]
+    state: dict[str, Any]
+    owes: dict[str, str]
+    verdict: str
+
+
+class Cheat(PbemError):
+    """A message that convicts its sender; ``proof`` lists the hashes of the messages that show it."""
+
+    def __init__(self, side: str, step: int, reason: str, proof: Sequence[str]) -> None:
+        super().__init__(f"{side} cheated at step {step}: {reason}")
+        self.side, self.step, self.reason, self.proof = side, step, reason, list(proof)
+
+
+def entry_hash(entry: bytes) -> str:
+    return sha256_hex(entry)
+
+
+def _entry(man: Manifest, n: int, kind: str, prev: str, used: Sequence[Message], **fields: Any) -> bytes:
+    return canonical_bytes({"format": ENTRY_FORMAT, "game": man.game, "entry": n, "kind": kind, "prev": prev,
+                            "messages": [m.hash for m in used], **fields})
+
+
+def equivocations(messages: Sequence[Message]) -> Cheat | None:
+    """Two different messages in one slot (side, step, phase): the first such pair, in slot order."""
+    seen: dict[str, Message] = {}
+    for m in sorted(messages, key=lambda m: (m.slot, m.hash)):
+        other = seen.setdefault(m.slot, m)
+        if other.hash != m.hash:
+            return Cheat(m.side, m.step, f"it signed two different {m.phase} messages for one step "
+                         "(equivocation, protocol §13.2)", [other.hash, m.hash])
+    return None
+
+
+def compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset | None = None) -> Outcome:
+    """Every entry the messages allow, in order; a conviction ends the record with a void entry."""
+    rules = rules or rs.load(man.ruleset, man.options)
+    entries: list[bytes] = []
+    try:
+        return _compute(man, messages, rules, entries)
+    except Cheat as cheat:
+        prev = entry_hash(entries[-1]) if entries else ""
+        entries.append(canonical_bytes({"format": ENTRY_FORMAT, "game": man.game, "entry": len(entries),
+                                        "kind": "void", "prev": prev, "cheater": cheat.side, "step": cheat.step,
+                                        "reason": cheat.reason, "proof": cheat.proof}))
+        return Outcome(entries, {}, {}, str(cheat))
+
+
+def _slots(messages: Sequence[Message]) -> dict[str, Message]:
+    return {m.slot: m for m in messages}
+
+
+def _compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset, entries: list[bytes]) -> Outcome:
+    fork = equivocations(messages)
+    if fork is not None:
+        raise fork
+    held = _slots(messages)
+
+    def get(step: int, phase: str, side: str) -> Message | None:
+        return held.get(f"{step:04d}-{phase}-{side}.pbem")
+
+    joins = [get(0, "join", s) for s in man.sides]
+    missing = [s for s, m in zip(man.sides, joins) if m is None]
+    if missing:
+        return Outcome(entries, {}, {s: "join" for s in missing}, "")
+    links: dict[str, bytes] = {}
+    for j in joins:
+        assert j is not None
+        if j.body["manifest"] != man.hash:
+            raise Cheat(j.side, 0, "its join accepts another manifest (protocol §13.4)", [j.hash])
+        links[j.side] = _hex32(j, j.body["anchor"], "anchor")
+    starts = [get(0, "start", s) for s in man.sides]
+    for m in starts:
+        if m is not None:
+            _open_link(m, links, [joins[man.sides.index(m.side)]])  # type: ignore[list-item]
+    if any(m is None for m in starts):
+        return Outcome(entries, {}, {s: "start" for s, m in zip(man.sides, starts) if m is None}, "")
+    seed_links = [(s, links[s]) for s in man.sides]
+    state = rules.setup(man.scenario, dict(man.options), chain.stream(man.game, 0, seed_links))
+    used: list[Message] = [m for m in (*joins, *starts) if m is not None]
+    entries.append(_entry(man, 0, "setup", "", used, seed=chain.seed(man.game, 0, seed_links).hex(), state=state))
+    step = 1
+    while True:
+        owes = rules.owes(state)
+        if not owes:
+            return Outcome(entries, state, {}, "")
+        prev = entry_hash(entries[-1])
+        commits = [get(step, "commit", s) for s in man.sides]
+        # A message answering another entry, or other commitments, than this record's was made on a
+        # record that differs (someone forked it): it waits, kept as evidence, until the fork shows.
+        commits = [m if m is not None and m.answers == prev else None for m in commits]
+        if any(m is None for m in commits):
+            return _claimed(man, entries, state, step, {s: "commit" for s, m in zip(man.sides, commits)
+                                                         if m is None}, held)
+        commit_hashes = [m.hash for m in commits if m is not None]
+        reveals = [get(step, "reveal", s) for s in man.sides]
+        orders: dict[str, Any] = {}
+        for side, c, r in zip(man.sides, commits, reveals):
+            if r is None or r.answers != prev or r.body["commits"] != commit_hashes:
+                continue
+            assert c is not None
+            _open_link(r, links, [c])
+            orders[side] = _opened(r, c, step)
+            if side in owes:
+                try:
+                    rules.validate(state, side, orders[side])
+                except PbemError as exc:  # InvalidOrder, IllegalOrder, or a ruleset's FormatError
+                    raise Cheat(side, step, f"its revealed order breaks the rules: {exc}", [c.hash, r.hash]) from None
+        reveals = [r if r is not None and r.side in orders else None for r in reveals]
+        if len(orders) < len(man.sides):
+            return _claimed(man, entries, state, step, {s: "reveal" for s, m in zip(man.sides, reveals)
+                                                         if m is None}, held)
+        seed_links = [(s, links[s]) for s in man.sides]
+        rng = chain.stream(man.game, step, seed_links)
+        result = rules.adjudicate(state, {s: orders[s] for s in owes}, rng, man.game)
+        state = result.state
+        used = [m for m in (*commits, *reveals) if m is not None]
+        entries.append(_entry(man, step, "step", prev, used, seed=chain.seed(man.game, step, seed_links).hex(),
+                              orders={s: orders[s] for s in owes}, log=result.log, state=state))
+        step += 1
+
+
+def _hex32(m: Message, value: Any, what: str) -> bytes:
+    try:
+        raw = bytes.fromhex(value) if isinstance(value, str) else b""
+    except ValueError:
+        raw = b""
+    if len(raw) != chain.LINK_LEN:
+        raise Cheat(m.side, m.step, f"its {what} is not 32 bytes in hex (protocol §13.3)", [m.hash])
+    return raw
+
+
+def _open_link(m: Message, links: dict[str, bytes], before: Sequence[Message]) -> None:
+    link = _hex32(m, m.body["link"], "chain link")
+    if not chain.follows(link, links[m.side]):
+        raise Cheat(m.side, m.step, "its chain link does not hash to its previous link (protocol §13.3)",
+                    [*(b.hash for b in before), m.hash])
+    links[m.side] = link
+
+
+def _opened(r: Message, c: Message, step: int) -> Any:
+    o = r.body["opening"]
+    label = handles.order_label(step)
+    ok = isinstance(o, dict) and set(o) == {"label", "salt", "value"} and o["label"] == label
+    if not ok or not handles.opens(str(c.body["commitment"]), handles.Opening(label, str(o["salt"]), o["value"])):
+        raise Cheat(r.side, step, f"its reveal does not open its commitment {label!r} (protocol §13.4)",
+                    [c.hash, r.hash])
+    return o["value"]
+
+
+def _claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: int, owes: dict[str, str],
+             held: Mapping[str, Message]) -> Outcome:
+    """A round still open, unless a claim ends it with a forfeit (protocol §13.5). A claim counts against
+    the sides it names that still owe here; one this record does not bear out (its signer owes, or every
+    side it names has answered) is kept and not used; one signed before the deadline convicts its signer."""
+    prev = entry_hash(entries[-1])
+    for side in man.sides:
+        claim = held.get(f"{step:04d}-claim-{side}.pbem")
+        against = sorted(s for s in claim.body["against"] if s in owes) if claim is not None else []
+        if claim is None or claim.answers != prev or side in owes or not against:
+            continue
+        owed = owes[against[0]]
+        if claim.clock < round_started(held, step, owed) + man.hours * 3600:
+            raise Cheat(side, step, "it claimed a forfeit before the round's deadline (protocol §13.5)",
+                        [claim.hash])
+        entries.append(_entry(man, step, "forfeit", prev, [claim], forfeit=against, claimant=side))
+        return Outcome(entries, state, {}, f"{', '.join(against)} forfeited at step {step}: "
+                       f"no {owed} before the deadline")
+    return Outcome(entries, state, owes, "")
+
+
+def round_started(held: Mapping[str, Message], step: int, owed: str) -> int:
+    """Where a phase's deadline counts from: the latest clock among the messages that completed the
+    phase before (the previous round's reveals, or this round's commits)."""
+    before = (step - 1, ("reveal", "start")) if owed == "commit" else (step, ("commit",))
+    return max([m.clock for m in held.values() if m.step == before[0] and m.phase in before[1]] or [0])
