@@ -54,8 +54,9 @@ SIGMAS = 4
 
 
 def probabilities(o: BattleOdds) -> dict[str, Fraction]:
-    out = {"attacker wins": o.attacker_wins, "defender holds": o.defender_holds,
-           "forced retreat": o.forced_retreat, "game over": o.game_over}
+    out = {"attacker wins": o.attacker_wins, "defender holds": o.defender_holds, "game over": o.game_over}
+    for side in sorted(o.forced_out):
+        out[f"{side} forced out"] = o.forced_out[side]
     for b in o.blocks:
         for what in ("holds", "retreated", "captured", "eliminated"):
             out[f"{b.block} {what}"] = getattr(b, what)
@@ -114,9 +115,8 @@ def main() -> int:
         bad = compare(exact, seen, args.battles)
         state, decider = load_battle(str(path), area, None, plans)
         general = battle_odds(state, area, decider, general=True)  # the engine-driven path, for agreement
-        if (general.attacker_wins, general.defender_holds, general.forced_retreat, general.game_over,
-                general.blocks) != (exact.attacker_wins, exact.defender_holds, exact.forced_retreat,
-                                    exact.game_over, exact.blocks):
+        if (general.outcomes(), general.forced_out, general.blocks) != (exact.outcomes(), exact.forced_out,
+                                                                         exact.blocks):
             bad.append("the fast and the engine-driven paths disagree")
         worst = max((abs(float(fs - p)) / math.sqrt(float(p * (1 - p)) / args.battles)
                      for key, p in probabilities(exact).items() if 0 < p < 1
