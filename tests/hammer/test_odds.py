@@ -157,12 +157,14 @@ def _engine_counts(path: Path, battles: int) -> dict[str, int]:
     after the other was forced out after round 3, read from the battle logs alone."""
     from pbem.core.drbg import Drbg
     from pbem.hammer.battle import fight
+    from pbem.hammer.odds import plan_deciders
 
     counts = {"england": 0, "scotland": 0}
     rng = Drbg(b"control-change..")
+    base, _ = load_battle(str(path), "Buchan")  # the case's steps run once; each battle fights a copy
     for _ in range(battles):
-        state, decider = load_battle(str(path), "Buchan")
-        log = fight(state, "Buchan", rng, decider)
+        state = base.copy()
+        log = fight(state, "Buchan", rng, plan_deciders(state))
         forced = {e.actor for e in log if e.what == "retreat" and e.facts.get("forced")}
         end = next(e for e in log if e.what == "battle_end")
         if forced and end.facts.get("winner"):
