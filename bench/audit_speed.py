@@ -27,14 +27,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from benchpath import TINY  # (the checkout and tests/ on sys.path)
 
 GOAL_IN_PROCESS = 0.3
 GOAL_COMMAND = 0.6
 
 
-def play(folder: Path, seed: str, min_steps: int) -> None:
+def play(folder: Path, seed: str, min_steps: int, max_steps: int = 2000) -> None:
     """A whole game: the referee's dice secret is new each time, so a game that ends early (a
     sudden death, 9.1) is played again, up to five times, until it has ``min_steps`` steps."""
     import shutil
@@ -45,7 +44,7 @@ def play(folder: Path, seed: str, min_steps: int) -> None:
         shutil.rmtree(folder, ignore_errors=True)
         start = time.process_time()
         s = play_bot_game(folder, "braveheart", {"england": "simple", "scotland": "random"}, seed.encode(),
-                          chain_length=beacon.DEFAULT_LENGTH)
+                          chain_length=beacon.DEFAULT_LENGTH, max_steps=max_steps)
         took = time.process_time() - start
         print(f"played: {s.steps} steps, {s.years} years, {s.winner} wins; {took:.2f} s CPU with its own verify "
               f"and audit ({took / s.steps * 1000:.1f} ms a step)")
@@ -64,11 +63,10 @@ def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
 
 
 def command(args: list[str], repeat: int) -> tuple[float, float]:
-    pbem = Path(sys.executable).with_name("pbem")
     times = []
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([str(pbem), *args], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, "-m", "pbem", *args], check=True, stdout=subprocess.DEVNULL)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return min(times), statistics.median(times)
@@ -96,11 +94,15 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--min-steps", type=int, default=85, help="play again when a game is shorter")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--tiny", action="store_true", help=TINY + " (a game of 12 steps, one run each)")
     args = parser.parse_args()
+    max_steps = 2000
+    if args.tiny:
+        args.repeat, args.min_steps, max_steps = 1, 1, 12
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.folder or args.keep or Path(tmp) / "bench"
         if not args.folder:
-            play(folder, args.seed, args.min_steps)
+            play(folder, args.seed, args.min_steps, max_steps)
         from pbem.core import audit as audit_mod
         from pbem.core import identity
         from pbem.core import ledger as led

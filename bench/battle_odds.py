@@ -7,7 +7,7 @@ holds / retreated / captured / eliminated) must lie within 4 standard errors of 
 frequency, and each block's expected steps within 4 standard errors of the mean.
 Then it times a 6-against-6 battle (goal: under 0.5 s of CPU).
 
-    python bench/battle_odds.py [--battles 100000] [--only NAME]
+    python bench/battle_odds.py [--battles 100000] [--only NAME] [--tiny]
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from benchpath import ROOT, TINY  # (the checkout and tests/ on sys.path)
 
-from pbem.hammer.odds import BattleOdds, battle_odds, load_battle, plan_deciders, simulate  # noqa: E402
+from pbem.hammer.odds import BattleOdds, battle_odds, load_battle, plan_deciders, simulate
 
 CASES = ROOT / "tests" / "hammer" / "cases"
 POS = ROOT / "examples" / "positions"
@@ -51,11 +50,13 @@ POSITIONS: list[tuple[str, Path, str, dict[str, Any]]] = [
     ("9.1-king", CASES / "9_1-the-game-ends-at-the-hit-that-kills-the-king.toml", "Fife", {}),
 ]
 SIGMAS = 4
+TINY_POSITIONS = ("fife", "5.33-reinforcements", "9.1-king")  # both paths, a 5.32 control change, the game's end
 
 
 def probabilities(o: BattleOdds) -> dict[str, Fraction]:
-    out = {"attacker wins": o.attacker_wins, "defender holds": o.defender_holds,
-           "forced retreat": o.forced_retreat, "game over": o.game_over}
+    out = {"attacker wins": o.attacker_wins, "defender holds": o.defender_holds, "game over": o.game_over}
+    for side in sorted(o.forced_out):
+        out[f"{side} forced out"] = o.forced_out[side]
     for b in o.blocks:
         for what in ("holds", "retreated", "captured", "eliminated"):
             out[f"{b.block} {what}"] = getattr(b, what)
@@ -97,11 +98,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--battles", type=int, default=100_000)
     ap.add_argument("--only", default="")
+    ap.add_argument("--tiny", action="store_true", help=TINY + f" (positions {', '.join(TINY_POSITIONS)}, 300 battles)")
     args = ap.parse_args()
+    if args.tiny:
+        args.battles = 300
     failures = 0
     print(f"{'position':22} {'blocks':>7} {'states':>7} {'exact s':>8} {'sim s':>8} {'worst z':>8}  result")
     for name, path, area, plans in POSITIONS:
-        if args.only and args.only != name:
+        if (args.only and args.only != name) or (args.tiny and name not in TINY_POSITIONS):
             continue
         state, decider = load_battle(str(path), area, None, plans)
         t = time.process_time()
@@ -114,9 +118,8 @@ def main() -> int:
         bad = compare(exact, seen, args.battles)
         state, decider = load_battle(str(path), area, None, plans)
         general = battle_odds(state, area, decider, general=True)  # the engine-driven path, for agreement
-        if (general.attacker_wins, general.defender_holds, general.forced_retreat, general.game_over,
-                general.blocks) != (exact.attacker_wins, exact.defender_holds, exact.forced_retreat,
-                                    exact.game_over, exact.blocks):
+        if (general.outcomes(), general.forced_out, general.blocks) != (exact.outcomes(), exact.forced_out,
+                                                                         exact.blocks):
             bad.append("the fast and the engine-driven paths disagree")
         worst = max((abs(float(fs - p)) / math.sqrt(float(p * (1 - p)) / args.battles)
                      for key, p in probabilities(exact).items() if 0 < p < 1

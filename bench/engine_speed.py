@@ -17,17 +17,14 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from benchpath import TINY  # (the checkout and tests/ on sys.path)
 
-from pbem.hammer.bots import RandomPlayer, random_game  # noqa: E402
-from pbem.hammer.scenario import scenario  # noqa: E402
-from pbem.hammer.state import Options  # noqa: E402
+from pbem.hammer.bots import RandomPlayer, random_game
+from pbem.hammer.scenario import scenario
+from pbem.hammer.state import Options
 
 REFERENCE_MS_PER_YEAR = {"braveheart": 2.6, "the_bruce": 2.4, "campaign": 2.1}
 CAMPAIGN_UNTIL = 1400  # as bench/full_games.py: a Campaign still tied then stops unfinished
@@ -87,7 +84,10 @@ def main() -> int:
                         help="only this scenario (repeatable)")
     parser.add_argument("--profile", choices=sorted(REFERENCE_MS_PER_YEAR),
                         help="also print a cProfile of this scenario's games")
+    parser.add_argument("--tiny", action="store_true", help=TINY + " (one Braveheart game)")
     args = parser.parse_args()
+    if args.tiny:
+        args.games, args.scenario = 1, ["braveheart"]
     print(f"{'scenario':<11} {'games':>5} {'years':>6} {'engine':>8} {'player':>8} {'total':>8} "
           f"{'JS ref':>7} {'ratio':>6}   (CPU ms per game-year)")
     for sid in args.scenario or list(REFERENCE_MS_PER_YEAR):

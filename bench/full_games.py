@@ -15,12 +15,10 @@ import argparse
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "hammer"))
+from benchpath import ROOT, TINY  # (the checkout and tests/ on sys.path)
 
+sys.path.insert(0, str(ROOT / "tests" / "hammer"))  # test_full_games: the invariants
 from pbem.hammer.bots import random_game  # noqa: E402
 from pbem.hammer.state import Options  # noqa: E402
 
@@ -98,7 +96,10 @@ def main() -> int:
     parser.add_argument("--no-check", action="store_true", help="skip the invariant checks")
     parser.add_argument("--until", type=int, default=CAMPAIGN_UNTIL, help="last year a Campaign is played")
     parser.add_argument("--write-example", action="store_true")
+    parser.add_argument("--tiny", action="store_true", help=TINY + " (one game per scenario, Campaigns to 1310)")
     args = parser.parse_args()
+    if args.tiny:
+        args.games, args.until = 1, 1310
     if args.write_example:
         write_example()
         return 0

@@ -2,6 +2,7 @@
 
     python bench/judge_mail.py                      # 1,000 games; orders measured at 10 and at 1,000 games
     python bench/judge_mail.py --games 200 --orders 400 --rounds 5
+    python bench/judge_mail.py --tiny                # 20 games, 10 mails, one round: does it still run?
 
 It sets up two judges, one with 10 started games and one with 1,000 (the tests'
 rock-paper-scissors ruleset, so the game's own cost stays small; each game joined by mail), then
@@ -15,23 +16,20 @@ the first two rates should be about the same (the machine's disk and load make t
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from email.utils import make_msgid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "core"))
+from benchpath import TINY  # (the checkout and tests/ on sys.path: support.rps_game)
 
-from pbem.core import game as core_game  # noqa: E402
-from pbem.core import identity, ruleset  # noqa: E402
-from pbem.transport.mail.journal import Journal  # noqa: E402
-from pbem.transport.mail.judge import Judge  # noqa: E402
-from pbem.transport.mail.servers import MaildirInbox  # noqa: E402
+from pbem.core import game as core_game
+from pbem.core import identity, ruleset
+from pbem.transport.mail.journal import Journal
+from pbem.transport.mail.judge import Judge
+from pbem.transport.mail.servers import MaildirInbox
 
-ruleset.register("rps", "rps_game:RpsRuleset")
+ruleset.register("rps", "support.rps_game:RpsRuleset")
 JUDGE = "judge@bench.test"
 
 
@@ -83,12 +81,23 @@ def batch(judge: Judge, inbox: MaildirInbox, games: list[str], orders: int,
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--orders", type=int, default=200, help="order mails timed in each batch")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best of each is shown")
+    ap.add_argument("--keep", action="store_true", help="keep the judges' folders (printed) after the run")
+    ap.add_argument("--tiny", action="store_true", help=TINY + " (20 games, 10 mails, one round)")
     args = ap.parse_args()
-    root = Path(tempfile.mkdtemp(prefix="pbem-judge-bench-"))
+    if args.tiny:
+        args.games, args.orders, args.rounds = 20, 10, 1
+    if args.keep:
+        run(Path(tempfile.mkdtemp(prefix="pbem-judge-bench-")), args)
+        return
+    with tempfile.TemporaryDirectory(prefix="pbem-judge-bench-") as tmp:
+        run(Path(tmp), args)
+
+
+def run(root: Path, args: argparse.Namespace) -> None:
     keys = {s: identity.generate(s) for s in ("north", "south")}
     few = min(10, args.games)
     started = time.perf_counter()

@@ -57,34 +57,107 @@ class BlockOdds:
 
 
 @dataclass(frozen=True)
+class Policy:
+    """What one side was assumed to do in the battle (docs/battles.md "Odds", "The policies"): its
+    standing plan for this area as the odds followed it, or the referee's defaults."""
+
+    side: str
+    source: str                              # "plans", "defaults", or "caller" (a decider given in code)
+    retreat: str                             # when its blocks retreat of their own accord, in words
+    settings: tuple[tuple[str, Any], ...]    # the plan keys that differ from the defaults (docs/plans.md)
+
+    def text(self) -> str:
+        if self.source == "caller":
+            return f"{self.side} follows the caller's decider"
+        if self.source == "defaults":
+            return f"{self.side} follows the referee's defaults (docs/battles.md): {self.retreat}"
+        keys = "; ".join(f"{k} = {_plain(v)}" for k, v in self.settings)
+        return f"{self.side} follows its standing plans: {keys} ({self.retreat})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "retreat": self.retreat,
+                "plans": {k: list(v) if isinstance(v, tuple) else v for k, v in self.settings}}
+
+
+def _plain(v: Any) -> str:
+    return ", ".join(v) if isinstance(v, tuple) else str(v).lower() if isinstance(v, bool) else str(v)
+
+
+@dataclass(frozen=True)
 class BattleOdds:
-    """The outcome distribution of the battle in ``area``."""
+    """The outcome distribution of the battle in ``area``.
+
+    ``attacker`` is the side that attacked when the battle began, even if battlefield control
+    changed in round 2 (5.32 note). The three outcomes exclude each other and sum to 1; a forced
+    retreat after round 3 (5.3) is filed under the side that stayed, by the side that had to go."""
 
     area: str
     attacker: str
     defender: str
-    attacker_wins: Fraction       # the attacker alone holds the area at the end
+    attacker_wins: Fraction       # the attacker alone holds the area at the end, the game going on
     defender_holds: Fraction      # the defender holds it (the attacker gone, destroyed or retreated)
-    forced_retreat: Fraction      # the battle went three rounds and the attacker had to retreat (5.3)
-    game_over: Fraction           # Edward II or the King fell (9.1)
+    game_over: Fraction           # Edward II or the King fell (9.1): no side holds, the game ends
     blocks: tuple[BlockOdds, ...]
+    forced_out: dict[str, Fraction] = field(default_factory=dict)  # side: it had to retreat after round 3
     expected_lost: dict[str, Fraction] = field(default_factory=dict)  # steps each side loses
     states: int = 0               # distinct battle states merged (a measure of the work)
+    policies: tuple[Policy, ...] = ()  # what each side was assumed to do, attacker first
+
+    def outcomes(self) -> tuple[Fraction, Fraction, Fraction]:
+        return self.attacker_wins, self.defender_holds, self.game_over
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data with probabilities as decimal strings (percent, one decimal)."""
+        """Plain data with every probability and expectation an exact fraction "numerator/denominator"
+        (schemas/odds.schema.json)."""
         return {"area": self.area, "attacker": self.attacker, "defender": self.defender,
-                "attacker_wins": pct(self.attacker_wins), "defender_holds": pct(self.defender_holds),
-                "forced_retreat": pct(self.forced_retreat), "game_over": pct(self.game_over),
-                "expected_lost": {s: f"{float(v):.2f}" for s, v in sorted(self.expected_lost.items())},
-                "blocks": [{"block": b.block, "side": b.side, "strength": b.strength, "holds": pct(b.holds),
-                            "retreated": pct(b.retreated), "captured": pct(b.captured),
-                            "eliminated": pct(b.eliminated), "expected_steps": f"{float(b.expected_steps):.2f}"}
+                "attacker_wins": exact(self.attacker_wins), "defender_holds": exact(self.defender_holds),
+                "game_ends": exact(self.game_over),
+                "forced_out": {s: exact(self.forced_out.get(s, Fraction(0))) for s in (self.attacker, self.defender)},
+                "expected_lost": {s: exact(v) for s, v in sorted(self.expected_lost.items())},
+                "policies": {p.side: p.to_dict() for p in self.policies},
+                "states": self.states,
+                "blocks": [{"block": b.block, "side": b.side, "strength": b.strength, "holds": exact(b.holds),
+                            "retreated": exact(b.retreated), "captured": exact(b.captured),
+                            "eliminated": exact(b.eliminated), "expected_steps": exact(b.expected_steps)}
                            for b in self.blocks]}
 
 
 def pct(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
+
+
+def exact(p: Fraction) -> str:
+    """A probability or an expectation as data: "numerator/denominator", lowest terms, always with
+    the slash (JSON numbers cannot carry the 6**n denominators exactly)."""
+    return f"{p.numerator}/{p.denominator}"
+
+
+def policy_of(decider: Decider, side: str, area: str) -> Policy:
+    """What ``decider`` makes ``side`` do in the battle in ``area``, from its plans (docs/plans.md)."""
+    d = decider.by_side.get(side) if isinstance(decider, BySide) else None
+    if not isinstance(d, plans_mod.PlanDecider):
+        return Policy(side, "caller", "", ())
+    p, bp = d.plans, d.plans.for_area(area)
+    base = plans_mod.BattlePlan()
+    settings: list[tuple[str, Any]] = []
+    for key, value, default in (("retreat_from_round", bp.retreat_from_round, base.retreat_from_round),
+                                ("retreat_if_outnumbered", bp.if_outnumbered, base.if_outnumbered),
+                                ("retreat_below_percent", bp.below_percent, base.below_percent),
+                                ("retreat_if_steps_lost", bp.if_steps_lost, base.if_steps_lost),
+                                ("retreat_to", bp.retreat_to, base.retreat_to),
+                                ("regroup", bp.regroup, base.regroup),
+                                ("hits", p.hits, ()), ("retreat_lost", p.retreat_lost, ())):
+        if value != default:
+            settings.append((key, value))
+    start = bp.retreat_from_round or (1 if bp.conditional else 0)  # as plans.wants_retreat reads it
+    if not start:
+        retreat = "never retreats by choice"
+    else:
+        ifs = [w for w, on in (("outnumbered", bp.if_outnumbered),
+                               (f"below {bp.below_percent}% of the enemy's steps", bp.below_percent),
+                               (f"after losing {bp.if_steps_lost} steps", bp.if_steps_lost)) if on]
+        retreat = f"retreats from round {start}" + (" when " + " or ".join(ifs) if ifs else "")
+    return Policy(side, "plans" if settings else "defaults", retreat, tuple(settings))
 
 
 # --- deciders ----------------------------------------------------------------------------------------
@@ -149,9 +222,12 @@ def _freeze(v: Any) -> Any:
     return v
 
 
-def _forced(log: list[LogEntry]) -> bool:
-    """The attacker had to retreat after round 3 (5.3), or lost a block for want of a retreat (5.5)."""
-    return any((e.what == "retreat" and bool(e.facts.get("forced"))) or e.what == "no_retreat" for e in log)
+def _forced(log: list[LogEntry]) -> str:
+    """The side that had to retreat after round 3 (5.3), or lost a block for want of a retreat
+    (5.5): the attacker then, which is the defender of round 1 after a change of battlefield
+    control (5.32 note); "" when none."""
+    return next((e.actor or "" for e in log
+                 if (e.what == "retreat" and bool(e.facts.get("forced"))) or e.what == "no_retreat"), "")
 
 
 def _retreats(log: list[LogEntry]) -> set[str]:
@@ -167,7 +243,7 @@ class _Snap:
     win_reason: str
     retreated: frozenset[str]
     victor: str = ""      # who holds the area once the battle is over (5.6)
-    forced: bool = False  # see ``_forced``
+    forced: str = ""      # the side that had to retreat after round 3: see ``_forced``
 
     def resumed(self) -> Fight:
         assert self.fight is not None, "a final situation of the fast path is not resumed"
@@ -282,7 +358,7 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None,
         fast = _Fast(work, area, decider)
         finals_f, seen, scale = fast.odds(max_states)
         start = {n: (state.blocks[n].owner, state.blocks[n].strength) for n in fast.names}
-        return _summarise(area, fast.record.attacker, start, finals_f, seen, scale)
+        return _with_policies(_summarise(area, fast.record.attacker, start, finals_f, seen, scale), decider)
     runner = _Runner(work, area, decider)
     f0 = work.current.fight
     assert f0 is not None
@@ -333,8 +409,13 @@ def battle_odds(state: GameState, area: str, decider: Decider | None = None,
                 add(p, r)
     runner.restore(first)
     scale = 6 ** total
-    return _summarise(area, attacker, start, {k: (s, Fraction(p, scale)) for k, (s, p) in finals.items()},
-                      len(nodes))
+    return _with_policies(_summarise(area, attacker, start,
+                                     {k: (s, Fraction(p, scale)) for k, (s, p) in finals.items()}, len(nodes)),
+                          decider)
+
+
+def _with_policies(odds: BattleOdds, decider: Decider) -> BattleOdds:
+    return replace(odds, policies=tuple(policy_of(decider, s, odds.area) for s in (odds.attacker, odds.defender)))
 
 
 def _summarise(area: str, attacker: str, start: dict[str, tuple[str, int]],
@@ -344,17 +425,18 @@ def _summarise(area: str, attacker: str, start: dict[str, tuple[str, int]],
     defender = other_side(attacker)
     zero: Any = 0
     win = {s: zero for s in SIDES}
-    forced = over = zero
+    forced = {s: zero for s in SIDES}
+    over = zero
     fate = {n: {"holds": zero, "retreated": zero, "captured": zero, "eliminated": zero, "steps": zero}
             for n in start}
     lost = {s: zero for s in SIDES}
     for snap, p in finals.values():
-        if snap.winner:
+        if snap.winner:  # the game ended (9.1): one class, whoever fell and however
             over += p
         elif snap.victor:
             win[snap.victor] += p
-        if snap.forced:
-            forced += p
+            if snap.forced:
+                forced[snap.forced] += p
         for n, owner, loc, strength in snap.blocks:
             side, steps = start[n]
             if loc in PLACES:
@@ -370,24 +452,32 @@ def _summarise(area: str, attacker: str, start: dict[str, tuple[str, int]],
         return Fraction(x) / scale
 
     win = {s: q(v) for s, v in win.items()}
-    forced, over = q(forced), q(over)
+    over = q(over)
+    forced_out = {s: q(v) for s, v in forced.items()}
     lost = {s: q(v) for s, v in lost.items()}
     blocks = tuple(BlockOdds(n, start[n][0], start[n][1], q(v["holds"]), q(v["retreated"]), q(v["captured"]),
                              q(v["eliminated"]), q(v["steps"]))
                    for n, v in sorted(fate.items(), key=lambda kv: (start[kv[0]][0] != attacker, kv[0])))
     return BattleOdds(area=area, attacker=attacker, defender=defender, attacker_wins=win[attacker],
-                      defender_holds=win[defender], forced_retreat=forced, game_over=over, blocks=blocks,
+                      defender_holds=win[defender], game_over=over, blocks=blocks, forced_out=forced_out,
                       expected_lost=lost, states=states)
 
 
 def format_odds(odds: BattleOdds) -> str:
-    """The odds as text, percentages rounded to one decimal."""
-    lines = [f"battle in {odds.area}: {odds.attacker} attacks, {odds.defender} defends",
-             f"  {odds.attacker} wins: {pct(odds.attacker_wins)}",
-             f"  {odds.defender} holds: {pct(odds.defender_holds)}"
-             f" (of which the attacker retreats after round 3: {pct(odds.forced_retreat)})"]
+    """The odds as text, percentages rounded to one decimal (``--json`` gives them exactly)."""
+    a, d = odds.attacker, odds.defender
+
+    def forced(side: str, how: str) -> str:
+        p = odds.forced_out.get(side, Fraction(0))
+        return f" (of which {side}{how} retreats after round 3: {pct(p)})" if p else ""
+
+    lines = [f"battle in {odds.area}: {a} attacks, {d} defends",
+             *(f"  {p.text()}" for p in odds.policies),
+             f"  {a} wins: {pct(odds.attacker_wins)}" + forced(d, ", attacking after the change of battlefield "
+                                                                    "control (5.32 note),"),
+             f"  {d} holds: {pct(odds.defender_holds)}" + forced(a, "")]
     if odds.game_over:
-        lines.append(f"  the game ends in this battle (9.1): {pct(odds.game_over)}")
+        lines.append(f"  the game ends in this battle, Edward II or the King killed (9.1): {pct(odds.game_over)}")
     lines.append("  expected steps lost: " + ", ".join(f"{s} {float(odds.expected_lost[s]):.2f}"
                                                       for s in (odds.attacker, odds.defender)))
     lines.append("  block (side, steps): holds / retreats / captured / eliminated; expected steps")
@@ -815,5 +905,5 @@ def estimate_line(area: str, odds: dict[str, Any]) -> str:
             f"steps lost {a} {odds['expected_lost'][a]}, {d} {odds['expected_lost'][d]}")
 
 
-__all__ = ["BattleOdds", "BlockOdds", "battle_odds", "format_odds", "load_battle", "plan_deciders", "pct", "simulate",
-           "view_odds", "estimates", "estimate_line", "TooLarge"]
+__all__ = ["BattleOdds", "BlockOdds", "Policy", "battle_odds", "exact", "format_odds", "policy_of", "load_battle",
+           "plan_deciders", "pct", "simulate", "view_odds", "estimates", "estimate_line", "TooLarge"]

@@ -45,7 +45,7 @@ def valid(instance: Any, schema: dict[str, Any]) -> bool:
 
 
 def test_schemas_are_valid_draft_2020_12() -> None:
-    for name in ("plan", "report", "draft"):
+    for name in ("plan", "report", "draft", "odds"):
         jsonschema.Draft202012Validator.check_schema(json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text()))
 
 
