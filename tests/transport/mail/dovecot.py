@@ -87,6 +87,38 @@ class Dovecot:
                        capture_output=True, user=owner.st_uid if root else None, group=owner.st_gid if root else None,
                        extra_groups=[] if root else None)
 
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, as an init system does; SIGKILL if it lingers)."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def restart(self) -> None:
+        """Stop the server and start it again on the same ports, config and mail (a server restart:
+        every connection is cut; what was delivered stays). The connections are kicked first: a
+        logged-in session's own ``imap`` process outlives the master it was started by."""
+        self.kick()
+        self.stop()
+        owner = self.base.stat()
+        self.proc = _start(_binary(), self.base, owner.st_uid, owner.st_gid)
+        self.wait_listening()
+
+    def wait_listening(self) -> None:
+        """Return once the server accepts connections on its port (at most 20 s)."""
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+                    raise RuntimeError(f"Dovecot did not start: {err.strip()} {self.log.strip()}") from None
+                time.sleep(0.1)
+
     def logins(self, user: str = IMAP_USER) -> int:
         """How many times ``user`` logged in, by the server's own log."""
         return sum(1 for line in self.log.splitlines() if "imap-login:" in line and f"Login: user=<{user}>" in line)
@@ -97,6 +129,14 @@ def _binary() -> str:
     if not exe:
         pytest.skip("Dovecot is not installed (apt-get install dovecot-imapd; .ci/run installs it)")
     return exe
+
+
+def _start(exe: str, base: Path, uid: int, gid: int) -> subprocess.Popen[bytes]:
+    """Dovecot in the foreground with the config in ``base``, as ``uid``/``gid`` when run as root."""
+    root = os.getuid() == 0
+    return subprocess.Popen([exe, "-F", "-c", str(base / "dovecot.conf")], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, user=uid if root else None, group=gid if root else None,
+                            extra_groups=[] if root else None)
 
 
 @contextlib.contextmanager
@@ -124,28 +164,10 @@ def dovecot(tls: tuple[Path, Path] | None = None) -> Iterator[Dovecot]:
     if os.getuid() == 0:
         for path in [base, *base.rglob("*")]:
             os.chown(path, run_as.pw_uid, group)
-    root = os.getuid() == 0
-    proc = subprocess.Popen([exe, "-F", "-c", str(base / "dovecot.conf")], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, user=run_as.pw_uid if root else None,
-                            group=group if root else None, extra_groups=[] if root else None)
-    server = Dovecot(port, tls_port, base, proc)
+    server = Dovecot(port, tls_port, base, _start(exe, base, run_as.pw_uid, group))
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-                    raise RuntimeError(f"Dovecot did not start: {err.strip()} {server.log.strip()}") from None
-                time.sleep(0.1)
+        server.wait_listening()
         yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        server.stop()
         shutil.rmtree(base, ignore_errors=True)

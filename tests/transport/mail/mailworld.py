@@ -137,6 +137,7 @@ class Imap:
     port: int
     base: Path
     proc: subprocess.Popen[bytes] | None = None
+    dovecot: Any = None  # the dovecot.Dovecot serving, when it is Dovecot (its module imports this one)
 
 
 @dataclass
@@ -218,7 +219,8 @@ def make_world(root: Path, imap_server: str = "pymap") -> Iterator[MailWorld]:
     if imap_server == "dovecot":
         from dovecot import dovecot  # which imports this module
 
-        imap = Imap(servers.enter_context(dovecot()).port, base)
+        server = servers.enter_context(dovecot())
+        imap = Imap(server.port, base, dovecot=server)
     else:
         imap = Imap(free_port(), base)
     smtp = Smtp(free_port(), Mailer(judge_maildir, imap.port))
