@@ -153,7 +153,7 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
             orders = {s: body for s, (_, body) in revealed.items()}
             state, _, reports = rs.outcome_parts(rules.adjudicate(state, orders, Drbg(seed), game_id=man.game))
         _compare(entry, where, man, rules, state, reports, state_secret)
-        _open_revealed(game_dir, man, entry, bundle, state_secret)
+        _open_revealed(game_dir, man, entry, bundle, state_secret, n == len(record.entries) - 1)
     _no_stray_keys(bundle, record.entries, man)
     held = [(where, receipts.parse(raw, man, where)) for where, raw in receipt_files]
     summary["lines"] += receipts.check(game_dir, man, held)
@@ -174,8 +174,9 @@ def _key_of(table: Any, entry: int, side: str | None, what: str) -> bytes:
 
 
 def _open_revealed(game_dir: Path, man: led.Manifest, entry: led.Entry, bundle: dict[str, Any],
-                   state_secret: bytes) -> None:
-    """Open every report of ``entry`` and its sealed state (when the record keeps it) with the content
+                   state_secret: bytes, latest: bool) -> None:
+    """Open every report of ``entry`` and its sealed state (the latest always; an earlier one when the
+    bundle gives its key, as the referee may have pruned it while a player's copy kept it) with the content
     keys the bundle reveals (each checked against its envelope's key commitment, §4.4), and hold what
     they hold to the entry's commitments: anyone can then read every die and draw a report shows,
     without any player's key (§9)."""
@@ -192,8 +193,9 @@ def _open_revealed(game_dir: Path, man: led.Manifest, entry: led.Entry, bundle: 
             raise AuditError(f"{path}: opened with the revealed key, it does not hold the report entry {n} "
                              f"commits to (protocol §7.4, §9).")
     path = led.state_path(game_dir, n)
-    if not path.exists():
-        return
+    states = bundle.get("states")
+    if not path.exists() or (not latest and not (isinstance(states, dict) and f"{n:04d}" in states)):
+        return  # an earlier state the referee pruned (§7) but this copy kept: the replay held it to `state`
     data = canonical_loads(env_mod.open_with_key(env_mod.read_file(path), _key_of(bundle.get("states"), n, None,
                                                                                    str(path)), str(path)))
     if not isinstance(data, dict) or set(data) != {"entry", "state", "dice_secret", "state_secret"} \

@@ -107,21 +107,21 @@ def _compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset, entr
     missing = [s for s, m in zip(man.sides, joins) if m is None]
     if missing:
         return Outcome(entries, {}, {s: "join" for s in missing}, "")
+    joined = [j for j in joins if j is not None]  # every side's, the check above says
     links: dict[str, bytes] = {}
-    for j in joins:
-        assert j is not None
+    for j in joined:
         if j.body["manifest"] != man.hash:
             raise Cheat(j.side, 0, "its join accepts another manifest (protocol §13.4)", [j.hash])
         links[j.side] = _hex32(j, j.body["anchor"], "anchor")
     starts = [get(0, "start", s) for s in man.sides]
     for m in starts:
         if m is not None:
-            _open_link(m, links, [joins[man.sides.index(m.side)]])  # type: ignore[list-item]
+            _open_link(m, links, [joined[man.sides.index(m.side)]])
     if any(m is None for m in starts):
         return Outcome(entries, {}, {s: "start" for s, m in zip(man.sides, starts) if m is None}, "")
     seed_links = [(s, links[s]) for s in man.sides]
     state = rules.setup(man.scenario, dict(man.options), chain.stream(man.game, 0, seed_links))
-    used: list[Message] = [m for m in (*joins, *starts) if m is not None]
+    used: list[Message] = [m for m in (*joined, *starts) if m is not None]
     entries.append(_entry(man, 0, "setup", "", used, seed=chain.seed(man.game, 0, seed_links).hex(), state=state))
     step = 1
     while True:

@@ -57,7 +57,7 @@ def test_git_the_self_hosted_referee_recovers_its_work_tree_after_a_crash(arena:
     work tree missing or holding half-written files; the next push's run rebuilds it from the branch tip
     and adjudicates as if nothing had happened (docs/git.md: every run derives everything from the tip)."""
     player.submit(arena.clones["north"], arena.order("north", "paper"))
-    work = arena.bare / referee.REFEREE_DIR / "work"
+    work = arena.bare / referee.REFEREE_DIR / "push"  # the pre-receive run's work tree (pushrun.py)
     assert (work / ".git").exists()
     if damage == "work-tree-gone":
         shutil.rmtree(work)
