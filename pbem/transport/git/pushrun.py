@@ -57,10 +57,10 @@ class PushWorkspace:
         return self.home / "push"
 
     @property
-    def record_tip(self) -> str:
-        """The commit whose record the referee checks: the branch's tip, which the work tree holds (the
-        pushed commits change one inbox file only, and git keeps them in quarantine)."""
-        return self.old
+    def in_push(self) -> bool:
+        """Inside pre-receive: the referee skips what cannot apply here (its memory, stray record files,
+        git's maintenance; see ``referee.referee``)."""
+        return True
 
     def lock(self) -> AbstractContextManager[None]:
         return referee.file_lock(self.home / "lock")
