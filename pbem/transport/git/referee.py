@@ -203,15 +203,18 @@ def _result(pos: adapter.Position) -> str:
     return f"{r.get('winner') or 'nobody'} wins" + (f" ({r['reason']})" if r.get("reason") else "")
 
 
-def commit(work: Path, out: Outcome, maintain: bool = True) -> str:
-    """Commit what the pass staged as the referee; the new commit's id. ``maintain=False`` starts no
-    ``git maintenance`` (inside a push, whose receive-pack runs git's own ``gc --auto`` afterwards)."""
+def message(out: Outcome) -> tuple[str, str]:
+    """The referee's commit message for a pass: (title, body)."""
     news = [line.split(":")[0] for line in out.lines if line.startswith(("received", "refused"))]
     title = ("referee: " + "; ".join(f"step {s} adjudicated" for s in out.adjudicated) if out.adjudicated
              else "referee: " + "; ".join(news[:3]) if news else "referee: inbox settled")
-    body = "\n".join(out.lines)
-    quiet = [] if maintain else ["-c", "maintenance.auto=false"]
-    gitcmd.run([*gitcmd.referee_identity(), *quiet, "commit", "-q", "--no-verify", "-m", title, "-m", body], work,
+    return title, "\n".join(out.lines)
+
+
+def commit(work: Path, out: Outcome) -> str:
+    """Commit what the pass staged as the referee; the new commit's id."""
+    title, body = message(out)
+    gitcmd.run([*gitcmd.referee_identity(), "commit", "-q", "--no-verify", "-m", title, "-m", body], work,
                env=gitcmd.referee_env())
     return gitcmd.run(["rev-parse", "HEAD"], work).out.strip()
 
@@ -255,7 +258,8 @@ def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int 
                 if not in_push:
                     memory.save(work, tip)
                 return out
-            new = commit(work, out, maintain=not in_push)
+            make = getattr(space, "make_commit", None)
+            new = make(work, out) if make else commit(work, out)
             if space.publish(new, tip):
                 out.commit = new
                 if not in_push:
