@@ -125,16 +125,17 @@ def tree_files(repo: Path, commit: str, folder: str, hook_env: bool = False, siz
     """Every path under ``folder`` in ``commit``, read from git's objects (never a checkout, which
     would follow links), with each blob's size asked of git before anything reads it (``sized``;
     otherwise every size is 0)."""
-    out = gitcmd.run(["ls-tree", "-r", "-z", "--full-tree", commit, "--", folder], repo, hook_env=hook_env).out
+    long = ["--long"] if sized else []  # git gives each blob's size from its object store, in the same call
+    out = gitcmd.run(["ls-tree", "-r", "-z", *long, "--full-tree", commit, "--", folder], repo,
+                     hook_env=hook_env).out
     found = []
     for item in out.split("\0"):
         if not item:
             continue
         meta, path = item.split("\t", 1)
-        mode, _kind, sha = meta.split()
-        found.append((path, mode, sha))
-    sizes = _sizes(repo, [sha for _, _, sha in found], hook_env) if sized else {}
-    return [TreeFile(path, mode, sha, sizes.get(sha, 0)) for path, mode, sha in found]
+        mode, _kind, sha, *size = meta.split()
+        found.append(TreeFile(path, mode, sha, int(size[0]) if size and size[0].isdigit() else 0))
+    return found
 
 
 def _sizes(repo: Path, shas: list[str], hook_env: bool) -> dict[str, int]:

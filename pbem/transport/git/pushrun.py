@@ -57,10 +57,10 @@ class PushWorkspace:
         return self.home / "push"
 
     @property
-    def record_tip(self) -> str:
-        """The commit whose record the referee checks: the branch's tip, which the work tree holds (the
-        pushed commits change one inbox file only, and git keeps them in quarantine)."""
-        return self.old
+    def in_push(self) -> bool:
+        """Inside pre-receive: the referee skips what cannot apply here (its memory, stray record files,
+        git's maintenance; see ``referee.referee``)."""
+        return True
 
     def lock(self) -> AbstractContextManager[None]:
         return referee.file_lock(self.home / "lock")
@@ -90,16 +90,19 @@ class PushWorkspace:
         settled.files[self.pushed.change.path] = self.pushed.data
         return settled
 
+    def make_commit(self, work: Path, out: referee.Outcome) -> str:
+        """The referee's commit of what the pass staged, its parent the pushed commit, written among the
+        pushed objects (git's quarantine, readable with the hook's environment): the staged tree, then
+        one ``commit-tree``; the work tree's HEAD stays at the branch's tip."""
+        tree = gitcmd.run(["write-tree"], work).out.strip()
+        title, body = referee.message(out)
+        self.commit = gitcmd.run([*gitcmd.referee_identity(), "commit-tree", tree, "-p", self.new, "-m", title,
+                                  "-m", body], self.bare, env=gitcmd.referee_env(), hook_env=True).out.strip()
+        return self.commit
+
     def publish(self, new: str, old: str) -> bool:
-        """The referee's commit again, its parent the pushed commit, written among the pushed objects."""
-        text = gitcmd.run_bytes(["cat-file", "commit", new], self.work)
-        parent = f"parent {self.old}\n".encode("ascii")
-        if parent not in text:
-            raise gitcmd.GitError(f"the referee's commit {new[:10]} is not on the branch's tip (docs/git.md).")
-        fixed = text.replace(parent, f"parent {self.new}\n".encode("ascii"), 1)
-        self.commit = gitcmd.run(["hash-object", "-t", "commit", "-w", "--stdin"], self.bare, input=fixed,
-                                 hook_env=True).out.strip()
-        return True
+        """Nothing to publish here: the post-receive hook moves the branch to the prepared commit."""
+        return bool(new)
 
 
 def run(bare: Path, key: adapter.Key, old: str, new: str, pushed: pushcheck.PushedOrder

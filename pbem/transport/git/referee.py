@@ -203,12 +203,17 @@ def _result(pos: adapter.Position) -> str:
     return f"{r.get('winner') or 'nobody'} wins" + (f" ({r['reason']})" if r.get("reason") else "")
 
 
-def commit(work: Path, out: Outcome) -> str:
-    """Commit what the pass staged as the referee; the new commit's id."""
+def message(out: Outcome) -> tuple[str, str]:
+    """The referee's commit message for a pass: (title, body)."""
     news = [line.split(":")[0] for line in out.lines if line.startswith(("received", "refused"))]
     title = ("referee: " + "; ".join(f"step {s} adjudicated" for s in out.adjudicated) if out.adjudicated
              else "referee: " + "; ".join(news[:3]) if news else "referee: inbox settled")
-    body = "\n".join(out.lines)
+    return title, "\n".join(out.lines)
+
+
+def commit(work: Path, out: Outcome) -> str:
+    """Commit what the pass staged as the referee; the new commit's id."""
+    title, body = message(out)
     gitcmd.run([*gitcmd.referee_identity(), "commit", "-q", "--no-verify", "-m", title, "-m", body], work,
                env=gitcmd.referee_env())
     return gitcmd.run(["rev-parse", "HEAD"], work).out.strip()
@@ -229,20 +234,18 @@ def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int 
     with space.lock():
         for attempt in range(ATTEMPTS):
             work, tip = space.prepare()
-            # The record is checked in the commit the work tree holds. A push in pre-receive names the
-            # pushed commit as ``tip``, which sits in git's quarantine (readable only with the hook's
-            # environment), and its work tree is at the branch's tip with one inbox file written in:
-            # the hook already refused any push that is not a fast-forward (receive.denyNonFastForwards)
-            # of one-file commits to the inbox, so the pushed record is the branch tip's record, checked
-            # there (``record_tip``). The rollback memory lives with the published runs (post-receive,
-            # tick), which check the branch itself; the push work tree's private area is rebuilt each time.
-            base = getattr(space, "record_tip", tip)
-            last = memory.load(work)
-            memory.check(work, base, last)
+            # Inside pre-receive (``in_push``) the memory and stray checks cannot apply: the branch's tip
+            # was written by the referee's own published runs (which checked it) and by pushes this hook
+            # let through, each a fast-forward changing one inbox file, within the caps; and the push work
+            # tree keeps no memory. The post-receive fallback and ``tick`` check the branch itself.
+            in_push = getattr(space, "in_push", False)
+            last = None if in_push else memory.load(work)
             settled = Settled()
-            for path, why in memory.stray(work, base, last):
-                settled.refuse(path, f"{why}; only the referee writes the record (docs/git.md)")
-                gitcmd.run(["rm", "-q", "-r", "-f", "--", path], work)
+            if not in_push:
+                memory.check(work, tip, last)
+                for path, why in memory.stray(work, tip, last):
+                    settled.refuse(path, f"{why}; only the referee writes the record (docs/git.md)")
+                    gitcmd.run(["rm", "-q", "-r", "-f", "--", path], work)
             check = getattr(space, "check", None)
             if check:
                 check(work, tip)
@@ -252,12 +255,15 @@ def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int 
                 settled = settle(work, key, settled)
             out, changed = run_pass(work, key, tick=tick, now=now, settled=settled)
             if not changed:
-                memory.save(work, tip)
+                if not in_push:
+                    memory.save(work, tip)
                 return out
-            new = commit(work, out)
+            make = getattr(space, "make_commit", None)
+            new = make(work, out) if make else commit(work, out)
             if space.publish(new, tip):
                 out.commit = new
-                memory.save(work, new)
+                if not in_push:
+                    memory.save(work, new)
                 return out
             time.sleep(0.05 * (attempt + 1))
     raise gitcmd.GitError(f"the referee could not publish its commit after {ATTEMPTS} tries: the branch kept "

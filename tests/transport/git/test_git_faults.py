@@ -54,10 +54,11 @@ def test_git_hosted_referee_whose_push_loses_the_race_runs_again_from_the_new_ti
 @pytest.mark.parametrize("damage", ["work-tree-gone", "work-tree-dirty"])
 def test_git_the_self_hosted_referee_recovers_its_work_tree_after_a_crash(arena: Arena, damage: str) -> None:
     """A referee run killed midway (or its work tree cleaned away by an admin) leaves the bare repository's
-    work tree missing or holding half-written files; the next push's run rebuilds it from the branch tip
-    and adjudicates as if nothing had happened (docs/git.md: every run derives everything from the tip)."""
+    push work tree (where the pre-receive hook's pass runs) missing or holding half-written files; the next
+    push's run rebuilds it from the branch tip and adjudicates as if nothing had happened (docs/git.md: every
+    run derives everything from the tip)."""
     player.submit(arena.clones["north"], arena.order("north", "paper"))
-    work = arena.bare / referee.REFEREE_DIR / "push"  # the pre-receive run's work tree (pushrun.py)
+    work = arena.bare / referee.REFEREE_DIR / "push"
     assert (work / ".git").exists()
     if damage == "work-tree-gone":
         shutil.rmtree(work)
