@@ -327,8 +327,8 @@ def test_draws_every_draw_of_a_bagpipes_game_is_recomputed_from_the_text(bagpipe
                 else:
                     daggers, pile = w.shuffled(sorted(pile)), []
             elif event in ("your_discard", "random_dagger"):
-                if "stream_at" in line:
-                    w = Stream(key_of(line["stream"], seed), line["stream_at"])
+                if "draw" in line:
+                    w = Stream(draw_key(key_of(line["stream"], seed), line["draw"]))
                     assert line["card"] == line["drawn_from"][w.randbelow(len(line["drawn_from"]))], line
                     checked["pick"] = checked.get("pick", 0) + 1
                 if event == "your_discard":
