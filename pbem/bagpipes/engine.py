@@ -165,6 +165,13 @@ class Game:
         docs/draws.md); a line written after a draw gives ``stream_at``, the position of its first word."""
         self.t.log.append(LogEntry(self.t.step, visible, event, text, dict(sorted(data.items()))))
 
+    def hidden_draw_label(self, event: str, seat: str) -> str:
+        """The label of a seat's hidden random pick (docs/draws.md "During play"): ``EVENT:SEAT:N``, N its
+        number among this seat's such picks in the step. The pick reads ``rng.for_draw(label)``, never the
+        step's stream, so no later line's ``stream_at`` shows whether it happened."""
+        n = sum(1 for e in self.t.log if e.step == self.t.step and e.event == event and e.visible == seat)
+        return f"{event}:{seat}:{n}"
+
     def card(self) -> RoundCard:
         return self.comps.round_card(self.t.revealed[-1])
 
@@ -660,8 +667,9 @@ class Game:
             return
         drawn: dict[str, Any] = {}
         if pick not in s.daggers:
-            drawn = {"stream_at": self.rng.position, "drawn_from": sorted(s.daggers)}
-            pick = sorted(s.daggers)[self.rng.randbelow(len(s.daggers))]
+            label = self.hidden_draw_label("your_discard", s.id)
+            drawn = {"draw": label, "drawn_from": sorted(s.daggers)}
+            pick = sorted(s.daggers)[self.rng.for_draw(label).randbelow(len(s.daggers))]
         card = pick
         s.daggers.remove(card)
         self.t.dagger_discard.append(card)
@@ -793,10 +801,10 @@ class Game:
                 s = t.seat(sid)
                 pick = o.dagger if o.dagger in s.dagger_hand else None
                 if pick is None:
-                    hand, at = sorted(s.dagger_hand), self.rng.position
-                    pick = hand[self.rng.randbelow(len(hand))]
+                    hand, label = sorted(s.dagger_hand), self.hidden_draw_label("random_dagger", sid)
+                    pick = hand[self.rng.for_draw(label).randbelow(len(hand))]
                     self.log("random_dagger", f"Your order chose no dagger card you hold, so one is drawn at random: "
-                             f"your {dagger_value(pick)}-dagger card.", visible=sid, card=pick, stream_at=at,
+                             f"your {dagger_value(pick)}-dagger card.", visible=sid, card=pick, draw=label,
                              drawn_from=hand)
                 s.dagger_hand.remove(pick)
                 t.chosen_daggers[sid] = pick

@@ -98,7 +98,7 @@ def view(t: Table, comps: Components, seat: str) -> dict[str, Any]:
 # reveal bundle's keys, protocol §9) can recompute their draws (docs/draws.md): besides its number
 # in the step's log (``line``) and its stream, the position of a draw, what it drew from, the
 # card the line names, the deck reshuffled, the seats the set-up drew.
-DRAW_FIELDS = ("stream_at", "drawn_from", "card", "deck", "badge", "stay_home")
+DRAW_FIELDS = ("stream_at", "draw", "drawn_from", "card", "deck", "badge", "stay_home")
 
 
 def report(t: Table, comps: Components, seat: str, game_id: str = "", step: int = 0) -> dict[str, Any]:

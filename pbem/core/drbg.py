@@ -20,6 +20,7 @@ from typing import Protocol, TypeVar
 T = TypeVar("T")
 
 DOMAIN = b"pbem-drbg-v1"
+DRAW_DOMAIN = b"pbem-draw-v1"
 WORD = 4
 _SPAN = 1 << 32
 
@@ -80,3 +81,9 @@ class Drbg:
             j = self.randbelow(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+    def for_draw(self, label: str) -> Drbg:
+        """The stream of the draw named ``label`` (docs/draws.md): keyed
+        ``HMAC-SHA256(key, "pbem-draw-v1" || label)``, read from word 0. What one draw reads never
+        moves another's words, so a draw's line shows nothing of the hidden draws made before it."""
+        return Drbg(hmac.new(self._key, DRAW_DOMAIN + label.encode("utf-8"), hashlib.sha256).digest())

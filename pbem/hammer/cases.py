@@ -76,6 +76,9 @@ class ListedDice:
     def shuffled(self, items: Sequence[T]) -> list[T]:
         return self.stream.shuffled(items)
 
+    def for_draw(self, label: str) -> Drbg:
+        return self.stream.for_draw(label)
+
 
 def stream_of(seed: str | None) -> Drbg:
     """The seeded stream (a fixed default one without a seed), so a run always repeats."""

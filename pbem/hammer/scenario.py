@@ -10,12 +10,13 @@ from pbem.core.drbg import Drbg
 from pbem.hammer.blocks import blocks, spec
 from pbem.hammer.board import ENGLAND, board, load_toml_resource
 from pbem.hammer.cards import deck
-from pbem.hammer.draws import Draw, stream_position
+from pbem.hammer.draws import Draw, draw_stream
 from pbem.hammer.errors import DataError, InvalidOrder
 from pbem.hammer.log import PRIVATE, LogEntry, Plain
 from pbem.hammer.state import DEAD, OFF_MAP, POOL, BlockState, GameState, Options
 
 HAND_SIZE = 5  # 3.0
+LEVY, DEAL = "levy", "deal"  # the labels of their draws' streams (docs/draws.md)
 BIDS = ("E1", "E2", "E3", "S1", "S2", "S3")
 
 
@@ -98,11 +99,10 @@ def levy_draw(state: GameState, rng: Drbg, count: int, levy_year: int) -> tuple[
     the blocks drawn (sorted by name) and the draw: the pool sorted by name, a barred Edward left out (9.2),
     shuffled (docs/random-stream.md), its first ``count`` taken."""
     eligible = [n for n in state.pool("england") if not (n == "Edward" and edward_barred(state, levy_year))]
-    at = stream_position(rng)
-    drawn = rng.shuffled(eligible)[:count]
+    drawn = draw_stream(rng, LEVY).shuffled(eligible)[:count]
     for name in drawn:
         state.blocks[name] = BlockState("england", ENGLAND, spec(name).steps)
-    return sorted(drawn), Draw(tuple(eligible), at)
+    return sorted(drawn), Draw(tuple(eligible), LEVY)
 
 
 def draw_levy(state: GameState, rng: Drbg, count: int, levy_year: int) -> list[str]:
@@ -114,12 +114,11 @@ def deal(state: GameState, rng: Drbg) -> Draw:
     """Shuffle all 25 cards (sorted by id) and deal the first five to England, the next five to Scotland
     (3.0, 7.8); last year's cards are gone."""
     cards = sorted(deck())
-    at = stream_position(rng)
-    order = rng.shuffled(cards)
+    order = draw_stream(rng, DEAL).shuffled(cards)
     state.hands = {"england": sorted(order[:HAND_SIZE]), "scotland": sorted(order[HAND_SIZE:2 * HAND_SIZE])}
     state.deck = order[2 * HAND_SIZE:]
     state.played = {"england": [], "scotland": []}
-    return Draw(tuple(cards), at)
+    return Draw(tuple(cards), DEAL)
 
 
 def dealt_lines(state: GameState, draw: Draw, what: str, rule: str) -> list[LogEntry]:

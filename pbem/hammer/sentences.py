@@ -22,7 +22,7 @@ Entry = dict[str, Any]
 SIDE_NAMES = {"england": "the English", "scotland": "the Scots"}
 SIDE_WORDS = ("by", "owner", "winner", "attacker", "defender", "now", "player1")
 # never spelt out by the generic sentence
-_QUIET = ("what", "public", "redact", "side", "visible_to", "stream", "stream_at", "drawn_from")
+_QUIET = ("what", "public", "redact", "side", "visible_to", "stream", "draw", "drawn_from")
 
 
 @dataclass(frozen=True)

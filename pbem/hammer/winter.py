@@ -21,7 +21,7 @@ from pbem.hammer import kings, sofar
 from pbem.hammer.blocks import SIDES, other_side, spec
 from pbem.hammer.board import ENGLAND, board
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
-from pbem.hammer.draws import Draw, stream_position
+from pbem.hammer.draws import Draw, draw_stream
 from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, Plain, Visibility
 from pbem.hammer.state import OFF_MAP, POOL, BlockState, GameState
 from pbem.hammer.suggest import did_you_mean
@@ -333,8 +333,8 @@ def builds(state: GameState, rng: Any, decider: Decider) -> Log:
                 if choice == "pass":
                     break
                 if choice == "draw":
-                    draw = Draw(tuple(pool), stream_position(rng))
-                    name = pool[rng.randbelow(len(pool))]
+                    draw = Draw(tuple(pool), f"7.62:{area}:{rp}")
+                    name = pool[draw_stream(rng, draw.label).randbelow(len(pool))]
                     state.blocks[name] = BlockState("scotland", area, 1)
                     log.append(_line("scotland", PRIVATE, step="7.62", area=area, drawn=name, **draw.facts()))
                 else:

@@ -1,5 +1,6 @@
 """docs/draws.md, Swords and Bagpipes "During play": every draw a step makes shows on a report line
-with its stream position and what it drew from, and a verifier written from the text (the stream of
+with its stream position (a seat's hidden random pick: its own labelled stream) and what it drew
+from, and a verifier written from the text (the stream of
 tests/e2e/test_draws_from_the_text.py) draws it again: a reshuffled bagpipe deck, a reshuffled
 dagger deck, a dagger card discarded at random, a 2-player dagger card drawn at random.
 """
@@ -17,7 +18,7 @@ from pbem.bagpipes.ruleset import BagpipesRuleset
 from pbem.core.drbg import Drbg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from test_draws_from_the_text import Stream  # noqa: E402  (the verifier written from the text)
+from test_draws_from_the_text import Stream, draw_key  # noqa: E402  (the verifier written from the text)
 
 KEY = b"bagpipes-draw-lines-key-0123456"
 
@@ -68,8 +69,8 @@ def test_SB_13_a_dagger_card_discarded_at_random_is_drawn_again_from_its_line() 
     seat.daggers = ["d3#1", "d1#2", "d2#4"]
     Game(t, rules.components, Drbg(KEY, position=2)).discard_dagger(seat, None)
     mine = next(line for line in lines(rules, t, seat.id) if line["event"] == "your_discard")
-    assert mine["drawn_from"] == ["d1#2", "d2#4", "d3#1"] and mine["stream_at"] == 2
-    assert mine["card"] == mine["drawn_from"][Stream(KEY, 2).randbelow(3)]
+    assert mine["drawn_from"] == ["d1#2", "d2#4", "d3#1"] and mine["draw"] == f"your_discard:{seat.id}:0"
+    assert mine["card"] == mine["drawn_from"][Stream(draw_key(KEY, mine["draw"])).randbelow(3)]
     assert all(line["event"] != "your_discard" for line in lines(rules, t, t.seats[0].id))
 
 
@@ -80,6 +81,28 @@ def test_SB_10_a_two_player_dagger_drawn_at_random_is_drawn_again_from_its_line(
     for seat in t.seats:
         mine = [line for line in lines(rules, t, seat.id) if line["event"] == "random_dagger"]
         assert len(mine) == 1 and mine[0]["drawn_from"] == sorted(mine[0]["drawn_from"])
-        w = Stream(KEY, mine[0]["stream_at"])
+        assert mine[0]["draw"] == f"random_dagger:{seat.id}:0"
+        w = Stream(draw_key(KEY, mine[0]["draw"]))
         assert mine[0]["card"] == mine[0]["drawn_from"][w.randbelow(len(mine[0]["drawn_from"]))]
         assert t.chosen_daggers[seat.id] == mine[0]["card"]
+
+
+def test_SB_10_a_seats_random_dagger_line_is_the_same_whether_another_seats_pick_was_random() -> None:
+    """docs/draws.md "During play": a hidden random pick reads a stream of its own, so the second
+    seat's line (and every later position of the step's stream) cannot tell whether the first seat
+    chose its dagger card or had one drawn at random."""
+    shown: list[list[dict[str, Any]]] = []
+    for first_chose in (True, False):
+        rules, t = table(2)
+        first, second = t.seats
+        rng = Drbg(KEY, position=7)
+        pick = sorted(first.dagger_hand)[0] if first_chose else None
+        Game(t, rules.components, rng).take_choices({first.id: Order(kind="choice", round=t.round, dagger=pick),
+                                                     second.id: Order(kind="choice", round=t.round)})
+        assert any(line["event"] == "random_dagger" for line in lines(rules, t, first.id)) is not first_chose
+        # all but ``line`` (the line's number in the step's whole log, which counts the other seat's
+        # hidden line: not a stream matter, see docs/draws.md "During play")
+        shown.append([{k: v for k, v in line.items() if k != "line"}
+                      for line in lines(rules, t, second.id) if line["event"] == "random_dagger"])
+        shown[-1].append({"position": rng.position})
+    assert len(shown[0]) == 2 and repr(shown[0]) == repr(shown[1])

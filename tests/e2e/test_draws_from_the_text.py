@@ -184,9 +184,14 @@ def hammer_dice(line: dict[str, Any]) -> list[tuple[int, int]]:
     return []
 
 
+def draw_key(key: bytes, label: str) -> bytes:
+    """docs/draws.md "Common rules": a Hammer draw reads the stream keyed HMAC(K, "pbem-draw-v1" || label)."""
+    return hmac.new(key, b"pbem-draw-v1" + label.encode(), hashlib.sha256).digest()
+
+
 def check_hammer_draw(line: dict[str, Any], side: str, seed: dict[int, bytes]) -> str:
     """docs/draws.md "Checking a line"; returns what was checked."""
-    w = Stream(key_of(line["stream"], seed), line["stream_at"])
+    w = Stream(draw_key(key_of(line["stream"], seed), line["draw"]))
     if "dealt" in line:
         s = w.shuffled(CARDS)
         assert line["dealt"] == sorted(s[0:5] if side == "england" else s[5:10])
@@ -322,8 +327,8 @@ def test_draws_every_draw_of_a_bagpipes_game_is_recomputed_from_the_text(bagpipe
                 else:
                     daggers, pile = w.shuffled(sorted(pile)), []
             elif event in ("your_discard", "random_dagger"):
-                if "stream_at" in line:
-                    w = Stream(key_of(line["stream"], seed), line["stream_at"])
+                if "draw" in line:
+                    w = Stream(draw_key(key_of(line["stream"], seed), line["draw"]))
                     assert line["card"] == line["drawn_from"][w.randbelow(len(line["drawn_from"]))], line
                     checked["pick"] = checked.get("pick", 0) + 1
                 if event == "your_discard":

@@ -13,11 +13,12 @@ from pbem.hammer.ruleset import HammerRuleset
 
 R = HammerRuleset()
 HAND = ["move1-2", "move1-3", "move1-4", "pillage", "victuals"]  # Scotland's first hand with this seed
+SEED = b"x" * 28 + (23867).to_bytes(4, "big")  # a set-up key that deals Scotland HAND (docs/draws.md, the deal)
 
 
 def _start() -> dict[str, Any]:
     """Braveheart as set up: Wallace, Douglas and Barclay in Fife, the English Angus next door."""
-    s = R.setup("braveheart", {}, Drbg(b"x" * 32))
+    s = R.setup("braveheart", {}, Drbg(SEED))
     assert sorted(ruleset.game_of(s).hands["scotland"]) == HAND
     return s
 

@@ -134,7 +134,8 @@ def _bot_game(seed: int, ask: list[str], steps: int = 400) -> tuple[int, int, li
 def test_step10_item3_bots_that_ask_are_asked_once_per_battle_and_the_count_is_as_measured() -> None:
     """docs/round-trips.md "Asking": a fixed game whose bots send ``ask = ["regroup"]``. Asked once
     per block, the same seed cost 70 decide steps in 45 game turns; asked once per battle, 24 in 39
-    (the games differ once the first answers do)."""
+    (the games differ once the first answers do). Since each draw reads a stream of its own
+    (docs/draws.md) the seed deals other hands: measured again, 12 in 19."""
     turns, decides, asked = _bot_game(1, ["regroup"])
     assert len(asked) == len(set(asked)), "a side was asked twice in one battle"
-    assert (turns, decides) == (39, 24)
+    assert (turns, decides) == (19, 12)

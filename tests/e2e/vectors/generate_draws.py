@@ -24,16 +24,14 @@ def hammer_cases() -> list[dict[str, Any]]:
     from pbem.hammer.ruleset import HammerRuleset
     cases = []
     for key in KEYS:
-        rng = Drbg(key)
-        state = HammerRuleset().setup("braveheart", {}, rng)
+        state = HammerRuleset().setup("braveheart", {}, Drbg(key))
         levy, eng, sco = state["setup_log"]
         cases.append({"key": key.hex(), "what": "hammer set-up, braveheart", "levy_from": levy["drawn_from"],
-                      "levy": levy["drawn"], "deal_at": eng["stream_at"], "england": eng["dealt"],
-                      "scotland": sco["dealt"], "position_after": rng.position})
+                      "levy": levy["drawn"], "england": eng["dealt"], "scotland": sco["dealt"]})
         pool = ["Badenoch", "Bruce", "Comyn", "Douglas", "French Knights", "Moray", "Norse"]
-        pick = Drbg(key, position=40)
-        cases.append({"key": key.hex(), "what": "pick one (a Scottish draw)", "at": 40, "from": pool,
-                      "picked": pool[pick.randbelow(len(pool))], "position_after": pick.position})
+        label = "7.62:Lennox:2"
+        cases.append({"key": key.hex(), "what": "pick one (a Scottish draw)", "label": label, "from": pool,
+                      "picked": pool[Drbg(key).for_draw(label).randbelow(len(pool))]})
     return cases
 
 
