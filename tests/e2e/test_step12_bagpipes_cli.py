@@ -270,7 +270,8 @@ def test_SB_5_a_4_player_round_by_hand_from_docs_bagpipes_orders(tmp_path: Path)
     info = settle()
     assert info["owes"] == {s: "choice" for s in clans}, info
     shown = run("report", "open", core_game.report_path(g, int(info["step"]), "clan3"), "--key", k / "clan3.key")
-    assert "clan1 gives the Badge of Honour to clan3" in shown and "You hold the Badge of Honour" in shown
+    # the board line, not the log: when the round card is ruled by hand, the ruling's step comes between
+    assert "Badge of Honour: clan3 (given by clan1" in shown and "You hold the Badge of Honour" in shown
     assert "Order of turns and card windows this round: clan3, clan4, clan1, clan2" in shown
     refused("clan2", draft("clan2", 'giveaway = "give"\n'),
             "the field giveaway would be ignored for clan2: only the 2-player game has the badge give-away")
