@@ -117,3 +117,15 @@ def test_protocol_9_cli_audit_runs_from_the_public_record_and_the_bundle_alone(p
         shutil.copytree(played / folder, public / folder)
     result = CliRunner().invoke(app, ["audit", str(public), "--reveal", str(bundle)])
     assert result.exit_code == 0 and "every report and kept state opened with the revealed keys" in result.output
+
+
+def test_protocol_9_the_latest_state_key_is_required_in_the_bundle(
+        played: Path, keys: Keys) -> None:
+    """A referee cannot hide its latest sealed state by leaving its key out of the bundle (§9); only an
+    earlier state, which the referee may have pruned, may go without one (tests/transport/mail: a
+    player's copy keeps it, and the whole game by mail audits)."""
+    last = ledger.verify_record(played).entries[-1].number
+    bundle = audit.make_reveal(played, keys.referee)
+    del bundle["states"][f"{last:04d}"]
+    with pytest.raises(AuditError, match=f"content key of .*state/{last:04d}.pbem is missing"):
+        audit.audit(played, bundle)
