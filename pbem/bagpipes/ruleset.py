@@ -122,6 +122,12 @@ class BagpipesRuleset:
                step: int = 0) -> dict[str, Any]:
         return views.report(self._table(state), self.components, side, game_id, step)
 
+    def log_order(self, state: dict[str, Any]) -> dict[str, list[int]]:
+        """Side -> the step-log position of each line of its report (the reveal bundle's ``lines``,
+        docs/draws.md "Line numbers"): a report numbers only the lines its seat sees."""
+        t = self._table(state)
+        return {side: views.seen_lines(t, side) for side in self.sides}
+
     def default_order(self, state: dict[str, Any], side: str) -> dict[str, Any]:
         t = self._table(state)
         kind = t.pending.owes.get(side, "")

@@ -96,16 +96,26 @@ def view(t: Table, comps: Components, seat: str) -> dict[str, Any]:
 
 # A line's fields a report shows beside its text, so that anyone who opens the reports (with the
 # reveal bundle's keys, protocol §9) can recompute their draws (docs/draws.md): besides its number
-# in the step's log (``line``) and its stream, the position of a draw, what it drew from, the
-# card the line names, the deck reshuffled, the seats the set-up drew.
+# among the lines this seat sees (``line``) and its stream, the position of a draw, what it drew
+# from, the card the line names, the deck reshuffled, the seats the set-up drew.
 DRAW_FIELDS = ("stream_at", "draw", "drawn_from", "card", "deck", "badge", "stay_home")
 
 
+def seen_lines(t: Table, seat: str) -> list[int]:
+    """The positions in the step's whole log of the lines ``seat`` sees, in order: what the reveal
+    bundle's ``lines`` gives (docs/draws.md), never what a report shows."""
+    return [i for i, e in enumerate(t.log) if e.visible in ("all", seat)]
+
+
 def report(t: Table, comps: Components, seat: str, game_id: str = "", step: int = 0) -> dict[str, Any]:
-    """One seat's report: its view, this step's log it may know, the talk addressed to it, what it owes."""
-    log = [{"event": e.event, "text": e.text, "line": i, "stream": [e.step],
+    """One seat's report: its view, this step's log it may know, the talk addressed to it, what it owes.
+
+    A line's ``line`` counts only the lines this seat sees (0, 1, 2, ... with no gap): numbered in the
+    step's whole log, the gaps would tell the seat how many hidden lines the other seats had (fog of war,
+    docs/draws.md "Line numbers")."""
+    log = [{"event": e.event, "text": e.text, "line": n, "stream": [e.step],
             **{k: e.data[k] for k in DRAW_FIELDS if k in e.data}}
-           for i, e in enumerate(t.log) if e.visible in ("all", seat)]
+           for n, e in enumerate(t.log[i] for i in seen_lines(t, seat))]
     mail = [{"from": m.sender, "to": m.to, "text": m.text} for m in t.mail
             if m.to in ("all", seat) or m.sender == seat]
     return {"game": game_id, "side": seat, "step": step, "cards": comps.name, "view": view(t, comps, seat),

@@ -12,7 +12,7 @@ receipts, it also holds the ledger to them (pbem.core.receipts).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from pbem.core.errors import AuditError, FormatError
 from pbem.core.identity import PrivateIdentity, b64
 
 REVEAL_FORMAT = "pbem-reveal-v2"
-REVEAL_FIELDS = {"format", "game", "dice_secret", "state_secret", "joins", "orders", "reports", "states"}
+REVEAL_FIELDS = {"format", "game", "dice_secret", "state_secret", "joins", "lines", "orders", "reports", "states"}
 MAX_REVEAL = 64 << 20  # every order of a game (each at most 1 MiB, protocol §3); real bundles are a few hundred KiB
 STATE_LABEL = game_mod.STATE_LABEL
 
@@ -69,9 +69,23 @@ def reveal_and_record(game_dir: Path, referee: PrivateIdentity,
                for entry in entries}
     states = {f"{entry.number:04d}": env_mod.content_key(env_mod.read_file(path), referee, str(path)).hex()
               for entry in entries for path in [led.state_path(game_dir, entry.number)] if path.exists()}
-    return {"format": REVEAL_FORMAT, "game": man.game, "dice_secret": secret["dice_secret"],
-            "state_secret": secret["state_secret"], "joins": joins, "orders": orders, "reports": reports,
-            "states": states}, record
+    bundle = {"format": REVEAL_FORMAT, "game": man.game, "dice_secret": secret["dice_secret"],
+              "state_secret": secret["state_secret"], "joins": joins, "orders": orders, "reports": reports,
+              "states": states}
+    bundle["lines"] = _lines(game_dir, record, bundle)
+    return bundle, record
+
+
+def _lines(game_dir: Path, record: led.Record, bundle: dict[str, Any]) -> dict[str, dict[str, list[int]]]:
+    """The bundle's ``lines`` (§9): for a ruleset that numbers each side's report lines apart (rs.log_order),
+    entry NNNN -> side -> the step-log position of each line of that report, from a replay with the
+    bundle's secrets and orders (an earlier state may be pruned); {} for any other ruleset."""
+    man = record.manifest
+    rules = _rules(game_dir, man)
+    if getattr(rules, "log_order", None) is None:
+        return {}
+    return {f"{entry.number:04d}": order for entry, state, _ in _replay(game_dir, record, bundle, rules)
+            for order in [rs.log_order(rules, state)] if order is not None}
 
 
 def dump_reveal(bundle: dict[str, Any]) -> str:
@@ -123,10 +137,37 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
     summary, man = record.summary, record.manifest
     if bundle.get("game") != man.game:
         raise AuditError(f"the reveal bundle is for game {bundle.get('game')!r}, not {man.game!r} (protocol §9).")
-    dice_secret, state_secret = _hex32(bundle, "dice_secret"), _hex32(bundle, "state_secret")
+    state_secret = _hex32(bundle, "state_secret")
+    rules = rules or _rules(game_dir, man)
+    lines = bundle.get("lines")
+    if not isinstance(lines, dict):
+        raise FormatError("reveal bundle: lines must be a table (protocol §9).")
+    for entry, state, reports in _replay(game_dir, record, bundle, rules):
+        _compare(entry, str(entry.path), man, rules, state, reports, state_secret)
+        _open_revealed(game_dir, man, entry, bundle, state_secret, entry.number == len(record.entries) - 1)
+        if lines.get(f"{entry.number:04d}") != rs.log_order(rules, state):
+            raise AuditError(f"reveal bundle: lines of entry {entry.number} do not match its replay (protocol §9).")
+    _no_stray_keys(bundle, record.entries, man)
+    held = [(where, receipts.parse(raw, man, where)) for where, raw in receipt_files]
+    summary["lines"] += receipts.check(game_dir, man, held)
+    summary["lines"].append(f"audit ok: {summary['entries']} entries replayed; dice, commitments, boards and "
+                            "reports match; every report and kept state opened with the revealed keys"
+                            + (f"; {len(held)} receipts honoured" if held else ""))
+    return summary
+
+
+def _rules(game_dir: Path, man: led.Manifest) -> rs.Ruleset:
+    return rs.load(man.ruleset, man.options, components_mod.in_game(game_dir, man.options))
+
+
+def _replay(game_dir: Path, record: led.Record, bundle: dict[str, Any],
+            rules: rs.Ruleset) -> Iterator[tuple[led.Entry, dict[str, Any], dict[str, Any]]]:
+    """(entry, replayed state, replayed reports) for every entry of ``record`` in turn: set-up with
+    ``seed_0``, then each step with the bundle's orders (each opened and checked, §9) and ``seed_e``."""
+    man = record.manifest
+    dice_secret = _hex32(bundle, "dice_secret")
     if beacon.anchor(dice_secret, man.chain_length) != man.anchor:
         raise AuditError("reveal bundle: the dice secret does not hash to the manifest's dice anchor (protocol §8).")
-    rules = rules or rs.load(man.ruleset, man.options, components_mod.in_game(game_dir, man.options))
     if str(rules.version) != man.ruleset_version:
         raise AuditError(f"the game used {man.ruleset} version {man.ruleset_version}; version {rules.version} "
                          "is installed and cannot replay it (protocol §10).")
@@ -136,7 +177,6 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
     state: dict[str, Any] = {}
     for entry in record.entries:
         n = entry.number
-        where = str(entry.path)
         if n == 0:
             entropies = _revealed(man, entry, bundle_joins, "join", lambda side: led.join_path(game_dir, side),
                                   record.consumed)
@@ -152,15 +192,7 @@ def audit(game_dir: Path, bundle: dict[str, Any], rules: rs.Ruleset | None = Non
             seed = _seed(dice_secret, entry, man, [(s, revealed[s][0]) for s in man.sides if s in revealed])
             orders = {s: body for s, (_, body) in revealed.items()}
             state, _, reports = rs.outcome_parts(rules.adjudicate(state, orders, Drbg(seed), game_id=man.game))
-        _compare(entry, where, man, rules, state, reports, state_secret)
-        _open_revealed(game_dir, man, entry, bundle, state_secret, n == len(record.entries) - 1)
-    _no_stray_keys(bundle, record.entries, man)
-    held = [(where, receipts.parse(raw, man, where)) for where, raw in receipt_files]
-    summary["lines"] += receipts.check(game_dir, man, held)
-    summary["lines"].append(f"audit ok: {summary['entries']} entries replayed; dice, commitments, boards and "
-                            "reports match; every report and kept state opened with the revealed keys"
-                            + (f"; {len(held)} receipts honoured" if held else ""))
-    return summary
+        yield entry, state, reports
 
 
 def _key_of(table: Any, entry: int, side: str | None, what: str) -> bytes:
@@ -207,12 +239,12 @@ def _open_revealed(game_dir: Path, man: led.Manifest, entry: led.Entry, bundle: 
 
 
 def _no_stray_keys(bundle: dict[str, Any], entries: Sequence[led.Entry], man: led.Manifest) -> None:
-    """The bundle's ``reports`` and ``states`` name only files of the record (a closed format, §9)."""
+    """The bundle's ``reports``, ``states`` and ``lines`` name only files of the record (a closed format, §9)."""
     numbers = {f"{e.number:04d}" for e in entries}
-    reports, states = bundle.get("reports"), bundle.get("states")
-    if not isinstance(reports, dict) or not isinstance(states, dict):
-        raise FormatError("reveal bundle: reports and states must be tables (protocol §9).")
-    stray = sorted(set(reports) - numbers) + sorted(set(states) - numbers) + sorted(
+    reports, states, lines = bundle.get("reports"), bundle.get("states"), bundle.get("lines")
+    if not isinstance(reports, dict) or not isinstance(states, dict) or not isinstance(lines, dict):
+        raise FormatError("reveal bundle: reports, states and lines must be tables (protocol §9).")
+    stray = sorted(set(reports) - numbers) + sorted(set(states) - numbers) + sorted(set(lines) - numbers) + sorted(
         f"{n}-{side}" for n, sides in reports.items() if isinstance(sides, dict) for side in sides
         if side not in man.sides)
     if stray:

@@ -172,6 +172,17 @@ class PlayerSide(Protocol):
         """The line the demo prints before it plays."""
 
 
+def log_order(rules: Any, state: dict[str, Any]) -> dict[str, list[int]] | None:
+    """Side -> the position in the step's whole log of each line of its report's ``log``, from the
+    ruleset's optional ``log_order(state)``; None for a ruleset whose report lines do not need the
+    step's order to be replayed (docs/protocol.md §9: the reveal bundle's ``lines``)."""
+    order = getattr(rules, "log_order", None)
+    if order is None:
+        return None
+    got: dict[str, list[int]] = order(state)
+    return {side: list(got[side]) for side in sorted(got)}
+
+
 def player_of(rules: Any) -> PlayerSide:
     """The ruleset's player side (its optional ``player()`` method), refused in one sentence when absent."""
     make = getattr(rules, "player", None)

@@ -15,6 +15,7 @@ from pbem.bagpipes import views
 from pbem.bagpipes.engine import Game
 from pbem.bagpipes.model import Order, Table
 from pbem.bagpipes.ruleset import BagpipesRuleset
+from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
@@ -100,9 +101,50 @@ def test_SB_10_a_seats_random_dagger_line_is_the_same_whether_another_seats_pick
         Game(t, rules.components, rng).take_choices({first.id: Order(kind="choice", round=t.round, dagger=pick),
                                                      second.id: Order(kind="choice", round=t.round)})
         assert any(line["event"] == "random_dagger" for line in lines(rules, t, first.id)) is not first_chose
-        # all but ``line`` (the line's number in the step's whole log, which counts the other seat's
-        # hidden line: not a stream matter, see docs/draws.md "During play")
-        shown.append([{k: v for k, v in line.items() if k != "line"}
-                      for line in lines(rules, t, second.id) if line["event"] == "random_dagger"])
+        shown.append([line for line in lines(rules, t, second.id) if line["event"] == "random_dagger"])
         shown[-1].append({"position": rng.position})
     assert len(shown[0]) == 2 and repr(shown[0]) == repr(shown[1])
+
+
+# --- docs/draws.md "Line numbers": a seat's report numbers only the lines it sees ----------------------
+
+def test_draws_line_numbers_a_two_player_seat_sees_the_same_report_lines_whether_the_other_pick_was_random() -> None:
+    """The second seat's whole log, ``line`` numbers included, is byte for byte the same whether the first
+    seat chose its dagger card or had one drawn at random (a hidden ``random_dagger`` line of its own)."""
+    shown: list[bytes] = []
+    for first_chose in (True, False):
+        rules, t = table(2)
+        first, second = t.seats
+        pick = sorted(first.dagger_hand)[0] if first_chose else None
+        choices = {first.id: Order(kind="choice", round=t.round, dagger=pick),
+                   second.id: Order(kind="choice", round=t.round)}
+        Game(t, rules.components, Drbg(KEY, position=7)).take_choices(choices)
+        hidden = [line for line in lines(rules, t, first.id) if line["event"] == "random_dagger"]
+        assert len(hidden) == (0 if first_chose else 1)
+        seen = lines(rules, t, second.id)
+        assert [line["line"] for line in seen] == list(range(len(seen)))
+        shown.append(canonical_bytes(seen))
+    assert shown[0] == shown[1]
+
+
+def test_draws_line_numbers_a_seat_sees_the_same_report_lines_whatever_hidden_lines_other_seats_had() -> None:
+    """Four seats: however many hidden lines the others had before (none, or three each), a seat's lines are
+    numbered 0, 1, 2, ... with no gap and its log is byte for byte the same; the reveal bundle's ``lines``
+    (``log_order``) still gives each line's place in the step's whole log."""
+    shown: list[bytes] = []
+    for hidden in (0, 3):
+        rules, t = table(4)
+        me = t.seats[3]
+        game = Game(t, rules.components, Drbg(KEY))
+        for other in t.seats[:3]:
+            for k in range(hidden):
+                game.log("you_draw", f"hidden {k}", visible=other.id, card=f"x#{k}")
+            game.draw_bagpipe(other, loot=False)
+        game.draw_bagpipe(me, loot=False)
+        seen = lines(rules, t, me.id)
+        assert [line["line"] for line in seen] == list(range(len(seen))) and len(seen) == 5
+        shown.append(canonical_bytes(seen))
+        order = rules.log_order(t.to_data())[me.id]
+        assert [t.log[i].text for i in order] == [line["text"] for line in seen]
+        assert order[-1] == len(t.log) - 1 and order[0] == hidden
+    assert shown[0] == shown[1]

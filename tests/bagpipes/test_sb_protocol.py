@@ -329,3 +329,38 @@ def _asking(order: dict[str, Any]) -> dict[str, Any]:
     if order["kind"] == "choice":
         order.update(tokens={"play": [], "ask": True}, purse={"play": [], "ask": True}, giveaway="ask")
     return order
+
+
+def test_protocol_9_a_bundle_whose_lines_misplace_a_report_line_fails_the_audit(tmp_path: Path) -> None:
+    """The reveal bundle's ``lines`` (docs/draws.md "Line numbers") is what the replay gives: a referee who
+    publishes another order of a step's log (to make an outsider deal the decks wrongly), or places the
+    lines of an entry the record does not hold, fails ``pbem audit``."""
+    from pbem.core import audit as audit_mod
+    from pbem.core.errors import AuditError
+    s = play_protocol_game(tmp_path / "g", 2, b"lines", "simple")
+    assert s.verified and s.audited
+    game_dir = tmp_path / "g"
+    bundle = audit_mod.make_reveal(game_dir, _referee(b"lines"))
+    entries = sorted(p.stem for p in (game_dir / "ledger").glob("*.toml"))
+    assert sorted(bundle["lines"]) == entries and all(set(sides) == {"clan1", "clan2", "referee"}
+                                                      for sides in bundle["lines"].values())
+    n, side, i = next((n, side, i) for n, sides in sorted(bundle["lines"].items()) for side, at in sorted(sides.items())
+                      for i in range(1, len(at)) if at[i] > at[i - 1] + 1)  # a line after others' hidden lines
+    stray = f"{len(entries):04d}"
+    for edit, says in (("shift", f"lines of entry {int(n)} do not match its replay"), ("stray", f"keys for {stray}")):
+        bad = json.loads(json.dumps(bundle))
+        if edit == "shift":
+            bad["lines"][n][side][i] -= 1
+        else:
+            bad["lines"][stray] = {"clan1": [0]}
+        with pytest.raises(AuditError, match=says):
+            audit_mod.audit(game_dir, bad)
+
+
+def _referee(seed: bytes) -> Any:
+    """The referee key play_protocol_game made from ``seed`` (pbem.bagpipes.play)."""
+    import hashlib
+
+    from pbem.core import identity
+    digest = hashlib.sha256(seed + b"referee").digest()
+    return identity.from_seeds("referee", digest, hashlib.sha256(digest + bytes([0])).digest())

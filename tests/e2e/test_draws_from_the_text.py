@@ -231,6 +231,7 @@ def test_draws_every_die_and_draw_of_a_hammer_game_is_recomputed_from_the_text(h
                 for line in r["log"] if line.get("step") == "7.8" and "year" in line)
     assert draws["deal"] == 2 * (1 + years)  # every hand of the game was dealt by a checked shuffle
     assert draws["levy"] >= 1 + min(years, 1) and dice > 100
+    assert bundle["lines"] == {} and all("line" not in line for r in opened.values() for line in r["log"])
 
 
 # --- Swords and Bagpipes ---------------------------------------------------------------------------------
@@ -304,11 +305,15 @@ def test_draws_every_draw_of_a_bagpipes_game_is_recomputed_from_the_text(bagpipe
     pile: list[str] = []   # the dagger discard pile since the last reshuffle (docs/draws.md "During play")
     checked: dict[str, int] = {}
     for e in range(len(entries)):
-        merged: dict[int, dict[str, Any]] = {}
+        merged: dict[int, dict[str, Any]] = {}  # docs/draws.md "Line numbers": the bundle's lines place each line
         for side in manifest["sides"]:
-            for line in opened[(e, side)]["log"]:
+            log, places = opened[(e, side)]["log"], bundle["lines"][f"{e:04d}"][side]
+            assert len(places) == len(log) and places == sorted(set(places))
+            for n, (line, at) in enumerate(zip(log, places)):
                 assert line["stream"] == [e], line   # every line names its stream
-                assert merged.setdefault(line["line"], line) == line
+                assert line["line"] == n, line       # numbered among the lines this seat sees, no gap
+                line = {k: v for k, v in line.items() if k != "line"}
+                assert merged.setdefault(at, line) == line
         assert sorted(merged) == list(range(len(merged)))  # the reports of all seats give the step's whole log
         for _, line in sorted(merged.items()):
             event = line["event"]

@@ -46,3 +46,21 @@ def test_draws_7_7_englands_levy_line_is_the_same_whatever_the_scots_spent_their
     levy = _lines(drew, "7.7", "england")
     assert levy and any(line.get("drawn") for line in levy)
     assert repr(levy) == repr(_lines(stepped, "7.7", "england"))  # byte for byte: nothing to learn
+
+
+
+def test_draws_line_numbers_englands_winter_lines_are_the_same_whatever_hidden_lines_the_scots_had() -> None:
+    """docs/draws.md "Line numbers": a Hammer report line carries no number in the step's whole log (nor any
+    field counting the other side's hidden lines), so England's winter log, as its report shows it, is byte
+    for byte the same whether the Scots spent their points on blocks or steps, and with three more hidden
+    Scottish lines before it all."""
+    from pbem.core.canonical import canonical_bytes
+    from pbem.hammer.views import filter_log
+    drew, stepped = _winter("draw"), _winter("step")
+    unseen = [e for e in drew if e.actor == "scotland" and not filter_log([e], "england")]
+    assert unseen  # a Scottish line England does not see at all (the new year's deal)
+    more = [unseen[0].copy() for _ in range(3)] + drew
+    seen = filter_log(drew, "england")
+    assert seen and all("line" not in line for line in seen)
+    for other in (stepped, more):
+        assert canonical_bytes(filter_log(other, "england")) == canonical_bytes(seen)
