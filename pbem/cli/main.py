@@ -1,7 +1,7 @@
 """The ``pbem`` command: the typer app. Verbs parse arguments, read and write the files the user
 names, and print; the protocol (pbem.core), the transports and the games' rules (through the
-ruleset registry, pbem.cli.seam) do the work. The rules workbench (``sandbox``, ``odds``) is
-Hammer's own and imports it (tests/core/test_layering.py).
+ruleset registry, pbem.cli.seam) do the work. The rules workbench (``sandbox``, ``odds``) is a
+ruleset's tools (pbem.cli.tools): no CLI module imports a game (tests/core/test_layering.py).
 
 One module per verb group; every failure reaches the user as one ``error:`` line and exit
 code 1 (pbem.cli.errors), never a traceback.
@@ -57,10 +57,12 @@ VERBS: tuple[Verb, ...] = (
          "folder's record of first sights: no entry reached it with its deadline already past (protocol §8.3)."),
     Verb("audit", "pbem.cli.verify:audit",
          "Replay the game from the reveal bundle and check every entry, commitment, die and report."),
-    Verb("sandbox", "pbem.cli.sandbox:sandbox",
+    Verb("sandbox", "pbem.cli.tools:sandbox",
          "Load a position, apply moves and/or fight a battle, and print the resulting position."),
-    Verb("odds", "pbem.cli.odds:odds",
+    Verb("odds", "pbem.cli.tools:odds",
          "Compute a battle's exact odds: who wins, retreats, each block's survival and expected steps."),
+    Verb("tools", "pbem.cli.tools:tools",
+         "List the tools each installed ruleset offers outside any game; run one as pbem TOOL --help."),
     Verb("key", "pbem.cli.key:key_app", "Identities: make a key pair, show a fingerprint."),
     Verb("game", "pbem.cli.game:game_app", "Referee: start a game, receive orders, publish the reveal."),
     Verb("orders", "pbem.cli.orders:orders_app", "Player: write, check and seal orders."),
@@ -131,8 +133,12 @@ class LazyGroup(TyperGroup):
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         verb = next((v for v in VERBS if v.name == cmd_name), None)
-        if verb is None:
-            return None
+        if verb is None:  # perhaps a tool a ruleset offers (pbem.cli.tools), which VERBS need not list
+            verb = Verb(cmd_name, f"pbem.cli.tools:{cmd_name}", "")
+            try:
+                return load(verb)
+            except AttributeError:
+                return None
         if cmd_name not in self._loaded:
             self._loaded[cmd_name] = load(verb)
         return self._loaded[cmd_name]

@@ -172,6 +172,51 @@ class PlayerSide(Protocol):
         """The line the demo prints before it plays."""
 
 
+@dataclass(frozen=True)
+class ToolParam:
+    """One argument of a ruleset's tool, as its command line takes it: a positional argument
+    (``flag`` "") or an option (``flag`` "--battle"); ``kind`` "text", "path" or "switch" (an option
+    with no value, False unless given). ``name`` is the key ``Tool.run`` finds its value under."""
+
+    name: str
+    help: str
+    flag: str = ""
+    kind: str = "text"
+    required: bool = False
+
+
+class ToolIO(Protocol):
+    """What a tool reads and writes through (the CLI's readers and writers: every file refused in one
+    sentence as protocol §3.1 says, every output written atomically), so a game needs no CLI module."""
+
+    def read_text(self, path: Path, what: str) -> str:
+        """The UTF-8 text of ``path``, which should be ``what`` (a position file, ...)."""
+
+    def write(self, path: Path, text: str) -> None:
+        """Write ``text`` to ``path`` (a ``--out`` option) atomically."""
+
+    def say(self, text: str, nl: bool = True) -> None:
+        """Print on standard output."""
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A workbench a ruleset offers outside any game (Hammer: a position sandbox, a battle's odds): its
+    verb ``name``, its help (the first sentence is its one-line help), its arguments and what runs it
+    (``run(values, io)``, ``values`` by ``ToolParam.name``; a fault raises a PbemError). Protocol §10.2."""
+
+    name: str
+    help: str
+    params: tuple[ToolParam, ...]
+    run: Callable[[Mapping[str, Any], ToolIO], None]
+
+
+def tools_of(rules: Any) -> tuple[Tool, ...]:
+    """The tools a ruleset offers (its optional ``tools()`` method); () when it offers none."""
+    offer = getattr(rules, "tools", None)
+    return tuple(offer()) if offer is not None else ()
+
+
 def log_order(rules: Any, state: dict[str, Any]) -> dict[str, list[int]] | None:
     """Side -> the position in the step's whole log of each line of its report's ``log``, from the
     ruleset's optional ``log_order(state)``; None for a ruleset whose report lines do not need the

@@ -80,6 +80,12 @@ class HammerRuleset:
         from pbem.hammer.player import HammerPlayer
         return HammerPlayer()
 
+    def tools(self) -> tuple[Any, ...]:
+        """The rules workbench the CLI offers as ``pbem sandbox`` and ``pbem odds`` (protocol §10.2,
+        ``Tool``): pbem.hammer.tools."""
+        from pbem.hammer.tools import TOOLS
+        return TOOLS
+
     # --- set-up -----------------------------------------------------------------------------
     def scenarios(self) -> tuple[str, ...]:
         return tuple(sorted(scenario_names()))
