@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,6 +20,7 @@ from pbem.core import receipts as receipts_mod
 from pbem.core.errors import EnvelopeError, FormatError, GameBusy, PbemError, SignatureError
 from pbem.core.identity import PrivateIdentity
 from pbem.core.lazy import lazy
+from pbem.core.records import record
 
 audit_mod = lazy("pbem.core.audit")  # the reveal and the audit only: a hook never loads it
 
@@ -29,7 +29,7 @@ Error = PbemError
 Receipt = receipts_mod.Receipt
 
 
-@dataclass(frozen=True)
+@record
 class Position:
     """Where a game stands, from its public record."""
 
@@ -46,7 +46,7 @@ class Position:
         return not self.owes
 
 
-@dataclass(frozen=True)
+@record
 class Received:
     """An order the referee took in: whose, for which step, and its receipt when the protocol gives one."""
 
@@ -57,7 +57,7 @@ class Received:
     receipt: str = ""  # the armored receipt envelope, signed by the referee, for the player to keep
 
 
-@dataclass(frozen=True)
+@record
 class Header:
     """What anyone can read of an envelope without a key (its signature checked against its own signer)."""
 

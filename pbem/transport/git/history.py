@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.core.records import record
 from pbem.transport.git import gitcmd
 
 
-@dataclass(frozen=True)
+@record
 class Change:
     """One path a commit changed: status A(dded), M(odified), D(eleted), T(ype); ``blob`` the new content."""
 
@@ -18,7 +18,7 @@ class Change:
     mode: str = "100644"  # the new mode: 100644/100755 a file, 120000 a symlink, 160000 a submodule
 
 
-@dataclass(frozen=True)
+@record
 class Commit:
     sha: str
     parents: tuple[str, ...]
@@ -106,7 +106,7 @@ def short(sha: str) -> str:
     return sha[:10]
 
 
-@dataclass(frozen=True)
+@record
 class TreeFile:
     """One path of a commit's tree as git stores it: ``mode`` 100644/100755 (a file), 120000 (a
     symbolic link), 160000 (a submodule); ``size`` in bytes, read from the object store."""

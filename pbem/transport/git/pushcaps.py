@@ -9,9 +9,9 @@ afterwards (the private-key scan, the order) are known to be small (docs/git.md 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.core.records import record
 from pbem.transport.git import gitcmd, history, layout
 
 # A push is one order of a few KB (an envelope is at most 1 MiB, protocol §3). The default caps
@@ -28,20 +28,20 @@ class Refused(gitcmd.GitError):
     kind = "refused"
 
 
-@dataclass(frozen=True)
+@record
 class Caps:
     bytes: int = DEFAULT_BYTES
     commits: int = DEFAULT_COMMITS
 
 
-@dataclass(frozen=True)
+@record
 class Blob:
     sha: str
     path: str
     size: int
 
 
-@dataclass(frozen=True)
+@record
 class Pushed:
     """What a push adds to the repository, measured: its commits (oldest first), every new blob, their bytes."""
 

@@ -10,23 +10,23 @@ repository is written by the referee alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.core import inputs
 from pbem.core.errors import FormatError
+from pbem.core.records import record
 from pbem.transport.git import adapter, gitcmd, history, layout, pushcaps
 from pbem.transport.git.pushcaps import Refused as Refused
 
 
-@dataclass(frozen=True)
+@record
 class Accepted:
     path: str
     side: str
     step: int
 
 
-@dataclass(frozen=True)
+@record
 class PushedOrder:
     """The one inbox file a push changes, as its last commit holds it."""
 

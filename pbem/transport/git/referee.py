@@ -23,11 +23,17 @@ import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pbem.core import inputs
 from pbem.core.lock import flock_file
-from pbem.transport.git import adapter, gitcmd, history, layout, memory
+from pbem.transport.git import adapter, gitcmd, history, layout
+
+if TYPE_CHECKING:
+    from pbem.transport.git import memory
+else:  # the pass inside a push never reads the memory: the hook does not load it (docs/architecture.md "Start-up")
+    from pbem.core.lazy import lazy
+    memory = lazy("pbem.transport.git.memory")
 
 ATTEMPTS = 8
 LOCK_WAIT = 120.0  # seconds a run waits for another run on the same repository
