@@ -190,18 +190,36 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
     # One add for everything the pass touched: the record (written only by the referee's own
     # adjudication: pending orders live in the private area), the inbox and the receipts.
     folders = [p for p in (*layout.RECORD, layout.INBOX, layout.RECEIPTS) if (work / p).exists()]
-    gitcmd.run(["add", "-A", "--", *folders], work)
+    added = gitcmd.run(["add", "-A", "--verbose", "--", *folders], work).out
     gone = [p for p in remove if p.split("/")[0] not in folders]
     if gone:
         gitcmd.run(["rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *gone], work)
-    staged = gitcmd.run(["diff", "--cached", "--name-status", "--no-renames", "-z"], work).out.split("\0")
-    changed = [(staged[i], staged[i + 1]) for i in range(0, len(staged) - 1, 2)]
+    # What the add staged is what changed when the index was the work tree's HEAD before it (no file was
+    # removed from the index before, none here): else, or when a name does not read back, git is asked.
+    changed = None if gone or settled.remove else _staged_by_add(work, added)
+    if changed is None:
+        staged = gitcmd.run(["diff", "--cached", "--name-status", "--no-renames", "-z"], work).out.split("\0")
+        changed = [(staged[i], staged[i + 1]) for i in range(0, len(staged) - 1, 2)]
     for status, path in changed:
         if status != "D" and layout.find_private_key(
                 inputs.read_input(work / path, layout.MAX_SCANNED, "a file to commit")):
             gitcmd.run(["reset", "-q"], work)
             raise gitcmd.GitError(f"{path} holds a private key; the referee never commits one (docs/git.md).")
     return out, bool(changed)
+
+
+def _staged_by_add(work: Path, said: str) -> list[tuple[str, str]] | None:
+    """(status, path) of each file ``git add --verbose`` said it staged ("add 'P'", "remove 'P'"); None when a
+    line is not one of those or an added file is not in the work tree (a name git would have to quote)."""
+    changed = []
+    for line in said.splitlines():
+        verb, _, quoted = line.partition(" ")
+        path = quoted[1:-1]
+        if verb not in ("add", "remove") or len(quoted) < 3 or quoted[0] != "'" or quoted[-1] != "'" or \
+                (verb == "add" and not (work / path).is_file()):
+            return None
+        changed.append(("D" if verb == "remove" else "M", path))
+    return changed
 
 
 def _result(pos: adapter.Position) -> str:
