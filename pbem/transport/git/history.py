@@ -58,6 +58,21 @@ def blob(repo: Path, sha: str, hook_env: bool = False) -> bytes:
     return gitcmd.run_bytes(["cat-file", "blob", sha], repo, hook_env=hook_env)
 
 
+def blobs(repo: Path, shas: list[str], hook_env: bool = False) -> dict[str, bytes]:
+    """The contents of ``shas`` by id, in one ``cat-file --batch`` (the caller knows they are small)."""
+    if not shas:
+        return {}
+    data = gitcmd.run_bytes(["cat-file", "--batch"], repo, hook_env=hook_env,
+                            input="".join(f"{sha}\n" for sha in shas).encode("ascii"))
+    contents, at = {}, 0
+    for sha in shas:
+        header_end = data.index(b"\n", at)
+        size = int(data[at:header_end].split()[2])
+        contents[sha] = data[header_end + 1:header_end + 1 + size]
+        at = header_end + 1 + size + 1
+    return contents
+
+
 def blob_size(repo: Path, sha: str, hook_env: bool = False) -> int:
     return int(gitcmd.run(["cat-file", "-s", sha], repo, hook_env=hook_env).out.strip())
 

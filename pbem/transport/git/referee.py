@@ -74,13 +74,16 @@ class Settled:
                           line for line in self.lines]
 
 
-def inbox_at(work: Path, commit: str, settled: Settled | None = None) -> Settled:
+def inbox_at(work: Path, commit: str, settled: Settled | None = None, *,
+             files: list[history.TreeFile] | None = None, blobs: dict[str, bytes] | None = None) -> Settled:
     """The inbox of ``commit`` from git's objects, never through the checkout (which follows links).
 
     Each blob's size is asked of git before it is read; a symbolic link, a submodule or a file over
-    1 MiB (no envelope is bigger, protocol §3) is refused with one sentence and never read."""
+    1 MiB (no envelope is bigger, protocol §3) is refused with one sentence and never read. The rest
+    are read in one git call; ``files`` and ``blobs``: the listing and contents a caller already holds."""
     done = settled or Settled()
-    for f in history.tree_files(work, commit, layout.INBOX):
+    wanted = []
+    for f in history.tree_files(work, commit, layout.INBOX) if files is None else files:
         if f.path in done.remove:
             continue
         if f.mode == "120000":
@@ -92,7 +95,11 @@ def inbox_at(work: Path, commit: str, settled: Settled | None = None) -> Settled
         elif f.size > layout.MAX_ORDER:
             done.refuse(f.path, f"it is {f.size} bytes, over the 1 MiB an envelope may hold (protocol §3)")
         else:
-            done.files[f.path] = history.blob(work, f.blob)
+            wanted.append(f)
+    have = dict(blobs or {})
+    have.update(history.blobs(work, [f.blob for f in wanted if f.blob not in have]))
+    for f in wanted:
+        done.files[f.path] = have[f.blob]
     return done
 
 
@@ -273,7 +280,8 @@ def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int 
             check = getattr(space, "check", None)
             if check:
                 check(work, tip)
-            settled = inbox_at(work, "HEAD", settled)
+            read = getattr(space, "inbox", None)  # the push's: the tip's inbox, read with the push's blobs
+            settled = read(work, settled) if read else inbox_at(work, "HEAD", settled)
             settle = getattr(space, "settle", None)
             if settle:
                 settled = settle(work, key, settled)
