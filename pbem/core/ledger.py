@@ -200,11 +200,14 @@ def read_manifest(game_dir: Path) -> Manifest:
 # times, the latest entry ten) parses each file's exact bytes once: a parse is a function of the bytes
 # (and the path, which an entry records), and records are frozen. Only what parsed and checked is kept.
 _PARSED: dict[tuple[str, bytes, str, str], Any] = {}
-_PARSED_MAX = 256
+_PARSED_MAX = 256  # files kept, each at most _PARSED_BYTES long: a long-running judge holds at most 16 MiB
+_PARSED_BYTES = 64 << 10
 _T = TypeVar("_T")
 
 
 def _remember(key: tuple[str, bytes, str, str], value: _T) -> _T:
+    if len(key[1]) > _PARSED_BYTES:
+        return value
     if len(_PARSED) >= _PARSED_MAX:
         _PARSED.clear()
     _PARSED[key] = value
