@@ -521,7 +521,8 @@ def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, wh
     hears at once, and nothing is kept when it is refused. A later valid order of the same side
     replaces the kept one and gets the next seq; an identical resend gets the receipt first issued
     (``identical`` True), unopened when that receipt answers the same entry (it was checked in full
-    then, against the same state; a git referee's pass takes its whole inbox in again). The pending order stays out of the public record until its step closes.
+    then, against the same state; a git referee's pass takes its whole inbox in again). The pending
+    order stays out of the public record until its step closes.
     An order arriving after the step's deadline is refused before it is opened (§8.3), so every
     receipt is in time; ``deadline``: the step's deadline as a host extended it (a mail judge), never
     earlier than the ledger's.
