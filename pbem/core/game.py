@@ -520,7 +520,9 @@ def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, wh
     The order is checked in full now (binding, entropy proof, the game's rules), so the player
     hears at once, and nothing is kept when it is refused. A later valid order of the same side
     replaces the kept one and gets the next seq; an identical resend gets the receipt first issued
-    (``identical`` True). The pending order stays out of the public record until its step closes.
+    (``identical`` True), unopened when that receipt answers the same entry (it was checked in full
+    then, against the same state; a git referee's pass takes its whole inbox in again). The pending
+    order stays out of the public record until its step closes.
     An order arriving after the step's deadline is refused before it is opened (§8.3), so every
     receipt is in time; ``deadline``: the step's deadline as a host extended it (a mail judge), never
     earlier than the ledger's.
@@ -536,6 +538,9 @@ def receive_order(game_dir: Path, referee: PrivateIdentity, raw: bytes | str, wh
         if kept is None:
             raise
         return kept  # the order kept, sent again: it was received in time, its receipt says so
+    kept = _resent(game_dir, man, entry, raw, where)
+    if kept is not None and kept.answers == entry.hash:
+        return kept  # the very order kept, checked in full when this receipt was issued against this entry
     env, side, _, body, seen = _check_order(man, entry, referee, raw, where, received)
     rules = _installed_rules(man, rules, game_dir)
     state = _load_state(game_dir, man, entry, referee)["state"]

@@ -18,7 +18,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem.core import inputs, toml_exact
 from pbem.core.canonical import canonical_bytes, canonical_pair
@@ -196,8 +196,34 @@ def read_manifest(game_dir: Path) -> Manifest:
     return man
 
 
+# A process that reads one folder again and again (the git referee's pass reads the manifest a dozen
+# times, the latest entry ten) parses each file's exact bytes once: a parse is a function of the bytes
+# (and the path, which an entry records), and records are frozen. Only what parsed and checked is kept.
+_PARSED: dict[tuple[str, bytes, str, str], Any] = {}
+_PARSED_MAX = 256  # files kept, each at most _PARSED_BYTES long: a long-running judge holds at most 16 MiB
+_PARSED_BYTES = 64 << 10
+_T = TypeVar("_T")
+
+
+def _remember(key: tuple[str, bytes, str, str], value: _T) -> _T:
+    if len(key[1]) > _PARSED_BYTES:
+        return value
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[key] = value
+    return value
+
+
 def parse_manifest(data: bytes, where: str) -> Manifest:
     """Parse the bytes of a ``game.toml`` and check the referee's signature on them."""
+    key = ("manifest", data, where, "")
+    if key in _PARSED:
+        man: Manifest = _PARSED[key]
+        return man
+    return _remember(key, _parse_manifest(data, where))
+
+
+def _parse_manifest(data: bytes, where: str) -> Manifest:
     doc, sig, message, digest = _signed(data, where, MANIFEST_DOMAIN)
     if doc.get("format") != MANIFEST_FORMAT:
         raise FormatError(f"{where}: format must be {MANIFEST_FORMAT!r} (protocol §7.1).")
@@ -309,6 +335,15 @@ def read_entry(game_dir: Path, number: int, manifest: Manifest) -> Entry:
         data = inputs.read_input(path, inputs.MAX_FILE, "a ledger entry", root=Path(game_dir))
     except FileNotFoundError:
         raise LedgerError(f"{path}: ledger entry {number} is missing (protocol §7.2).") from None
+    where = str(path)
+    key = ("entry", data, where, manifest.hash)
+    if key in _PARSED:
+        entry: Entry = _PARSED[key]
+        return entry
+    return _remember(key, _parse_entry(data, path, number, manifest))
+
+
+def _parse_entry(data: bytes, path: Path, number: int, manifest: Manifest) -> Entry:
     where = str(path)
     doc, digest = load_record(data, where, ENTRY_DOMAIN, manifest.referee)
     extra, missing = sorted(set(doc) - set(ENTRY_FIELDS)), [f for f in ENTRY_FIELDS if f not in doc]

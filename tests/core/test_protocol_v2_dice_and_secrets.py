@@ -444,3 +444,23 @@ def test_protocol_9_2_cli_audit_refuses_a_bad_receipt_in_one_line(played: Path, 
         assert code == 1 and out.startswith("error: ") and words in out and out.count("\n") <= 2, (name, out)
     code, out = run("audit", played, "--reveal", bundle, "--receipt", tmp_path / "missing")
     assert code == 1 and "no such file" in out
+
+
+def test_protocol_7_3_identical_resend_is_unopened_only_when_its_receipt_answers_the_latest_entry(
+        fresh: Path, keys: Keys, monkeypatch: pytest.MonkeyPatch) -> None:
+    o1 = order(keys, fresh, "north", "rock")
+    r1 = game.receive_order(fresh, keys.referee, o1, now=T0 + 10)
+    opened: list[str] = []
+    real_open = envelope.open_sealed
+    monkeypatch.setattr(envelope, "open_sealed", lambda env, *a, **k: opened.append(env.header.kind) or
+                        real_open(env, *a, **k))
+    again = game.receive_order(fresh, keys.referee, o1, now=T0 + 20)
+    assert again.identical and again.armored == r1.armored and opened == [], "checked in full when receipted"
+    # A kept receipt that answers another entry proves no check against this one: the order is opened again.
+    entry = ledger.latest(fresh, ledger.read_manifest(fresh))
+    other = receipts.issue(keys.referee, r1.game, r1.step, r1.side, "ab" * 32, r1.seq, r1.order, r1.received,
+                           r1.deadline, "", r1.seen_entry, r1.seen_at)
+    assert other.answers != entry.hash
+    ledger.receipt_path(fresh, 0, "north", 1).write_text(other.armored, encoding="ascii")
+    game.receive_order(fresh, keys.referee, o1, now=T0 + 30)
+    assert "order" in opened

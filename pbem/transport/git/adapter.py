@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,6 +20,7 @@ from pbem.core import receipts as receipts_mod
 from pbem.core.errors import EnvelopeError, FormatError, GameBusy, PbemError, SignatureError
 from pbem.core.identity import PrivateIdentity
 from pbem.core.lazy import lazy
+from pbem.core.records import record
 
 audit_mod = lazy("pbem.core.audit")  # the reveal and the audit only: a hook never loads it
 
@@ -29,7 +29,7 @@ Error = PbemError
 Receipt = receipts_mod.Receipt
 
 
-@dataclass(frozen=True)
+@record
 class Position:
     """Where a game stands, from its public record."""
 
@@ -46,7 +46,7 @@ class Position:
         return not self.owes
 
 
-@dataclass(frozen=True)
+@record
 class Received:
     """An order the referee took in: whose, for which step, and its receipt when the protocol gives one."""
 
@@ -57,7 +57,7 @@ class Received:
     receipt: str = ""  # the armored receipt envelope, signed by the referee, for the player to keep
 
 
-@dataclass(frozen=True)
+@record
 class Header:
     """What anyone can read of an envelope without a key (its signature checked against its own signer)."""
 
@@ -212,17 +212,19 @@ def open_receipt(game_dir: Path, raw: bytes, keys: list[Key], where: str) -> rec
 def restore_private(game_dir: Path, receipts: Path, inbox: dict[str, Path], referee: Key | None = None) -> None:
     """Rebuild the referee's private area from the public repository (a CI job starts from a bare checkout).
 
-    The receipts already issued (``receipts``, the repository's folder) go back where the referee
-    keeps them, and each inbox order whose latest receipt names it is pending again, so taking it
-    in once more is an identical resend (same receipt, same seq), never a new order.
+    The receipts already issued for the current step (``receipts``, the repository's folder, holds
+    every step's; a pass reads only the step's: which order is pending, the next receipt number) go
+    back where the referee keeps them, and each inbox order whose latest receipt names it is pending
+    again, so taking it in once more is an identical resend (same receipt, same seq), never a new order.
     """
     game_dir = Path(game_dir)
     man = led.read_manifest(game_dir)
     entry = led.latest(game_dir, man)
     if receipts.is_dir():
+        step = f"{entry.number:04d}-"
         for path in sorted(receipts.iterdir()):
             target = led.private_dir(game_dir) / "receipts" / path.name
-            if target.exists() or not inputs.is_file(path):
+            if not path.name.startswith(step) or target.exists() or not inputs.is_file(path):
                 continue
             try:
                 raw = inputs.read_input(path, armor.MAX_INPUT, "a receipt", root=receipts.parent)

@@ -7,10 +7,10 @@ import os
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.core.errors import PbemError
+from pbem.core.records import record
 
 ZERO = "0" * 40
 REFEREE_NAME = "pbem referee"
@@ -28,7 +28,7 @@ class GitError(PbemError):
     kind = "git"
 
 
-@dataclass(frozen=True)
+@record
 class Result:
     code: int
     out: str

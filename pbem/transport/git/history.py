@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.core.records import record
 from pbem.transport.git import gitcmd
 
 
-@dataclass(frozen=True)
+@record
 class Change:
     """One path a commit changed: status A(dded), M(odified), D(eleted), T(ype); ``blob`` the new content."""
 
@@ -18,7 +18,7 @@ class Change:
     mode: str = "100644"  # the new mode: 100644/100755 a file, 120000 a symlink, 160000 a submodule
 
 
-@dataclass(frozen=True)
+@record
 class Commit:
     sha: str
     parents: tuple[str, ...]
@@ -56,6 +56,21 @@ def is_ancestor(repo: Path, old: str, new: str, hook_env: bool = False) -> bool:
 
 def blob(repo: Path, sha: str, hook_env: bool = False) -> bytes:
     return gitcmd.run_bytes(["cat-file", "blob", sha], repo, hook_env=hook_env)
+
+
+def blobs(repo: Path, shas: list[str], hook_env: bool = False) -> dict[str, bytes]:
+    """The contents of ``shas`` by id, in one ``cat-file --batch`` (the caller knows they are small)."""
+    if not shas:
+        return {}
+    data = gitcmd.run_bytes(["cat-file", "--batch"], repo, hook_env=hook_env,
+                            input="".join(f"{sha}\n" for sha in shas).encode("ascii"))
+    contents, at = {}, 0
+    for sha in shas:
+        header_end = data.index(b"\n", at)
+        size = int(data[at:header_end].split()[2])
+        contents[sha] = data[header_end + 1:header_end + 1 + size]
+        at = header_end + 1 + size + 1
+    return contents
 
 
 def blob_size(repo: Path, sha: str, hook_env: bool = False) -> int:
@@ -106,7 +121,7 @@ def short(sha: str) -> str:
     return sha[:10]
 
 
-@dataclass(frozen=True)
+@record
 class TreeFile:
     """One path of a commit's tree as git stores it: ``mode`` 100644/100755 (a file), 120000 (a
     symbolic link), 160000 (a submodule); ``size`` in bytes, read from the object store."""

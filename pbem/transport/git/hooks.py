@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.core import inputs
+from pbem.core.records import record
 from pbem.transport.git import adapter, gitcmd, history, layout, pushcaps, pushcheck, pushrun, referee
 
 SETTINGS = "settings.toml"
@@ -22,7 +22,7 @@ MIN_BYTES = layout.MAX_ORDER + 4096  # the largest order there can be, with its 
 MARK = "# installed by pbem git install-hooks"
 
 
-@dataclass(frozen=True)
+@record
 class Settings:
     branch: str
     key: Path

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.core import inputs
+from pbem.core.records import record
 
 INBOX = "inbox"
 RECEIPTS = "receipts"
@@ -47,7 +47,7 @@ MAX_ORDER = 1 << 20  # protocol §3: no envelope is bigger
 MAX_SCANNED = 64 << 20  # a file the referee commits is scanned whole for a private key; a bigger one is refused
 
 
-@dataclass(frozen=True)
+@record
 class InboxName:
     step: int
     side: str

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
 import tomli_w
@@ -21,6 +20,7 @@ import tomli_w
 from pbem.core import inputs
 from pbem.core.atomic import write_atomic
 from pbem.core.errors import FormatError
+from pbem.core.records import record
 from pbem.transport.git import adapter, gitcmd, history, layout
 
 FILE = "git-published.toml"
@@ -36,7 +36,7 @@ _NAMES = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class Published:
     """The last entry the referee signed and published: its number, its hash, the commit holding it."""
 

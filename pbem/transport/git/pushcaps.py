@@ -9,9 +9,9 @@ afterwards (the private-key scan, the order) are known to be small (docs/git.md 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.core.records import record
 from pbem.transport.git import gitcmd, history, layout
 
 # A push is one order of a few KB (an envelope is at most 1 MiB, protocol §3). The default caps
@@ -28,20 +28,20 @@ class Refused(gitcmd.GitError):
     kind = "refused"
 
 
-@dataclass(frozen=True)
+@record
 class Caps:
     bytes: int = DEFAULT_BYTES
     commits: int = DEFAULT_COMMITS
 
 
-@dataclass(frozen=True)
+@record
 class Blob:
     sha: str
     path: str
     size: int
 
 
-@dataclass(frozen=True)
+@record
 class Pushed:
     """What a push adds to the repository, measured: its commits (oldest first), every new blob, their bytes."""
 
@@ -91,23 +91,14 @@ def measure(repo: Path, old: str, new: str, caps: Caps) -> Pushed:
     return Pushed(found, blobs, total)
 
 
-def scan_for_keys(repo: Path, pushed: Pushed) -> dict[str, bytes]:
+def scan_for_keys(repo: Path, pushed: Pushed, also: list[str] | None = None) -> dict[str, bytes]:
     """Every blob the push adds, read whole (the caps bound them) and refused when it holds a private key.
 
-    The blobs' contents, by id."""
-    if not pushed.blobs:
-        return {}
-    contents = {}
-    data = gitcmd.run_bytes(["cat-file", "--batch"], repo, hook_env=True,
-                            input="".join(f"{b.sha}\n" for b in pushed.blobs).encode("ascii"))
-    at = 0
+    The blobs' contents by id, with those of ``also`` (blobs already in the repository, known to be small,
+    read in the same git call and not scanned)."""
+    contents = history.blobs(repo, [b.sha for b in pushed.blobs] + [sha for sha in also or [] if sha], hook_env=True)
     for b in pushed.blobs:
-        header_end = data.index(b"\n", at)
-        size = int(data[at:header_end].split()[2])
-        body = data[header_end + 1:header_end + 1 + size]
-        at = header_end + 1 + size + 1
-        contents[b.sha] = body
-        if layout.find_private_key(body):
+        if layout.find_private_key(contents[b.sha]):
             raise Refused(f"this push carries a private key in {b.path or 'one of its files'}; secrets never enter a "
                           "game repository. Nothing was changed.",
                           hint="treat that key as exposed: make a new one and tell the others")

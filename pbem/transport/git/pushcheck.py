@@ -10,29 +10,31 @@ repository is written by the referee alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.core import inputs
 from pbem.core.errors import FormatError
+from pbem.core.records import field, record
 from pbem.transport.git import adapter, gitcmd, history, layout, pushcaps
 from pbem.transport.git.pushcaps import Refused as Refused
 
 
-@dataclass(frozen=True)
+@record
 class Accepted:
     path: str
     side: str
     step: int
 
 
-@dataclass(frozen=True)
+@record
 class PushedOrder:
     """The one inbox file a push changes, as its last commit holds it."""
 
     change: history.Change
     data: bytes
     existed: bool  # the branch's tip already held this file: it has versions a replay could come from
+    inbox: tuple[history.TreeFile, ...] = ()  # the branch tip's inbox, as git lists it ...
+    inbox_blobs: dict[str, bytes] = field(default_factory=dict)  # ... and its files small enough to be orders
 
 
 GUIDE = "see docs/git.md, \"What a push may change\""
@@ -61,7 +63,9 @@ def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pus
                           f"({', '.join(ch.path for ch in changed[:3]) or 'none'}); a player's push changes exactly "
                           f"one: its order, inbox/NNNN-SIDE.pbem ({GUIDE}).")
         changes.append((c, changed))
-    contents = pushcaps.scan_for_keys(repo, pushed)
+    # The tip's inbox (the orders the referee's pass takes in with this one) is read in the same git call.
+    inbox = history.tree_files(repo, old, layout.INBOX, hook)
+    contents = pushcaps.scan_for_keys(repo, pushed, [f.blob for f in inbox if f.regular and f.size <= layout.MAX_ORDER])
     path = ""
     last = changes[-1][1][0]
     for c, (ch,) in changes:
@@ -83,7 +87,8 @@ def check_shape(repo: Path, branch: str, old: str, new: str, ref: str, caps: pus
         path = ch.path
     # A blob already in the repository (a file pushed before, sent again) is not among the push's new objects.
     data = contents[last.blob] if last.blob in contents else history.blob(repo, last.blob, hook)
-    return PushedOrder(last, data, changes[0][1][0].status != "A")
+    return PushedOrder(last, data, changes[0][1][0].status != "A", tuple(inbox),
+                       {f.blob: contents[f.blob] for f in inbox if f.blob in contents})
 
 
 def check_order(game: Path, repo: Path, old: str, path: str, existed: bool = True) -> Accepted:

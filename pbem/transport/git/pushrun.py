@@ -80,6 +80,10 @@ class PushWorkspace:
         shutil.rmtree(adapter.private_dir(work), ignore_errors=True)  # the pass rebuilds it from the pushed commit
         return work, self.new
 
+    def inbox(self, work: Path, settled: referee.Settled) -> referee.Settled:
+        """The inbox of the branch's tip (the work tree's HEAD), listed and read by the push check's git calls."""
+        return referee.inbox_at(work, self.old, settled, files=list(self.pushed.inbox), blobs=self.pushed.inbox_blobs)
+
     def settle(self, work: Path, key: adapter.Key, settled: referee.Settled) -> referee.Settled:
         """The pushed order's first checks, before the pass takes it in (a refusal refuses the push).
 

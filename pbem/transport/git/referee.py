@@ -23,11 +23,17 @@ import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pbem.core import inputs
 from pbem.core.lock import flock_file
-from pbem.transport.git import adapter, gitcmd, history, layout, memory
+from pbem.transport.git import adapter, gitcmd, history, layout
+
+if TYPE_CHECKING:
+    from pbem.transport.git import memory
+else:  # the pass inside a push never reads the memory: the hook does not load it (docs/architecture.md "Start-up")
+    from pbem.core.lazy import lazy
+    memory = lazy("pbem.transport.git.memory")
 
 ATTEMPTS = 8
 LOCK_WAIT = 120.0  # seconds a run waits for another run on the same repository
@@ -68,13 +74,16 @@ class Settled:
                           line for line in self.lines]
 
 
-def inbox_at(work: Path, commit: str, settled: Settled | None = None) -> Settled:
+def inbox_at(work: Path, commit: str, settled: Settled | None = None, *,
+             files: list[history.TreeFile] | None = None, blobs: dict[str, bytes] | None = None) -> Settled:
     """The inbox of ``commit`` from git's objects, never through the checkout (which follows links).
 
     Each blob's size is asked of git before it is read; a symbolic link, a submodule or a file over
-    1 MiB (no envelope is bigger, protocol §3) is refused with one sentence and never read."""
+    1 MiB (no envelope is bigger, protocol §3) is refused with one sentence and never read. The rest
+    are read in one git call; ``files`` and ``blobs``: the listing and contents a caller already holds."""
     done = settled or Settled()
-    for f in history.tree_files(work, commit, layout.INBOX):
+    wanted = []
+    for f in history.tree_files(work, commit, layout.INBOX) if files is None else files:
         if f.path in done.remove:
             continue
         if f.mode == "120000":
@@ -86,7 +95,11 @@ def inbox_at(work: Path, commit: str, settled: Settled | None = None) -> Settled
         elif f.size > layout.MAX_ORDER:
             done.refuse(f.path, f"it is {f.size} bytes, over the 1 MiB an envelope may hold (protocol §3)")
         else:
-            done.files[f.path] = history.blob(work, f.blob)
+            wanted.append(f)
+    have = dict(blobs or {})
+    have.update(history.blobs(work, [f.blob for f in wanted if f.blob not in have]))
+    for f in wanted:
+        done.files[f.path] = have[f.blob]
     return done
 
 
@@ -184,18 +197,36 @@ def run_pass(work: Path, key: adapter.Key, *, tick: bool = False, now: int | Non
     # One add for everything the pass touched: the record (written only by the referee's own
     # adjudication: pending orders live in the private area), the inbox and the receipts.
     folders = [p for p in (*layout.RECORD, layout.INBOX, layout.RECEIPTS) if (work / p).exists()]
-    gitcmd.run(["add", "-A", "--", *folders], work)
+    added = gitcmd.run(["add", "-A", "--verbose", "--", *folders], work).out
     gone = [p for p in remove if p.split("/")[0] not in folders]
     if gone:
         gitcmd.run(["rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *gone], work)
-    staged = gitcmd.run(["diff", "--cached", "--name-status", "--no-renames", "-z"], work).out.split("\0")
-    changed = [(staged[i], staged[i + 1]) for i in range(0, len(staged) - 1, 2)]
+    # What the add staged is what changed when the index was the work tree's HEAD before it (no file was
+    # removed from the index before, none here): else, or when a name does not read back, git is asked.
+    changed = None if gone or settled.remove else _staged_by_add(work, added)
+    if changed is None:
+        staged = gitcmd.run(["diff", "--cached", "--name-status", "--no-renames", "-z"], work).out.split("\0")
+        changed = [(staged[i], staged[i + 1]) for i in range(0, len(staged) - 1, 2)]
     for status, path in changed:
         if status != "D" and layout.find_private_key(
                 inputs.read_input(work / path, layout.MAX_SCANNED, "a file to commit")):
             gitcmd.run(["reset", "-q"], work)
             raise gitcmd.GitError(f"{path} holds a private key; the referee never commits one (docs/git.md).")
     return out, bool(changed)
+
+
+def _staged_by_add(work: Path, said: str) -> list[tuple[str, str]] | None:
+    """(status, path) of each file ``git add --verbose`` said it staged ("add 'P'", "remove 'P'"); None when a
+    line is not one of those or an added file is not in the work tree (a name git would have to quote)."""
+    changed = []
+    for line in said.splitlines():
+        verb, _, quoted = line.partition(" ")
+        path = quoted[1:-1]
+        if verb not in ("add", "remove") or len(quoted) < 3 or quoted[0] != "'" or quoted[-1] != "'" or \
+                (verb == "add" and not (work / path).is_file()):
+            return None
+        changed.append(("D" if verb == "remove" else "M", path))
+    return changed
 
 
 def _result(pos: adapter.Position) -> str:
@@ -249,7 +280,8 @@ def referee(space: Workspace, key: adapter.Key, *, tick: bool = False, now: int 
             check = getattr(space, "check", None)
             if check:
                 check(work, tip)
-            settled = inbox_at(work, "HEAD", settled)
+            read = getattr(space, "inbox", None)  # the push's: the tip's inbox, read with the push's blobs
+            settled = read(work, settled) if read else inbox_at(work, "HEAD", settled)
             settle = getattr(space, "settle", None)
             if settle:
                 settled = settle(work, key, settled)
