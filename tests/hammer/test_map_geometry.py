@@ -106,12 +106,26 @@ def group_boxes(svg: str) -> list[tuple[str, Box]]:
     return out
 
 
+def stack_sizes(svg: str) -> set[tuple[int, int]]:
+    """The width and height of each area's stack of blocks (the frame drawn first in its group)."""
+    out = set()
+    for g in ET.fromstring(svg).iter(f"{SVG}g"):
+        frame = g.find(f"{SVG}rect") if g.get("id", "").startswith("blocks-") else None
+        if frame is not None:
+            out.add((int(frame.get("width", "0")), int(frame.get("height", "0"))))
+    return out
+
+
 @pytest.mark.slow
 def test_reports_every_map_of_a_whole_game_renders_with_no_label_clipped_or_overlapping() -> None:
     """Every report of a whole game: its text boxes and label groups lie inside the canvas and never
-    overlap, and a real renderer (cairosvg) draws it to a PNG of the canvas's size."""
+    overlap; a real renderer (cairosvg) draws to a PNG of the canvas's size the first report, the first
+    that asks a decision and each report that shows a stack size no earlier report showed (every stack
+    size of the game is drawn once: a render costs fifty times the geometry's checks)."""
     reports = game_reports()
     assert len(reports) > 60 and any(r["asks"] == "decide" for r in reports)
+    drawn: set[tuple[int, int]] = set()
+    rendered, rendered_decide = 0, False
     for k, rep in enumerate(reports):
         svg = svg_of(rep)
         canvas, boxes = text_boxes(svg)
@@ -129,10 +143,17 @@ def test_reports_every_map_of_a_whole_game_renders_with_no_label_clipped_or_over
             assert box.inside(canvas), f"{where}: {gid} leaves the canvas"
             for other, obox in groups[i + 1:]:
                 assert not box.overlaps(obox), f"{where}: {gid} overlaps {other}"
+        stacks = stack_sizes(svg)
+        if k > 0 and stacks <= drawn and (rep["asks"] != "decide" or rendered_decide):
+            continue
+        drawn |= stacks
+        rendered_decide = rendered_decide or rep["asks"] == "decide"
         png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         width = int.from_bytes(png[16:20], "big")
         assert width == canvas.x1
+        rendered += 1
+    assert len(drawn) > 40 and rendered < len(reports) // 2  # many stack sizes, drawn in a sample of the maps
 
 
 def test_reports_the_text_box_estimate_holds_for_the_real_font() -> None:

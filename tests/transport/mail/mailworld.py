@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import imaplib
+import itertools
 import mailbox
 import os
 import socket
@@ -37,8 +38,27 @@ SMTP_USER, SMTP_PASSWORD = "judge", "smtp-secret"
 IMAP_USER, IMAP_PASSWORD = "judge", "imap-secret"
 
 
+PORTS_LOW, PORTS_HIGH, PORTS_EACH = 10_000, 32_000, 10  # below the kernel's ephemeral range (32768 and up)
+_handed = itertools.count()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
+    """A port for a test server, free now and out of every other process's way: the kernel hands out
+    ports for ``bind(0)`` and outgoing connections only from its ephemeral range, above these, and each
+    process (a pytest-xdist worker, another test run) draws from its own block, chosen by its pid. A
+    port picked with ``bind(0)`` and closed could be taken by such a connection, or handed to another
+    worker, before the server binds it (docs/performance.md "Test suite")."""
+    blocks = (PORTS_HIGH - PORTS_LOW) // PORTS_EACH
+    first = PORTS_LOW + (os.getpid() % blocks) * PORTS_EACH
+    for _ in range(PORTS_EACH):
+        port = first + next(_handed) % PORTS_EACH
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use, or still closing: the next one
+            return port
+    with socket.socket() as s:  # the whole block in use: let the kernel choose
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import signal
 import subprocess
@@ -90,42 +89,37 @@ def test_smtp_down_then_up_sends_every_queued_mail_once(world: MailWorld) -> Non
     assert len(ids) == queued and len(set(ids)) == queued
 
 
-RUN_SECONDS: list[float] = []  # how long each uninterrupted judge run took, to aim the kills
+# Where the crash game kills the judge (judge_main.KILL_POINTS): once at each boundary of its work, in
+# this order; a point a run does not reach (it finishes) waits for the next round of mail.
+CRASH_POINTS = (
+    "handle:1",            # a mail read, nothing written: it is read again
+    "replace:1:/joins/",   # a join's write: its temporary written, nothing in place (protocol §7.5)
+    "finish:1",            # the record written, the journal not noting the mail: handled again, not taken twice
+    "done:1",              # the journal noted the mail, the inbox still shows it new: passed over
+    "sent:1",              # the SMTP server took a mail, the journal did not note it: sent again (a duplicate)
+    "sent:2",              # between two mails of one SMTP session
+    "announce:1",          # a step begun or adjudicated, its reports not queued: the restart announces it
+    "replace:1:/orders/",  # inside an adjudication's write: its receipts in place, the orders and entry not
+    "replace:1:/ledger/",  # further on: the orders in place, the ledger entry not
+)
 
 
-def _judge(config: Path, env: dict[str, str], kill_after: float | None) -> int | None:
-    """Run the judge until it is idle, or SIGKILL it after ``kill_after`` seconds; the exit code or None."""
-    started = time.monotonic()
-    proc = subprocess.Popen([sys.executable, str(HERE / "judge_main.py"), "judge", "run", "--config", str(config),
-                             "--until-idle", "--now", str(NOW)], env={**os.environ, **env},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        rc = proc.wait(timeout=kill_after if kill_after is not None else 60)
-        if kill_after is None:
-            RUN_SECONDS.append(time.monotonic() - started)
-        return rc
-    except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        return None
-
-
-def _kill_time(rng: random.Random | None, kills: int) -> float | None:
-    """When to SIGKILL the next judge run: somewhere inside a typical run, always for the first
-    three runs and then seven times in ten; never without ``rng``. Aimed by the runs of the calm
-    game, so the kills land inside the judge's work on a fast machine and on a loaded one alike."""
-    if rng is None or not RUN_SECONDS or (kills >= 3 and rng.random() >= 0.7):
-        return None
-    typical = sorted(RUN_SECONDS)[len(RUN_SECONDS) // 2]
-    return rng.uniform(0.1, 0.95) * typical
+def _judge(config: Path, env: dict[str, str], kill_at: str | None) -> int | None:
+    """Run the judge until it is idle, SIGKILLed at ``kill_at`` if it gets there; the exit code or None."""
+    proc = subprocess.run([sys.executable, str(HERE / "judge_main.py"), "judge", "run", "--config", str(config),
+                           "--until-idle", "--now", str(NOW)],
+                          env={**os.environ, **env, "PBEM_TEST_KILL_AT": kill_at or ""},
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+    return None if proc.returncode == -signal.SIGKILL else proc.returncode
 
 
 def _play(world: MailWorld, root: Path, config: Path, recorded: dict[str, list[bytes]] | None,
-          rng: random.Random | None) -> tuple[Path, dict[str, list[bytes]], Counter[str], int]:
+          points: tuple[str, ...]) -> tuple[Path, dict[str, list[bytes]], Counter[str], list[str]]:
     """One whole game with the judge as a separate process; players answer each report by mail.
 
     With ``recorded`` the players resend the exact mails of an earlier run (same bytes), so the
-    two runs' games must end byte for byte alike. With ``rng`` the judge is SIGKILLed at random.
+    two runs' games must end byte for byte alike. The judge is SIGKILLed at each of ``points`` in
+    turn; returns the points it was killed at.
     """
     players = {s: Player(s, identity.generate(s), f"{s}@player.test", root / "players" / s)
                for s in ("north", "south")}
@@ -152,13 +146,13 @@ def _play(world: MailWorld, root: Path, config: Path, recorded: dict[str, list[b
     for s, p in players.items():
         p.key = keys[s]
         send(p, core_game.write_join(p.copy, p.key, s))
-    kills = 0
+    pending, killed = list(points), []
     env = world.env
     for _ in range(200):
         while True:
-            rc = _judge(config, env, _kill_time(rng, kills))
+            rc = _judge(config, env, pending[0] if pending else None)
             if rc is None:
-                kills += 1
+                killed.append(pending.pop(0))
                 continue
             assert rc == 0
             break
@@ -182,7 +176,7 @@ def _play(world: MailWorld, root: Path, config: Path, recorded: dict[str, list[b
             break
     ids: Counter[str] = Counter(parse_mail(m)["Message-ID"] for a in ("north@player.test", "south@player.test")
                                 for m in world.mails_to(a))
-    return game_dir, outgoing, ids, kills
+    return game_dir, outgoing, ids, killed
 
 
 def _record_files(folder: Path) -> dict[str, bytes]:
@@ -192,8 +186,9 @@ def _record_files(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.slow
-def test_sigkill_at_random_points_ends_the_game_exactly_as_an_uninterrupted_run(world: MailWorld) -> None:
-    """Same ledger bytes and the same mails (each Message-ID at least once) with or without SIGKILLs."""
+def test_sigkill_at_each_write_boundary_ends_the_game_exactly_as_an_uninterrupted_run(world: MailWorld) -> None:
+    """Same ledger bytes and the same mails (each Message-ID at least once) with or without SIGKILLs,
+    the judge killed once at each boundary of its work (CRASH_POINTS; docs/judge.md §6)."""
     keys = world.root / "keys"
     keys.mkdir()
     for s in ("north", "south"):
@@ -210,23 +205,24 @@ def test_sigkill_at_random_points_ends_the_game_exactly_as_an_uninterrupted_run(
     pristine = world.root / "pristine"
     shutil.copytree(data, pristine)
 
-    calm_dir, recorded, calm_ids, _ = _play(world, world.root / "calm", config, None, None)
+    calm_dir, recorded, calm_ids, _ = _play(world, world.root / "calm", config, None, ())
     calm_ledger = _record_files(calm_dir / "ledger")
     assert not core_game.status(calm_dir)["owes"]
-    calm_mails = {a: list(world.mails_to(a)) for a in ("north@player.test", "south@player.test")}
 
     shutil.rmtree(data)
     shutil.copytree(pristine, data)
     world.smtp.mailer.delivered.clear()
-    crash_dir, _, crash_ids, kills = _play(world, world.root / "crash", config, recorded, random.Random(12))
-    crash_ledger = _record_files(crash_dir / "ledger")
-    assert kills >= 3
-    assert crash_ledger == calm_ledger
+    log = world.root / "kills.log"
+    world.env["PBEM_TEST_KILL_LOG"] = str(log)
+    crash_dir, _, crash_ids, killed = _play(world, world.root / "crash", config, recorded, CRASH_POINTS)
+    assert killed == list(CRASH_POINTS)  # the judge died at every boundary, each in its turn
+    landed = dict(line.split(" ", 1) for line in log.read_text(encoding="utf-8").splitlines())
+    assert sorted(landed) == sorted(CRASH_POINTS), landed  # each kill logged where it landed
+    assert _record_files(crash_dir / "ledger") == calm_ledger
     assert set(crash_ids) == set(calm_ids)
     resent = {m: n for m, n in crash_ids.items() if n > 1}
-    assert len(resent) <= kills  # only a kill between the server's 250 and the journal's note resends a mail
+    assert 1 <= len(resent) <= 2 and max(resent.values()) == 2  # only the kills after the server's 250 resend
     assert core_game.verify(crash_dir)
-    del calm_mails
 
 
 def test_a_crash_after_the_last_join_started_the_game_still_mails_that_player_its_report(
