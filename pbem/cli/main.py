@@ -137,6 +137,21 @@ class LazyGroup(TyperGroup):
             self._loaded[cmd_name] = load(verb)
         return self._loaded[cmd_name]
 
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """As typer resolves a verb, but a mistyped one is told the verbs it may have meant ("Did you
+        mean 'orders'?"): typer draws them from the group's loaded commands, which here are not loaded."""
+        from difflib import get_close_matches
+
+        try:
+            return super().resolve_command(ctx, args)
+        except typer.TyperException as exc:  # typer's own click raises its usage errors as these
+            message = getattr(exc, "message", None)
+            matches = get_close_matches(args[0], [v.name for v in VERBS]) if args else []
+            if not isinstance(message, str) or not matches or "Did you mean" in message:
+                raise
+            exc.message = message.rstrip(".") + ". Did you mean " + ", ".join(f"{m!r}" for m in matches) + "?"
+            raise
+
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """The verb list from ``VERBS`` alone, so ``pbem --help`` imports no verb module."""
         limit = formatter.width - 6 - max(len(v.name) for v in VERBS)

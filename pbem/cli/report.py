@@ -1,4 +1,4 @@
-"""Player verb: ``pbem report open`` shows one side's report and writes its SVG map.
+"""Player verb: ``pbem report open`` shows one side's report (and, when asked, writes its SVG map or HTML page).
 
 The text and the picture come from the side's report only, through the game's player side
 (protocol §10.2), so they cannot show what the report does not carry; a game without a picture
@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from pbem.cli.errors import fails_cleanly, say
-from pbem.cli.files import record_file_of_a_game, write_output
+from pbem.cli.files import write_output
 from pbem.cli.orders import PassOpt, ReportGameOpt, game_folder, open_report, reading, stale_lines
 from pbem.cli.seam import player_of_report
 
@@ -29,9 +29,8 @@ def open_(
     key: Annotated[Path | None, typer.Option("--key", envvar="PBEM_KEY", help="Your private key file.")] = None,
     save: Annotated[Path | None, typer.Option("--save", help="Also save the opened report as JSON "
                                               "(for orders new/check/auto without the key).")] = None,
-    svg: Annotated[Path | None, typer.Option("--svg", help="Where to write the map (default: beside "
-                                             "the report, .svg; in the current folder when the report "
-                                             "is in a game's record).")] = None,
+    svg: Annotated[Path | None, typer.Option("--svg", help="Also write the map as SVG to this file (none is "
+                                             "written unless asked: opening a report leaves no file).")] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Also write the whole report as one "
                                               "self-contained HTML page (map, summary, board, hand, "
                                               "what you owe and your options; no scripts, no network).")] = None,
@@ -43,7 +42,7 @@ def open_(
     shown = {**rep, "defaults": defaults_told(rep, game or report.parent.parent,
                                               lambda path: open_report(path, key, passphrase_file, game))}
     with reading(rep):
-        text, picture = render_report(shown, report, key, game), svg_of(shown)
+        text, picture = render_report(shown, report, key, game), svg_of(shown) if svg is not None else ""
         page = html_of(shown, report, key, game) if html is not None else ""
     say(text)
     warning = _deadline_warning(rep, game or report.parent.parent)
@@ -51,10 +50,11 @@ def open_(
         say(warning)
     if save is not None:
         write_output(save, json.dumps(rep, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "--save")
-    if picture:
-        out = svg or default_svg(report)
-        write_output(out, picture, "--svg")
-        say(f"map written to {out}")
+    if svg is not None and picture:
+        write_output(svg, picture, "--svg")
+        say(f"map written to {svg}")
+    elif svg is not None:
+        say(f"no map written: this game has no picture (--svg {svg} ignored)")
     if html is not None and page:
         write_output(html, page, "--html")
         say(f"page written to {html}")
@@ -140,13 +140,6 @@ def _next(rep: dict[str, Any], path: Path | None = None, key: Path | None = None
 def html_of(rep: dict[str, Any], path: Path | None = None, key: Path | None = None, game: Path | None = None) -> str:
     """The report as one self-contained HTML page ("" when the game has none)."""
     return player_of_report(rep).render_html(rep, _title(rep), _next(rep, path, key, game).replace("\n", " "))
-
-
-def default_svg(report: Path) -> Path:
-    """Beside the report, unless that is inside a game's record (which takes no other file,
-    protocol §7): then in the current folder."""
-    beside = report.with_name(report.name + ".svg")
-    return Path(beside.name) if record_file_of_a_game(beside) is not None else beside
 
 
 def render_report(rep: dict[str, Any], path: Path | None = None, key: Path | None = None,
