@@ -39,8 +39,7 @@ def open_(
 ) -> None:
     """Show your view: the board, the cards played, battle logs with dice, what is asked next."""
     rep = open_report(report, key, passphrase_file, game)
-    shown = {**rep, "defaults": defaults_told(rep, game or report.parent.parent,
-                                              lambda path: open_report(path, key, passphrase_file, game))}
+    shown = since_opened(rep, report, game, lambda path: open_report(path, key, passphrase_file, game))
     with reading(rep):
         text, picture = render_report(shown, report, key, game), svg_of(shown) if svg is not None else ""
         page = html_of(shown, report, key, game) if html is not None else ""
@@ -60,6 +59,70 @@ def open_(
         say(f"page written to {html}")
     elif html is not None:
         say(f"no page written: this game has no HTML report (--html {html} ignored)")
+    remember_opened(rep, report, game)
+
+
+def since_opened(rep: dict[str, Any], report: Path, game: Path | None,
+                 reopen: Callable[[Path], dict[str, Any]]) -> dict[str, Any]:
+    """The report as shown: "since your last report" covers every step since the last report of this
+    side opened from this game folder (``GAME/.pbem/opened.json``, pbem.core.opened), not only the
+    step just adjudicated. The logs of the reports skipped in between go in ``earlier`` (oldest first,
+    each cut of the lines a question's report showed ahead and the next one tells again) and their
+    default-order notes first in ``defaults``; a skipped report that cannot be found or opened is
+    said in one line. With no game folder at hand, or nothing recorded, only this report's step."""
+    from pbem.core import opened
+    from pbem.core.errors import PbemError
+
+    folder, step, side = game_folder(report, game), rep.get("step"), rep.get("side")
+    last = opened.last(folder, side) if folder is not None and isinstance(side, str) else None
+    told: list[str] = []
+    logs: list[list[Any]] = []
+    missing: list[int] = []
+    if folder is not None and last is not None and isinstance(step, int) and last < step - 1:
+        for k in range(last + 1, step):
+            beside = report.with_name(f"{k:04d}-{side}.pbem")
+            try:
+                earlier = reopen(beside if beside.is_file() else folder / "reports" / beside.name)
+            except (PbemError, OSError):
+                missing.append(k)
+                continue
+            if earlier.get("side") != side or earlier.get("step") != k or earlier.get("game") != rep.get("game"):
+                missing.append(k)
+                continue
+            told += defaults_told(earlier, folder, reopen)
+            logs.append(list(earlier.get("log") or []))
+    if missing:
+        told.insert(0, f"Your reports of step{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
+                       f"could not be opened from {folder}, so what happened then is not told here.")
+    shown = {**rep, "defaults": told + defaults_told(rep, folder or report.parent.parent, reopen)}
+    if logs:
+        now = list(rep.get("log") or [])
+        joined = joined_logs([*logs, now])
+        shown["earlier"] = joined[:len(joined) - len(now)]
+    return shown
+
+
+def joined_logs(logs: list[list[Any]]) -> list[Any]:
+    """Consecutive reports' logs as one, oldest first, each line told once.
+
+    A report that paused on a question already showed the lines its engine call had written by then;
+    the next report tells that call again from its start. So each log loses its longest tail that
+    the next one begins with; the newest log is kept whole."""
+    out: list[Any] = []
+    for n, log in enumerate(logs):
+        nxt = logs[n + 1] if n + 1 < len(logs) else []
+        cut = next((k for k in range(min(len(log), len(nxt)), 0, -1) if log[len(log) - k:] == nxt[:k]), 0)
+        out += log[:len(log) - cut]
+    return out
+
+
+def remember_opened(rep: dict[str, Any], report: Path, game: Path | None) -> None:
+    """Note in the game folder that this side opened its report of this step (pbem.core.opened)."""
+    from pbem.core import opened
+
+    folder, step, side = game_folder(report, game), rep.get("step"), rep.get("side")
+    if folder is not None and isinstance(step, int) and isinstance(side, str):
+        opened.note(folder, side, step)
 
 
 def _deadline_warning(rep: dict[str, Any], game_dir: Path) -> str:

@@ -151,9 +151,10 @@ def question_where(q: dict[str, Any], v: dict[str, Any]) -> str:
 
 def since_last(v: dict[str, Any]) -> list[str]:
     """"Since your last report": what happened, in sentences from this side's point of view;
-    orders given by default (the deadline passed) first."""
+    orders given by default (the deadline passed) first. ``since`` (when the player skipped reports:
+    their logs, then this one's) is told in place of this report's ``log``."""
     lines = [f"  {line}" for line in v.get("defaults", [])]
-    lines += [f"  {line}." for line in summary(v.get("log", []), v["side"])]
+    lines += [f"  {line}." for line in summary(v.get("since", v.get("log", [])), v["side"])]
     return ["since your last report:"] + (lines or ["  nothing you could see happened."])
 
 
@@ -204,6 +205,8 @@ def report_view(rep: dict[str, Any]) -> dict[str, Any]:
         v["asks"] = {"kind": rep["asks"], **(rep.get("options") or {})}
     if rep.get("defaults"):
         v["defaults"] = list(rep["defaults"])
+    if rep.get("earlier"):  # the logs of the reports this player skipped (the CLI's "since your last report")
+        v["since"] = filter_log(list(rep["earlier"]), side) + list(v.get("log", []))
     return v
 
 
