@@ -61,6 +61,13 @@ VERBS: tuple[Verb, ...] = (
          "Load a position, apply moves and/or fight a battle, and print the resulting position."),
     Verb("odds", "pbem.cli.odds:odds",
          "Compute a battle's exact odds: who wins, retreats, each block's survival and expected steps."),
+    Verb("inbox", "pbem.cli.inbox:inbox",
+         "Take in what the referee sent (mail, mailbox, attachments or a git pull): import and verify the record, "
+         "file your receipts for pbem audit, then open your new report with what happened since the last one you "
+         "read."),
+    Verb("outbox", "pbem.cli.outbox:outbox",
+         "Referee: write one mail per player for a step (report, receipts, the record's changes), as .eml files "
+         "or folders to attach."),
     Verb("key", "pbem.cli.key:key_app", "Identities: make a key pair, show a fingerprint."),
     Verb("game", "pbem.cli.game:game_app", "Referee: start a game, receive orders, publish the reveal."),
     Verb("orders", "pbem.cli.orders:orders_app", "Player: write, check and seal orders."),

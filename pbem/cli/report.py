@@ -38,6 +38,13 @@ def open_(
     game: ReportGameOpt = None,
 ) -> None:
     """Show your view: the board, the cards played, battle logs with dice, what is asked next."""
+    show(report, key, passphrase_file, game, save=save, svg=svg, html=html)
+
+
+def show(report: Path, key: Path | None, passphrase_file: Path | None, game: Path | None, *,
+         save: Path | None = None, svg: Path | None = None, html: Path | None = None) -> None:
+    """``report open``: print the report with "since your last report" (``since_opened``), write what
+    was asked, and remember it as opened (``pbem inbox`` ends with it too)."""
     rep = open_report(report, key, passphrase_file, game)
     shown = since_opened(rep, report, game, lambda path: open_report(path, key, passphrase_file, game))
     with reading(rep):
