@@ -75,9 +75,9 @@ def _from_git(clone: Path, me: PrivateIdentity) -> Path:
     from pbem.transport.git import layout, player
     from pbem.transport.mail import intake
 
+    side = intake.side_of(clone, me.public)  # before anything is fetched: a stranger's key changes nothing
     for line in player.pull(clone, None, [me]).lines[:1]:  # the verdict; the report below says the rest
         say(line)
-    side = intake.side_of(clone, me.public)
     man = led.read_manifest(clone)
     found = sorted((clone / layout.RECEIPTS).glob(f"*-{side}-*.pbem")) if (clone / layout.RECEIPTS).is_dir() else []
     opened = [(str(p), receipts.unseal(inputs.read_input(p, inputs.MAX_FILE, "a receipt", root=clone), man, [me],
