@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.core import ledger as led
-from pbem.core import receipts
 from pbem.core.identity import PrivateIdentity
 from pbem.transport.mail import adapter, bundle, compose
 from pbem.transport.mail.journal import Outgoing
@@ -26,9 +24,8 @@ def receipt_name(game: str, step: int, side: str, seq: int) -> str:
 
 def receipts_of(game_dir: Path, game: str, step: int, side: str) -> list[Attachment]:
     """The receipts the referee kept for ``side``'s orders of ``step``, by number."""
-    man = led.read_manifest(game_dir)
     return [(receipt_name(game, r.step, side, r.seq), r.armored.encode("ascii"), "text/plain")
-            for r in receipts.kept(game_dir, man, step, side)]
+            for r in adapter.kept_receipts(game_dir, step, side)]
 
 
 def attachments(game_dir: Path, game: str, entry: int, side: str, referee: PrivateIdentity) -> list[Attachment]:
