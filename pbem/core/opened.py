@@ -30,15 +30,9 @@ def path(game_dir: Path) -> Path:
 def read(game_dir: Path) -> dict[str, int]:
     """The step of the last report opened, by side; empty when nothing was recorded."""
     p = path(game_dir)
-    try:
-        data = inputs.read_input(p, MAX_BYTES + 1, "the record of reports opened")
-    except inputs.Missing:
+    sides = inputs.read_json_field(p, MAX_BYTES, "the record of reports opened", FORMAT, "last")
+    if sides is inputs.ABSENT:
         return {}
-    try:
-        doc = json.loads(data.decode("utf-8")) if len(data) <= MAX_BYTES else None
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        doc = None
-    sides = doc.get("last") if isinstance(doc, dict) and doc.get("format") == FORMAT else None
     if not isinstance(sides, dict) or not all(
             isinstance(s, str) and isinstance(n, int) and not isinstance(n, bool) and n >= 0 for s, n in sides.items()):
         raise FormatError(f"{p} is not a record of the reports you opened ({FORMAT}); it was damaged or written by "
