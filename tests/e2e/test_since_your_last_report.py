@@ -57,7 +57,8 @@ def test_since_your_last_report_keeps_a_skipped_reports_card_reveal_and_attack(t
     g, first, origin, to = play_a_turn_skipping_a_report(tmp_path)
     key = tmp_path / "keys" / f"{first}.key"
     skipped = _summary(run("report", "open", report_of(g, first), "--key", key, "--game", g, "--svg",
-                           tmp_path / "m.svg"))
+                           tmp_path / "m.svg", "--html", tmp_path / "p.html"))
+    assert "Cards revealed: you played" in (tmp_path / "p.html").read_text()  # the page tells the same
     # the reveal and Player 1's own move are told in step 1's report only
     step1 = core_game.open_report(g / "reports" / f"0001-{first}.pbem", load_key(key, None), g)
     assert any(e.get("what") == "cards" for e in step1["log"])
