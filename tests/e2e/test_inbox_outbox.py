@@ -99,6 +99,7 @@ def test_outbox_writes_one_mail_per_player_with_report_receipt_and_record(table:
     run("outbox", table.g, "--key", table.keys / "referee.key", "--out", folders, "--folders")
     one = folders / f"{table.game}-0001-scotland"
     assert sorted(p.name for p in one.iterdir()) == sorted(["mail.txt", *_attachments(mails["scotland"])])
+    (one / f"{table.game}-reveal.json").write_text('{"not": "a files bundle"}')  # saved beside: passed over
     assert "scotland - step 1" in table.inbox("scotland", one)  # a folder of saved attachments
 
 

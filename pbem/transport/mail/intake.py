@@ -66,13 +66,20 @@ def _folder(folder: Path, got: Arrived) -> None:
                           "in a part at a time.")
     for sub, name in sorted(names):
         path = sub / name
-        _file(path, inputs.read_input(path, MAX_MAIL, "a mail or a file the referee sent"), got, alone=not subs)
+        _file(path, inputs.read_input(path, MAX_MAIL, "a mail or a file the referee sent"), got, alone=False)
 
 
 def _file(path: Path, data: bytes, got: Arrived, alone: bool) -> None:
     """One file: a bundle, an envelope, a mailbox of mails or one mail."""
     head = data.lstrip()[:64]
     if head.startswith(b"{"):
+        try:
+            bundle.load(data, str(path))
+        except FormatError:
+            if alone:
+                raise
+            got.skipped += 1  # another JSON file beside the attachments (the reveal bundle): not for the copy
+            return
         got.bundles.append((str(path), data))
     elif armor.is_armored(data) or data.startswith(inbound.MAGIC):
         got.envelopes.append((str(path), data))
