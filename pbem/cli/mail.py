@@ -47,6 +47,8 @@ def intake_line(done: Any, game: Path) -> str:
     if done.filed or done.known:
         parts.append(f"filed {len(done.filed)} new receipt(s) in {game}/.pbem/receipts/ (pbem audit holds the "
                      f"ledger to them)" + (f", {len(done.known)} already kept" if done.known else ""))
+    if done.reveal is not None:
+        parts.append(f"the reveal bundle is kept in {done.reveal}: pbem audit {game} uses it")
     if done.ignored:
         parts.append(f"left alone {len(done.ignored)} envelope(s) that are not receipts ({done.ignored[0]}"
                      + (", ..." if len(done.ignored) > 1 else "") + ")")

@@ -48,7 +48,8 @@ def verify(game_dir: GameDir) -> None:
 def audit(
     game_dir: GameDir,
     reveal: Annotated[Path | None, typer.Option("--reveal", help="The reveal bundle published by the referee "
-                                                "(none for a peer game).")] = None,
+                                                "(default: GAME/.pbem/reveal.json, kept by pbem inbox; none for a "
+                                                "peer game).")] = None,
     receipt: Annotated[list[Path] | None, typer.Option("--receipt", help="A receipt the referee gave you for an "
                                                        "order (repeat for each); the ledger must honour it.")] = None,
     key: Annotated[list[Path] | None, typer.Option("--key", help="Your private key, to open receipts sealed to "
@@ -68,8 +69,12 @@ def audit(
     if peer_cli.is_peer(game_dir):
         peer_cli.audit(game_dir)
         return
+    kept_reveal = game_dir / ".pbem" / "reveal.json"  # where pbem inbox keeps the last step's reveal bundle
+    if reveal is None and kept_reveal.is_file():
+        reveal = kept_reveal
     if reveal is None:
-        raise FormatError("audit needs --reveal BUNDLE, the reveal bundle the referee published (protocol §9).")
+        raise FormatError("audit needs --reveal BUNDLE, the reveal bundle the referee published (protocol §9); "
+                          "pbem inbox keeps the one the last step's mail carries in GAME/.pbem/reveal.json.")
     keys = [load_key(k, passphrase_file) for k in key or []]
     man = ledger.read_manifest(game_dir) if receipt else None
     held = [(str(p), receipts.unseal(core_game.read_input(p), man, keys, str(p)) if man else b"")

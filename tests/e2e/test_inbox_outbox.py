@@ -202,3 +202,37 @@ def test_inbox_refuses_a_hostile_input_in_one_sentence_and_changes_nothing(
     out = refused("inbox", bad, "--key", table.key("england"), "--game", table.copy("england"))
     assert want in out and out.count("\n") <= 2, out
     assert snapshot(table.copy("england")) == before
+
+
+def _mail_with(path: Path, name: str, data: bytes) -> Path:
+    from email.message import EmailMessage
+    msg = EmailMessage()
+    msg["From"], msg["Subject"] = "referee@example.org", "the end"
+    msg.set_content("The game is over; the reveal bundle is attached.\n")
+    msg.add_attachment(data, maintype="application", subtype="json", filename=name)
+    path.write_bytes(msg.as_bytes())
+    return path
+
+
+def test_inbox_keeps_the_reveal_bundle_where_audit_finds_it(table: Table, tmp_path: Path) -> None:
+    """protocol §9: the last step's mail carries the reveal bundle; inbox keeps it (checked to be this game's,
+    never replaced by another), and audit uses it without --reveal."""
+    sealed = {s: table.seal(s, 0) for s in SIDES}
+    run("adjudicate", table.g, sealed["england"], sealed["scotland"], "--key", table.keys / "referee.key")
+    table.inbox("england", table.outbox()["england"])
+    reveal = tmp_path / "reveal.json"
+    run("game", "reveal", table.g, "--key", table.keys / "referee.key", "--out", reveal, "--mid-game")
+    for p in ("orders", "reports", "state"):
+        shutil.copytree(table.g / p, table.copy("england") / p, dirs_exist_ok=True)
+    other = Table(tmp_path / "elsewhere")
+    foreign = tmp_path / "foreign.json"
+    run("game", "reveal", other.g, "--key", other.keys / "referee.key", "--out", foreign, "--mid-game")
+    before = snapshot(table.copy("england"))
+    out = refused("inbox", _mail_with(tmp_path / "f.eml", f"{table.game}-reveal.json", foreign.read_bytes()),
+                  "--key", table.key("england"), "--game", table.copy("england"))
+    assert f"is not the reveal bundle of game {table.game}" in out and snapshot(table.copy("england")) == before
+    mail = _mail_with(tmp_path / "end.eml", f"{table.game}-reveal.json", reveal.read_bytes())
+    out = table.inbox("england", mail)
+    assert "the reveal bundle is kept in" in out
+    audited = run("audit", table.copy("england"))
+    assert "receipt" in audited  # the filed receipt, held to the ledger with the kept reveal

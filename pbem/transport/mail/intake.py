@@ -26,6 +26,9 @@ from pbem.core.identity import PublicIdentity
 from pbem.transport.mail import bundle, inbound
 
 MAX_MAIL = bundle.MAX_SAVED
+REVEAL_SUFFIX = "-reveal.json"  # the reveal bundle's attachment (protocol §9): GAME-reveal.json
+REVEAL_MARK = b'"format":"pbem-reveal-'  # a reveal bundle is canonical JSON: its format near the start
+REVEAL_NAME = "reveal.json"  # kept in the copy's private area, where pbem audit finds it
 MAX_FILES = 10_000  # in one folder or mailbox
 _MBOX_SPLIT = re.compile(rb"(?m)^From [^\r\n]*\r?\n")
 
@@ -37,6 +40,7 @@ class Arrived:
 
     bundles: list[tuple[str, bytes]] = field(default_factory=list)
     envelopes: list[tuple[str, bytes]] = field(default_factory=list)
+    reveals: list[tuple[str, bytes]] = field(default_factory=list)  # the last step's reveal bundle (protocol §9)
     skipped: int = 0
 
 
@@ -47,10 +51,10 @@ def read(paths: list[Path]) -> Arrived:
         if Path(path).is_dir():
             _folder(Path(path), got)
         else:
-            before = len(got.bundles) + len(got.envelopes)
+            before = len(got.bundles) + len(got.envelopes) + len(got.reveals)
             _file(Path(path), inputs.read_input(path, MAX_MAIL, "a mail, a mailbox or a file the referee sent"),
                   got, alone=True)
-            if len(got.bundles) + len(got.envelopes) == before:
+            if len(got.bundles) + len(got.envelopes) + len(got.reveals) == before:
                 raise FormatError(f"{path} holds nothing for pbem: no files bundle (GAME-NNNN{bundle.SUFFIX}) and "
                                   "no pbem envelope (a receipt); nothing was taken in (docs/playing.md).")
     return got
@@ -73,12 +77,15 @@ def _file(path: Path, data: bytes, got: Arrived, alone: bool) -> None:
     """One file: a bundle, an envelope, a mailbox of mails or one mail."""
     head = data.lstrip()[:64]
     if head.startswith(b"{"):
+        if REVEAL_MARK in data[:4096]:
+            got.reveals.append((str(path), data))
+            return
         try:
             bundle.load(data, str(path))
         except FormatError:
             if alone:
                 raise
-            got.skipped += 1  # another JSON file beside the attachments (the reveal bundle): not for the copy
+            got.skipped += 1  # another JSON file beside the attachments: not for the copy
             return
         got.bundles.append((str(path), data))
     elif armor.is_armored(data) or data.startswith(inbound.MAGIC):
@@ -98,10 +105,10 @@ def _mail(where: str, data: bytes, got: Arrived) -> bool:
         msg = email.message_from_bytes(data, policy=email.policy.default)
         for part in msg.walk():
             name = part.get_filename() or ""
-            if name.endswith(bundle.SUFFIX):
+            if name.endswith((bundle.SUFFIX, REVEAL_SUFFIX)):
                 payload = part.get_payload(decode=True)
                 if isinstance(payload, bytes):
-                    got.bundles.append((f"{where}: {name}", payload))
+                    (got.bundles if name.endswith(bundle.SUFFIX) else got.reveals).append((f"{where}: {name}", payload))
                     found = True
     except Exception:  # noqa: BLE001 (broken MIME: said below, in one sentence)
         raise FormatError(f"{where} cannot be read as a mail: a part of it is broken MIME.") from None
@@ -123,6 +130,7 @@ class TakenIn:
     filed: tuple[Path, ...]
     known: tuple[Path, ...]
     ignored: tuple[str, ...]
+    reveal: Path | None = None  # the reveal bundle kept for pbem audit (the game is over)
 
 
 def game_of(got: Arrived) -> str:
@@ -148,12 +156,13 @@ def take_in(got: Arrived, game_dir: Path, me: PublicIdentity | None = None) -> T
     try:
         side = side_of(game_dir, me) if me is not None else None
         filed, known, ignored = _file_receipts(got, game_dir, side)
+        kept_reveal = _keep_reveal(got, game_dir)
     except (PbemError, OSError):
         if imported is not None:
             bundle.undo(game_dir, imported.new)
         raise
     return TakenIn(game, imported.entries if imported else 0, imported.new if imported else (), tuple(filed),
-                   tuple(known), tuple(ignored))
+                   tuple(known), tuple(ignored), kept_reveal)
 
 
 def side_of(game_dir: Path, me: PublicIdentity) -> str:
@@ -166,6 +175,34 @@ def side_of(game_dir: Path, me: PublicIdentity) -> str:
         raise SignatureError(f"your key plays no side of game {man.game} ({game_dir}): this mail is not for you, "
                              "or you gave another game's key; nothing was taken in (protocol §7.1).")
     return side
+
+
+def _keep_reveal(got: Arrived, game_dir: Path) -> Path | None:
+    """The reveal bundle of the last step's mail, kept in the copy's private area where ``pbem audit``
+    finds it (the audit checks it whole; here: canonical JSON of this game). One already kept that
+    differs is never replaced: two reveals of one game are the referee's word against itself."""
+    if not got.reveals:
+        return None
+    from pbem.core.atomic import write_atomic
+    from pbem.core.canonical import canonical_loads
+
+    man = led.read_manifest(game_dir)
+    target = led.private_dir(game_dir) / REVEAL_NAME
+    for where, data in got.reveals:
+        try:
+            doc = canonical_loads(data)
+        except FormatError:
+            doc = None
+        if not isinstance(doc, dict) or doc.get("game") != man.game:
+            raise FormatError(f"{where} is not the reveal bundle of game {man.game} (protocol §9); nothing was "
+                              "taken in.")
+        if target.exists():
+            if inputs.read_input(target, MAX_MAIL, "a reveal bundle", root=game_dir) != data:
+                raise FormatError(f"{where} differs from the reveal bundle already kept in {target}: keep both, "
+                                  "they are the referee's word against itself; nothing was taken in (protocol §9).")
+            continue
+        write_atomic(target, data)
+    return target
 
 
 def _file_receipts(got: Arrived, game_dir: Path, side: str | None) -> tuple[list[Path], list[Path], list[str]]:
