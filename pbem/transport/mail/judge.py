@@ -394,11 +394,13 @@ class Judge:
                 if not v.started:
                     ans.lines.append(f"Game {g} has not started yet; nothing to resend.")
                     continue
-                files = adapter.all_files(row.dir) if whole else adapter.entry_files(row.dir, v.step)
-                attach = [(bundle.filename(g, "all" if whole else v.step), bundle.dump(g, files), "application/json")]
-                for side in sides:
-                    rep = row.dir / "reports" / f"{v.step:04d}-{side}.pbem"
-                    attach.append((rep.name, adapter.read_record_file(row.dir, rep), "text/plain"))
+                attach: list[stepmail.Attachment] = []
+                if whole:
+                    attach.append((bundle.filename(g, "all"), bundle.dump(g, adapter.all_files(row.dir)),
+                                   "application/json"))
+                for side in sides:  # the step's mail again: report, record, receipts (stepmail)
+                    attach += [a for a in stepmail.attachments(row.dir, g, v.step, side, self.referee)
+                               if not (whole and a[0].endswith(bundle.SUFFIX)) and a not in attach]
                 body = compose.report_body(g, sides[0], v.step, v.owes, v.ordered, v.defaulted, v.result,
                                            self._deadline(g, row.dir, v.step))
                 ans.extra.append(compose.build(self.address, self.name, [inb.sender],

@@ -52,3 +52,7 @@ def test_judge_the_order_completing_a_step_gets_one_mail_with_its_receipt(table:
     assert res.exit_code == 0, res.output
     assert "filed 1 new receipt(s)" in res.output
     assert (p.copy / ".pbem" / "receipts" / "0000-south-001.pbem").is_file()
+    # "resend GAME" sends the step's mail again, the receipt with it
+    again = table.exchange(mail(south, f"resend {table.gid}\n", subject="please")[0])[south]
+    resent = next(m for m in again if parse_mail(m)["Subject"].endswith("(resent)"))
+    assert f"receipt-{table.gid}-0000-south-1.asc" in _names(resent) and "0001-south.pbem" in _names(resent)
