@@ -40,7 +40,7 @@ def record_file_of_a_game(path: Path) -> Path | None:
     return None
 
 
-def write_output(path: Path, text: str, option: str = "--out") -> None:
+def write_output(path: Path, text: str | bytes, option: str = "--out") -> None:
     """Write ``text`` to ``path`` atomically (creating its folder), refusing a folder or a game's record."""
     path = Path(path)
     if path.is_dir():

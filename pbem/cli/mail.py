@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -17,7 +17,6 @@ from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError
-from pbem.transport.mail import bundle
 
 mail_app = typer.Typer(no_args_is_help=True, help="Play with a mail judge: import its files, host commands.")
 
@@ -25,14 +24,35 @@ mail_app = typer.Typer(no_args_is_help=True, help="Play with a mail judge: impor
 @mail_app.command("import")
 @fails_cleanly
 def import_(
-    source: Annotated[Path, typer.Argument(help="A mail from the judge (.eml) or its attached .pbem-files.json.")],
+    source: Annotated[Path, typer.Argument(help="A mail from the judge or the referee (.eml, or a mailbox), its "
+                                           "attached .pbem-files.json, or a receipt.")],
     game: Annotated[Path, typer.Option("--game", envvar="PBEM_GAME",
                                        help="Your copy of the game folder (created if new).")],
 ) -> None:
-    """Apply the public files a judge's mail carries to your copy of the game, and verify it."""
-    done = bundle.apply(source, game)
-    state = f"the copy verifies ({done.entries} ledger entries)" if done.entries else "the game has not started yet"
-    say(f"imported {len(done.new)} new file(s) into {game}; {state}")
+    """Apply the public files a mail carries to your copy of the game and verify it; file the receipts it
+    carries where pbem audit finds them (GAME/.pbem/receipts/). pbem inbox does this and opens your report."""
+    from pbem.transport.mail import intake
+
+    done = intake.take_in(intake.read([source]), game)
+    say(intake_line(done, game))
+
+
+def intake_line(done: Any, game: Path) -> str:
+    """What an intake did, in one line (``intake.TakenIn``)."""
+    parts = []
+    if done.new_files or done.entries:
+        parts.append(f"imported {len(done.new_files)} new file(s) into {game}; "
+                     + (f"the copy verifies ({done.entries} ledger entries)" if done.entries
+                        else "the game has not started yet"))
+    if done.filed or done.known:
+        parts.append(f"filed {len(done.filed)} new receipt(s) in {game}/.pbem/receipts/ (pbem audit holds the "
+                     f"ledger to them)" + (f", {len(done.known)} already kept" if done.known else ""))
+    if done.reveal is not None:
+        parts.append(f"the reveal bundle is kept in {done.reveal}: pbem audit {game} uses it")
+    if done.ignored:
+        parts.append(f"left alone {len(done.ignored)} envelope(s) that are not receipts ({done.ignored[0]}"
+                     + (", ..." if len(done.ignored) > 1 else "") + ")")
+    return "; ".join(parts) or f"nothing new for {game}"
 
 
 @mail_app.command("open-request")

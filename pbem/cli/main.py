@@ -63,6 +63,13 @@ VERBS: tuple[Verb, ...] = (
          "Compute a battle's exact odds: who wins, retreats, each block's survival and expected steps."),
     Verb("tools", "pbem.cli.tools:tools",
          "List the tools each installed ruleset offers outside any game; run one as pbem TOOL --help."),
+    Verb("inbox", "pbem.cli.inbox:inbox",
+         "Take in what the referee sent (mail, mailbox, attachments or a git pull): import and verify the record, "
+         "file your receipts for pbem audit, then open your new report with what happened since the last one you "
+         "read."),
+    Verb("outbox", "pbem.cli.outbox:outbox",
+         "Referee: write one mail per player for a step (report, receipts, the record's changes), as .eml files "
+         "or folders to attach."),
     Verb("key", "pbem.cli.key:key_app", "Identities: make a key pair, show a fingerprint."),
     Verb("game", "pbem.cli.game:game_app", "Referee: start a game, receive orders, publish the reveal."),
     Verb("orders", "pbem.cli.orders:orders_app", "Player: write, check and seal orders."),
@@ -142,6 +149,21 @@ class LazyGroup(TyperGroup):
         if cmd_name not in self._loaded:
             self._loaded[cmd_name] = load(verb)
         return self._loaded[cmd_name]
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """As typer resolves a verb, but a mistyped one is told the verbs it may have meant ("Did you
+        mean 'orders'?"): typer draws them from the group's loaded commands, which here are not loaded."""
+        from difflib import get_close_matches
+
+        try:
+            return super().resolve_command(ctx, args)
+        except typer.TyperException as exc:  # typer's own click raises its usage errors as these
+            message = getattr(exc, "message", None)
+            matches = get_close_matches(args[0], [v.name for v in VERBS]) if args else []
+            if not isinstance(message, str) or not matches or "Did you mean" in message:
+                raise
+            exc.message = message.rstrip(".") + ". Did you mean " + ", ".join(f"{m!r}" for m in matches) + "?"
+            raise
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """The verb list from ``VERBS`` alone, so ``pbem --help`` imports no verb module."""

@@ -207,13 +207,17 @@ def new(
 @fails_cleanly
 def check(
     draft: Annotated[Path, typer.Argument(help="Your draft (TOML).")],
-    report: Annotated[Path, typer.Option("--report", help="The report the draft answers.")],
+    report: Annotated[Path | None, typer.Option("--report", help="The report the draft answers (default: your "
+                                                "report of the draft's step in the game folder, "
+                                                "GAME/reports/STEP-SIDE.pbem, as seal finds it).")] = None,
     key: KeyOpt = None,
     passphrase_file: PassOpt = None,
     game: ReportGameOpt = None,
 ) -> None:
     """Check a draft against your own view before sending it."""
     text = read_text(draft, "a draft of orders")
+    if report is None:
+        report = _report_of_draft(draft, text, game)
     rep = open_report(report, key, passphrase_file, game)
     player = player_of_report(rep)
     d = player.parse_draft(text, str(draft))
@@ -227,6 +231,23 @@ def check(
             f"next: pbem orders seal {draft}" + (f" --key {key}" if key else " --key KEY")
             + f" --game {folder} --out {d.step:04d}-{d.side}-orders.asc"]:
         say(line)
+
+
+def _report_of_draft(draft: Path, text: str, game: Path | None) -> Path:
+    """The report ``orders check`` checks a draft against when no ``--report`` is given: the game
+    folder's report of the draft's step and side, as ``seal`` finds it."""
+    from pbem.core import game as core_game
+    from pbem.core import ledger
+
+    if game is None:
+        raise FormatError(f"orders check {draft} needs the report the draft answers: give --report REPORT, "
+                          "or --game GAME (or PBEM_GAME) to check it against GAME/reports/STEP-SIDE.pbem.")
+    d = rs.player_of(rs.load(ledger.read_manifest(game).ruleset)).parse_draft(text, str(draft))
+    found = core_game.report_path(game, d.step, d.side)
+    if not found.is_file():
+        raise FormatError(f"there is no report for step {d.step} of {d.side} at {found}; give the report the "
+                          f"draft answers with --report REPORT.")
+    return found
 
 
 @orders_app.command("seal")
@@ -245,6 +266,8 @@ def seal(
                                                 "there).")] = None,
     no_check: Annotated[bool, typer.Option("--no-check", help="Seal without checking the draft against your "
                                            "report (the referee still judges it).")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", help="Also say what the deadline means, why to keep the "
+                                          "receipt and that sealing again keeps your dice.")] = False,
 ) -> None:
     """Check the draft against your report, sign it, bind it to this game, side and step, and seal it to the referee.
 
@@ -280,19 +303,26 @@ def seal(
     checked = "not checked (--no-check)" if no_check else _check_before_sealing(
         draft, d, report or core_game.report_path(game, d.step, d.side), report is not None, key, me, game, game_id)
     write_output(out, armored if isinstance(armored, str) else armored.decode("ascii"))
-    say(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out} ({checked}); mail it to the referee")
     deadline = int(info.get("deadline") or 0)
-    if deadline:
-        say(f"the deadline of step {d.step} is {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(deadline))}; "
-            "after it the referee may give you default orders")
-        from pbem.cli.status import deadline_warning
-        warning = deadline_warning(info)
-        if warning:
-            say(warning)
-    say("keep the receipt the referee sends back for it: it proves your order arrived, and when. "
-        "After the game, pbem audit GAME --reveal BUNDLE --receipt RECEIPT fails if the referee dropped "
-        "it, or played an older order in its place. No receipt before the deadline? Send the order again.")
-    say("sealing again changes nothing about the dice: your entropy for a step is fixed by your key")
+    by = f" by {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(deadline))}" if deadline else ""
+    say(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out} ({checked}); mail it to the referee{by}")
+    from pbem.cli.status import deadline_warning
+    warning = deadline_warning(info) if deadline else ""
+    if warning:
+        say(warning)
+    if verbose:
+        for line in SEAL_DETAILS:
+            say(line.format(step=d.step))
+
+
+# What ``orders seal --verbose`` adds: said once in docs/playing.md, not on every seal.
+SEAL_DETAILS = (
+    "after the deadline of step {step} the referee may give you default orders",
+    "keep the receipt the referee sends back for it: it proves your order arrived, and when. After the game, "
+    "pbem audit GAME --reveal BUNDLE fails if the referee dropped it, or played an older order in its place "
+    "(pbem inbox files receipts where audit finds them). No receipt before the deadline? Send the order again.",
+    "sealing again changes nothing about the dice: your entropy for a step is fixed by your key",
+)
 
 
 def _check_before_sealing(draft: Path, d: rs.Draft, report: Path, given: bool, key: Path, me: PrivateIdentity,

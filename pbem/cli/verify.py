@@ -48,30 +48,39 @@ def verify(game_dir: GameDir) -> None:
 def audit(
     game_dir: GameDir,
     reveal: Annotated[Path | None, typer.Option("--reveal", help="The reveal bundle published by the referee "
-                                                "(none for a peer game).")] = None,
+                                                "(default: GAME/.pbem/reveal.json, kept by pbem inbox; none for a "
+                                                "peer game).")] = None,
     receipt: Annotated[list[Path] | None, typer.Option("--receipt", help="A receipt the referee gave you for an "
                                                        "order (repeat for each); the ledger must honour it.")] = None,
     key: Annotated[list[Path] | None, typer.Option("--key", help="Your private key, to open receipts sealed to "
                                                    "your side (a git game's receipts/; repeatable).")] = None,
     passphrase_file: Annotated[Path | None, typer.Option("--passphrase-file", help="The passphrase of a protected "
                                                          "--key.")] = None,
+    no_kept: Annotated[bool, typer.Option("--no-kept-receipts", help="Hold the ledger only to the --receipt files "
+                                          "given, not to those kept in GAME/.pbem/receipts/.")] = False,
 ) -> None:
     """Replay the game from the reveal bundle and check every entry, commitment, die and report.
 
-    With ``--receipt``, also check that no receipted in-time order was defaulted or replaced by an
-    older one (protocol §9.2).
+    The receipts kept in GAME/.pbem/receipts/ (filed there by pbem inbox and pbem mail import, or the
+    referee's own copies) and any ``--receipt`` given are held to the ledger: no receipted in-time
+    order was defaulted or replaced by an older one (protocol §9.2).
     """
     from pbem.cli import peer as peer_cli
     if peer_cli.is_peer(game_dir):
         peer_cli.audit(game_dir)
         return
+    kept_reveal = game_dir / ".pbem" / "reveal.json"  # where pbem inbox keeps the last step's reveal bundle
+    if reveal is None and kept_reveal.is_file():
+        reveal = kept_reveal
     if reveal is None:
-        raise FormatError("audit needs --reveal BUNDLE, the reveal bundle the referee published (protocol §9).")
+        raise FormatError("audit needs --reveal BUNDLE, the reveal bundle the referee published (protocol §9); "
+                          "pbem inbox keeps the one the last step's mail carries in GAME/.pbem/reveal.json.")
     keys = [load_key(k, passphrase_file) for k in key or []]
     man = ledger.read_manifest(game_dir) if receipt else None
     held = [(str(p), receipts.unseal(core_game.read_input(p), man, keys, str(p)) if man else b"")
             for p in receipt or []]
-    summary = audit_mod.audit(game_dir, audit_mod.read_reveal(reveal), receipt_files=held)
+    kept = [] if no_kept else [f for f in receipts.filed(game_dir) if f[1] not in {raw for _, raw in held}]
+    summary = audit_mod.audit(game_dir, audit_mod.read_reveal(reveal), receipt_files=held + kept)
     say("\n".join(summary["lines"]))
 
 

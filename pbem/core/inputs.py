@@ -163,3 +163,22 @@ def list_folder(folder: Path, what: str) -> list[tuple[str, bool]]:
                 raise _refuse(folder / item.name, item.stat(follow_symlinks=False).st_mode, f"a file of {what}")
     found.sort()
     return found
+
+
+ABSENT = object()  # ``read_json_field``: the file is not there
+
+
+def read_json_field(path: Path | str, limit: int, what: str, fmt: str, name: str) -> object:
+    """Field ``name`` of a small JSON record ``{"format": fmt, name: ...}`` a client keeps in a game's
+    private area (first sights, reports opened): ``ABSENT`` when there is no such file, None when the
+    file is not such a record (the caller refuses it in its own words, never replaces it silently)."""
+    try:
+        data = read_input(path, limit + 1, what)
+    except Missing:
+        return ABSENT
+    try:
+        import json
+        doc = json.loads(data.decode("utf-8")) if len(data) <= limit else None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        doc = None
+    return doc.get(name) if isinstance(doc, dict) and doc.get("format") == fmt else None

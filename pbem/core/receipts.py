@@ -217,3 +217,45 @@ def unseal(raw: bytes | str, man: led.Manifest, keys: Sequence[PrivateIdentity],
     if (got.kind, got.side, got.step, got.answers) != (KIND, h.side, h.step, h.answers):
         raise FormatError(f"{where}: the sealed receipt holds another side's or step's receipt (protocol §9.2).")
     return inner
+
+
+def filed(game_dir: Path) -> list[tuple[str, bytes]]:
+    """Every receipt kept in the game folder (``GAME/.pbem/receipts/``: the referee's copies in its folder,
+    a player's filed by ``pbem inbox`` or ``pbem mail import`` in its copy), as (path, armored) pairs for
+    the audit, by name. ``pbem audit`` holds the ledger to them without being told (§9.2)."""
+    folder = led.private_dir(game_dir) / "receipts"
+    if not folder.is_dir():
+        return []
+    out = []
+    for name, regular in inputs.list_folder(folder, "the receipts folder"):
+        if regular and re.fullmatch(r"[0-9]{4,}-[A-Za-z0-9_-]+-[0-9]{3,}\.pbem", name):
+            out.append((str(folder / name), inputs.read_input(folder / name, armor.MAX_INPUT, "a receipt",
+                                                              root=game_dir)))
+    return sorted(out)
+
+
+def file(game_dir: Path, man: led.Manifest, raw: bytes | str, where: str) -> tuple[Receipt, Path, bool]:
+    """Keep a receipt the referee sent in the game folder, where ``pbem audit`` finds it (``filed``):
+    (the receipt, its path, whether it is new). Refused in one sentence, nothing written, when it is
+    not this game's referee's, answers another entry than the copy's ledger (a replay from another
+    game or a rewritten history), is for a step the copy has not reached, or gives a number already
+    filed to another order (then both are evidence: keep this one's file, protocol §9.2)."""
+    r = parse(raw, man, where)
+    numbers = led.entry_numbers(game_dir)
+    if r.step > numbers[-1]:
+        raise FormatError(f"{where}: a receipt for step {r.step}, but your copy of game {man.game} ends at entry "
+                          f"{numbers[-1]}; take in the record first (protocol §9.2).")
+    if led.read_entry(game_dir, r.step, man).hash != r.answers:
+        raise AuditError(f"{where}: the receipt answers another entry than ledger entry {r.step} of your copy; it "
+                         "is from another game or another history, so it was not filed (protocol §9.2).")
+    path = led.receipt_path(game_dir, r.step, r.side, r.seq)
+    if path.exists():
+        old = parse(inputs.read_input(path, armor.MAX_INPUT, "a receipt", root=game_dir), man, str(path))
+        if old.order != r.order:
+            raise AuditError(f"{where} and {path}: two receipts give seq {r.seq} of {r.side} at step {r.step} to "
+                             "different orders; keep both files, they are evidence against the referee "
+                             "(protocol §9.2).")
+        return r, path, False
+    from pbem.core.atomic import write_atomic
+    write_atomic(path, r.armored, 0o600)
+    return r, path, True

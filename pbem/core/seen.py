@@ -101,15 +101,9 @@ def read(game_dir: Path) -> dict[str, Sight]:
 
 def _read_file(game_dir: Path) -> dict[str, Sight]:
     p = path(game_dir)
-    try:
-        data = inputs.read_input(p, MAX_BYTES + 1, "the record of first sights (protocol §8.3)")
-    except inputs.Missing:
+    items = inputs.read_json_field(p, MAX_BYTES, "the record of first sights (protocol §8.3)", FORMAT, "seen")
+    if items is inputs.ABSENT:
         return {}
-    try:
-        doc = json.loads(data.decode("utf-8")) if len(data) <= MAX_BYTES else None
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        doc = None
-    items = doc.get("seen") if isinstance(doc, dict) and doc.get("format") == FORMAT else None
     out: dict[str, Sight] = {}
     if isinstance(items, list):
         for item in items:

@@ -31,7 +31,10 @@ def _cards(ids: list[str]) -> str:
 
 
 def _header(v: dict[str, Any]) -> list[str]:
-    p1 = v.get("player1") or "-"
+    """The calendar line and the crowns. In the Card Phase the turn's Player 1 is not known yet: the
+    cards about to be played decide it (3.1); the view's is the last turn's and is not shown."""
+    card_phase = v.get("phase") == "card"
+    p1 = "decided by this turn's cards" if card_phase else v.get("player1") or "-"
     king = v.get("king") or "none"
     lines = [f"HAMMER OF THE SCOTS - {v['side']} view - {v['scenario']} {v['year']}, "
              f"game turn {game_turn(v['turn'], v['phase'])}, {v['phase']} phase",
@@ -73,7 +76,10 @@ def _lists(v: dict[str, Any]) -> list[str]:
     lines.append(f"your hand ({len(v['hand'])}): {_cards(v['hand'])}")
     lines.append(f"{enemy} hand: {v['enemy_hand']} card(s); deck: {v['deck_size']} card(s)")
     if v.get("cards"):
-        lines.append("cards this turn: " + "; ".join(f"{s}: {_card(c)}" for s, c in sorted(v["cards"].items())))
+        played = "; ".join(f"{s}: {_card(c)}" for s, c in sorted(v["cards"].items()))
+        # in the Card Phase this turn's cards are still to come: the view's are the last turn's
+        lines.append(f"cards this turn: none yet (last turn: {played})" if v.get("phase") == "card"
+                     else f"cards this turn: {played}")
     lines.append("played this year: " + "; ".join(f"{s}: {_cards(v['played'][s])}" for s in sorted(v["played"])))
     del side
     return lines
@@ -145,9 +151,10 @@ def question_where(q: dict[str, Any], v: dict[str, Any]) -> str:
 
 def since_last(v: dict[str, Any]) -> list[str]:
     """"Since your last report": what happened, in sentences from this side's point of view;
-    orders given by default (the deadline passed) first."""
+    orders given by default (the deadline passed) first. ``since`` (when the player skipped reports:
+    their logs, then this one's) is told in place of this report's ``log``."""
     lines = [f"  {line}" for line in v.get("defaults", [])]
-    lines += [f"  {line}." for line in summary(v.get("log", []), v["side"])]
+    lines += [f"  {line}." for line in summary(v.get("since", v.get("log", [])), v["side"])]
     return ["since your last report:"] + (lines or ["  nothing you could see happened."])
 
 
@@ -198,6 +205,8 @@ def report_view(rep: dict[str, Any]) -> dict[str, Any]:
         v["asks"] = {"kind": rep["asks"], **(rep.get("options") or {})}
     if rep.get("defaults"):
         v["defaults"] = list(rep["defaults"])
+    if rep.get("earlier"):  # the logs of the reports this player skipped (the CLI's "since your last report")
+        v["since"] = filter_log(list(rep["earlier"]), side) + list(v.get("log", []))
     return v
 
 

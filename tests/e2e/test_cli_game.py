@@ -72,7 +72,11 @@ def test_e2e_adjudicate_refuses_an_incomplete_step_unless_the_deadline_passed(ga
     run("orders", "auto", rep, "--key", k / "england.key", "--out", game / "e.toml")
     out = run("orders", "seal", game / "e.toml", "--key", k / "england.key", "--game", game / "g", "--out",
               game / "e.asc")
-    assert "keep the receipt" in out and "the deadline of step 0 is" in out
+    assert "mail it to the referee by " in out and "keep the receipt" not in out  # one line (issue 24)
+    assert len(out.strip().splitlines()) == 1
+    out = run("orders", "seal", game / "e.toml", "--key", k / "england.key", "--game", game / "g", "--out",
+              game / "e.asc", "--verbose")
+    assert "keep the receipt" in out and "after the deadline of step 0" in out
     result = runner.invoke(app, ["adjudicate", str(game / "g"), str(game / "e.asc"), "--key", str(k / "referee.key")])
     assert result.exit_code == 1 and result.output.startswith("error: ") and "scotland" in result.output
     assert "Traceback" not in result.output

@@ -104,11 +104,14 @@ def test_protocol_7_4_a_referee_signed_report_that_breaks_its_commitment_is_refu
     assert result.exit_code == 1 and "does not match its commitment" in result.stderr
 
 
-def test_protocol_7_5_the_default_map_of_a_report_in_its_game_is_not_written_into_the_record(
+def test_protocol_7_5_report_open_writes_no_map_into_the_record_nor_anywhere_unless_asked(
         world: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a report leaves no file behind (issue 24: a map per opening piled up); --svg writes one."""
     monkeypatch.chdir(tmp_path)
     report = report_of(world / "g", "scotland")
     out = run("report", "open", report, "--key", world / "keys" / "scotland.key")
-    assert f"map written to {report.name}.svg" in out and (tmp_path / f"{report.name}.svg").exists()
+    assert "map written" not in out and not list(tmp_path.iterdir())
     assert not list((world / "g").rglob("*.svg"))
+    out = run("report", "open", report, "--key", world / "keys" / "scotland.key", "--svg", tmp_path / "m.svg")
+    assert f"map written to {tmp_path / 'm.svg'}" in out and (tmp_path / "m.svg").read_text().startswith("<svg")
     run("verify", world / "g")

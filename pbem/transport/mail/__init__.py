@@ -1,9 +1,14 @@
-"""The mail judge (docs/judge.md): a robot referee serving many games by email.
+"""The mail judge (docs/judge.md): a robot referee serving many games by email; and the mail a
+player takes in (``intake``, ``pbem inbox``) or a referee writes by hand (``stepmail``, ``pbem outbox``).
 
-- ``adapter``: every call into pbem.core (the only module that makes one).
+- ``adapter``: every call the judge makes into pbem.core.
 - ``config``: ``judge.toml`` and the passwords (environment or owner-only file).
 - ``inbound``: envelopes and commands out of what a real mail client sends; loop detection.
 - ``compose``: the mails the judge writes (plain words, files attached).
+- ``stepmail``: one mail per player per step (report, receipts, the record's changes), the judge's
+  and ``pbem outbox``'s.
+- ``intake``: the player's side: a mail, mailbox, maildir or folder taken in (bundles applied, receipts
+  filed through pbem.core's one reader and receipt checks), for ``pbem inbox`` and ``pbem mail import``.
 - ``bundle``: the public files a mail carries, and ``pbem mail import``.
 - ``journal``: SQLite: games, registered addresses, processed Message-IDs, outbox, deadlines.
 - ``servers``: IMAP (poll, IDLE), Maildir, SMTP; standard library only.

@@ -235,3 +235,8 @@ def reveal(game_dir: Path, referee: PrivateIdentity) -> bytes:
 def not_for_this_step(exc: PbemError) -> bool:
     """A refusal that means 'this envelope belongs to another step' (possibly one already closed)."""
     return isinstance(exc, (ReplayError, EnvelopeError))
+
+
+def kept_receipts(game_dir: Path, step: int, side: str) -> list[receipts.Receipt]:
+    """The receipts the referee kept for ``side``'s orders of ``step``, by number (protocol §9.2)."""
+    return receipts.kept(Path(game_dir), led.read_manifest(Path(game_dir)), step, side)

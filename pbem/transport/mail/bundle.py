@@ -93,10 +93,27 @@ def apply(source: Path, game_dir: Path, *, verify: bool = True) -> Imported:
     ``verify=False`` (never from the command line) only checks the manifest: for a caller that
     verifies the copy itself later.
     """
+    return apply_data(bundles_in(source), game_dir, str(source), verify=verify)
+
+
+def undo(game_dir: Path, new: tuple[str, ...]) -> None:
+    """Take back the files an import added (``Imported.new``), and the folders it left empty: for a
+    caller whose next check, after the import, refused what came with it."""
+    for name in sorted(new, key=lambda n: (not n.startswith("ledger/"), n)):  # the ledger first, as a step
+        target = Path(game_dir) / name
+        target.unlink(missing_ok=True)
+        for folder in target.parents:
+            if folder == Path(game_dir) or not folder.is_dir() or any(folder.iterdir()):
+                break
+            folder.rmdir()
+
+
+def apply_data(found: list[tuple[str, bytes]], game_dir: Path, source: str, *, verify: bool = True) -> Imported:
+    """``apply`` of bundles already read, as (where, bytes) pairs; ``source`` names them in errors."""
     game_dir = Path(game_dir)
     wanted: dict[str, bytes] = {}
     game = ""
-    for where, data in bundles_in(source):
+    for where, data in found:
         gid, files = load(data, where)
         if game and gid != game:
             raise FormatError(f"{where} is for game {gid}, but the mail also holds files of game {game}.")

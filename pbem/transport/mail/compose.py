@@ -66,11 +66,11 @@ def when(ts: int) -> str:
 
 def commands_for(game: str, side: str, step: int) -> str:
     rep = f"{game}/reports/{step:04d}-{side}.pbem"
-    return (f"  pbem mail import THIS-MAIL.eml --game {game}   (or the attached .pbem-files.json)\n"
-            f"  pbem report open {rep} --key YOUR.key\n"
+    return (f"  pbem inbox THIS-MAIL.eml --key YOUR.key --game {game}\n"
+            "    (takes in the files and receipts, verifies your copy, opens your report)\n"
             f"  pbem orders new {rep} --key YOUR.key --out orders.toml\n"
             "  (edit orders.toml, or let a bot write it: pbem orders auto REPORT --key YOUR.key --bot BOT ...)\n"
-            f"  pbem orders check orders.toml --report {rep} --key YOUR.key\n"
+            f"  pbem orders check orders.toml --key YOUR.key --game {game}\n"
             f"  pbem orders seal orders.toml --key YOUR.key --game {game} --out orders.asc\n"
             "  then reply to this mail with orders.asc attached or pasted.\n")
 
@@ -85,7 +85,7 @@ def prose(text: str) -> str:
 
 
 def report_body(game: str, side: str, entry: int, owes: Mapping[str, str], ordered: Sequence[str],
-                defaulted: Sequence[str], result: Mapping[str, object], deadline: int) -> str:
+                defaulted: Sequence[str], result: Mapping[str, object], deadline: int, receipts: int = 0) -> str:
     lines = [f"Game {game}, you play {side}.", ""]
     if entry == 0:
         lines.append("What happened: every side joined, so the game has started: the set-up is drawn "
@@ -100,15 +100,19 @@ def report_body(game: str, side: str, entry: int, owes: Mapping[str, str], order
                          "the default orders.")
         elif defaulted:
             lines.append(f"{', '.join(defaulted)} sent no orders by the deadline and got the default orders.")
-    lines.append(f"Your report for step {entry} is attached ({entry:04d}-{side}.pbem), with the new public files.")
+    lines.append(f"Your report for step {entry} is attached ({entry:04d}-{side}.pbem), with the new public files"
+                 + (f" and the referee's signed receipt{'s' if receipts > 1 else ''} for your order of step "
+                    f"{entry - 1} (keep {'them' if receipts > 1 else 'it'}: pbem inbox files "
+                    f"{'them' if receipts > 1 else 'it'} where pbem audit finds {'them' if receipts > 1 else 'it'})"
+                    if receipts else "") + ".")
     lines.append("")
     if not owes:
         winner = str(result.get("winner", "") or "")
         reason = str(result.get("reason", "") or "")
         lines.append("The game is over" + (f": {winner} wins" if winner else "") + (f" ({reason})" if reason else "")
                      + ".")
-        lines.append(f"Check it all: pbem mail import THIS-MAIL.eml --game {game}, then pbem verify {game}, "
-                     f"then pbem audit {game} --reveal {game}-reveal.json (the attached reveal bundle).")
+        lines.append(f"Check it all: pbem inbox THIS-MAIL.eml --key YOUR.key --game {game}, then pbem audit {game} "
+                     f"--reveal {game}-reveal.json (the attached reveal bundle; it holds the ledger to your receipts).")
     elif side in owes:
         lines.append(f"You owe: {owes[side]} orders for step {entry}, by {when(deadline)}.")
         lines.append("")
@@ -117,7 +121,7 @@ def report_body(game: str, side: str, entry: int, owes: Mapping[str, str], order
     else:
         lines.append(f"You owe nothing for step {entry}; waiting for {', '.join(sorted(owes))} "
                      f"(deadline {when(deadline)}).")
-        lines.append(f"Keep your copy current: pbem mail import THIS-MAIL.eml --game {game}")
+        lines.append(f"Keep your copy current: pbem inbox THIS-MAIL.eml --key YOUR.key --game {game}")
     lines.append("")
     lines.append("Mail 'help' to the judge for the commands it knows.")
     return prose("\n".join(lines)) + "\n"

@@ -151,8 +151,9 @@ def _commands(subject: str, body: str) -> list[tuple[str, list[str]]]:
     return found
 
 
-def parse(raw: bytes, own_address: str, max_bytes: int) -> Inbound:
-    """Everything the judge reads from one mail; never raises on bad input."""
+def parse(raw: bytes, own_address: str, max_bytes: int, *, automatic_too: bool = False) -> Inbound:
+    """Everything the judge reads from one mail; never raises on bad input. ``automatic_too``: read a
+    mail a robot sent too (a player taking in the judge's mail, which says it is automatic)."""
     if len(raw) > max_bytes:
         head = raw[:64_000]
         try:
@@ -170,7 +171,7 @@ def parse(raw: bytes, own_address: str, max_bytes: int) -> Inbound:
         inb.problem = "your mail could not be read as an email message (broken MIME)"
         return inb
     inb = _headers(raw, msg, own_address)
-    if inb.automatic:
+    if inb.automatic and not automatic_too:
         return inb
     seen: set[bytes] = set()
     plain: list[str] = []

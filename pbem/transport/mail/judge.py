@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pbem.core.errors import FormatError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity
-from pbem.transport.mail import adapter, bundle, compose, inbound
+from pbem.transport.mail import adapter, bundle, compose, inbound, stepmail
 from pbem.transport.mail.journal import GameRow, Journal, Outgoing
 
 log = logging.getLogger("pbem.judge")
@@ -48,6 +48,7 @@ class _Answer:
     accepted: bool = False
     touched: set[str] = field(default_factory=set)
     extra: list[Outgoing] = field(default_factory=list)
+    riding: int = 0  # lines that are receipts of orders completing their step: they ride in its report mail
 
 
 def _command_of(pv: adapter.Peek) -> str:
@@ -135,6 +136,10 @@ class Judge:
             silent = self._limit_refusals(ans, now)
             refused_to = sorted(ans.to)
         mails = []
+        outcome = "; ".join(line.splitlines()[0] for line in ans.lines)[:300] or "nothing to do"
+        if ans.riding and ans.riding == len(ans.lines):  # only receipts, which the step's report mail carries
+            ans.lines = []
+            outcome += " (the receipt rides in the step's report mail)"
         if ans.to and ans.lines:
             body = compose.prose(
                 "\n\n".join(ans.lines) + "\n\n" + "Mail 'help' to the judge for the commands it knows.\n"
@@ -144,7 +149,6 @@ class Judge:
                                        compose.msgid(self.domain, "reply", inb.message_id),
                                        in_reply_to=inb.message_id if MESSAGE_ID.fullmatch(inb.message_id) else "",
                                        attachments=ans.files, now=now, auto="auto-replied"))
-        outcome = "; ".join(line.splitlines()[0] for line in ans.lines)[:300] or "nothing to do"
         for game, side, address in ans.register:  # a side registered after its game's reports went out
             row = self.journal.game(game)
             if row is not None and row.announced >= 0:
@@ -245,8 +249,21 @@ class Judge:
         if deadline:
             line += f" Deadline {compose.when(deadline)}."
         ans.lines.append(line)
-        ans.files.append((f"receipt-{pv.game}-{receipt.step:04d}-{side}-{receipt.seq}.asc",
+        ans.files.append((stepmail.receipt_name(pv.game, receipt.step, side, receipt.seq),
                           receipt.armored.encode("ascii"), "text/plain"))
+        if self._completes(row.dir, receipt.step):
+            ans.riding += 1
+
+    def _completes(self, game_dir: Path, step: int) -> bool:
+        """Whether every side owing at ``step`` has now sent its order: the step is adjudicated as soon as
+        this mail is recorded (``tick``), and the report mail that follows carries the receipts, so no
+        separate answer is needed (docs/judge.md "One mail per step")."""
+        try:
+            v = adapter.view(game_dir)
+            return v.started and v.step == step and bool(v.owes) and \
+                all(s in adapter.pending_sides(game_dir, v) for s in v.owes)
+        except PbemError:
+            return False
 
     def _host_command(self, pv: adapter.Peek, row: GameRow, where: str, inb: inbound.Inbound, ans: _Answer,
                       now: int) -> None:
@@ -377,11 +394,13 @@ class Judge:
                 if not v.started:
                     ans.lines.append(f"Game {g} has not started yet; nothing to resend.")
                     continue
-                files = adapter.all_files(row.dir) if whole else adapter.entry_files(row.dir, v.step)
-                attach = [(bundle.filename(g, "all" if whole else v.step), bundle.dump(g, files), "application/json")]
-                for side in sides:
-                    rep = row.dir / "reports" / f"{v.step:04d}-{side}.pbem"
-                    attach.append((rep.name, adapter.read_record_file(row.dir, rep), "text/plain"))
+                attach: list[stepmail.Attachment] = []
+                if whole:
+                    attach.append((bundle.filename(g, "all"), bundle.dump(g, adapter.all_files(row.dir)),
+                                   "application/json"))
+                for side in sides:  # the step's mail again: report, record, receipts (stepmail)
+                    attach += [a for a in stepmail.attachments(row.dir, g, v.step, side, self.referee)
+                               if not (whole and a[0].endswith(bundle.SUFFIX)) and a not in attach]
                 body = compose.report_body(g, sides[0], v.step, v.owes, v.ordered, v.defaulted, v.result,
                                            self._deadline(g, row.dir, v.step))
                 ans.extra.append(compose.build(self.address, self.name, [inb.sender],
@@ -444,26 +463,11 @@ class Judge:
         self.journal.announce(game, entry, mails, now, e.deadline if e.owes else 0)
 
     def _report_mail(self, game: str, game_dir: Path, entry: int, side: str, to: str, now: int) -> Outgoing | None:
-        """Side's mail for ``entry``: the report, the entry's public files (and the reveal at the end).
-
-        Its Message-ID depends only on (game, entry, side), so composing it twice queues it once.
-        """
-        e = adapter.entry(game_dir, entry)
-        if side not in e.reports:
-            return None
-        result = e.result if isinstance(e.result, dict) else {}
-        deadline = self._deadline(game, game_dir, entry) if e.owes else 0
-        files = adapter.entry_files(game_dir, entry)
-        attach = [(f"{entry:04d}-{side}.pbem", files[f"reports/{entry:04d}-{side}.pbem"], "text/plain"),
-                  (bundle.filename(game, entry), bundle.dump(game, files), "application/json")]
-        if not e.owes:  # the game is over: the reveal bundle lets every player audit it
-            attach.append((f"{game}-reveal.json", adapter.reveal(game_dir, self.referee), "application/json"))
-        body = compose.report_body(game, side, entry, e.owes, sorted(e.orders) if entry else [], e.defaulted,
-                                   result, deadline)
-        subject = f"{game}: step {entry}" + (", game over" if not e.owes else
-                                               f", you owe {e.owes[side]}" if side in e.owes else "")
-        return compose.build(self.address, self.name, [to], subject, body,
-                             compose.msgid(self.domain, "report", game, entry, side), attachments=attach, now=now)
+        """Side's one mail for ``entry``: the report, the entry's public files, its receipts for the step
+        the entry closed (and the reveal at the end): stepmail, as ``pbem outbox`` writes it."""
+        deadline = self._deadline(game, game_dir, entry)
+        return stepmail.step_mail(game_dir, game, entry, side, self.referee, sender=self.address,
+                                  sender_name=self.name, to=[to], deadline=deadline, now=now)
 
     def tick_due(self) -> None:
         """Deadlines: adjudicate overdue steps with default orders; remind those who still owe."""
