@@ -201,14 +201,17 @@ def report_view(rep: dict[str, Any]) -> dict[str, Any]:
     return v
 
 
-def render_report(rep: dict[str, Any]) -> str:
-    """A ruleset report as text, with the side's own odds of each battle still to fight
-    (``odds``: reckoned from the view alone, docs/battles.md "Odds from a report")."""
+def with_odds(v: dict[str, Any]) -> dict[str, Any]:
+    """The view with the side's own odds of each battle still to fight (``odds``: reckoned from
+    the view alone, docs/battles.md "Odds from a report"); the text and the HTML page show them."""
     from pbem.hammer.odds import estimates
-    v = report_view(rep)
-    v["odds"] = estimates(v, [b["area"] for b in pending_battles(v)])
-    return render_text(v)
+    return dict(v, odds=estimates(v, [b["area"] for b in pending_battles(v)]))
 
 
-__all__ = ["render_text", "render_view", "render_report", "report_view", "log_line", "since_last", "pending_battles",
-           "question_where"]
+def render_report(rep: dict[str, Any]) -> str:
+    """A ruleset report as text, with the side's own odds of each battle still to fight."""
+    return render_text(with_odds(report_view(rep)))
+
+
+__all__ = ["render_text", "render_view", "render_report", "report_view", "with_odds", "log_line", "since_last",
+           "pending_battles", "question_where"]
