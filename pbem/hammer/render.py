@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.hammer.battle_log import format_entry as battle_line
-from pbem.hammer.board import board
+from pbem.hammer.board import BORDER_COST, BORDER_MARK, board, reach_crosses_border, reach_text
 from pbem.hammer.cardphase import game_turn
 from pbem.hammer.cards import card
 from pbem.hammer.errors import PbemError
@@ -165,7 +165,9 @@ def _asks(v: dict[str, Any]) -> list[str]:
         lines.append(f"  your event: {_card(asks['event'])}")
     for origin, reach in sorted((asks.get("moves") or {}).items()):
         for block, areas in sorted(reach.items()):
-            lines.append(f"  move {block} from {origin}: {', '.join(areas) or '-'}")
+            lines.append(f"  move {block} from {origin}: {reach_text(origin, areas) or '-'}")
+    if reach_crosses_border(asks.get("moves") or {}):
+        lines.append(f"  {BORDER_MARK}: {BORDER_COST}")
     asked = asks.get("questions") or ([asks["question"]] if asks.get("question") else [])
     if len(asked) > 1:
         lines.append(f"  {len(asked)} questions of this battle, asked together: answer each, in order")
