@@ -41,14 +41,15 @@ def _board(v: dict[str, Any]) -> str:
     own: dict[str, list[str]] = {}
     for b in v["blocks"]:
         own.setdefault(b["area"], []).append(f"{b['block']} {b['strength']}/{b['steps']}")
-    rows = [f"<tr><th>area</th><th>your castle limit</th><th>control</th><th>{escape(enemy)} blocks</th>"
-            f"<th>your blocks ({escape(side)})</th></tr>"]
+    rows = [f"<tr><th>area</th><th>your castle limit</th><th>home of (1.4)</th><th>control</th>"
+            f"<th>{escape(enemy)} blocks</th><th>your blocks ({escape(side)})</th></tr>"]
     for name in board().area_names():
         area = board().area(name)
         control = v["control"].get(name, "")
         limit = f"{area.castle_limit(side)}{' (cathedral)' if area.cathedral else ''}"
         count = v["enemy_blocks"].get(name, 0)
-        rows.append(f'<tr><td>{escape(name)}</td><td>{escape(limit)}</td><td class="{escape(control)}">'
+        rows.append(f'<tr><td>{escape(name)}</td><td>{escape(limit)}</td><td>{escape(", ".join(area.homes))}</td>'
+                    f'<td class="{escape(control)}">'
                     f"{escape(control)}</td><td>{count or ''}</td><td>{escape(', '.join(own.get(name, [])))}</td></tr>")
     return "<table>" + "".join(rows) + "</table>"
 

@@ -48,14 +48,17 @@ def _board_table(v: dict[str, Any]) -> list[str]:
     for b in v["blocks"]:
         own.setdefault(b["area"], []).append(f"{b['block']} {b['strength']}/{b['steps']}")
     enemy_count = v["enemy_blocks"]
-    lines = [f"{'area':<13} {'castle':<6} {'control':<10} {'enemy':>5}  yours ({side})"]
+    lines = [f"{'area':<13} {'castle':<6} {'home of':<9} {'control':<10} {'enemy':>5}  yours ({side})"]
     for name in board().area_names():
         area = board().area(name)
         limit = f"{area.castle_limit(side)}{'c' if area.cathedral else ''}"
         n = enemy_count.get(name, 0)
         mine = ", ".join(own.get(name, []))
-        lines.append(f"{name:<13} {limit:<6} {v['control'].get(name, ''):<10} {n if n else '':>5}  {mine}".rstrip())
-    lines.append(f"(castle: your Castle Limit, c = cathedral; enemy: {enemy} blocks standing face-down)")
+        homes = ", ".join(area.homes)
+        lines.append(f"{name:<13} {limit:<6} {homes:<9} {v['control'].get(name, ''):<10} {n if n else '':>5}  "
+                     f"{mine}".rstrip())
+    lines.append(f"(castle: your Castle Limit, c = cathedral; home of: the nobles whose home the area is (1.4); "
+                 f"enemy: {enemy} blocks standing face-down)")
     return lines
 
 

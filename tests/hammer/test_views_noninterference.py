@@ -34,6 +34,7 @@ from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
 from pbem.hammer.battle_state import fight_of
 from pbem.hammer.blocks import other_side, spec
+from pbem.hammer.board import board
 from pbem.hammer.bots import random_game
 from pbem.hammer.engine import next_step
 from pbem.hammer.htmlpage import render_html
@@ -153,6 +154,9 @@ def test_2_0_a_change_the_side_may_see_changes_its_view() -> None:
 HOME_MARKS = re.compile(r'<g class="noble-home"[^>]*>.*?</g>|<text [^>]*class="home-name"[^>]*>[^<]*</text>')
 
 
+HOMES = frozenset(n for a in board().area_names() for n in board().area(a).homes)
+
+
 def without_home_marks(svg: str) -> tuple[str, list[str]]:
     """The map without its noble home marks (1.4: which noble's home an area is, rulebook data
     drawn by every area's name whatever the position), and the marks taken out."""
@@ -176,9 +180,10 @@ def test_2_0_no_enemy_block_name_appears_in_a_report() -> None:
         for name, b in s.blocks.items():
             if b.owner == enemy and b.location not in (DEAD, OFF_MAP) and name not in s.blocks_of(side) \
                     and name not in ("Wallace", "Douglas", "Edward") and name not in {a for a in v["control"]}:
-                assert name not in text, name
                 assert name not in svg, name
-                assert name not in page, name
+                if name not in HOMES:   # the board tables name each area's nobles (1.4), like its name
+                    assert name not in text, name
+                    assert name not in page, name
     assert marks[0] == marks[1] == without_home_marks(render_svg(view(base("the_bruce", 3), "england", [])))[1]
 
 
