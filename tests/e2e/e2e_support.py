@@ -35,3 +35,16 @@ def report_of(game_dir: Path, side: str) -> Path:
     from pbem.core import game as core_game
     info = core_game.status(game_dir)
     return core_game.report_path(game_dir, int(info["step"]), side)
+
+
+def without_home_column(text: str) -> str:
+    """A text report without its board table's "home of" column (the nobles whose home each area
+    is, 1.4: rulebook data, the same in every view), so a test can look for enemy block names."""
+    out, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("area ") and "home of" in line:
+            inside = True
+        elif line.startswith("(castle:"):
+            inside = False
+        out.append(line[:21] + line[31:] if inside else line)
+    return "\n".join(out)
