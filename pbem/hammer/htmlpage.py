@@ -48,7 +48,8 @@ def _board(v: dict[str, Any]) -> str:
         control = v["control"].get(name, "")
         limit = f"{area.castle_limit(side)}{' (cathedral)' if area.cathedral else ''}"
         count = v["enemy_blocks"].get(name, 0)
-        rows.append(f'<tr><td>{escape(name)}</td><td>{escape(limit)}</td><td>{escape(", ".join(area.homes))}</td>'
+        homes = escape(", ".join(area.homes))
+        rows.append(f'<tr><td>{escape(name)}</td><td>{escape(limit)}</td><td class="home">{homes}</td>'
                     f'<td class="{escape(control)}">'
                     f"{escape(control)}</td><td>{count or ''}</td><td>{escape(', '.join(own.get(name, [])))}</td></tr>")
     return "<table>" + "".join(rows) + "</table>"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -48,3 +49,13 @@ def without_home_column(text: str) -> str:
             inside = False
         out.append(line[:21] + line[31:] if inside else line)
     return "\n".join(out)
+
+
+HOME_MARKS = re.compile(r'<g class="noble-home"[^>]*>.*?</g>|<text [^>]*class="home-name"[^>]*>[^<]*</text>'
+                        r'|<td class="home">[^<]*</td>')
+
+
+def without_home_marks(page: str) -> str:
+    """An HTML page or map without the noble home marks and the board table's home cells (1.4:
+    rulebook data, the same in every view), so a test can look for enemy block names."""
+    return HOME_MARKS.sub("", page)
