@@ -60,6 +60,26 @@ class Border:
         return self.b if area == self.a else self.a
 
 
+BORDER_MARK = "(4.4 border)"
+BORDER_COST = "crosses the Anglo-Scottish border: 1 move point per block, and a block entering England stops (4.4)"
+
+
+def crosses_border(origin: str, dest: str) -> bool:
+    """Whether a move from ``origin`` to ``dest`` crosses the Anglo-Scottish border (4.4): one
+    end in England, the other in Scotland (a path cannot pass through England: entering it stops)."""
+    return (origin == ENGLAND) != (dest == ENGLAND)
+
+
+def reach_text(origin: str, areas: list[str]) -> str:
+    """A reach list for a player, each destination across the border marked "(4.4 border)"."""
+    return ", ".join(f"{a} {BORDER_MARK}" if crosses_border(origin, a) else a for a in areas)
+
+
+def reach_crosses_border(legal: dict[str, dict[str, list[str]]]) -> bool:
+    """Whether a report's reach lists (origin -> block -> areas) name any move across the border."""
+    return any(crosses_border(o, a) for o, reach in legal.items() for areas in reach.values() for a in areas)
+
+
 @cache
 def border_key(a: str, b: str) -> str:
     x, y = (a, b) if a <= b else (b, a)

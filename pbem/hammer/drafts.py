@@ -17,12 +17,14 @@ shows it (player, ``pbem orders check``, ``known.py``): one code path, one verdi
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
 import tomli_w
 
+from pbem.core.errors import PbemError
 from pbem.core.ruleset import DRAFT_HEADER, draft_header
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.errors import InvalidOrder
@@ -166,3 +168,55 @@ def check_draft(draft: Draft, report: dict[str, Any]) -> list[str]:
     if draft.kind != asks:
         raise InvalidOrder(f"{src}: it is a {draft.kind} order, but the report asks for {asks or 'nothing'}")
     return known.check(draft.body(), report)
+
+
+MAX_ERRORS = 20   # enough for any draft a player writes by hand; bounds the re-checks
+
+
+def _without_one(body: dict[str, Any], primary: str) -> list[dict[str, Any]]:
+    """Each body with one item left out, finest first: an element of a list in a section (a group
+    move, a part) or an entry of a table in it (a Main Attack, a pin, a plan), then a whole
+    optional section; never the header nor the kind's own section."""
+    out: list[dict[str, Any]] = []
+    sections = [k for k in body if k not in HEADER and isinstance(body[k], dict)]
+    for name in sections:
+        for key, value in body[name].items():
+            items = list(value.items()) if isinstance(value, dict) else list(enumerate(value)) \
+                if isinstance(value, list) else []
+            for i, _ in enumerate(items):
+                if isinstance(value, list):
+                    smaller: Any = value[:i] + value[i + 1:]
+                else:
+                    smaller = {k: v for j, (k, v) in enumerate(items) if j != i}
+                out.append({**body, name: {**body[name], key: smaller}})
+    out += [{k: v for k, v in body.items() if k != name} for name in sections if name != primary]
+    return out
+
+
+def _same(message: str) -> str:
+    """A refusal without its numbers: "move 3" and "move 2" are one error once a move is left out."""
+    return re.sub(r"\d+", "#", message)
+
+
+def every_error(draft: Draft, report: dict[str, Any], first: PbemError) -> list[str]:
+    """The errors of a refused draft after the first (``first``): each found by leaving out the
+    smallest part of the draft that takes the previous error away (``_without_one``), then
+    checking again, so a player fixes all of them in one go. Stops when no part left out takes
+    an error away (it is about the whole draft: the header, the kind's own section)."""
+    found: list[str] = []
+    body, seen = draft.body(), {_same(str(first))}
+    while len(found) < MAX_ERRORS:
+        for smaller in _without_one(body, draft.kind):
+            try:
+                check_draft(from_body(smaller), report)
+                return found
+            except PbemError as exc:
+                if _same(str(exc)) in seen:
+                    continue
+                body = smaller
+                seen.add(_same(str(exc)))
+                found.append(str(exc))
+                break
+        else:
+            return found
+    return found

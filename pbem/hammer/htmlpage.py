@@ -2,8 +2,9 @@
 
 Built from the report's view only, like the text and the map: the map inline as SVG, what
 happened in sentences, the board, the hand, what is owed with its legal options, and the
-battle log die by die. No scripts, no styles or images from the network: the page reads the
-same offline in any browser, and the redaction tests cover its bytes.
+battle log die by die, and the odds of each battle still to fight (as the text report). The
+map takes the page's whole width (its viewBox scales it with the window). No scripts, no styles
+or images from the network: the page reads the same offline in any browser, and the redaction tests cover its bytes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ body { font-family: "DejaVu Sans", Verdana, sans-serif; background: #f7f3e8; col
 h1 { font-size: 1.4em; margin: 0 0 .2em 0; } h2 { font-size: 1.1em; margin: 1.2em 0 .4em 0; }
 .sub { color: #555; margin-bottom: 1em; }
 .cols { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
-.map svg { max-width: 100%; height: auto; border: 1px solid #999; }
+.map { flex: 1 1 100%; min-width: 0; } .cols > div:not(.map) { flex: 1 1 24em; }
+.map svg { display: block; width: 100%; height: auto; border: 1px solid #999; }
 table { border-collapse: collapse; font-size: .9em; } \
 td, th { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }
 .england { color: #a82a20; } .scotland { color: #1f4e96; } \
@@ -39,21 +41,23 @@ def _board(v: dict[str, Any]) -> str:
     own: dict[str, list[str]] = {}
     for b in v["blocks"]:
         own.setdefault(b["area"], []).append(f"{b['block']} {b['strength']}/{b['steps']}")
-    rows = [f"<tr><th>area</th><th>your castle limit</th><th>control</th><th>{escape(enemy)} blocks</th>"
-            f"<th>your blocks ({escape(side)})</th></tr>"]
+    rows = [f"<tr><th>area</th><th>your castle limit</th><th>home of (1.4)</th><th>control</th>"
+            f"<th>{escape(enemy)} blocks</th><th>your blocks ({escape(side)})</th></tr>"]
     for name in board().area_names():
         area = board().area(name)
         control = v["control"].get(name, "")
         limit = f"{area.castle_limit(side)}{' (cathedral)' if area.cathedral else ''}"
         count = v["enemy_blocks"].get(name, 0)
-        rows.append(f'<tr><td>{escape(name)}</td><td>{escape(limit)}</td><td class="{escape(control)}">'
+        homes = escape(", ".join(area.homes))
+        rows.append(f'<tr><td>{escape(name)}</td><td>{escape(limit)}</td><td class="home">{homes}</td>'
+                    f'<td class="{escape(control)}">'
                     f"{escape(control)}</td><td>{count or ''}</td><td>{escape(', '.join(own.get(name, [])))}</td></tr>")
     return "<table>" + "".join(rows) + "</table>"
 
 
 def render_html(rep: dict[str, Any], title: str = "", footer: str = "") -> str:
     """The report (a ruleset report: view, log, asks, options) as one HTML page."""
-    v = render.report_view(rep)
+    v = render.with_odds(render.report_view(rep))
     side = v["side"]
     lists = render._lists(v)            # pools, dead, nobles, hand, cards: the text report's lines
     cards = [line for line in lists if " hand" in line or line.startswith(("cards this turn", "played this year"))]

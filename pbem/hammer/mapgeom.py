@@ -156,4 +156,84 @@ def geometry() -> Geometry:
         seas=tuple((str(s["name"]), proj(s["at"])) for s in data.get("seas", [])))
 
 
-__all__ = ["geometry", "Geometry", "Cell", "Border", "Seed", "Projection", "MAP_H"]
+# --- where an area's land is, row by row (for placing its blocks inside it) -------------------------
+
+Span = tuple[int, int]
+
+
+def _row_spans(poly: tuple[Point, ...], y: int) -> list[Fraction]:
+    """Where the horizontal line at ``y`` crosses ``poly``'s edges (half-open rule: no double counts)."""
+    xs = []
+    n = len(poly)
+    for k in range(n):
+        (x1, y1), (x2, y2) = poly[k], poly[(k + 1) % n]
+        if (y1 <= y < y2) or (y2 <= y < y1):
+            xs.append(x1 + Fraction((y - y1) * (x2 - x1), y2 - y1))
+    return sorted(xs)
+
+
+def _pairs(xs: list[Fraction]) -> list[Span]:
+    """Even-odd crossings as whole-pixel spans, shrunk inwards so every pixel listed is inside."""
+    out = []
+    for a, b in zip(xs[0::2], xs[1::2]):
+        lo, hi = -(-a.numerator // a.denominator), b.numerator // b.denominator
+        if lo <= hi:
+            out.append((lo, hi))
+    return out
+
+
+def _intersect(a: list[Span], b: list[Span]) -> list[Span]:
+    out = []
+    for a0, a1 in a:
+        for b0, b1 in b:
+            lo, hi = max(a0, b0), min(a1, b1)
+            if lo <= hi:
+                out.append((lo, hi))
+    return sorted(out)
+
+
+def _merge(spans: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    for lo, hi in sorted(spans):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+@lru_cache(maxsize=1)
+def area_rows() -> dict[str, tuple[tuple[Span, ...], ...]]:
+    """Per area, per pixel row of the frame, the spans of x inside the area AND on land: the
+    region a player sees as the area (the sea is painted over the cells off the coast)."""
+    g = geometry()
+    land_polys = (g.coast,) + tuple(pts for _, pts in g.islands)
+    out: dict[str, list[tuple[Span, ...]]] = {}
+    for y in range(g.height + 1):
+        land = _merge([s for poly in land_polys for s in _pairs(_row_spans(poly, y))])
+        per_area: dict[str, list[Span]] = {}
+        for cell in g.cells:
+            per_area.setdefault(cell.area, []).extend(_pairs(_row_spans(cell.points, y)))
+        for name in board().area_names():
+            out.setdefault(name, []).append(tuple(_intersect(_merge(per_area.get(name, [])), land)))
+    return {name: tuple(rows) for name, rows in out.items()}
+
+
+def box_in_area(area: str, x0: int, y0: int, x1: int, y1: int) -> bool:
+    """Whether every pixel of the box (x0..x1, y0..y1) is land inside ``area``."""
+    rows = area_rows()[area]
+    if y0 < 0 or y1 >= len(rows):
+        return False
+    return all(any(lo <= x0 and x1 <= hi for lo, hi in rows[y]) for y in range(y0, y1 + 1))
+
+
+def area_extent(area: str) -> tuple[int, int, int, int]:
+    """The area's land as a bounding box (x0, y0, x1, y1)."""
+    rows = area_rows()[area]
+    ys = [y for y, spans in enumerate(rows) if spans]
+    xs = [x for y in ys for span in rows[y] for x in span]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+__all__ = ["geometry", "Geometry", "Cell", "Border", "Seed", "Projection", "MAP_H", "area_rows", "box_in_area",
+           "area_extent"]

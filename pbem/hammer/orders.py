@@ -94,6 +94,12 @@ class MoveOrder:
 
 
 ORDER_KEYS = ("moves", "main_attack", "pins")
+# The syntax each refusal shows, so a player fixes a draft without opening docs/orders.md.
+MOVE_SYNTAX = 'moves = [ { from = "AREA", to = "AREA", blocks = ["BLOCK"] } ]'
+GROUP_SYNTAX = ('{ from = "AREA", to = "AREA", blocks = ["BLOCK"] }, or with paths '
+                '{ from = "AREA", parts = [ { blocks = ["BLOCK"], path = ["AREA"] } ] }')
+MAIN_SYNTAX = 'main_attack = { AREA = { from = "AREA", via = "AREA" } }   (via = "sea" for the Norse; 5.32)'
+PINS_SYNTAX = 'pins = { AREA = ["BLOCK"] }   (4.6)'
 
 
 def parse_moves(data: Any, source: str = "moves", also: tuple[str, ...] = ()) -> MoveOrder:
@@ -108,27 +114,28 @@ def parse_moves(data: Any, source: str = "moves", also: tuple[str, ...] = ()) ->
         raise InvalidOrder(f"{source}: a move order is a table, not {type(data).__name__}")
     unknown = sorted(set(data) - set(ORDER_KEYS) - set(also))
     if unknown:
-        raise InvalidOrder(f"{source}: unknown key {unknown[0]!r} (expected {', '.join((*ORDER_KEYS, *also))})")
+        raise InvalidOrder(f"{source}: unknown key {unknown[0]!r} (expected {', '.join((*ORDER_KEYS, *also))}; "
+                           f"e.g. {MOVE_SYNTAX})")
     raw_moves = data.get("moves", [])
     if not isinstance(raw_moves, list):
-        raise InvalidOrder(f"{source}: 'moves' must be a list of group moves")
+        raise InvalidOrder(f"{source}: 'moves' must be a list of group moves: {MOVE_SYNTAX}")
     moves = tuple(_group_move(m, f"{source}: move {i + 1}") for i, m in enumerate(raw_moves))
     main: dict[str, MainAttack] = {}
     raw_main = data.get("main_attack", {})
     if not isinstance(raw_main, dict):
-        raise InvalidOrder(f"{source}: 'main_attack' must be a table of battle areas")
+        raise InvalidOrder(f"{source}: 'main_attack' must be a table of battle areas: {MAIN_SYNTAX}")
     for area, spec in sorted(raw_main.items()):
         where = f"{source}: main_attack.{area}"
         _area(area, where)
         if not isinstance(spec, dict) or set(spec) != {"from", "via"}:
-            raise InvalidOrder(f"{where}: give {{ from = AREA, via = AREA or \"sea\" }}")
+            raise InvalidOrder(f"{where}: give {{ from = AREA, via = AREA or \"sea\" }}: {MAIN_SYNTAX}")
         via = spec["via"]
         main[area] = MainAttack(origin=_area(spec["from"], f"{where}.from"),
                                 via=SEA if via == SEA else _area(via, f"{where}.via"))
     pins: dict[str, tuple[str, ...]] = {}
     raw_pins = data.get("pins", {})
     if not isinstance(raw_pins, dict):
-        raise InvalidOrder(f"{source}: 'pins' must be a table of areas")
+        raise InvalidOrder(f"{source}: 'pins' must be a table of areas: {PINS_SYNTAX}")
     for area, names in sorted(raw_pins.items()):
         where = f"{source}: pins.{area}"
         _area(area, where)
@@ -138,13 +145,14 @@ def parse_moves(data: Any, source: str = "moves", also: tuple[str, ...] = ()) ->
 
 def _group_move(raw: Any, where: str) -> GroupMove:
     if not isinstance(raw, dict):
-        raise InvalidOrder(f"{where}: a group move is a table")
+        raise InvalidOrder(f"{where}: a group move is a table: {GROUP_SYNTAX}")
     allowed = {"from", "parts", "blocks", "path", "to", "sea_to"}
     unknown = sorted(set(raw) - allowed)
     if unknown:
-        raise InvalidOrder(f"{where}: unknown key {unknown[0]!r} (expected from, parts or blocks, path, to, sea_to)")
+        raise InvalidOrder(f"{where}: unknown key {unknown[0]!r} (expected from, parts or blocks, path, to, sea_to: "
+                           f"{GROUP_SYNTAX})")
     if "from" not in raw:
-        raise InvalidOrder(f"{where}: the group move lacks 'from'")
+        raise InvalidOrder(f"{where}: the group move lacks 'from': {GROUP_SYNTAX}")
     origin = _area(raw["from"], f"{where}.from")
     if "sea_to" in raw:
         if set(raw) != {"from", "sea_to", "blocks"}:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pbem.core.errors import PbemError
 from pbem.core.ruleset import DemoResult, Draft
 from pbem.hammer import bots, drafts
 from pbem.hammer.order_kinds import rules_for
@@ -42,8 +43,18 @@ class HammerPlayer:
         return drafts.next_commands(report, draft_path, report_path, key, game_dir)
 
     def check_draft(self, draft: Draft, report: dict[str, Any]) -> list[str]:
+        """The referee's check; a refusal names every error of the draft, not only the first
+        (drafts.every_error), each with its rule, the first as the referee words it."""
         assert isinstance(draft, drafts.Draft)
-        return drafts.check_draft(draft, report)
+        try:
+            return drafts.check_draft(draft, report)
+        except PbemError as exc:
+            more = drafts.every_error(draft, report, exc)
+            if not more:
+                raise
+            count = f"{len(more)} more {'error' if len(more) == 1 else 'errors'}"
+            exc.message = "\n".join([exc.message, f"and {count} in this draft:", *[f"  - {m}" for m in more]])
+            raise
 
     def auto_draft(self, report: dict[str, Any], bot: str, seed: bytes, previous: Draft | None,
                    bot_plans: bool, where: str) -> tuple[Draft, str]:

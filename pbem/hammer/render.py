@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.hammer.battle_log import format_entry as battle_line
-from pbem.hammer.board import board
+from pbem.hammer.board import BORDER_COST, BORDER_MARK, board, reach_crosses_border, reach_text
 from pbem.hammer.cardphase import game_turn
 from pbem.hammer.cards import card
 from pbem.hammer.errors import PbemError
@@ -51,14 +51,17 @@ def _board_table(v: dict[str, Any]) -> list[str]:
     for b in v["blocks"]:
         own.setdefault(b["area"], []).append(f"{b['block']} {b['strength']}/{b['steps']}")
     enemy_count = v["enemy_blocks"]
-    lines = [f"{'area':<13} {'castle':<6} {'control':<10} {'enemy':>5}  yours ({side})"]
+    lines = [f"{'area':<13} {'castle':<6} {'home of':<9} {'control':<10} {'enemy':>5}  yours ({side})"]
     for name in board().area_names():
         area = board().area(name)
         limit = f"{area.castle_limit(side)}{'c' if area.cathedral else ''}"
         n = enemy_count.get(name, 0)
         mine = ", ".join(own.get(name, []))
-        lines.append(f"{name:<13} {limit:<6} {v['control'].get(name, ''):<10} {n if n else '':>5}  {mine}".rstrip())
-    lines.append(f"(castle: your Castle Limit, c = cathedral; enemy: {enemy} blocks standing face-down)")
+        homes = ", ".join(area.homes)
+        lines.append(f"{name:<13} {limit:<6} {homes:<9} {v['control'].get(name, ''):<10} {n if n else '':>5}  "
+                     f"{mine}".rstrip())
+    lines.append(f"(castle: your Castle Limit, c = cathedral; home of: the nobles whose home the area is (1.4); "
+                 f"enemy: {enemy} blocks standing face-down)")
     return lines
 
 
@@ -172,7 +175,9 @@ def _asks(v: dict[str, Any]) -> list[str]:
         lines.append(f"  your event: {_card(asks['event'])}")
     for origin, reach in sorted((asks.get("moves") or {}).items()):
         for block, areas in sorted(reach.items()):
-            lines.append(f"  move {block} from {origin}: {', '.join(areas) or '-'}")
+            lines.append(f"  move {block} from {origin}: {reach_text(origin, areas) or '-'}")
+    if reach_crosses_border(asks.get("moves") or {}):
+        lines.append(f"  {BORDER_MARK}: {BORDER_COST}")
     asked = asks.get("questions") or ([asks["question"]] if asks.get("question") else [])
     if len(asked) > 1:
         lines.append(f"  {len(asked)} questions of this battle, asked together: answer each, in order")
@@ -210,14 +215,17 @@ def report_view(rep: dict[str, Any]) -> dict[str, Any]:
     return v
 
 
-def render_report(rep: dict[str, Any]) -> str:
-    """A ruleset report as text, with the side's own odds of each battle still to fight
-    (``odds``: reckoned from the view alone, docs/battles.md "Odds from a report")."""
+def with_odds(v: dict[str, Any]) -> dict[str, Any]:
+    """The view with the side's own odds of each battle still to fight (``odds``: reckoned from
+    the view alone, docs/battles.md "Odds from a report"); the text and the HTML page show them."""
     from pbem.hammer.odds import estimates
-    v = report_view(rep)
-    v["odds"] = estimates(v, [b["area"] for b in pending_battles(v)])
-    return render_text(v)
+    return dict(v, odds=estimates(v, [b["area"] for b in pending_battles(v)]))
 
 
-__all__ = ["render_text", "render_view", "render_report", "report_view", "log_line", "since_last", "pending_battles",
-           "question_where"]
+def render_report(rep: dict[str, Any]) -> str:
+    """A ruleset report as text, with the side's own odds of each battle still to fight."""
+    return render_text(with_odds(report_view(rep)))
+
+
+__all__ = ["render_text", "render_view", "render_report", "report_view", "with_odds", "log_line", "since_last",
+           "pending_battles", "question_where"]

@@ -198,10 +198,43 @@ def in_summary(e: Entry) -> bool:
     return kind.summary if kind else True
 
 
+MOVED_OFF = {"retreat": "retreated", "regroup": "regrouped"}
+
+
+def _moved_off(log: list[Entry], area: str, reader: str) -> list[str]:
+    """The retreats and regroups (5.5, 5.6) out of ``area`` that ``log`` tells ``reader``, grouped
+    by side, kind and destination: "Moray and Ross (the Scots) retreated to Lochaber"."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for e in log:
+        if e.get("what") in MOVED_OFF and e.get("area") == area:
+            to = "" if e.get("redacted") else str(e.get("to") or "")
+            groups.setdefault((str(e.get("side") or ""), str(e["what"]), to), []).append(str(e.get("block", "?")))
+    out = []
+    for (side, what, to), names in sorted(groups.items()):
+        listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+        where = f"to {to}" if to else "(where to is hidden from you)"
+        out.append(f"{listed} ({_side(side, reader)}) {MOVED_OFF[what]} {where}")
+    return out
+
+
 def summary(log: list[Entry], reader: str) -> list[str]:
-    """What happened since the last report, in sentences, the battle details left out."""
-    said = (sentence(e, reader) for e in log if in_summary(e))
-    return [line for line in said if line]
+    """What happened since the last report, in sentences, the battle details left out; a battle's
+    end says who retreated and regrouped where (as far as the reader may see: 5.5, 5.6)."""
+    out = []
+    ended = {e.get("area") for e in log if e.get("what") == "battle_end"}
+    for e in log:
+        if not in_summary(e):
+            continue
+        line = sentence(e, reader)
+        if line and e.get("what") == "battle_end":
+            moved = _moved_off(log, str(e.get("area")), reader)
+            if moved:
+                line = f"{line}; " + "; ".join(moved)
+        if line:
+            out.append(line)
+    for area in sorted({str(e.get("area")) for e in log if e.get("what") in MOVED_OFF} - {str(a) for a in ended}):
+        out.append(f"In the battle in {area} so far: " + "; ".join(_moved_off(log, area, reader)))
+    return out
 
 
 __all__ = ["sentence", "summary", "default_note", "generic", "kinds", "kind_of", "in_summary", "fields", "rule_of"]

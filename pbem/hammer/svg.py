@@ -10,16 +10,17 @@ renders whole games to check it). Text sizes come from textbox.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
+from math import isqrt
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from pbem.hammer.board import board
+from pbem.hammer.board import ENGLAND, board
 from pbem.hammer.cardphase import game_turn
 from pbem.hammer.cards import card
 from pbem.hammer.errors import PbemError
-from pbem.hammer.mapgeom import Geometry, geometry
+from pbem.hammer.mapgeom import Geometry, area_extent, box_in_area, geometry
+from pbem.hammer.render import log_line
 from pbem.hammer.textbox import Box, text_box, text_width
 
 PANEL = 310
@@ -32,12 +33,10 @@ SEA, COAST, INK, PAPER = "#a7cbe0", "#3d6680", "#1d1d1d", "#f7f3e8"
 BORDER_STYLE = {"green": 'stroke="#2e8b3a" stroke-width="3"',
                 "red": 'stroke="#c0392b" stroke-width="2.5" stroke-dasharray="7 4"',
                 "none": 'stroke="#6b5b45" stroke-width="1" stroke-dasharray="2 3"'}
-NAME_SIZE, TILE_SIZE, PANEL_SIZE = 12, 10, 11
-TILE_H, ENEMY_TILE, PER_COLUMN, PER_ROW = 16, 13, 6, 6
-# Directions to look for room for an area's blocks, in thousandths: below first, then around.
-DIRECTIONS = ((0, 1000), (383, 924), (-383, 924), (707, 707), (-707, 707), (924, 383), (-924, 383),
-              (1000, 0), (-1000, 0), (924, -383), (-924, -383), (707, -707), (-707, -707),
-              (383, -924), (-383, -924), (0, -1000))
+NATIONAL = 'stroke="#5a2d82" stroke-width="9" stroke-opacity="0.35" stroke-linecap="round"'
+HOME = "#7a5c12"
+NAME_SIZE, TILE_SIZE, PANEL_SIZE, HOME_SIZE = 12, 10, 11, 9
+TILE_H, ENEMY_TILE, PER_ROW = 16, 13, 6
 
 
 @dataclass
@@ -78,15 +77,25 @@ def _cross(x: int, y: int) -> str:
     return f'<path d="M{x + 3} {y} v-11 h2 v3 h3 v2 h-3 v6 Z M{x + 3} {y - 8} h-3 v2 h3 Z" fill="#6a1b7a"/>'
 
 
-def _face_down(x: int, y: int, side: str) -> str:
+def _face_down(x: int, y: int, side: str, n: int = ENEMY_TILE) -> str:
     """A block standing face down: its side's colour and emblem, a saltire for the Scots and
     St George's cross for the English, nothing of which block it is (2.0)."""
-    n, m = ENEMY_TILE, ENEMY_TILE // 2
+    m = n // 2
     emblem = (f"M{x + 3} {y + 3} L{x + n - 3} {y + n - 3} M{x + n - 3} {y + 3} L{x + 3} {y + n - 3}"
               if side == "scotland" else f"M{x + m} {y + 2} L{x + m} {y + n - 2} M{x + 2} {y + m} L{x + n - 2} {y + m}")
     return (f'<rect x="{x + 1}" y="{y + 1}" width="{n}" height="{n}" rx="2" fill="#000000" fill-opacity="0.3"/>'
             f'<rect class="enemy-block" x="{x}" y="{y}" width="{n}" height="{n}" rx="2" fill="{BLOCK[side]}"/>'
             f'<path d="{emblem}" stroke="#ffffff" stroke-width="2"/>')
+
+
+def _shield(x: int, y: int) -> str:
+    """A noble's home (1.4): a small shield, 8 wide and 10 high, its bottom-left corner at (x, y)."""
+    return f'<path d="M{x} {y - 10} h8 v6 L{x + 4} {y} L{x} {y - 4} Z" fill="{HOME}"/>'
+
+
+def _home_width(area: str, noble: str) -> int:
+    """The room a home mark takes: the shield, and the noble's name where it is not the area's."""
+    return 10 + (text_width(noble, HOME_SIZE) + 2 if noble != area else 0)
 
 
 def _battle_mark(x: int, y: int, live: bool) -> str:
@@ -95,6 +104,57 @@ def _battle_mark(x: int, y: int, live: bool) -> str:
     return (f'<circle cx="{x}" cy="{y}" r="8" fill="#ffd34d" stroke="{INK}" stroke-width="{ring}"/>'
             f'<path d="M{x - 4} {y - 4} L{x + 4} {y + 4} M{x + 4} {y - 4} L{x - 4} {y + 4}" '
             f'stroke="{INK}" stroke-width="2"/>')
+
+
+# --- the last step's moves, retreats and regroups, from the report's own log --------------------
+
+ARROW_KINDS = ("moves", "retreat", "regroup")
+
+
+def _legs(e: dict[str, Any]) -> list[list[str]]:
+    """The paths an entry tells (areas, start first): a move's parts or counts, a retreat's or
+    regroup's destination; nothing when the destination is hidden from the reader."""
+    if e.get("what") == "moves" and isinstance(e.get("from"), str):
+        if isinstance(e.get("parts"), list):
+            return [[e["from"], *[str(a) for a in p.get("path", [])]] for p in e["parts"] if isinstance(p, dict)]
+        if isinstance(e.get("to"), dict):
+            return [[e["from"], str(a)] for a in sorted(e["to"])]
+    if e.get("what") in ("retreat", "regroup") and isinstance(e.get("to"), str) and isinstance(e.get("area"), str):
+        return [[e["area"], e["to"]]]
+    return []
+
+
+def _shorten(a: tuple[int, int], b: tuple[int, int], cut: int) -> tuple[int, int]:
+    """The point ``cut`` pixels from ``b`` towards ``a`` (integers only)."""
+    dx, dy = a[0] - b[0], a[1] - b[1]
+    length = isqrt(dx * dx + dy * dy)
+    if length <= 2 * cut:
+        return b
+    return b[0] + dx * cut // length, b[1] + dy * cut // length
+
+
+def _arrows(c: Canvas, g: Geometry, v: dict[str, Any]) -> None:
+    """An arrow for each move, retreat and regroup the report's log tells this side, under the
+    labels and blocks; its hover text is the report's own line, so it shows nothing more."""
+    drawn = []
+    for e in v.get("log", []):
+        line = log_line(e, v["side"]) if e.get("what") in ARROW_KINDS else ""
+        for path in _legs(e) if line else []:
+            if len(path) < 2 or any(a not in g.labels for a in path):
+                continue
+            points = [g.labels[a] for a in path]
+            points[0] = _shorten(points[1], points[0], 12)
+            points[-1] = _shorten(points[-2], points[-1], 16)
+            d = "M" + " L".join(f"{x} {y}" for x, y in points)
+            colour = BLOCK.get(str(e.get("side")), INK)
+            dash = "" if e["what"] == "moves" else ' stroke-dasharray="6 3"'
+            drawn.append(f'<g class="arrow {e["what"]}" data-from={quoteattr(path[0])} data-to={quoteattr(path[-1])}>'
+                         f'<title>{escape(line)}</title><path d="{d}" fill="none" stroke="{colour}" stroke-width="3" '
+                         f'stroke-opacity="0.75"{dash} marker-end="url(#arrowhead)"/></g>')
+    if drawn:
+        c.out.append('<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" '
+                     'markerHeight="4" orient="auto"><path d="M0 0 L10 5 L0 10 Z" fill="#1d1d1d"/></marker></defs>')
+        c.out.append('<g id="arrows">' + "".join(drawn) + "</g>")
 
 
 # --- the map ------------------------------------------------------------------------------------
@@ -109,9 +169,12 @@ def _land(c: Canvas, g: Geometry, control: dict[str, str]) -> None:
     for cell in g.cells:
         fill = LAND.get(control.get(cell.area, "neutral"), LAND["neutral"])
         seam = f'stroke="{fill}" stroke-width="1"' if fill.startswith("#") else 'stroke="none"'
-        c.out.append(f'<path d="{_poly(cell.points)}" fill="{fill}" {seam}><title>{escape(cell.area)}</title></path>')
+        c.out.append(f'<path class="area" data-area={quoteattr(cell.area)} d="{_poly(cell.points)}" fill="{fill}" '
+                     f'{seam}><title>{escape(cell.area)}</title></path>')
     for b in g.borders:
         (x1, y1), (x2, y2) = b.start, b.end
+        if ENGLAND in (b.a, b.b):       # the Anglo-Scottish border (4.4), under the border's own line
+            c.out.append(f'<line class="anglo-scottish" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {NATIONAL}/>')
         c.out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {BORDER_STYLE[b.kind]}/>')
     c.out.append("</g>")
     frame = f"M0 0 L{g.width} 0 L{g.width} {g.height} L0 {g.height} Z"
@@ -130,6 +193,7 @@ def _area_labels(c: Canvas, g: Geometry, v: dict[str, Any], battles: dict[str, b
         width = text_width(name, NAME_SIZE, True) + 3 + 10 + 1 + text_width(limit, PANEL_SIZE, True)
         width += 10 if area.cathedral else 0
         width += 20 if name in battles else 0
+        width += sum(_home_width(name, noble) for noble in area.homes)
         left = x - width // 2
         c.out.append(f'<g id={quoteattr("label-" + name)}>')
         box = c.text(left, y, name, NAME_SIZE, bold=True)
@@ -144,6 +208,13 @@ def _area_labels(c: Canvas, g: Geometry, v: dict[str, Any], battles: dict[str, b
         if name in battles:
             c.out.append(_battle_mark(at + 9, y - 4, battles[name]))
             at += 20
+        for noble in area.homes:
+            c.out.append(f'<g class="noble-home" data-noble={quoteattr(noble)}><title>home of the {escape(noble)} '
+                         'noble (1.4)</title>' + _shield(at + 1, y) + "</g>")
+            if noble != name:
+                box = box.union(c.text(at + 11, y - 1, noble, HOME_SIZE, fill=HOME,
+                                            extra=' font-style="italic" class="home-name"'))
+            at += _home_width(name, noble)
         box = box.union(Box(left, y - 12, at, y + 4))
         c.out.append("</g>")
         boxes[name] = box
@@ -151,46 +222,137 @@ def _area_labels(c: Canvas, g: Geometry, v: dict[str, Any], battles: dict[str, b
     return boxes
 
 
-def _tiles(v: dict[str, Any], name: str) -> tuple[list[str], int]:
-    own = [f"{b['block']} {b['strength']}/{b['steps']}" for b in v["blocks"] if b["area"] == name]
+@dataclass(frozen=True)
+class Piece:
+    """One thing of a stack, placed relative to the stack's top-left corner: an own block
+    (``block`` set; labelled, or a small chip), an enemy block face down, or a count badge."""
+    kind: str        # "tile", "chip", "enemy", "own-count", "enemy-count"
+    x: int
+    y: int
+    w: int
+    h: int
+    block: str = ""
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Stack:
+    """An area's blocks laid out one way: its size and its pieces."""
+    w: int
+    h: int
+    pieces: tuple[Piece, ...]
+
+
+# Ways to lay out a stack, most readable first: labelled blocks in columns of N (wrapping into
+# more columns), then small chips in rows of N (the block's name on hover), then count badges.
+LAYOUTS = (("tile", 6), ("tile", 4), ("tile", 3), ("tile", 2), ("tile", 1), ("chip", 6), ("chip", 4),
+           ("chip", 3), ("chip", 2), ("badge", 0), ("badge", 1))
+CHIP = 11
+MARGIN = 2     # a stack keeps this many pixels clear of its area's edge
+
+
+def _tiles(v: dict[str, Any], name: str) -> tuple[list[tuple[str, str]], int]:
+    own = [(str(b["block"]), f"{b['block']} {b['strength']}/{b['steps']}") for b in v["blocks"] if b["area"] == name]
     return own, int(v["enemy_blocks"].get(name, 0))
 
 
-def _stack_size(own: list[str], enemies: int) -> tuple[int, int, list[int]]:
-    """Width and height of an area's blocks, and the width of each column of own blocks."""
-    columns = [own[i:i + PER_COLUMN] for i in range(0, len(own), PER_COLUMN)]
-    widths = [max(text_width(t, TILE_SIZE) + 8 for t in col) for col in columns]
-    w = sum(widths) + 3 * max(0, len(widths) - 1)
-    h = (min(len(own), PER_COLUMN) * (TILE_H + 2) - 2) if own else 0
-    if enemies:
-        rows = -(-enemies // PER_ROW)
-        w = max(w, min(enemies, PER_ROW) * (ENEMY_TILE + 3) - 3)
-        h += (3 if own else 0) + rows * (ENEMY_TILE + 3) - 3
-    return w + 6, h + 6, widths
+def _enemy_rows(enemies: int, per_row: int, y: int, pieces: list[Piece], step: int = ENEMY_TILE + 3) -> int:
+    """Face-down enemy blocks in rows from ``y``; returns the width they take."""
+    for k in range(enemies):
+        pieces.append(Piece("enemy", 3 + (k % per_row) * step, y + (k // per_row) * step, ENEMY_TILE, ENEMY_TILE))
+    return min(enemies, per_row) * step - 3 if enemies else 0
 
 
-def _candidates(anchor: Box, w: int, h: int) -> Iterator[Box]:
-    """Where an area's blocks may go, nearest first: just below its name, then further around it."""
-    cx, cy = (anchor.x0 + anchor.x1) // 2, (anchor.y0 + anchor.y1) // 2
-    yield Box(cx - w // 2, anchor.y1 + 2, cx - w // 2 + w, anchor.y1 + 2 + h)
-    for r in range(16, 700, 8):
-        for dx, dy in DIRECTIONS:
-            x, y = cx + r * dx // 1000, cy + r * dy // 1000
-            yield Box(x - w // 2, y - h // 2, x - w // 2 + w, y - h // 2 + h)
+def _layout(own: list[tuple[str, str]], enemies: int, style: str, per: int, enemy: str) -> Stack:
+    """An area's own and enemy blocks laid out in ``style`` (see LAYOUTS)."""
+    pieces: list[Piece] = []
+    w = h = 0
+    if style == "tile":
+        x = 3
+        for i in range(0, len(own), per):
+            col = own[i:i + per]
+            cw = max(text_width(label, TILE_SIZE) + 8 for _, label in col)
+            for k, (block, label) in enumerate(col):
+                pieces.append(Piece("tile", x, 3 + k * (TILE_H + 2), cw, TILE_H, block, label))
+            x += cw + 3
+        w = x - 6 if own else 0
+        h = min(len(own), per) * (TILE_H + 2) - 2 if own else 0
+        if enemies:
+            top = 3 + (h + 3 if own else 0)
+            per_row = max(1, min(PER_ROW, max(w, ENEMY_TILE) // (ENEMY_TILE + 3) + 1)) if own else PER_ROW
+            w = max(w, _enemy_rows(enemies, per_row, top, pieces))
+            h += (3 if own else 0) + -(-enemies // per_row) * (ENEMY_TILE + 3) - 3
+    elif style == "chip":     # own then enemy blocks as small chips in rows of ``per``, 2 pixels apart
+        chips = [Piece("chip", 0, 0, CHIP, CHIP, block, label) for block, label in own]
+        chips += [Piece("enemy", 0, 0, CHIP, CHIP)] * enemies
+        for k, p in enumerate(chips):
+            pieces.append(Piece(p.kind, 2 + (k % per) * (CHIP + 2), 2 + (k // per) * (CHIP + 2), CHIP, CHIP,
+                                p.block, p.label))
+        cols, rows = min(len(chips), per), -(-len(chips) // per)
+        return Stack(cols * (CHIP + 2) + 2, rows * (CHIP + 2) + 2, tuple(pieces))
+    else:       # count badges side by side (per 0) or one above the other (per 1), 2 pixels from the frame
+        x = y = 2
+        for kind, count, names in (("own-count", len(own), ", ".join(label for _, label in own)),
+                                   ("enemy-count", enemies, f"{enemies} {SIDE_WORD[enemy]} block(s), face down")):
+            if count:
+                bw = text_width(f"{count}", TILE_SIZE, True) + 6
+                ids = ",".join(block for block, _ in own) if kind == "own-count" else ""
+                pieces.append(Piece(kind, x, y, bw, TILE_H, ids, f"{count}|{names}"))
+                w, h = max(w, x + bw + 2), y + TILE_H + 2
+                x, y = (x + bw + 2, y) if per == 0 else (x, y + TILE_H + 2)
+        return Stack(w, h, tuple(pieces))
+    return Stack(w + 6, h + 6, tuple(pieces))
 
 
-def _place(c: Canvas, anchor: Box, w: int, h: int, bounds: Box) -> Box | None:
-    """The first free box of size w x h near ``anchor``, or None."""
-    for box in _candidates(anchor, w, h):
-        if box.inside(bounds) and not any(box.overlaps(t, 3) for t in c.taken):
+def _fits(c: Canvas, area: str, box: Box) -> bool:
+    if any(box.overlaps(t, 3) for t in c.taken):
+        return False
+    return box_in_area(area, box.x0 - MARGIN, box.y0 - MARGIN, box.x1 + MARGIN, box.y1 + MARGIN)
+
+
+def _place_in(c: Canvas, area: str, anchor: Box, w: int, h: int) -> Box | None:
+    """The free box of size w x h inside ``area`` nearest the spot just below its name, or None."""
+    x0, y0, x1, y1 = area_extent(area)
+    if x1 - x0 < w + 2 * MARGIN or y1 - y0 < h + 2 * MARGIN:
+        return None
+    cx, top = (anchor.x0 + anchor.x1) // 2 - w // 2, anchor.y1 + 2
+    spots = [(x, y) for y in range(y0 + MARGIN, y1 - MARGIN - h + 1, 3)
+             for x in range(x0 + MARGIN, x1 - MARGIN - w + 1, 3)]
+    spots.sort(key=lambda p: ((p[0] - cx) ** 2 + (p[1] - top) ** 2, p[1], p[0]))
+    for x, y in [(cx, top)] + spots:
+        box = Box(x, y, x + w, y + h)
+        if _fits(c, area, box):
             return box
     return None
 
 
+def _draw_piece(c: Canvas, p: Piece, x: int, y: int, side: str, enemy: str) -> None:
+    x, y = x + p.x, y + p.y
+    if p.kind in ("tile", "chip"):
+        c.out.append(f'<g class="block own" data-block={quoteattr(p.block)}><title>{escape(p.label)}</title>')
+        c.out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{p.w}" height="{p.h}" rx="2" fill="#000000" '
+                     'fill-opacity="0.3"/>')
+        c.out.append(f'<rect class="own-block" x="{x}" y="{y}" width="{p.w}" height="{p.h}" rx="2" '
+                     f'fill="{BLOCK[side]}"/>')
+        if p.kind == "tile":
+            c.text(x + 4, y + 12, p.label, TILE_SIZE, fill="#ffffff")
+        c.out.append("</g>")
+    elif p.kind == "enemy":
+        c.out.append(f'<g class="block enemy">{_face_down(x, y, enemy, p.w)}</g>')
+    else:
+        count, names = p.label.split("|", 1)
+        colour = BLOCK[side] if p.kind == "own-count" else BLOCK[enemy]
+        blocks = f" data-blocks={quoteattr(p.block)}" if p.block else ""
+        c.out.append(f'<g class="stack-count {p.kind}"{blocks}><title>{escape(names)}</title>')
+        c.out.append(f'<rect class="count-badge" x="{x}" y="{y}" width="{p.w}" height="{p.h}" rx="7" fill="{colour}"/>')
+        c.text(x + p.w // 2, y + 12, count, TILE_SIZE, bold=True, anchor="middle", fill="#ffffff")
+        c.out.append("</g>")
+
+
 def _blocks(c: Canvas, g: Geometry, v: dict[str, Any], labels: dict[str, Box]) -> list[str]:
-    """Each area's blocks as blocks; returns the areas whose blocks found no room (told in the panel)."""
+    """Each area's blocks inside the area, laid out the most readable way that fits (LAYOUTS);
+    returns the areas whose blocks found no room at all (told in the panel)."""
     side, enemy = v["side"], v["enemy"]
-    bounds = Box(2, 2, g.width - 2, g.height - 2)
     crowded = []
     areas = sorted({b["area"] for b in v["blocks"]} | set(v["enemy_blocks"]),
                    key=lambda a: (-(len(_tiles(v, a)[0]) + _tiles(v, a)[1]), a))
@@ -198,37 +360,22 @@ def _blocks(c: Canvas, g: Geometry, v: dict[str, Any], labels: dict[str, Box]) -
         if name not in labels:
             continue
         own, enemies = _tiles(v, name)
-        w, h, widths = _stack_size(own, enemies)
-        box = _place(c, labels[name], w, h, bounds)
+        if not own and not enemies:
+            continue
+        for style, per in LAYOUTS:
+            stack = _layout(own, enemies, style, per, enemy)
+            box = _place_in(c, name, labels[name], stack.w, stack.h)
+            if box is not None:
+                break
         if box is None:
             crowded.append(name)
             continue
         c.taken.append(box)
-        c.out.append(f'<g id={quoteattr("blocks-" + name)}>')
-        if box.y0 != labels[name].y1 + 2:
-            lx = (labels[name].x0 + labels[name].x1) // 2
-            ly = labels[name].y0 if box.y1 <= labels[name].y0 else labels[name].y1
-            tx = min(max(lx, box.x0), box.x1)
-            ty = box.y0 if ly < box.y0 else (box.y1 if ly > box.y1 else (box.y0 + box.y1) // 2)
-            c.out.append(f'<line x1="{lx}" y1="{ly}" x2="{tx}" y2="{ty}" stroke="{INK}" stroke-width="1" '
-                         'stroke-opacity="0.6"/>')
-        c.out.append(f'<rect x="{box.x0}" y="{box.y0}" width="{w}" height="{h}" rx="3" fill="#ffffff" '
+        c.out.append(f'<g id={quoteattr("blocks-" + name)} class="stack" data-area={quoteattr(name)}>')
+        c.out.append(f'<rect x="{box.x0}" y="{box.y0}" width="{stack.w}" height="{stack.h}" rx="3" fill="#ffffff" '
                      f'fill-opacity="0.7" stroke="{INK}" stroke-opacity="0.35"/>')
-        x, y = box.x0 + 3, box.y0 + 3
-        for col, cw in zip([own[i:i + PER_COLUMN] for i in range(0, len(own), PER_COLUMN)], widths):
-            for k, label in enumerate(col):
-                ty = y + k * (TILE_H + 2)
-                c.out.append(f'<rect x="{x + 1}" y="{ty + 1}" width="{cw}" height="{TILE_H}" rx="2" fill="#000000" '
-                             'fill-opacity="0.3"/>')
-                c.out.append(f'<rect class="own-block" x="{x}" y="{ty}" width="{cw}" height="{TILE_H}" rx="2" '
-                             f'fill="{BLOCK[side]}"/>')
-                c.text(x + 4, ty + 12, label, TILE_SIZE, fill="#ffffff")
-            x += cw + 3
-        if enemies:
-            ey = y + ((min(len(own), PER_COLUMN) * (TILE_H + 2) - 2 + 3) if own else 0)
-            for k in range(enemies):
-                ex, ry = box.x0 + 3 + (k % PER_ROW) * (ENEMY_TILE + 3), ey + (k // PER_ROW) * (ENEMY_TILE + 3)
-                c.out.append(_face_down(ex, ry, enemy))
+        for piece in stack.pieces:
+            _draw_piece(c, piece, box.x0, box.y0, side, enemy)
         c.out.append("</g>")
     return crowded
 
@@ -291,8 +438,10 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("land-england", "English control"), ("land-scotland", "Scottish control"), ("land-neutral", "neutral"),
     ("land-contested", "contested: blocks of both sides"),
     ("border-green", "green border: 6 blocks a side cross"), ("border-red", "red border: 2 cross, then stop"),
-    ("border-none", "no border: not adjacent"), ("coast", "coast: Sea Move and raids by sea (4.7)"),
+    ("border-none", "no border: not adjacent"), ("border-national", "Anglo-Scottish border (4.4)"),
+    ("coast", "coast: Sea Move and raids by sea (4.7)"),
     ("castle", "castle limit (yours, 1.2)"), ("cathedral", "cathedral (1.3)"),
+    ("home", "a noble's home (1.4)"),
     ("own", "your block: name strength/maximum"), ("enemy", "enemy block, face down"),
     ("battle", "battle to fight (thick: being fought)"),
 )
@@ -302,6 +451,10 @@ def _swatch(kind: str, side: str, enemy: str, x: int, y: int) -> str:
     if kind.startswith("land-"):
         return (f'<rect x="{x}" y="{y - 10}" width="22" height="12" fill="{LAND[kind[5:]]}" '
                 f'stroke="{INK}" stroke-width="0.5"/>')
+    if kind == "border-national":
+        return f'<line x1="{x}" y1="{y - 4}" x2="{x + 22}" y2="{y - 4}" {NATIONAL}/>'
+    if kind == "home":
+        return _shield(x + 7, y + 1)
     if kind.startswith("border-"):
         return f'<line x1="{x}" y1="{y - 4}" x2="{x + 22}" y2="{y - 4}" {BORDER_STYLE[kind[7:]]}/>'
     if kind == "coast":
@@ -361,6 +514,7 @@ def render_svg(view: dict[str, Any]) -> str:
         battles[fighting] = True
     for name, (x, y) in g.seas:
         c.taken.append(c.text(x, y, name, 13, anchor="middle", fill=COAST, extra=' font-style="italic"'))
+    _arrows(c, g, view)
     labels = _area_labels(c, g, view, battles)
     crowded = _blocks(c, g, view, labels)
     _panel(c, g, view, crowded)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -35,3 +36,26 @@ def report_of(game_dir: Path, side: str) -> Path:
     from pbem.core import game as core_game
     info = core_game.status(game_dir)
     return core_game.report_path(game_dir, int(info["step"]), side)
+
+
+def without_home_column(text: str) -> str:
+    """A text report without its board table's "home of" column (the nobles whose home each area
+    is, 1.4: rulebook data, the same in every view), so a test can look for enemy block names."""
+    out, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("area ") and "home of" in line:
+            inside = True
+        elif line.startswith("(castle:"):
+            inside = False
+        out.append(line[:21] + line[31:] if inside else line)
+    return "\n".join(out)
+
+
+HOME_MARKS = re.compile(r'<g class="noble-home"[^>]*>.*?</g>|<text [^>]*class="home-name"[^>]*>[^<]*</text>'
+                        r'|<td class="home">[^<]*</td>')
+
+
+def without_home_marks(page: str) -> str:
+    """An HTML page or map without the noble home marks and the board table's home cells (1.4:
+    rulebook data, the same in every view), so a test can look for enemy block names."""
+    return HOME_MARKS.sub("", page)

@@ -374,7 +374,8 @@ def test_orders_md_moves_an_unknown_key_in_if_player1_names_if_player1() -> None
     p = _first("card", lambda p: any(not card_of(c).is_event for c in p.report["options"]["hand"]))
     play = next(c for c in p.report["options"]["hand"] if not card_of(c).is_event)
     message = _invalid_alike(p, _body(p, card={"play": play}, if_player1={"moves": [], "foo": 1}))
-    assert message == "if_player1: unknown key 'foo' (expected moves, main_attack, pins, battle_order)"
+    assert message == ("if_player1: unknown key 'foo' (expected moves, main_attack, pins, battle_order; e.g. "
+                       'moves = [ { from = "AREA", to = "AREA", blocks = ["BLOCK"] } ])')
     reach = p.report["options"]["moves"]
     origin = next(o for o, blocks in sorted(reach.items()) if any(blocks.values()))
     move = {"from": origin, "to": origin, "blocks": ["Nobody"]}
@@ -385,7 +386,7 @@ def test_orders_md_moves_an_unknown_key_in_if_player1_names_if_player1() -> None
 def test_orders_md_moves_an_unknown_key_in_moves_names_moves() -> None:
     p = _first("moves")
     message = _invalid_alike(p, _body(p, moves={"moves": [], "foo": 1}))
-    assert message == "moves: unknown key 'foo' (expected moves, main_attack, pins, battle_order)"
+    assert message.startswith("moves: unknown key 'foo' (expected moves, main_attack, pins, battle_order; e.g. ")
 
 
 # --- 5.1: Player 1's battle order names only areas where a battle can be fought ----------------------
@@ -466,7 +467,7 @@ def test_5_1_only_player_1_sends_a_battle_order() -> None:
 @pytest.mark.parametrize("order, said", [
     (["Fife", "Fife"], "if_player1.battle_order: Fife is listed twice"),
     (["Fyfe"], "if_player1.battle_order: 'Fyfe' is not an area of the map (1.1); did you mean Fife?"),
-    ("Fife", "if_player1.battle_order: give a list of area names, not 'Fife'"),
+    ("Fife", "if_player1.battle_order: give a list of area names, like battle_order = [\"AREA\"] (5.1), not 'Fife'"),
 ])
 def test_5_1_a_battle_order_is_a_list_of_areas_each_named_once(order: Any, said: str) -> None:
     """Before, a repeated area passed the check and then stopped the adjudication (battle.battle_order)."""

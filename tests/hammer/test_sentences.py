@@ -125,3 +125,22 @@ def test_3_12_every_event_sentence_cites_the_rule_the_event_refusals_cite() -> N
     assert len(event_kinds) == 6, event_kinds
     for k in event_kinds:
         assert kinds()[k].rule == RULE == "3.12", k
+
+
+def test_5_5_a_battles_summary_says_who_retreated_and_regrouped_where_the_reader_may_see() -> None:
+    """"Battle in Angus: won by the Scots after 2 rounds; ... retreated to Buchan": the summary
+    tells retreats and regroups (5.5, 5.6) with the battle's end, a hidden destination as hidden."""
+    log = [
+        {"what": "battle", "area": "Angus", "attacker": "scotland", "defender": "england", "public": True},
+        {"what": "retreat", "area": "Angus", "block": "Mentieth", "side": "england", "to": "Buchan", "round": 2},
+        {"what": "retreat", "area": "Angus", "block": "Hobelars", "side": "england", "to": "Buchan", "round": 2},
+        {"what": "retreat", "area": "Angus", "block": "Ross", "side": "england", "redacted": ["to"], "round": 2},
+        {"what": "battle_end", "area": "Angus", "winner": "scotland", "rounds": 2, "public": True},
+        {"what": "regroup", "area": "Angus", "block": "Wallace", "side": "scotland", "to": "Mar"},
+    ]
+    english = summary(log, "england")
+    assert english == ["Battle in Angus: won by the Scots after 2 rounds; Ross (you) retreated (where to is hidden "
+                       "from you); Mentieth and Hobelars (you) retreated to Buchan; Wallace (the Scots) regrouped "
+                       "to Mar"]
+    ongoing = summary(log[:3], "scotland")
+    assert ongoing == ["In the battle in Angus so far: Mentieth and Hobelars (the English) retreated to Buchan"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pbem.hammer.board import board
+from pbem.hammer.board import BORDER_COST, BORDER_MARK, board, reach_crosses_border, reach_text
 from pbem.hammer.cards import card as card_of
 from pbem.hammer.engine import StepCall
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
@@ -28,7 +28,12 @@ if TYPE_CHECKING:
 RULE_BATTLE_ORDER = "5.1"
 SECTION_KEYS = ("battle_order",)  # beside the moves in a draft's section: Player 1's battle order (5.1)
 BATTLE_ORDER_LINE = '# battle_order = ["AREA"]   # battles to fight first, in order: areas with a battle (5.1)'
-MOVE_LINES = ['# moves = [ { from = "AREA", to = "AREA", blocks = ["BLOCK"] } ]']
+MOVE_LINES = ['# moves = [ { from = "AREA", to = "AREA", blocks = ["BLOCK"] } ]',
+              '# or, a path of its own for each part of a group: { from = "AREA", parts = [ { blocks = ["BLOCK"], '
+              'path = ["AREA", "AREA"] } ] }',
+              "# main attack: where you attack one area from more than one origin or border, the group that",
+              "# fights first (5.32): its origin and the area it entered from (\"sea\" for the Norse):",
+              '# main_attack = { AREA = { from = "AREA", via = "AREA" } }']
 
 
 class MovesOrders:
@@ -96,7 +101,7 @@ def check_battle_order(after: GameState, side: str, order: Any, name: str) -> li
     is returned as a note for the player's check (docs/rules-notes.md, 5.1)."""
     where = f"{name}.battle_order"
     if not isinstance(order, list) or not all(isinstance(a, str) for a in order):
-        raise InvalidOrder(f"{where}: give a list of area names, not {order!r}")
+        raise InvalidOrder(f"{where}: give a list of area names, like battle_order = [\"AREA\"] (5.1), not {order!r}")
     for area in order:
         if area not in board().areas:
             raise InvalidOrder(f"{where}: {area!r} is not an area of the map (1.1){did_you_mean(area, board().areas)}")
@@ -124,8 +129,9 @@ def reach_comments(legal: dict[str, dict[str, list[str]]]) -> list[str]:
     for origin, reach in sorted(legal.items()):
         for block, areas in sorted(reach.items()):
             if areas:
-                out.append(f"#   {block} in {origin} can reach: {', '.join(areas)}")
-    return ["# what can move (4.0-4.3):"] + out if out else []
+                out.append(f"#   {block} in {origin} can reach: {reach_text(origin, areas)}")
+    note = [f"# {BORDER_MARK}: {BORDER_COST}"] if reach_crosses_border(legal) else []
+    return ["# what can move (4.0-4.3):"] + out + note if out else []
 
 
 __all__ = ["BATTLE_ORDER_LINE", "MOVE_LINES", "MovesOrders", "check_battle_order", "check_moves_section",
