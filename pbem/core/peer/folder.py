@@ -10,6 +10,7 @@ every write is atomic and under the game lock.
 from __future__ import annotations
 
 import json
+import os
 import time
 import tomllib
 from pathlib import Path
@@ -19,12 +20,14 @@ from pbem.core import inputs
 from pbem.core import ruleset as rs
 from pbem.core.atomic import write_atomic
 from pbem.core.canonical import canonical_bytes, sha256_hex
+from pbem.core.drbg import Drbg
 from pbem.core.errors import EnvelopeError, FormatError, LedgerError
 from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.lock import PRIVATE, game_lock
 from pbem.core.peer import chain, handles, message
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import MANIFEST_FORMAT, Manifest, Outcome, compute, entry_hash, round_started
+from pbem.core.peer.rules import Facts, HiddenRules, NeedReveal, hidden_rules
 
 MANIFEST = "game.toml"
 LIMIT = 1 << 20
@@ -218,12 +221,16 @@ def _now(clock: int | None) -> int:
     return int(time.time()) if clock is None else clock
 
 
-def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: int | None = None) -> tuple[str, str]:
-    """The message this side owes now (start, commit or reveal; a forfeit claim once a deadline is past),
-    taken into its own record; returns (what, armored text)."""
+def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: int | None = None,
+               facts: dict[str, Any] | None = None) -> tuple[str, str]:
+    """The message this side owes now (start, commit or reveal; open or final in a game with hidden
+    facts; a forfeit claim once a deadline is past), taken into its own record; returns (what, armored
+    text). ``facts``: the side's hidden facts to commit to at start (default: the rules' own set-up)."""
     man = manifest(game_dir)
     side = side_of(man, me)
-    out = compute(man, messages(game_dir, man))
+    rules = rs.load(man.ruleset, man.options)
+    hidden = hidden_rules(rules)
+    out = compute(man, messages(game_dir, man), rules)
     if out.verdict:
         raise LedgerError(f"game {man.game} is over: {out.verdict}.")
     held = _held(game_dir, man, side)
@@ -238,11 +245,20 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         if owed is None:
             raise LedgerError(f"{side} owes nothing now: the others' start messages are awaited (protocol §13.4).")
         first = chain.link_at(_secret(game_dir, side)[0], man.chain_length, 1).hex()
-        return "start", _send(game_dir, me, man, side, 0, "", "start", now, {"link": first})
+        body: dict[str, Any] = {"link": first}
+        if hidden is not None:
+            body["handles"] = _hide(game_dir, man, hidden, side, secrets, facts)
+        return "start", _send(game_dir, me, man, side, 0, "", "start", now, body)
+    if owed in ("open", "final") and hidden is not None:
+        body = {"openings": _openings(hidden, side, out, secrets, owed)}
+        return owed, _send(game_dir, me, man, side, step, prev, owed, now, body)
     if owed == "commit":
         if order is None:
             raise LedgerError(f"{side} owes its commitment for step {step}: seal a draft (protocol §13.4).")
-        rs.load(man.ruleset, man.options).validate(out.state, side, order)  # refused before it binds the side
+        if hidden is not None:  # refused before it binds the side, as far as the facts known here tell
+            _check_own(hidden, out, side, order, secrets)
+        else:
+            rules.validate(out.state, side, order)
         label = handles.order_label(step)
         commitment, opening = handles.make(label, order)
         secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
@@ -253,9 +269,13 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         commits = [all_held[f"{step:04d}-commit-{s}.pbem"].hash for s in man.sides]
         label = handles.order_label(step)
         secret, opening = _secret(game_dir, side, label)
-        link = chain.link_at(secret, man.chain_length, step + 1).hex()
-        return "reveal", _send(game_dir, me, man, side, step, prev, "reveal", now,
-                               {"opening": opening, "commits": commits, "link": link})
+        uses = 1 + sum(1 for m in held.values() if m.phase in ("start", "reveal") and m.step < step)  # §13.3
+        link = chain.link_at(secret, man.chain_length, uses).hex()
+        body = {"opening": opening, "commits": commits, "link": link}
+        if hidden is not None:
+            ahead = [label for label in hidden.foresee(out.state, side, opening["value"]) if label not in out.revealed]
+            body["openings"] = [_own(secrets, label) for label in ahead]
+        return "reveal", _send(game_dir, me, man, side, step, prev, "reveal", now, body)
     if set(out.owes.values()) <= {"join", "start"}:
         raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe their "
                           f"{next(iter(out.owes.values()))} (protocol §13.4).")
@@ -267,6 +287,62 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
                           f"{next(iter(out.owes.values()))} for step {step}; a forfeit may be claimed after "
                           f"the deadline ({man.hours} hours) (protocol §13.5).")
     raise LedgerError(f"{side} owes nothing now (protocol §13.4).")
+
+
+def _hide(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, secrets: dict[str, Any],
+          facts: dict[str, Any] | None) -> dict[str, str]:
+    """The side's hidden facts behind fresh handles: the openings stay in its private area (§13.10)."""
+    labels = hidden.hidden_labels(man.scenario, dict(man.options), side)
+    if facts is None:
+        facts = hidden.private_setup(man.scenario, dict(man.options), side, Drbg(os.urandom(32)))
+    if sorted(facts) != sorted(labels):
+        raise FormatError(f"the hidden facts of {side} are {', '.join(labels)}, not {', '.join(sorted(facts))} "
+                          "(protocol §13.10).")
+    hidden.check_facts(man.scenario, dict(man.options), side, facts, True)
+    out: dict[str, str] = {}
+    for label in labels:
+        out[label], opening = handles.make(label, facts[label])
+        secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
+    _save_secrets(game_dir, side, secrets)
+    return out
+
+
+def _own(secrets: dict[str, Any], label: str) -> dict[str, Any]:
+    opening = secrets.get("openings", {}).get(label)
+    if not isinstance(opening, dict):
+        raise LedgerError(f"this side's private area holds no opening of {label!r}: seal from the folder that "
+                          "started the game (protocol §13.1).")
+    return opening
+
+
+def own_facts(secrets: dict[str, Any], out: Outcome, side: str) -> dict[str, Any]:
+    """This side's hidden facts, from its private area."""
+    return {label: _own(secrets, label)["value"] for label, s in out.owners.items() if s == side}
+
+
+def _check_own(hidden: HiddenRules, out: Outcome, side: str, order: Any, secrets: dict[str, Any]) -> None:
+    """The order against the rules with this side's own facts known too: a player is told before it binds
+    itself that its order breaks a rule only its hidden facts decide."""
+    try:
+        hidden.validate(out.state, side, order, Facts(out.revealed, out.owners, own_facts(secrets, out, side)))
+    except NeedReveal:
+        pass  # a rule on the other side's hidden facts: the record checks it when they open
+
+
+def _openings(hidden: HiddenRules, side: str, out: Outcome, secrets: dict[str, Any], owed: str) -> list[dict[str, Any]]:
+    """What an ``open`` (the asked fact, and every other fact of this side the paused step will read
+    before it needs another side's: sent ahead) or a ``final`` (every fact) opens."""
+    mine = own_facts(secrets, out, side)
+    if owed == "final":
+        return [_own(secrets, label) for label in sorted(mine)]
+    r = out.resume
+    facts = Facts(out.revealed, out.owners, mine)
+    try:
+        hidden.adjudicate(r["public"], r["orders"], facts, Drbg(bytes.fromhex(r["seed"])))
+    except NeedReveal:
+        pass
+    asked = r["question"]["label"]
+    return [_own(secrets, label) for label in [asked, *(f for f in facts.foreseen if f != asked)]]
 
 
 def _send(game_dir: Path, me: PrivateIdentity, man: Manifest, side: str, step: int, prev: str, phase: str, now: int,

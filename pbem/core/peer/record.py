@@ -18,7 +18,7 @@ from pbem.core.identity import PublicIdentity
 from pbem.core.peer import chain, handles
 from pbem.core.peer.message import Message
 from pbem.core.peer.rules import hidden_rules
-from pbem.core.records import record
+from pbem.core.records import field, record
 
 ENTRY_FORMAT = "pbem-peer-entry-v1"
 MANIFEST_FORMAT = "pbem-peer-game-v1"
@@ -47,6 +47,9 @@ class Outcome:
     state: dict[str, Any]
     owes: dict[str, str]
     verdict: str
+    revealed: dict[str, Any] = field(default_factory=dict)  # hidden facts opened so far (§13.10)
+    owners: dict[str, str] = field(default_factory=dict)    # hidden fact label -> the side that hides it
+    resume: dict[str, Any] = field(default_factory=dict)    # while a reveal question waits: the step it resumes
 
 
 class Cheat(PbemError):
@@ -61,7 +64,7 @@ def entry_hash(entry: bytes) -> str:
     return sha256_hex(entry)
 
 
-def _entry(man: Manifest, n: int, kind: str, prev: str, used: Sequence[Message], **fields: Any) -> bytes:
+def make_entry(man: Manifest, n: int, kind: str, prev: str, used: Sequence[Message], **fields: Any) -> bytes:
     return canonical_bytes({"format": ENTRY_FORMAT, "game": man.game, "entry": n, "kind": kind, "prev": prev,
                             "messages": [m.hash for m in used], **fields})
 
@@ -144,7 +147,7 @@ def _compute_open(man: Manifest, held: Mapping[str, Message], rules: rs.Ruleset,
 
     seed_links = [(s, links[s]) for s in man.sides]
     state = rules.setup(man.scenario, dict(man.options), chain.stream(man.game, 0, seed_links))
-    entries.append(_entry(man, 0, "setup", "", used, seed=chain.seed(man.game, 0, seed_links).hex(), state=state))
+    entries.append(make_entry(man, 0, "setup", "", used, seed=chain.seed(man.game, 0, seed_links).hex(), state=state))
     step = 1
     while True:
         owes = rules.owes(state)
@@ -164,7 +167,7 @@ def _compute_open(man: Manifest, held: Mapping[str, Message], rules: rs.Ruleset,
         rng = chain.stream(man.game, step, seed_links)
         result = rules.adjudicate(state, {s: orders[s] for s in owes}, rng, man.game)
         state = result.state
-        entries.append(_entry(man, step, "step", prev, used, seed=chain.seed(man.game, step, seed_links).hex(),
+        entries.append(make_entry(man, step, "step", prev, used, seed=chain.seed(man.game, step, seed_links).hex(),
                               orders={s: orders[s] for s in owes}, log=result.log, state=state))
         step += 1
 
@@ -181,7 +184,7 @@ def order_round(man: Manifest, held: Mapping[str, Message], entries: list[bytes]
     # record that differs (someone forked it): it waits, kept as evidence, until the fork shows.
     commits = [m if m is not None and m.answers == prev else None for m in commits]
     if any(m is None for m in commits):
-        return _claimed(man, entries, state, step, {s: "commit" for s, m in zip(man.sides, commits)
+        return claimed(man, entries, state, step, {s: "commit" for s, m in zip(man.sides, commits)
                                                      if m is None}, held)
     commit_hashes = [m.hash for m in commits if m is not None]
     reveals = [get(held, step, "reveal", s) for s in man.sides]
@@ -198,7 +201,7 @@ def order_round(man: Manifest, held: Mapping[str, Message], entries: list[bytes]
             raise Cheat(side, step, f"its revealed order breaks the rules: {exc}", [c.hash, r.hash]) from None
     reveals = [r if r is not None and r.side in orders else None for r in reveals]
     if len(orders) < len(man.sides):
-        return _claimed(man, entries, state, step, {s: "reveal" for s, m in zip(man.sides, reveals)
+        return claimed(man, entries, state, step, {s: "reveal" for s, m in zip(man.sides, reveals)
                                                      if m is None}, held)
     return orders, [m for m in (*commits, *reveals) if m is not None]
 
@@ -231,7 +234,7 @@ def _opened(r: Message, c: Message, step: int) -> Any:
     return o["value"]
 
 
-def _claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: int, owes: dict[str, str],
+def claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: int, owes: dict[str, str],
              held: Mapping[str, Message]) -> Outcome:
     """A round still open, unless a claim ends it with a forfeit (protocol §13.5). A claim counts against
     the sides it names that still owe here; one this record does not bear out (its signer owes, or every
@@ -246,7 +249,7 @@ def _claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: i
         if claim.clock < round_started(held, step, owed) + man.hours * 3600:
             raise Cheat(side, step, "it claimed a forfeit before the round's deadline (protocol §13.5)",
                         [claim.hash])
-        entries.append(_entry(man, step, "forfeit", prev, [claim], forfeit=against, claimant=side))
+        entries.append(make_entry(man, step, "forfeit", prev, [claim], forfeit=against, claimant=side))
         return Outcome(entries, state, {}, f"{', '.join(against)} forfeited at step {step}: "
                        f"no {owed} before the deadline")
     return Outcome(entries, state, owes, "")
@@ -255,5 +258,7 @@ def _claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: i
 def round_started(held: Mapping[str, Message], step: int, owed: str) -> int:
     """Where a phase's deadline counts from: the latest clock among the messages that completed the
     phase before (the previous round's reveals, or this round's commits)."""
+    if owed in ("open", "final"):  # a reveal question or the end: from the messages that made the entry before
+        return max([m.clock for m in held.values() if m.step < step] or [0])
     before = (step - 1, ("reveal", "start")) if owed == "commit" else (step, ("commit",))
     return max([m.clock for m in held.values() if m.step == before[0] and m.phase in before[1]] or [0])

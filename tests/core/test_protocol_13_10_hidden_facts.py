@@ -1,0 +1,284 @@
+"""Peer mode with hidden facts (docs/protocol.md §13.10): the record's entries hold only the public state,
+hidden blocks are handles, a battle reveals its blocks (sent ahead with the orders, or asked for by a
+reveal question that pauses the record), and the end opens every handle and replays the whole game
+with every fact known. Played by two folders with the tests' hidden duel (tests/support/hidden_duel.py);
+each attack is a cheating side the record names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.core import identity
+from pbem.core import ruleset as rs
+from pbem.core.errors import LedgerError
+from pbem.core.peer import folder as peer
+from pbem.core.peer import handles, message
+
+rs.register("duel", "support.hidden_duel:DuelRuleset")
+SIDES = ("north", "south")
+NORTH = {"hidden.north.0": "n1", "hidden.north.1": "n4", "hidden.north.2": "n2", "hidden.north.3": "n3"}
+SOUTH = {"hidden.south.0": "s3", "hidden.south.1": "s2", "hidden.south.2": "s4", "hidden.south.3": "s1"}
+
+
+class Duel:
+    """Two players, one folder each; every message a side writes is taken by the other (as ``game receive``)."""
+
+    def __init__(self, tmp: Path, facts: dict[str, dict[str, str]] | None = None, rounds: int = 3) -> None:
+        self.keys = {s: identity.generate(s) for s in SIDES}
+        self.dirs = {s: tmp / s / "duel" for s in SIDES}
+        self.facts = facts or {"north": NORTH, "south": SOUTH}
+        peer.open_game(self.dirs["north"], "duel", "standard", {"rounds": rounds},
+                       {s: k.public for s, k in self.keys.items()}, 24, length=64)
+        self.dirs["south"].mkdir(parents=True)
+        (self.dirs["south"] / "game.toml").write_bytes((self.dirs["north"] / "game.toml").read_bytes())
+        self.clock = 1_000
+        self.sent: list[str] = []
+
+    def deliver(self, side: str, text: str) -> None:
+        self.sent.append(text)
+        for s in SIDES:
+            if s != side:
+                peer.take(self.dirs[s], text.encode("ascii"), f"message of {side}")
+
+    def start(self) -> None:
+        for s in SIDES:
+            self.deliver(s, peer.write_join(self.dirs[s], self.keys[s], s, clock=self.clock))
+        for s in SIDES:
+            self.deliver(s, peer.write_owed(self.dirs[s], self.keys[s], None, self.clock, facts=self.facts[s])[1])
+
+    def owed(self, side: str, order: Any = None) -> str:
+        what, text = peer.write_owed(self.dirs[side], self.keys[side], order, self.clock)
+        self.deliver(side, text)
+        return what
+
+    def state(self, side: str = "north") -> dict[str, Any]:
+        return peer.outcome(self.dirs[side]).state
+
+    def round(self, orders: dict[str, dict[str, Any]]) -> None:
+        for s in SIDES:
+            assert self.owed(s, orders[s]) == "commit"
+        for s in SIDES:
+            assert self.owed(s) == "reveal"
+
+    def play_out(self) -> None:
+        """Both sides attack with their first block on the field until the end, then open everything."""
+        while True:
+            out = peer.outcome(self.dirs["north"])
+            if out.verdict or not out.owes:
+                return
+            owes = out.owes
+            if set(owes.values()) == {"commit"}:
+                self.round({s: order(s, out.state["field"][s][0]) for s in SIDES})
+            else:
+                for s in sorted(owes):
+                    self.owed(s)
+
+
+def order(side: str, attack: str, charge: bool = False, rest: str = "") -> dict[str, Any]:
+    return {"side": side, "attack": attack, "charge": charge, "rest": rest}
+
+
+def entries(folder: Path) -> list[dict[str, Any]]:
+    return [json.loads(p.read_bytes()) for p in sorted((folder / "ledger").iterdir())]
+
+
+def test_protocol_13_10_a_whole_hidden_game_ends_with_verify_and_audit_ok_and_identical_records(tmp_path: Path) -> None:
+    d = Duel(tmp_path)
+    d.start()
+    d.play_out()
+    for s in SIDES:
+        assert peer.verify(d.dirs[s])[0].startswith("verify ok")
+        assert peer.audit(d.dirs[s])[-1].startswith("audit ok")
+    kinds = [e["kind"] for e in entries(d.dirs["north"])]
+    assert kinds[0] == "setup" and kinds[-1] == "end" and "step" in kinds
+    for sub in ("ledger", "messages"):
+        names = sorted(p.name for p in (d.dirs["north"] / sub).iterdir())
+        assert names == sorted(p.name for p in (d.dirs["south"] / sub).iterdir())
+        for n in names:
+            assert (d.dirs["north"] / sub / n).read_bytes() == (d.dirs["south"] / sub / n).read_bytes()
+    # the first battle: north's n1 (handle 0) against south's s3: south wins, north's handle 0 dies
+    first = next(e for e in entries(d.dirs["north"]) if e["kind"] == "step")
+    assert first["log"][0]["fighters"] == {"north": "n1", "south": "s3"} and first["log"][0]["winner"] == "south"
+    assert first["revealed"] == {"hidden.north.0": "n1", "hidden.south.0": "s3"}
+
+
+def test_protocol_13_10_entries_hold_only_public_facts_until_the_rules_reveal_them(tmp_path: Path) -> None:
+    d = Duel(tmp_path)
+    d.start()
+    d.round({"north": order("north", "hidden.north.0"), "south": order("south", "hidden.south.0")})
+    text = b"".join(p.read_bytes() for p in sorted((d.dirs["south"] / "ledger").iterdir()))
+    text += b"".join(p.read_bytes() for p in sorted((d.dirs["south"] / "messages").iterdir()))
+    for label, block in NORTH.items():  # n1 fought; n4, n2, n3 are nowhere in south's record
+        assert (f'"{block}"'.encode() in text) == (label == "hidden.north.0")
+
+
+def _masked(folder: Path) -> list[Any]:
+    """The record's content with what differs between two games by chance alone masked: handles and salts
+    (a handle is hiding: HMAC-SHA256 keyed by a secret 32-byte salt), keys and what hashes or signs them."""
+    out: list[Any] = []
+    for p in sorted((folder / "ledger").iterdir()):
+        e = json.loads(p.read_bytes())
+        out.append({k: v for k, v in e.items() if k not in ("prev", "messages", "handles")})
+    keys = peer.manifest(folder).keys
+    for p in sorted((folder / "messages").iterdir()):
+        body = message.read(p.read_bytes(), str(p), folder.name, keys).body
+        body = {k: v for k, v in body.items() if k not in ("handles", "commits", "commitment", "manifest")}
+        for k in ("opening", "openings"):
+            if k in body:
+                body[k] = [[o["label"], o["value"]] for o in (body[k] if k == "openings" else [body[k]])]
+        out.append(body)
+    return out
+
+
+def test_protocol_13_10_noninterference_norths_hidden_facts_change_nothing_south_holds_before_a_reveal(
+        tmp_path: Path) -> None:
+    """Two games that differ only in north's hidden blocks (same fighters): up to the first battle's
+    reveals south's folder is the same apart from handles; north's blocks that never fought never show."""
+    other = {"hidden.north.0": "n1", "hidden.north.1": "n3", "hidden.north.2": "n4", "hidden.north.3": "n2"}
+    seen = []
+    for n, facts in enumerate((NORTH, other)):
+        d = Duel(tmp_path / str(n), {"north": facts, "south": SOUTH})
+        for i, s in enumerate(SIDES):  # the same chain secrets in both games: the same seeds, the same dice
+            area = d.dirs[s] / ".pbem" / f"peer-{s}"
+            area.mkdir(parents=True)
+            (area / "secrets.json").write_text(json.dumps({"chain": (bytes([i + 1]) * 32).hex()}))
+        d.start()
+        d.round({"north": order("north", "hidden.north.0"), "south": order("south", "hidden.south.0")})
+        seen.append(_masked(d.dirs["south"]))
+        private = d.dirs["south"] / ".pbem" / "peer-south" / "secrets.json"
+        assert not any(f'"{b}"' in private.read_text() for b in facts.values())
+    assert seen[0] == seen[1]
+
+
+def test_protocol_13_10_a_lie_about_a_block_in_battle_names_the_cheater_at_once(tmp_path: Path) -> None:
+    """North opens its fighting handle as n4 (it hides n1): the opening does not open the handle."""
+    d = Duel(tmp_path)
+    d.start()
+    for s in SIDES:
+        d.owed(s, order(s, f"hidden.{s}.0"))
+    area = d.dirs["north"] / ".pbem" / "peer-north" / "secrets.json"
+    data = json.loads(area.read_text())
+    data["openings"]["hidden.north.0"]["value"] = "n4"
+    area.write_text(json.dumps(data))
+    d.owed("north")
+    out = peer.outcome(d.dirs["south"])
+    assert out.verdict.startswith("north cheated at step 1: its opening of hidden.north.0 does not open")
+    assert entries(d.dirs["south"])[-1]["kind"] == "void"
+
+
+def test_protocol_13_10_a_charge_beyond_the_blocks_strength_is_caught_when_it_is_revealed(tmp_path: Path) -> None:
+    """North charges with n1 (rule 3: strength 3 or more): nothing shows it at the commitment; the
+    battle's reveal of n1 convicts north in the same step."""
+    d = Duel(tmp_path)
+    d.start()
+    for s in SIDES:
+        d.owed(s, order(s, f"hidden.{s}.1"))  # open orders: the seal's own check would refuse north's charge
+    c_n = d.dirs["north"] / "messages" / "0001-commit-north.pbem"
+    c_n.unlink()
+    (d.dirs["south"] / "messages" / "0001-commit-north.pbem").unlink()
+    # north commits to a charge with n1 through the lower-level message writer (what a cheating client does)
+    forged = {"side": "north", "attack": "hidden.north.0", "charge": True, "rest": ""}
+    _commit_raw(d, "north", forged)
+    for s in SIDES:
+        d.owed(s)
+    out = peer.outcome(d.dirs["south"])
+    assert out.verdict.startswith("north cheated at step 1: its order breaks the rules: hidden.north.0 is n1: "
+                                  "only a block of strength 3 or more may charge (rule 3)"), out.verdict
+
+
+def _commit_raw(d: Duel, side: str, body: dict[str, Any]) -> None:
+    """A commitment written outside ``write_owed`` (no check of the order), its opening kept where the
+    side's client keeps it: what a modified client does."""
+    out = peer.outcome(d.dirs[side])
+    label = handles.order_label(len(out.entries))
+    commitment, opening = handles.make(label, body)
+    area = d.dirs[side] / ".pbem" / f"peer-{side}" / "secrets.json"
+    data = json.loads(area.read_text())
+    data["openings"][label] = {"label": label, "salt": opening.salt, "value": body}
+    area.write_text(json.dumps(data))
+    text = message.write(d.keys[side], d.dirs[side].name, side, len(out.entries),
+                         peer.entry_hash(out.entries[-1]), "commit", d.clock, {"commitment": commitment})
+    for s in SIDES:
+        peer.take(d.dirs[s], text.encode("ascii"), "forged commit")
+
+
+def test_protocol_13_10_a_rest_beyond_the_blocks_strength_is_caught_at_the_final_audit(tmp_path: Path) -> None:
+    """North rests n4 (rule 4: strength 1 or 2): the block never fights, so only the end's openings and
+    the replay with every fact known show it, naming north and the step."""
+    d = Duel(tmp_path, rounds=1)
+    d.start()
+    d.owed("south", order("south", "hidden.south.0"))
+    _commit_raw(d, "north", order("north", "hidden.north.0", rest="hidden.north.1"))  # n4 rests
+    for s in SIDES:
+        d.owed(s)
+    assert peer.outcome(d.dirs["south"]).owes == {"north": "final", "south": "final"}
+    for s in SIDES:
+        d.owed(s)
+    out = peer.outcome(d.dirs["south"])
+    assert out.verdict.startswith("north cheated at step 1: its order broke a rule its hidden facts decide")
+    assert "only a block of strength 1 or 2 may rest (rule 4)" in out.verdict
+    with pytest.raises(LedgerError, match="north cheated at step 1"):
+        peer.audit(d.dirs["south"])
+
+
+def test_protocol_13_10_a_reveal_question_pauses_the_record_until_the_owner_opens(tmp_path: Path) -> None:
+    """North's reveal does not send its fighter ahead (an old client): the record pauses with a question to
+    north; north's open answers it and the step resumes on the same stream."""
+    d = Duel(tmp_path)
+    d.start()
+    for s in SIDES:
+        d.owed(s, order(s, f"hidden.{s}.0"))
+    area = d.dirs["north"] / ".pbem" / "peer-north" / "secrets.json"
+    d.owed("south")
+    # north's reveal without its openings ahead
+    out = peer.outcome(d.dirs["north"])
+    data = json.loads(area.read_text())
+    held = [m for m in peer.messages(d.dirs["north"], peer.manifest(d.dirs["north"]))]
+    commits = [next(m.hash for m in held if m.slot == f"0001-commit-{s}.pbem") for s in SIDES]
+    from pbem.core.peer import chain
+    link = chain.link_at(bytes.fromhex(data["chain"]), 64, 2).hex()
+    text = message.write(d.keys["north"], "duel", "north", 1, peer.entry_hash(out.entries[-1]), "reveal", d.clock,
+                         {"opening": data["openings"]["order.1"], "commits": commits, "link": link})
+    d.deliver("north", text)
+    peer.take(d.dirs["north"], text.encode("ascii"), "own")
+    out = peer.outcome(d.dirs["south"])
+    assert out.owes == {"north": "open"}
+    pause = entries(d.dirs["south"])[-1]
+    assert pause["kind"] == "pause" and pause["question"]["label"] == "hidden.north.0"
+    assert "rule 2" in pause["question"]["rule"]
+    assert d.owed("north") == "open"
+    e = entries(d.dirs["south"])[-1]
+    assert e["kind"] == "step" and e["log"][0]["fighters"] == {"north": "n1", "south": "s3"}
+    d.play_out()
+    assert peer.audit(d.dirs["south"])[-1].startswith("audit ok")
+
+
+def test_protocol_13_10_a_side_cannot_pick_the_pool_block_it_wants(tmp_path: Path) -> None:
+    """After north's first block dies, the joint stream picks which pool handle comes to the field (rule 5):
+    north ordering an attack with the other pool handle is refused, and convicts it once revealed."""
+    d = Duel(tmp_path)
+    d.start()
+    d.round({"north": order("north", "hidden.north.0"), "south": order("south", "hidden.south.0")})
+    state = d.state()
+    drawn = [h for h in state["field"]["north"] if h in ("hidden.north.2", "hidden.north.3")]
+    assert len(drawn) == 1 and drawn == [entries(d.dirs["north"])[-1]["log"][0]["levy"]["north"]]
+    wanted = ({"hidden.north.2", "hidden.north.3"} - set(drawn)).pop()
+    with pytest.raises(Exception, match="attack one of its blocks on the field"):
+        d.owed("north", order("north", wanted))
+    d.owed("south", order("south", "hidden.south.1"))
+    _commit_raw(d, "north", order("north", wanted))
+    for s in SIDES:
+        d.owed(s)
+    assert peer.outcome(d.dirs["south"]).verdict.startswith("north cheated at step 2: its order breaks the rules")
+
+
+def test_protocol_13_10_a_side_opening_one_block_for_two_handles_is_caught_at_once(tmp_path: Path) -> None:
+    """North's start hides n1 behind two handles (a forged private set-up): its first reveal of a second n1
+    breaks rule 1 at once."""
+    d = Duel(tmp_path, facts={"north": {**NORTH, "hidden.north.1": "n1"}, "south": SOUTH})
+    with pytest.raises(Exception, match="each once"):
+        d.start()
