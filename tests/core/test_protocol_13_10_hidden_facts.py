@@ -27,11 +27,12 @@ SOUTH = {"hidden.south.0": "s3", "hidden.south.1": "s2", "hidden.south.2": "s4",
 class Duel:
     """Two players, one folder each; every message a side writes is taken by the other (as ``game receive``)."""
 
-    def __init__(self, tmp: Path, facts: dict[str, dict[str, str]] | None = None, rounds: int = 3) -> None:
+    def __init__(self, tmp: Path, facts: dict[str, dict[str, str]] | None = None, rounds: int = 3,
+                 cards: bool = False) -> None:
         self.keys = {s: identity.generate(s) for s in SIDES}
         self.dirs = {s: tmp / s / "duel" for s in SIDES}
         self.facts = facts or {"north": NORTH, "south": SOUTH}
-        peer.open_game(self.dirs["north"], "duel", "standard", {"rounds": rounds},
+        peer.open_game(self.dirs["north"], "duel", "standard", {"rounds": rounds, "cards": cards},
                        {s: k.public for s, k in self.keys.items()}, 24, length=64)
         self.dirs["south"].mkdir(parents=True)
         (self.dirs["south"] / "game.toml").write_bytes((self.dirs["north"] / "game.toml").read_bytes())
@@ -49,6 +50,9 @@ class Duel:
             self.deliver(s, peer.write_join(self.dirs[s], self.keys[s], s, clock=self.clock))
         for s in SIDES:
             self.deliver(s, peer.write_owed(self.dirs[s], self.keys[s], None, self.clock, facts=self.facts[s])[1])
+        while set(peer.outcome(self.dirs["north"]).owes.values()) & {"shuffle", "lock", "keys"}:
+            for s in sorted(peer.outcome(self.dirs["north"]).owes):
+                self.owed(s)
 
     def owed(self, side: str, order: Any = None) -> str:
         what, text = peer.write_owed(self.dirs[side], self.keys[side], order, self.clock)
@@ -78,8 +82,8 @@ class Duel:
                     self.owed(s)
 
 
-def order(side: str, attack: str, charge: bool = False, rest: str = "") -> dict[str, Any]:
-    return {"side": side, "attack": attack, "charge": charge, "rest": rest}
+def order(side: str, attack: str, charge: bool = False, rest: str = "", card: str = "") -> dict[str, Any]:
+    return {"side": side, "attack": attack, "charge": charge, "rest": rest, "card": card}
 
 
 def entries(folder: Path) -> list[dict[str, Any]]:
@@ -181,7 +185,7 @@ def test_protocol_13_10_a_charge_beyond_the_blocks_strength_is_caught_when_it_is
     c_n.unlink()
     (d.dirs["south"] / "messages" / "0001-commit-north.pbem").unlink()
     # north commits to a charge with n1 through the lower-level message writer (what a cheating client does)
-    forged = {"side": "north", "attack": "hidden.north.0", "charge": True, "rest": ""}
+    forged = order("north", "hidden.north.0", charge=True)
     _commit_raw(d, "north", forged)
     for s in SIDES:
         d.owed(s)
@@ -282,3 +286,64 @@ def test_protocol_13_10_a_side_opening_one_block_for_two_handles_is_caught_at_on
     d = Duel(tmp_path, facts={"north": {**NORTH, "hidden.north.1": "n1"}, "south": SOUTH})
     with pytest.raises(Exception, match="each once"):
         d.start()
+
+
+def _hand(d: Duel, side: str) -> dict[str, str]:
+    data = json.loads((d.dirs[side] / ".pbem" / f"peer-{side}" / "secrets.json").read_text())
+    return {label: data["openings"][label]["value"] for label in data.get("hand", [])}
+
+
+def test_protocol_13_11_a_game_with_a_mental_deal_plays_cards_and_ends_with_audit_ok(tmp_path: Path) -> None:
+    d = Duel(tmp_path, cards=True)
+    d.start()
+    play = "card.north.0"  # positions are public (dealt in seat order); the card behind it is north's alone
+    d.owed("south", order("south", "hidden.south.0"))
+    d.owed("north", order("north", "hidden.north.0", card=play))  # each side reads its hand at its first message
+    hands = {s: _hand(d, s) for s in SIDES}
+    assert sorted([*hands["north"].values(), *hands["south"].values()]) == sorted(["plus1", "plus2", "plus3", "zero"])
+    setup = entries(d.dirs["south"])[0]
+    assert setup["dealt"] == {"north": [0, 1], "south": [2, 3]} and len(setup["deck"]) == 4
+    text = b"".join(p.read_bytes() for p in sorted((d.dirs["south"] / "messages").iterdir()))
+    assert not any(f'"{c}"'.encode() in text for c in hands["north"].values())  # north's hand is nowhere public
+    for s in SIDES:
+        d.owed(s)
+    first = next(e for e in entries(d.dirs["south"]) if e["kind"] == "step")
+    assert first["log"][0]["cards"] == {"north": hands["north"][play]}
+    d.play_out()
+    for s in SIDES:
+        assert peer.audit(d.dirs[s])[-1].startswith("audit ok")
+
+
+def test_protocol_13_11_a_claim_of_a_card_not_dealt_names_the_cheater_at_once(tmp_path: Path) -> None:
+    """North plays position 0 claiming a card it was not dealt there: its own key decrypts the position to
+    the card it was dealt, so the reveal convicts north before south reveals anything."""
+    d = Duel(tmp_path, cards=True)
+    d.start()
+    d.owed("south", order("south", "hidden.south.0"))
+    d.owed("north", order("north", "hidden.north.0", card="card.north.0"))
+    area = d.dirs["north"] / ".pbem" / "peer-north" / "secrets.json"
+    data = json.loads(area.read_text())
+    dealt = data["openings"]["card.north.0"]["value"]
+    lie = next(c for c in ("plus3", "plus2") if c != dealt)
+    data["openings"]["card.north.0"]["value"] = lie
+    area.write_text(json.dumps(data))
+    d.owed("north")
+    out = peer.outcome(d.dirs["south"])
+    assert out.verdict == (f"north cheated at step 1: position 0 decrypts to {dealt}, not the {lie} it claims "
+                           "(protocol §13.11)")
+
+
+def test_protocol_13_11_a_final_whose_deal_keys_do_not_replay_the_deal_names_the_cheater(tmp_path: Path) -> None:
+    """South opens a permutation at the end that is not the one it shuffled with: the audit's replay of
+    the passes names south."""
+    d = Duel(tmp_path, rounds=1, cards=True)
+    d.start()
+    d.round({s: order(s, f"hidden.{s}.0") for s in SIDES})
+    area = d.dirs["south"] / ".pbem" / "peer-south" / "secrets.json"
+    data = json.loads(area.read_text())
+    data["deal"]["perm"] = list(reversed(data["deal"]["perm"]))
+    area.write_text(json.dumps(data))
+    for s in SIDES:
+        d.owed(s)
+    out = peer.outcome(d.dirs["north"])
+    assert out.verdict.startswith("south cheated at step 2: its shuffle pass is not its opened key and permutation")

@@ -9,7 +9,9 @@ shows nothing, so it is checked at the final audit). The battle reveals both att
 the stronger wins (a tie: a d6 each, again while equal); the loser's block dies. A side left with
 one block on the field draws another from its own pool by the joint stream (rule 5: a handle,
 not a block, is drawn). After ``rounds`` rounds (or a side without a block on the field) the
-higher score wins.
+higher score wins. With the option ``cards``, a deck of four (``plus1``, ``plus2``, ``plus3``,
+``zero``) is dealt by the mental deal, two to each side; an order may play one (``card``: its
+label), adding its number to the attacker's strength (rule 6: a card played is revealed).
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.errors import IllegalOrder, InvalidOrder
 from pbem.core.peer import handles
-from pbem.core.peer.rules import FactLie, Facts, PeerStep, owners
+from pbem.core.peer.rules import Deck, FactLie, Facts, PeerStep, card_label, owners
 from pbem.core.ruleset import StepResult
 
 SIDES = ("north", "south")
 HANDLES = 4
+CARDS = ["plus1", "plus2", "plus3", "zero"]
 
 
 def labels(side: str) -> list[str]:
@@ -43,12 +46,17 @@ def strength(block: str) -> int:
 class DuelPeer:
     """The hidden-fact seam of the duel: every rule once, over public state plus ``Facts``."""
 
+    def deck(self, scenario: str, options: dict[str, Any]) -> Deck | None:
+        return Deck(list(CARDS), {s: 2 for s in SIDES}) if options.get("cards") else None
+
     def public_setup(self, scenario: str, options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
         if scenario != "standard":
             raise InvalidOrder(f"unknown scenario {scenario!r}")
         return {"round": 0, "rounds": int(options.get("rounds", 3)), "score": {s: 0 for s in SIDES},
                 "field": {s: labels(s)[:2] for s in SIDES}, "pool": {s: labels(s)[2:] for s in SIDES},
-                "dead": {s: [] for s in SIDES}, "rests": {s: 0 for s in SIDES}, "first": rng.d6()}
+                "dead": {s: [] for s in SIDES}, "rests": {s: 0 for s in SIDES}, "first": rng.d6(),
+                "hands": {s: [card_label(s, 2 * i + j) for j in range(2)] if options.get("cards") else []
+                          for i, s in enumerate(SIDES)}}
 
     def hidden_labels(self, scenario: str, options: dict[str, Any], side: str) -> list[str]:
         return labels(side)
@@ -70,8 +78,10 @@ class DuelPeer:
         return {s: "attack" for s in SIDES}
 
     def validate(self, public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
-        if not isinstance(order, dict) or set(order) != {"side", "attack", "charge", "rest"}:
-            raise InvalidOrder(f"order from {side}: expected side, attack, charge and rest")
+        if not isinstance(order, dict) or set(order) != {"side", "attack", "charge", "rest", "card"}:
+            raise InvalidOrder(f"order from {side}: expected side, attack, charge, rest and card")
+        if order["card"] and order["card"] not in public["hands"][side]:
+            raise IllegalOrder(f"order from {side}: play one of the cards in its hand, or none (rule 6)")
         field = public["field"][side]
         if order["side"] != side or order["attack"] not in field or not isinstance(order["charge"], bool):
             raise IllegalOrder(f"order from {side}: attack one of its blocks on the field ({', '.join(field)})")
@@ -86,12 +96,18 @@ class DuelPeer:
                                "strength 1 or 2 may rest (rule 4)")
 
     def foresee(self, public: dict[str, Any], side: str, order: Any) -> list[str]:
-        return [order["attack"]]
+        return [order["attack"], *([order["card"]] if order["card"] else [])]
 
     def adjudicate(self, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, rng: Drbg) -> PeerStep:
         new = copy.deepcopy(public)
         fighters = {s: facts.get(orders[s]["attack"], "rule 2: a battle reveals the blocks that fight") for s in SIDES}
-        power = {s: strength(fighters[s]) for s in SIDES}
+        played = {s: facts.get(orders[s]["card"], "rule 6: a card played is revealed") for s in SIDES
+                  if orders[s]["card"]}
+        power = {s: strength(fighters[s]) + (int(played[s][-1]) if played.get(s, "").startswith("plus") else 0)
+                 for s in SIDES}
+        for s in SIDES:
+            if orders[s]["card"]:
+                new["hands"][s].remove(orders[s]["card"])
         dice: list[list[int]] = []
         while power["north"] == power["south"]:  # a tie: a d6 each, again while equal
             roll = [rng.d6(), rng.d6()]
@@ -111,7 +127,8 @@ class DuelPeer:
                 new["field"][s].append(drawn)
                 levy[s] = drawn
         new["round"] += 1
-        log = [{"round": new["round"], "fighters": fighters, "dice": dice, "winner": winner, "levy": levy}]
+        log = [{"round": new["round"], "fighters": fighters, "cards": played, "dice": dice, "winner": winner,
+                "levy": levy}]
         return PeerStep(new, log)
 
     def result(self, public: dict[str, Any]) -> dict[str, Any]:
@@ -163,4 +180,4 @@ class DuelRuleset:
         return {"game": game_id, "side": side, "step": step, "view": state, "log": log}
 
     def default_order(self, state: dict[str, Any], side: str) -> dict[str, Any]:
-        return {"side": side, "attack": state["field"][side][0], "charge": False, "rest": ""}
+        return {"side": side, "attack": state["field"][side][0], "charge": False, "rest": "", "card": ""}

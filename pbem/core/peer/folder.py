@@ -24,7 +24,7 @@ from pbem.core.drbg import Drbg
 from pbem.core.errors import EnvelopeError, FormatError, LedgerError
 from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.lock import PRIVATE, game_lock
-from pbem.core.peer import chain, handles, message
+from pbem.core.peer import chain, dealing, handles, message
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import MANIFEST_FORMAT, Manifest, Outcome, compute, entry_hash, round_started
 from pbem.core.peer.rules import Facts, HiddenRules, NeedReveal, hidden_rules
@@ -241,6 +241,15 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     now = _now(clock)
     if owed == "join":
         raise LedgerError(f"{side} has not joined: pbem game join first (protocol §13.4).")
+    if hidden is not None and owed in ("shuffle", "lock", "keys"):
+        return owed, _send(game_dir, me, man, side, 0, "", owed, now, _deal_pass(game_dir, man, hidden, side, owed))
+    if hidden is not None and out.dealt is not None and "hand" not in secrets:
+        deck = hidden.deck(man.scenario, dict(man.options))
+        assert deck is not None  # a deal was made, so the rules have a deck
+        hand = dealing.my_hand(man.game, deck, out.dealt, side, secrets["deal"])
+        secrets.setdefault("openings", {}).update(hand)
+        secrets["hand"] = sorted(hand)
+        _save_secrets(game_dir, side, secrets)
     if owed == "start" or (owed is None and not out.entries and out.owes):
         if owed is None:
             raise LedgerError(f"{side} owes nothing now: the others' start messages are awaited (protocol §13.4).")
@@ -251,6 +260,10 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         return "start", _send(game_dir, me, man, side, 0, "", "start", now, body)
     if owed in ("open", "final") and hidden is not None:
         body = {"openings": _openings(hidden, side, out, secrets, owed)}
+        if owed == "final" and out.dealt is not None:
+            d = secrets["deal"]
+            body["deal"] = {"shuffle": d["shuffle"], "perm": d["perm"],
+                            "keys": {str(j): d["keys"][str(j)] for j in out.dealt.positions[side]}}
         return owed, _send(game_dir, me, man, side, step, prev, owed, now, body)
     if owed == "commit":
         if order is None:
@@ -305,6 +318,29 @@ def _hide(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, secrets
         secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
     _save_secrets(game_dir, side, secrets)
     return out
+
+
+def _deal_pass(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, owed: str) -> dict[str, Any]:
+    """This side's pass of the deal (protocol §13.11): its shuffle or lock over the deck the side before it
+    sent, or its keys for the positions dealt to the others; its keys stay in its private area."""
+    deck = hidden.deck(man.scenario, dict(man.options))
+    assert deck is not None  # only a game with a deck owes a deal pass
+    secrets = _secrets(game_dir, side)
+    held = _all(game_dir, man)
+    i = man.sides.index(side)
+    if owed == "keys":
+        mine = dealing.positions(deck, man.sides)[side]
+        return {"keys": {j: k for j, k in secrets["deal"]["keys"].items() if int(j) not in mine}}
+    before = [bytes.fromhex(v) for v in held[f"0000-{owed if i else 'shuffle'}-{man.sides[i - 1]}.pbem"].body["deck"]] \
+        if i or owed == "lock" else None
+    if owed == "shuffle":
+        values, private = dealing.my_shuffle(man.game, deck, before)
+    else:
+        assert before is not None
+        values, private = dealing.my_lock(before, secrets["deal"])
+    secrets["deal"] = private
+    _save_secrets(game_dir, side, secrets)
+    return {"deck": [v.hex() for v in values]}
 
 
 def _own(secrets: dict[str, Any], label: str) -> dict[str, Any]:

@@ -18,10 +18,10 @@ from typing import Any
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
 from pbem.core.errors import LedgerError, PbemError
-from pbem.core.peer import chain, handles
+from pbem.core.peer import chain, dealing, handles
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import Cheat, Manifest, Outcome, claimed, entry_hash, get, make_entry, order_round
-from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal
+from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, card_label
 
 
 class _Book:
@@ -29,6 +29,8 @@ class _Book:
 
     def __init__(self, man: Manifest, rules: HiddenRules) -> None:
         self.man, self.rules = man, rules
+        self.deck = rules.deck(man.scenario, dict(man.options))
+        self.dealt: dealing.Dealt | None = None
         self.handles: dict[str, str] = {}
         self.owners: dict[str, str] = {}
         self.revealed: dict[str, Any] = {}
@@ -51,7 +53,12 @@ class _Book:
             if self.owners.get(label) != m.side:
                 raise Cheat(m.side, step, f"it opens {label!r}, which is not a handle of its side (protocol §13.10)",
                             [*proof, m.hash])
-            if not handles.opens(self.handles[label], handles.Opening(label, o["salt"], o["value"])):
+            if label.startswith("card."):
+                assert self.deck is not None and self.dealt is not None  # a card label has an owner only then
+                lie = dealing.check_card(self.man.game, self.deck, self.dealt, label, m.side, o)
+                if lie:
+                    raise Cheat(m.side, step, lie, [*proof, m.hash])
+            elif not handles.opens(self.handles[label], handles.Opening(label, o["salt"], o["value"])):
                 raise Cheat(m.side, step, f"its opening of {label} does not open the handle it published "
                             "(protocol §13.10)", [*proof, m.hash])
             if label not in self.revealed:
@@ -59,7 +66,7 @@ class _Book:
         self.check(m.side, step, [*proof, m.hash], complete=False)
 
     def check(self, side: str, step: int, proof: list[str], complete: bool) -> None:
-        mine = {k: v for k, v in self.revealed.items() if self.owners[k] == side}
+        mine = {k: v for k, v in self.revealed.items() if self.owners[k] == side and not k.startswith("card.")}
         try:
             self.rules.check_facts(self.man.scenario, dict(self.man.options), side, mine, complete)
         except FactLie as exc:
@@ -79,10 +86,22 @@ def compute_hidden(man: Manifest, held: Mapping[str, Message], rules: HiddenRule
     for m in used:
         if m.phase == "start":
             book.publish(m)
+    dealt_fields: dict[str, Any] = {}
+    if book.deck is not None:
+        try:
+            dealt = dealing.progress(man.game, book.deck, man.sides, lambda phase, side: get(held, 0, phase, side))
+        except dealing.DealCheat as exc:
+            raise Cheat(exc.side, 0, exc.reason, exc.proof) from None
+        if not isinstance(dealt, dealing.Dealt):
+            return Outcome(entries, {}, dealt, "")
+        book.dealt = dealt
+        used = [*used, *dealt.used]
+        book.owners.update({card_label(s, j): s for s, js in dealt.positions.items() for j in js})
+        dealt_fields = {"deck": [v.hex() for v in dealt.locked], "dealt": dealt.positions}
     seed_links = [(s, links[s]) for s in man.sides]
     public = rules.public_setup(man.scenario, dict(man.options), chain.stream(man.game, 0, seed_links))
     entries.append(make_entry(man, 0, "setup", "", used, seed=chain.seed(man.game, 0, seed_links).hex(),
-                          handles=dict(sorted(book.handles.items())), state=public))
+                              handles=dict(sorted(book.handles.items())), **dealt_fields, state=public))
     while True:
         step = len(entries)
         owes = rules.owes(public)
@@ -166,11 +185,20 @@ def _final(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, book:
     for m in finals:
         assert m is not None
         book.take(m, m.body["openings"], n, [])
-        unopened = sorted(k for k, s in book.owners.items() if s == m.side and k not in book.revealed)
+        unopened = sorted(k for k, s in book.owners.items() if s == m.side and k not in book.revealed
+                          and not k.startswith("card."))
         if unopened:
             raise Cheat(m.side, n, f"its final message leaves {', '.join(unopened)} unopened (protocol §13.10)",
                         [m.hash])
         book.check(m.side, n, [m.hash], complete=True)
+    if book.deck is not None and book.dealt is not None:
+        try:
+            cards = dealing.audit(man.game, book.deck, man.sides, book.dealt,
+                                  {m.side: m for m in finals if m is not None})
+        except dealing.DealCheat as exc:
+            raise Cheat(exc.side, n, exc.reason, exc.proof) from None
+        for label, card in cards.items():
+            book.revealed.setdefault(label, card)
     replay(man, rules, entries, book.revealed, book.owners, held)
     entries.append(make_entry(man, n, "end", prev, [m for m in finals if m is not None], revealed=book.flush(),
                           audit="ok", result=rules.result(public)))
@@ -211,4 +239,4 @@ def _with(out: Outcome, book: _Book, resume: dict[str, Any] | None = None) -> Ou
     """The outcome with what a client needs to write its next message: the facts revealed and the
     handles' owners, and, while a reveal question waits, the step it resumes."""
     return Outcome(out.entries, out.state, out.owes, out.verdict, dict(book.revealed), dict(book.owners),
-                   resume or {})
+                   resume or {}, book.dealt)

@@ -18,7 +18,7 @@ from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.records import record
 
 KIND = "peer"
-PHASES = ("join", "start", "commit", "reveal", "claim", "open", "final")
+PHASES = ("join", "start", "shuffle", "lock", "keys", "commit", "reveal", "claim", "open", "final")
 FIELDS: dict[str, frozenset[str]] = {
     "join": frozenset({"manifest", "anchor"}),
     "start": frozenset({"link"}),
@@ -26,10 +26,14 @@ FIELDS: dict[str, frozenset[str]] = {
     "reveal": frozenset({"opening", "link", "commits"}),
     "claim": frozenset({"against"}),
     "open": frozenset({"openings"}),
+    "shuffle": frozenset({"deck"}),
+    "lock": frozenset({"deck"}),
+    "keys": frozenset({"keys"}),
     "final": frozenset({"openings"}),
 }
 # Fields a game with hidden facts adds (protocol §13.10): the start's handles, the openings a reveal sends ahead.
-OPTIONAL: dict[str, frozenset[str]] = {"start": frozenset({"handles"}), "reveal": frozenset({"openings"})}
+OPTIONAL: dict[str, frozenset[str]] = {"start": frozenset({"handles"}), "reveal": frozenset({"openings"}),
+                                       "final": frozenset({"deal"})}
 
 
 @record
@@ -95,6 +99,11 @@ def is_opening(o: Any) -> bool:
         and is_hex64(o["salt"])
 
 
+def _hex_map(value: Any) -> bool:
+    """Deck position (decimal text) -> a deal key (64 hex digits)."""
+    return isinstance(value, dict) and all(k.isdigit() and is_hex64(v) for k, v in value.items())
+
+
 def _bad_field(phase: str, body: dict[str, Any]) -> str:
     """The first field of the wrong type, or "": hashes, anchors, links and commitments are 64 hex digits."""
     for name in ("manifest", "anchor", "link", "commitment"):
@@ -105,6 +114,15 @@ def _bad_field(phase: str, body: dict[str, Any]) -> str:
         return "handles"
     if "openings" in body and not (isinstance(body["openings"], list) and all(is_opening(o) for o in body["openings"])):
         return "openings"
+    if "deck" in body and not _hexes(body["deck"]):
+        return "deck"
+    if "keys" in body and not _hex_map(body["keys"]):
+        return "keys"
+    d = body.get("deal", {})
+    if "deal" in body and not (isinstance(d, dict) and set(d) == {"shuffle", "perm", "keys"} and is_hex64(d["shuffle"])
+                               and isinstance(d["perm"], list) and all(type(p) is int for p in d["perm"])
+                               and _hex_map(d["keys"])):
+        return "deal"
     if phase == "reveal":
         if not is_opening(body["opening"]):
             return "opening"

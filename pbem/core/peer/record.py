@@ -50,6 +50,7 @@ class Outcome:
     revealed: dict[str, Any] = field(default_factory=dict)  # hidden facts opened so far (§13.10)
     owners: dict[str, str] = field(default_factory=dict)    # hidden fact label -> the side that hides it
     resume: dict[str, Any] = field(default_factory=dict)    # while a reveal question waits: the step it resumes
+    dealt: Any = None                                       # the finished deal (dealing.Dealt), when there is one
 
 
 class Cheat(PbemError):

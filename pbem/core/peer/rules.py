@@ -39,6 +39,15 @@ class FactLie(PbemError):
 
 
 @record
+class Deck:
+    """A deck the set-up deals by the mental deal (protocol §13.11): the cards (the open order the first
+    shuffle starts from) and how many each side gets, dealt in manifest order from position 0."""
+
+    cards: list[str]
+    hands: dict[str, int]
+
+
+@record
 class PeerStep:
     """What one peer adjudication gives back: the new public state and the step's public log."""
 
@@ -83,6 +92,9 @@ class HiddenRules(Protocol):
     Labels are ``hidden.SIDE.n`` or ``pool.SIDE.n`` (handles.py): the owner is in the label.
     Every method is pure and deterministic; only ``private_setup`` is the owner's own choice."""
 
+    def deck(self, scenario: str, options: dict[str, Any]) -> Deck | None:
+        """The deck the set-up deals, or None. A dealt card is the fact ``card.SIDE.j`` (position j)."""
+
     def public_setup(self, scenario: str, options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
         """Entry 0's public state, from the joint stream (the sides' handles are placed, not named)."""
 
@@ -124,9 +136,14 @@ def hidden_rules(rules: Any) -> HiddenRules | None:
 
 
 def owner_of(label: str) -> str:
-    """``hidden.SIDE.n`` / ``pool.SIDE.n`` -> SIDE ("" for a label of no side)."""
+    """``hidden.SIDE.n`` / ``pool.SIDE.n`` / ``card.SIDE.j`` -> SIDE ("" for a label of no side)."""
     parts = label.split(".")
-    return parts[1] if len(parts) == 3 and parts[0] in ("hidden", "pool") else ""
+    return parts[1] if len(parts) == 3 and parts[0] in ("hidden", "pool", "card") else ""
+
+
+def card_label(side: str, position: int) -> str:
+    """The fact of the card dealt to ``side`` at deck position ``position``."""
+    return f"card.{side}.{position}"
 
 
 def owners(labels: Sequence[str]) -> dict[str, str]:
