@@ -17,6 +17,7 @@ label), adding its number to the attacker's strength (rule 6: a card played is r
 from __future__ import annotations
 
 import copy
+import tomllib
 from collections.abc import Mapping
 from typing import Any
 
@@ -138,6 +139,36 @@ class DuelPeer:
         return {"winner": "" if a == b else SIDES[0] if a > b else SIDES[1], "reason": "score"}
 
 
+class DuelDraft:
+    """One side's order as a player writes it (TOML: attack, charge, rest, card)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.side, self.step, self.kind, self.game = data["side"], 0, "attack", ""
+
+    def body(self) -> dict[str, Any]:
+        return {"side": self.side, "attack": self.data["attack"], "charge": bool(self.data.get("charge", False)),
+                "rest": self.data.get("rest", ""), "card": self.data.get("card", "")}
+
+
+class DuelPlayer:
+    """What the CLI's verbs need of the duel's player side: typed options and the draft's parser."""
+
+    default_scenario = "standard"
+
+    def options_from_text(self, pairs: Mapping[str, str]) -> dict[str, Any]:
+        return {k: (v == "yes") if v in ("yes", "no") else int(v) for k, v in pairs.items()}
+
+    def parse_draft(self, text: str, source: str) -> DuelDraft:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise InvalidOrder(f"{source}: not valid TOML ({exc})") from None
+        if not {"side", "attack"} <= set(data) <= {"side", "attack", "charge", "rest", "card"}:
+            raise InvalidOrder(f"{source}: a draft holds side and attack, and may hold charge, rest and card")
+        return DuelDraft(data)
+
+
 class DuelRuleset:
     """The duel on the protocol's ``Ruleset`` seam: its states are the public ones (it plays only with no referee)."""
 
@@ -147,6 +178,9 @@ class DuelRuleset:
 
     def peer(self) -> DuelPeer:
         return DuelPeer()
+
+    def player(self) -> DuelPlayer:
+        return DuelPlayer()
 
     def scenarios(self) -> tuple[str, ...]:
         return ("standard",)
