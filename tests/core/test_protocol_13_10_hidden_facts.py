@@ -229,16 +229,15 @@ def test_protocol_13_10_a_rest_beyond_the_blocks_strength_is_caught_at_the_final
         peer.audit(d.dirs["south"])
 
 
-def test_protocol_13_10_a_reveal_question_pauses_the_record_until_the_owner_opens(tmp_path: Path) -> None:
-    """North's reveal does not send its fighter ahead (an old client): the record pauses with a question to
-    north; north's open answers it and the step resumes on the same stream."""
+def _paused(tmp_path: Path) -> Duel:
+    """A duel paused at step 1 on a reveal question to north: its reveal did not send its fighter ahead
+    (an old client)."""
     d = Duel(tmp_path)
     d.start()
     for s in SIDES:
         d.owed(s, order(s, f"hidden.{s}.0"))
     area = d.dirs["north"] / ".pbem" / "peer-north" / "secrets.json"
     d.owed("south")
-    # north's reveal without its openings ahead
     out = peer.outcome(d.dirs["north"])
     data = json.loads(area.read_text())
     held = [m for m in peer.messages(d.dirs["north"], peer.manifest(d.dirs["north"]))]
@@ -249,6 +248,13 @@ def test_protocol_13_10_a_reveal_question_pauses_the_record_until_the_owner_open
                          {"opening": data["openings"]["order.1"], "commits": commits, "link": link})
     d.deliver("north", text)
     peer.take(d.dirs["north"], text.encode("ascii"), "own")
+    return d
+
+
+def test_protocol_13_10_a_reveal_question_pauses_the_record_until_the_owner_opens(tmp_path: Path) -> None:
+    """North's reveal does not send its fighter ahead (an old client): the record pauses with a question to
+    north; north's open answers it and the step resumes on the same stream."""
+    d = _paused(tmp_path)
     out = peer.outcome(d.dirs["south"])
     assert out.owes == {"north": "open"}
     pause = entries(d.dirs["south"])[-1]
@@ -347,3 +353,17 @@ def test_protocol_13_11_a_final_whose_deal_keys_do_not_replay_the_deal_names_the
         d.owed(s)
     out = peer.outcome(d.dirs["north"])
     assert out.verdict.startswith("south cheated at step 2: its shuffle pass is not its opened key and permutation")
+
+
+def test_protocol_13_10_a_side_that_will_not_reveal_a_block_in_battle_forfeits_after_the_deadline(
+        tmp_path: Path) -> None:
+    """North, asked to reveal its fighter, never opens: south's claim after the deadline ends the game
+    with north's forfeit (protocol §13.5 for the open a pause owes)."""
+    d = _paused(tmp_path)
+    with pytest.raises(LedgerError, match="a forfeit may be claimed after the deadline"):
+        d.owed("south")  # south's client refuses to claim before the deadline
+    d.clock += 24 * 3600
+    assert d.owed("south") == "claim"
+    out = peer.outcome(d.dirs["north"])
+    assert out.verdict == "north forfeited at step 2: no open before the deadline"
+    assert entries(d.dirs["north"])[-1]["kind"] == "forfeit"

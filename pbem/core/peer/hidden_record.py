@@ -223,16 +223,26 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
         for side, order in sorted(e["orders"].items()):
             try:
                 rules.validate(public, side, order, full)
+            except NeedReveal as q:
+                raise _unknown(man, e["entry"], q) from None
             except PbemError as exc:
                 proof = [h for h in e["messages"] if by_hash[h].side == side]
                 raise Cheat(side, e["entry"], f"its order broke a rule its hidden facts decide, shown when "
                             f"every handle opened: {exc} (protocol §13.10)", proof) from None
-        result = rules.adjudicate(public, e["orders"], full, Drbg(bytes.fromhex(e["seed"])))
+        try:
+            result = rules.adjudicate(public, e["orders"], full, Drbg(bytes.fromhex(e["seed"])))
+        except NeedReveal as q:
+            raise _unknown(man, e["entry"], q) from None
         if canonical_bytes(result.public) != canonical_bytes(e["state"]):
             raise LedgerError(f"entry {e['entry']}: the replay with every fact known does not reach the public "
                               f"state the record holds: the {man.ruleset} rules read a hidden fact without "
                               "asking for it (protocol §13.10).")
         public = result.public
+
+
+def _unknown(man: Manifest, entry: int, q: NeedReveal) -> LedgerError:
+    return LedgerError(f"entry {entry}: the {man.ruleset} rules asked for {q.label!r}, which no handle of this "
+                       "game hides (protocol §13.10).")
 
 
 def _with(out: Outcome, book: _Book, resume: dict[str, Any] | None = None) -> Outcome:
