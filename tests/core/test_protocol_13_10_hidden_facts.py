@@ -7,6 +7,7 @@ each attack is a cheating side the record names."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -138,24 +139,54 @@ def _masked(folder: Path) -> list[Any]:
     return out
 
 
-def test_protocol_13_10_noninterference_norths_hidden_facts_change_nothing_south_holds_before_a_reveal(
-        tmp_path: Path) -> None:
-    """Two games that differ only in north's hidden blocks (same fighters): up to the first battle's
-    reveals south's folder is the same apart from handles; north's blocks that never fought never show."""
-    other = {"hidden.north.0": "n1", "hidden.north.1": "n3", "hidden.north.2": "n4", "hidden.north.3": "n2"}
-    seen = []
-    for n, facts in enumerate((NORTH, other)):
-        d = Duel(tmp_path / str(n), {"north": facts, "south": SOUTH})
+def _waves(d: Duel) -> Iterator[None]:
+    """The standard game (each side attacks with its first block on the field), one wave of messages at
+    a time: the set-up, then each round's commits, its reveals, and the finals."""
+    d.start()
+    yield
+    while True:
+        out = peer.outcome(d.dirs["north"])
+        if out.verdict or not out.owes:
+            return
+        for s in sorted(out.owes):
+            d.owed(s, order(s, out.state["field"][s][0]) if out.owes[s] == "commit" else None)
+        yield
+
+
+VARIANTS = {"north": {"hidden.north.0": "n1", "hidden.north.1": "n3", "hidden.north.2": "n4", "hidden.north.3": "n2"},
+            "south": {"hidden.south.0": "s3", "hidden.south.1": "s4", "hidden.south.2": "s1", "hidden.south.3": "s2"}}
+
+
+@pytest.mark.parametrize("hider", SIDES)
+def test_protocol_13_10_noninterference_one_sides_hidden_facts_change_nothing_the_other_holds_until_revealed(
+        tmp_path: Path, hider: str) -> None:
+    """Two games that differ only in ``hider``'s hidden blocks (the same first fighter), played alike with
+    the same chain secrets: after every wave of messages the other side's folder is the same in both,
+    apart from handles, salts and keys, until a fact that differs is revealed; and its private area never
+    holds one of ``hider``'s facts."""
+    watcher = "south" if hider == "north" else "north"
+    base = {"north": NORTH, "south": SOUTH}
+    duels = []
+    for n, facts in enumerate((base, {**base, hider: VARIANTS[hider]})):
+        d = Duel(tmp_path / str(n), facts)
         for i, s in enumerate(SIDES):  # the same chain secrets in both games: the same seeds, the same dice
             area = d.dirs[s] / ".pbem" / f"peer-{s}"
             area.mkdir(parents=True)
             (area / "secrets.json").write_text(json.dumps({"chain": (bytes([i + 1]) * 32).hex()}))
-        d.start()
-        d.round({"north": order("north", "hidden.north.0"), "south": order("south", "hidden.south.0")})
-        seen.append(_masked(d.dirs["south"]))
-        private = d.dirs["south"] / ".pbem" / "peer-south" / "secrets.json"
-        assert not any(f'"{b}"' in private.read_text() for b in facts.values())
-    assert seen[0] == seen[1]
+        duels.append(d)
+    compared = 0
+    for _ in zip(_waves(duels[0]), _waves(duels[1])):
+        shown = [{k: v for k, v in peer.outcome(d.dirs[watcher]).revealed.items() if k.startswith(f"hidden.{hider}")}
+                 for d in duels]
+        if shown[0] != shown[1]:
+            break
+        assert _masked(duels[0].dirs[watcher]) == _masked(duels[1].dirs[watcher])
+        compared += 1
+        for d in duels:
+            private = (d.dirs[watcher] / ".pbem" / f"peer-{watcher}" / "secrets.json").read_text()
+            unrevealed = [b for k, b in d.facts[hider].items() if k not in shown[0]]
+            assert not any(f'"{b}"' in private for b in unrevealed)
+    assert compared >= 3  # the set-up, the first round's commits and its reveals (a battle), the next commits
 
 
 def test_protocol_13_10_a_lie_about_a_block_in_battle_names_the_cheater_at_once(tmp_path: Path) -> None:
