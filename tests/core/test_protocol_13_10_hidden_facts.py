@@ -291,6 +291,8 @@ def test_protocol_13_10_a_reveal_question_pauses_the_record_until_the_owner_open
     pause = entries(d.dirs["south"])[-1]
     assert pause["kind"] == "pause" and pause["question"]["label"] == "hidden.north.0"
     assert "rule 2" in pause["question"]["rule"]
+    assert peer.describe(out, len(out.entries)) == ("step 2: north owes open (the rules ask north to reveal "
+                                                    "hidden.north.0: rule 2: a battle reveals the blocks that fight)")
     assert d.owed("north") == "open"
     e = entries(d.dirs["south"])[-1]
     assert e["kind"] == "step" and e["log"][0]["fighters"] == {"north": "n1", "south": "s3"}

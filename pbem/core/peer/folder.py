@@ -429,7 +429,9 @@ def describe(out: Outcome, step: int) -> str:
         return out.verdict
     if not out.owes:
         return "the game is over"
-    return f"step {step}: " + ", ".join(f"{s} owes {w}" for s, w in sorted(out.owes.items()))
+    said = f"step {step}: " + ", ".join(f"{s} owes {w}" for s, w in sorted(out.owes.items()))
+    q = out.resume.get("question")
+    return f"{said} (the rules ask {q['owner']} to reveal {q['label']}: {q['rule']})" if q else said
 
 
 def check_proof(path: Path, man: Manifest) -> str:
