@@ -16,8 +16,8 @@ import pytest
 from pbem.core import identity
 from pbem.core import ruleset as rs
 from pbem.core.errors import LedgerError
+from pbem.core.peer import chain, handles, message
 from pbem.core.peer import folder as peer
-from pbem.core.peer import handles, message
 
 rs.register("duel", "support.hidden_duel:DuelRuleset")
 SIDES = ("north", "south")
@@ -260,20 +260,19 @@ def test_protocol_13_10_a_rest_beyond_the_blocks_strength_is_caught_at_the_final
         peer.audit(d.dirs["south"])
 
 
-def _paused(tmp_path: Path) -> Duel:
+def _paused(tmp_path: Path, cards: bool = False) -> Duel:
     """A duel paused at step 1 on a reveal question to north: its reveal did not send its fighter ahead
-    (an old client)."""
-    d = Duel(tmp_path)
+    (an old client). With ``cards``, north's order also plays the card at position 0."""
+    d = Duel(tmp_path, cards=cards)
     d.start()
     for s in SIDES:
-        d.owed(s, order(s, f"hidden.{s}.0"))
+        d.owed(s, order(s, f"hidden.{s}.0", card="card.north.0" if cards and s == "north" else ""))
     area = d.dirs["north"] / ".pbem" / "peer-north" / "secrets.json"
     d.owed("south")
     out = peer.outcome(d.dirs["north"])
     data = json.loads(area.read_text())
     held = [m for m in peer.messages(d.dirs["north"], peer.manifest(d.dirs["north"]))]
     commits = [next(m.hash for m in held if m.slot == f"0001-commit-{s}.pbem") for s in SIDES]
-    from pbem.core.peer import chain
     link = chain.link_at(bytes.fromhex(data["chain"]), 64, 2).hex()
     text = message.write(d.keys["north"], "duel", "north", 1, peer.entry_hash(out.entries[-1]), "reveal", d.clock,
                          {"opening": data["openings"]["order.1"], "commits": commits, "link": link})
@@ -400,3 +399,29 @@ def test_protocol_13_10_a_side_that_will_not_reveal_a_block_in_battle_forfeits_a
     out = peer.outcome(d.dirs["north"])
     assert out.verdict == "north forfeited at step 2: no open before the deadline"
     assert entries(d.dirs["north"])[-1]["kind"] == "forfeit"
+
+
+def test_protocol_13_10_an_open_sends_ahead_every_own_fact_the_paused_step_reads(tmp_path: Path) -> None:
+    """Asked for its fighter, north's open also opens the card its order plays (the step reads it next):
+    one pause, not two."""
+    d = _paused(tmp_path, cards=True)
+    assert d.owed("north") == "open"
+    kinds = [e["kind"] for e in entries(d.dirs["south"])]
+    assert kinds == ["setup", "pause", "step"]
+    assert set(entries(d.dirs["south"])[-1]["revealed"]) == {"hidden.north.0", "card.north.0", "hidden.south.0"}
+
+
+def test_protocol_13_2_two_different_deal_passes_of_one_side_prove_equivocation(tmp_path: Path) -> None:
+    """North signs a second, different shuffle pass: both are kept, and the record is void naming north."""
+    d = Duel(tmp_path, cards=True)
+    for s in SIDES:
+        d.deliver(s, peer.write_join(d.dirs[s], d.keys[s], s, clock=d.clock))
+    for s in SIDES:
+        d.deliver(s, peer.write_owed(d.dirs[s], d.keys[s], None, d.clock, facts=d.facts[s])[1])
+    d.owed("north")  # its shuffle
+    other = message.write(d.keys["north"], "duel", "north", 0, "", "shuffle", d.clock + 1,
+                          {"deck": ["%064x" % 1] * 4})
+    peer.take(d.dirs["south"], other.encode("ascii"), "a second shuffle")
+    out = peer.outcome(d.dirs["south"])
+    assert out.verdict == ("north cheated at step 0: it signed two different shuffle messages for one step "
+                           "(equivocation, protocol §13.2)")
