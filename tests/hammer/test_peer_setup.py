@@ -11,8 +11,15 @@ from pbem.core.drbg import Drbg
 from pbem.core.peer.rules import FactLie
 from pbem.hammer.blocks import SIDES, blocks, spec
 from pbem.hammer.board import ENGLAND
-from pbem.hammer.peer_setup import (card_deck, check_facts, full_state, hidden_labels, private_setup, public_of,
-                                    public_setup)
+from pbem.hammer.peer_setup import (
+    card_deck,
+    check_facts,
+    full_state,
+    hidden_labels,
+    private_setup,
+    public_of,
+    public_setup,
+)
 from pbem.hammer.scenario import scenario, scenarios
 from pbem.hammer.state import POOL, Options
 
