@@ -29,11 +29,11 @@ class Duel:
     """Two players, one folder each; every message a side writes is taken by the other (as ``game receive``)."""
 
     def __init__(self, tmp: Path, facts: dict[str, dict[str, str]] | None = None, rounds: int = 3,
-                 cards: bool = False) -> None:
+                 cards: bool = False, redeal: int = 0) -> None:
         self.keys = {s: identity.generate(s) for s in SIDES}
         self.dirs = {s: tmp / s / "duel" for s in SIDES}
         self.facts = facts or {"north": NORTH, "south": SOUTH}
-        peer.open_game(self.dirs["north"], "duel", "standard", {"rounds": rounds, "cards": cards},
+        peer.open_game(self.dirs["north"], "duel", "standard", {"rounds": rounds, "cards": cards, "redeal": redeal},
                        {s: k.public for s, k in self.keys.items()}, 24, length=64)
         self.dirs["south"].mkdir(parents=True)
         (self.dirs["south"] / "game.toml").write_bytes((self.dirs["north"] / "game.toml").read_bytes())
@@ -328,7 +328,7 @@ def test_protocol_13_10_a_side_opening_one_block_for_two_handles_is_caught_at_on
 
 def _hand(d: Duel, side: str) -> dict[str, str]:
     data = json.loads((d.dirs[side] / ".pbem" / f"peer-{side}" / "secrets.json").read_text())
-    return {label: data["openings"][label]["value"] for label in data.get("hand", [])}
+    return {label: data["openings"][label]["value"] for labels in data.get("hands", {}).values() for label in labels}
 
 
 def test_protocol_13_11_a_game_with_a_mental_deal_plays_cards_and_ends_with_audit_ok(tmp_path: Path) -> None:
@@ -340,7 +340,8 @@ def test_protocol_13_11_a_game_with_a_mental_deal_plays_cards_and_ends_with_audi
     hands = {s: _hand(d, s) for s in SIDES}
     assert sorted([*hands["north"].values(), *hands["south"].values()]) == sorted(["plus1", "plus2", "plus3", "zero"])
     setup = entries(d.dirs["south"])[0]
-    assert setup["dealt"] == {"north": [0, 1], "south": [2, 3]} and len(setup["deck"]) == 4
+    assert setup["dealt"] == {"north": ["card.north.0", "card.north.1"], "south": ["card.south.2", "card.south.3"]}
+    assert len(setup["deck"]) == 4
     text = b"".join(p.read_bytes() for p in sorted((d.dirs["south"] / "messages").iterdir()))
     assert not any(f'"{c}"'.encode() in text for c in hands["north"].values())  # north's hand is nowhere public
     for s in SIDES:
@@ -379,7 +380,7 @@ def test_protocol_13_11_a_final_whose_deal_keys_do_not_replay_the_deal_names_the
     d.round({s: order(s, f"hidden.{s}.0") for s in SIDES})
     area = d.dirs["south"] / ".pbem" / "peer-south" / "secrets.json"
     data = json.loads(area.read_text())
-    data["deal"]["perm"] = list(reversed(data["deal"]["perm"]))
+    data["deals"]["0"]["perm"] = list(reversed(data["deals"]["0"]["perm"]))
     area.write_text(json.dumps(data))
     for s in SIDES:
         d.owed(s)
@@ -425,3 +426,29 @@ def test_protocol_13_2_two_different_deal_passes_of_one_side_prove_equivocation(
     out = peer.outcome(d.dirs["south"])
     assert out.verdict == ("north cheated at step 0: it signed two different shuffle messages for one step "
                            "(equivocation, protocol §13.2)")
+
+
+def test_protocol_13_11_a_deal_the_rules_ask_for_mid_game_deals_new_cards_and_audits(tmp_path: Path) -> None:
+    """The duel deals again before round 2 (as Hammer each year): a deal entry, new labels counting on
+    (card.north.4, ...), a card of the new hand played and checked, and the end's audit replays both deals."""
+    d = Duel(tmp_path, rounds=2, cards=True, redeal=1)
+    d.start()
+    d.round({"north": order("north", "hidden.north.0", card="card.north.0"), "south": order("south", "hidden.south.0")})
+    assert peer.outcome(d.dirs["south"]).owes == {"north": "shuffle"}
+    while set(peer.outcome(d.dirs["south"]).owes.values()) & {"shuffle", "lock", "keys"}:
+        for s in sorted(peer.outcome(d.dirs["south"]).owes):
+            d.owed(s)
+    deal_entry = entries(d.dirs["south"])[-1]
+    assert deal_entry["kind"] == "deal"
+    assert deal_entry["dealt"] == {"north": ["card.north.4", "card.north.5"], "south": ["card.south.6", "card.south.7"]}
+    state = d.state("south")
+    d.round({"north": order("north", state["field"]["north"][0], card="card.north.5"),
+             "south": order("south", state["field"]["south"][0], card="card.south.6")})
+    step = entries(d.dirs["south"])[-1]
+    assert set(step["log"][0]["cards"]) == {"north", "south"}
+    assert step["log"][0]["cards"]["north"] == _hand(d, "north")["card.north.5"]
+    d.play_out()
+    for s in SIDES:
+        assert peer.audit(d.dirs[s])[-1].startswith("audit ok")
+    assert sorted(k for k in entries(d.dirs["north"])[-1]["revealed"] if k.startswith("card.")) == \
+        ["card.north.1", "card.north.4", "card.south.2", "card.south.3", "card.south.7"]

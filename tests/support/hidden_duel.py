@@ -11,7 +11,8 @@ one block on the field draws another from its own pool by the joint stream (rule
 not a block, is drawn). After ``rounds`` rounds (or a side without a block on the field) the
 higher score wins. With the option ``cards``, a deck of four (``plus1``, ``plus2``, ``plus3``,
 ``zero``) is dealt by the mental deal, two to each side; an order may play one (``card``: its
-label), adding its number to the attacker's strength (rule 6: a card played is revealed).
+label), adding its number to the attacker's strength (rule 6: a card played is revealed). With
+``redeal = R`` the deck is dealt again before round R+1, the new cards replacing the hands (rule 7).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.errors import IllegalOrder, InvalidOrder
 from pbem.core.peer import handles
-from pbem.core.peer.rules import Deck, FactLie, Facts, PeerStep, card_label, owners
+from pbem.core.peer.rules import Deck, FactLie, Facts, PeerStep, owners
 from pbem.core.ruleset import StepResult
 
 SIDES = ("north", "south")
@@ -56,8 +57,11 @@ class DuelPeer:
         return {"round": 0, "rounds": int(options.get("rounds", 3)), "score": {s: 0 for s in SIDES},
                 "field": {s: labels(s)[:2] for s in SIDES}, "pool": {s: labels(s)[2:] for s in SIDES},
                 "dead": {s: [] for s in SIDES}, "rests": {s: 0 for s in SIDES}, "first": rng.d6(),
-                "hands": {s: [card_label(s, 2 * i + j) for j in range(2)] if options.get("cards") else []
-                          for i, s in enumerate(SIDES)}}
+                "hands": {s: [] for s in SIDES}, "deals": 0, "redeal": int(options.get("redeal", 0))}
+
+    def dealt(self, public: dict[str, Any], hands: dict[str, list[str]]) -> dict[str, Any]:
+        """A deal's cards replace the hands (rule 7: unplayed cards are gone, as Hammer's each year)."""
+        return {**public, "hands": {s: list(hands[s]) for s in SIDES}, "deals": public["deals"] + 1}
 
     def hidden_labels(self, scenario: str, options: dict[str, Any], side: str) -> list[str]:
         return labels(side)
@@ -76,6 +80,8 @@ class DuelPeer:
     def owes(self, public: dict[str, Any]) -> dict[str, str]:
         if public["round"] >= public["rounds"] or not all(public["field"][s] for s in SIDES):
             return {}
+        if public["redeal"] and public["round"] == public["redeal"] and public["deals"] < 2:
+            return {s: "deal" for s in SIDES}
         return {s: "attack" for s in SIDES}
 
     def validate(self, public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:

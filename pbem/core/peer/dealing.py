@@ -35,12 +35,23 @@ class Dealt:
     """A finished deal: the locked deck, every side's published keys, who holds which position, the
     messages it used, and the passes (for the final audit)."""
 
+    step: int
+    offset: int  # the number of the deal's first card label (labels count on across deals)
     locked: list[bytes]
     keys: dict[str, dict[int, int]]
     positions: dict[str, list[int]]
     used: list[Message]
     shuffles: list[list[bytes]]
     locks: list[list[bytes]]
+
+    def labels(self) -> dict[str, list[str]]:
+        """Side -> the labels of the cards this deal gave it."""
+        return {s: [card_label(s, self.offset + j) for j in js] for s, js in self.positions.items()}
+
+    def holds(self, label: str) -> bool:
+        parts = label.split(".")
+        mine = self.positions.get(parts[1], []) if len(parts) == 3 else []
+        return parts[-1].isdigit() and int(parts[-1]) - self.offset in mine
 
 
 def positions(deck: Deck, sides: Sequence[str]) -> dict[str, list[int]]:
@@ -67,8 +78,9 @@ def _values(m: Message, size: int) -> list[bytes]:
     return values
 
 
-def progress(game: str, deck: Deck, sides: Sequence[str], get: Any) -> Dealt | dict[str, str]:
-    """The deal so far: the finished deal, or who owes which pass. ``get(phase, side)``: a held step-0 message."""
+def progress(game: str, deck: Deck, sides: Sequence[str], get: Any, step: int, offset: int) -> Dealt | dict[str, str]:
+    """The deal of ``step`` so far: the finished deal, or who owes which pass. ``get(phase, side)``: a held
+    message of the step."""
     size = len(deck.cards)
     shuffles: list[list[bytes]] = []
     locks: list[list[bytes]] = []
@@ -99,15 +111,15 @@ def progress(game: str, deck: Deck, sides: Sequence[str], get: Any) -> Dealt | d
         used.append(m)
     if owes:
         return owes
-    return Dealt(locks[-1], keys, mine, used, shuffles, locks)
+    return Dealt(step, offset, locks[-1], keys, mine, used, shuffles, locks)
 
 
 def check_card(game: str, deck: Deck, dealt: Dealt, label: str, side: str, opening: Mapping[str, Any]) -> str:
     """The reason a card opening lies ("" when it is true): position j with every key removed must be the
     point of the card it claims."""
-    j = int(label.split(".")[2])
-    if j not in dealt.positions.get(side, []):
+    if not dealt.holds(label) or label.split(".")[1] != side:
         return f"it opens {label}, a position not dealt to it (protocol §13.11)"
+    j = int(label.split(".")[2]) - dealt.offset
     keys = [dealt.keys[t][j] for t in dealt.keys if t != side]
     try:
         point = deal.unlock(dealt.locked[j], [*keys, deal.check_key(key_of(opening["salt"]))])
@@ -121,12 +133,15 @@ def check_card(game: str, deck: Deck, dealt: Dealt, label: str, side: str, openi
     return ""
 
 
-def audit(game: str, deck: Deck, sides: Sequence[str], dealt: Dealt, finals: Mapping[str, Message]) -> dict[str, str]:
-    """Replay every pass from the keys the finals open; every position's card, by label. Raises DealCheat."""
+def audit(game: str, deck: Deck, sides: Sequence[str], dealt: Dealt, finals: Mapping[str, Message],
+          index: int) -> dict[str, str]:
+    """Replay every pass of deal number ``index`` from the keys the finals open; every position's card, by
+    label. Raises DealCheat."""
     shuffle_keys, perms, position_keys = [], [], []
     for s in sides:
         m = finals[s]
-        d = m.body.get("deal")
+        deals = m.body.get("deals", [])
+        d = deals[index] if index < len(deals) else None
         if not isinstance(d, dict):
             raise DealCheat(s, "its final does not open its deal keys (protocol §13.11)", [m.hash])
         own = {int(j): key_of(v) for j, v in d["keys"].items()}
@@ -150,7 +165,7 @@ def audit(game: str, deck: Deck, sides: Sequence[str], dealt: Dealt, finals: Map
     for s in sides:
         for j in dealt.positions[s]:
             point = deal.unlock(dealt.locked[j], [position_keys[i][j] for i in range(len(sides))])
-            out[card_label(s, j)] = deal.card_of(point, game, deck.cards) or ""
+            out[card_label(s, dealt.offset + j)] = deal.card_of(point, game, deck.cards) or ""
     return out
 
 
@@ -177,6 +192,6 @@ def my_hand(game: str, deck: Deck, dealt: Dealt, side: str, private: dict[str, A
     for j in dealt.positions[side]:
         mine = key_of(private["keys"][str(j)])
         point = deal.unlock(dealt.locked[j], [*(dealt.keys[t][j] for t in dealt.keys if t != side), mine])
-        label = card_label(side, j)
+        label = card_label(side, dealt.offset + j)
         out[label] = {"label": label, "salt": key_hex(mine), "value": deal.card_of(point, game, deck.cards) or ""}
     return out

@@ -242,13 +242,16 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     if owed == "join":
         raise LedgerError(f"{side} has not joined: pbem game join first (protocol §13.4).")
     if hidden is not None and owed in ("shuffle", "lock", "keys"):
-        return owed, _send(game_dir, me, man, side, 0, "", owed, now, _deal_pass(game_dir, man, hidden, side, owed))
-    if hidden is not None and out.dealt is not None and "hand" not in secrets:
+        passed = _deal_pass(game_dir, man, hidden, side, owed, step)
+        return owed, _send(game_dir, me, man, side, step, prev, owed, now, passed)
+    unread = [d for d in out.deals if str(d.step) not in secrets.get("hands", {})]
+    if hidden is not None and unread:
         deck = hidden.deck(man.scenario, dict(man.options))
         assert deck is not None  # a deal was made, so the rules have a deck
-        hand = dealing.my_hand(man.game, deck, out.dealt, side, secrets["deal"])
-        secrets.setdefault("openings", {}).update(hand)
-        secrets["hand"] = sorted(hand)
+        for d in unread:
+            hand = dealing.my_hand(man.game, deck, d, side, secrets["deals"][str(d.step)])
+            secrets.setdefault("openings", {}).update(hand)
+            secrets.setdefault("hands", {})[str(d.step)] = sorted(hand)
         _save_secrets(game_dir, side, secrets)
     if owed == "start" or (owed is None and not out.entries and out.owes):
         if owed is None:
@@ -260,10 +263,11 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         return "start", _send(game_dir, me, man, side, 0, "", "start", now, body)
     if owed in ("open", "final") and hidden is not None:
         body = {"openings": _openings(hidden, side, out, secrets, owed)}
-        if owed == "final" and out.dealt is not None:
-            d = secrets["deal"]
-            body["deal"] = {"shuffle": d["shuffle"], "perm": d["perm"],
-                            "keys": {str(j): d["keys"][str(j)] for j in out.dealt.positions[side]}}
+        if owed == "final" and out.deals:
+            mine = [secrets["deals"][str(dealt.step)] for dealt in out.deals]
+            body["deals"] = [{"shuffle": d["shuffle"], "perm": d["perm"],
+                              "keys": {str(j): d["keys"][str(j)] for j in dealt.positions[side]}}
+                             for d, dealt in zip(mine, out.deals)]
         return owed, _send(game_dir, me, man, side, step, prev, owed, now, body)
     if owed == "commit":
         if order is None:
@@ -320,25 +324,28 @@ def _hide(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, secrets
     return out
 
 
-def _deal_pass(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, owed: str) -> dict[str, Any]:
-    """This side's pass of the deal (protocol §13.11): its shuffle or lock over the deck the side before it
-    sent, or its keys for the positions dealt to the others; its keys stay in its private area."""
+def _deal_pass(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, owed: str, step: int) -> dict[str, Any]:
+    """This side's pass of the deal of ``step`` (protocol §13.11): its shuffle or lock over the deck the side
+    before it sent, or its keys for the positions dealt to the others; its keys stay in its private area."""
     deck = hidden.deck(man.scenario, dict(man.options))
     assert deck is not None  # only a game with a deck owes a deal pass
     secrets = _secrets(game_dir, side)
     held = _all(game_dir, man)
     i = man.sides.index(side)
+    mine = secrets.setdefault("deals", {})
     if owed == "keys":
-        mine = dealing.positions(deck, man.sides)[side]
-        return {"keys": {j: k for j, k in secrets["deal"]["keys"].items() if int(j) not in mine}}
-    before = [bytes.fromhex(v) for v in held[f"0000-{owed if i else 'shuffle'}-{man.sides[i - 1]}.pbem"].body["deck"]] \
-        if i or owed == "lock" else None
+        own = dealing.positions(deck, man.sides)[side]
+        return {"keys": {j: k for j, k in mine[str(step)]["keys"].items() if int(j) not in own}}
+    before = None
+    if i or owed == "lock":
+        given = held[f"{step:04d}-{owed if i else 'shuffle'}-{man.sides[i - 1]}.pbem"]
+        before = [bytes.fromhex(v) for v in given.body["deck"]]
     if owed == "shuffle":
         values, private = dealing.my_shuffle(man.game, deck, before)
     else:
         assert before is not None
-        values, private = dealing.my_lock(before, secrets["deal"])
-    secrets["deal"] = private
+        values, private = dealing.my_lock(before, mine[str(step)])
+    mine[str(step)] = private
     _save_secrets(game_dir, side, secrets)
     return {"deck": [v.hex() for v in values]}
 

@@ -21,7 +21,7 @@ from pbem.core.errors import LedgerError, PbemError
 from pbem.core.peer import chain, dealing, handles
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import Cheat, Manifest, Outcome, claimed, entry_hash, get, make_entry, order_round
-from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, card_label
+from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal
 
 
 class _Book:
@@ -30,7 +30,7 @@ class _Book:
     def __init__(self, man: Manifest, rules: HiddenRules) -> None:
         self.man, self.rules = man, rules
         self.deck = rules.deck(man.scenario, dict(man.options))
-        self.dealt: dealing.Dealt | None = None
+        self.deals: list[dealing.Dealt] = []
         self.handles: dict[str, str] = {}
         self.owners: dict[str, str] = {}
         self.revealed: dict[str, Any] = {}
@@ -54,8 +54,9 @@ class _Book:
                 raise Cheat(m.side, step, f"it opens {label!r}, which is not a handle of its side (protocol §13.10)",
                             [*proof, m.hash])
             if label.startswith("card."):
-                assert self.deck is not None and self.dealt is not None  # a card label has an owner only then
-                lie = dealing.check_card(self.man.game, self.deck, self.dealt, label, m.side, o)
+                assert self.deck is not None  # a card label has an owner only once a deal gave it
+                dealt = next(d for d in self.deals if d.holds(label))
+                lie = dealing.check_card(self.man.game, self.deck, dealt, label, m.side, o)
                 if lie:
                     raise Cheat(m.side, step, lie, [*proof, m.hash])
             elif not handles.opens(self.handles[label], handles.Opening(label, o["salt"], o["value"])):
@@ -86,20 +87,16 @@ def compute_hidden(man: Manifest, held: Mapping[str, Message], rules: HiddenRule
     for m in used:
         if m.phase == "start":
             book.publish(m)
-    dealt_fields: dict[str, Any] = {}
-    if book.deck is not None:
-        try:
-            dealt = dealing.progress(man.game, book.deck, man.sides, lambda phase, side: get(held, 0, phase, side))
-        except dealing.DealCheat as exc:
-            raise Cheat(exc.side, 0, exc.reason, exc.proof) from None
-        if not isinstance(dealt, dealing.Dealt):
-            return Outcome(entries, {}, dealt, "")
-        book.dealt = dealt
-        used = [*used, *dealt.used]
-        book.owners.update({card_label(s, j): s for s, js in dealt.positions.items() for j in js})
-        dealt_fields = {"deck": [v.hex() for v in dealt.locked], "dealt": dealt.positions}
     seed_links = [(s, links[s]) for s in man.sides]
     public = rules.public_setup(man.scenario, dict(man.options), chain.stream(man.game, 0, seed_links))
+    dealt_fields: dict[str, Any] = {}
+    if book.deck is not None:
+        dealt = _deal(man, held, book, 0, "")
+        if not isinstance(dealt, dealing.Dealt):
+            return Outcome(entries, {}, dealt, "")
+        used = [*used, *dealt.used]
+        dealt_fields = {"deck": [v.hex() for v in dealt.locked], "dealt": dealt.labels()}
+        public = rules.dealt(public, dealt.labels())
     entries.append(make_entry(man, 0, "setup", "", used, seed=chain.seed(man.game, 0, seed_links).hex(),
                               handles=dict(sorted(book.handles.items())), **dealt_fields, state=public))
     while True:
@@ -107,6 +104,14 @@ def compute_hidden(man: Manifest, held: Mapping[str, Message], rules: HiddenRule
         owes = rules.owes(public)
         if not owes:
             return _final(man, held, rules, book, entries, public)
+        if set(owes.values()) == {"deal"} and book.deck is not None:  # a new deal (Hammer's each year)
+            dealt = _deal(man, held, book, step, entry_hash(entries[-1]))
+            if not isinstance(dealt, dealing.Dealt):
+                return _with(claimed(man, entries, public, step, dealt, held), book)
+            public = rules.dealt(public, dealt.labels())
+            entries.append(make_entry(man, step, "deal", entry_hash(entries[-1]), dealt.used,
+                                      deck=[v.hex() for v in dealt.locked], dealt=dealt.labels(), state=public))
+            continue
         prev = entry_hash(entries[-1])
         for s in man.sides:  # a reveal's openings are checked at once, before the round is complete
             r = get(held, step, "reveal", s)
@@ -128,6 +133,27 @@ def compute_hidden(man: Manifest, held: Mapping[str, Message], rules: HiddenRule
                                   seed=seed.hex(), orders=orders, revealed=book.flush(), log=result.log,
                                   state=result.public))
         public = result.public
+
+
+def _deal(man: Manifest, held: Mapping[str, Message], book: _Book, step: int,
+          prev: str) -> dealing.Dealt | dict[str, str]:
+    """The deal of ``step`` (13.11), its messages answering ``prev``: finished (its cards' labels now owned),
+    or who owes which pass."""
+    assert book.deck is not None
+    offset = sum(len(book.deck.cards) for _ in book.deals)
+
+    def held_pass(phase: str, side: str) -> Message | None:
+        m = get(held, step, phase, side)
+        return m if m is not None and m.answers == prev else None
+
+    try:
+        dealt = dealing.progress(man.game, book.deck, man.sides, held_pass, step, offset)
+    except dealing.DealCheat as exc:
+        raise Cheat(exc.side, step, exc.reason, exc.proof) from None
+    if isinstance(dealt, dealing.Dealt):
+        book.deals.append(dealt)
+        book.owners.update({label: s for s, labels in dealt.labels().items() for label in labels})
+    return dealt
 
 
 def _validate(rules: HiddenRules, public: dict[str, Any], orders: Mapping[str, Any], book: _Book, step: int,
@@ -191,10 +217,11 @@ def _final(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, book:
             raise Cheat(m.side, n, f"its final message leaves {', '.join(unopened)} unopened (protocol §13.10)",
                         [m.hash])
         book.check(m.side, n, [m.hash], complete=True)
-    if book.deck is not None and book.dealt is not None:
+    for index, dealt in enumerate(book.deals):
+        assert book.deck is not None
         try:
-            cards = dealing.audit(man.game, book.deck, man.sides, book.dealt,
-                                  {m.side: m for m in finals if m is not None})
+            cards = dealing.audit(man.game, book.deck, man.sides, dealt, {m.side: m for m in finals if m is not None},
+                                  index)
         except dealing.DealCheat as exc:
             raise Cheat(exc.side, n, exc.reason, exc.proof) from None
         for label, card in cards.items():
@@ -216,6 +243,9 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
         e = json.loads(raw)
         if e["kind"] == "setup":
             public = e["state"]
+            continue
+        if e["kind"] == "deal":  # the public state the deal's labels make (checked by its own computation)
+            public = rules.dealt(public, e["dealt"])
             continue
         if e["kind"] != "step":
             continue
@@ -249,4 +279,4 @@ def _with(out: Outcome, book: _Book, resume: dict[str, Any] | None = None) -> Ou
     """The outcome with what a client needs to write its next message: the facts revealed and the
     handles' owners, and, while a reveal question waits, the step it resumes."""
     return Outcome(out.entries, out.state, out.owes, out.verdict, dict(book.revealed), dict(book.owners),
-                   resume or {}, book.dealt)
+                   resume or {}, list(book.deals))

@@ -33,7 +33,7 @@ FIELDS: dict[str, frozenset[str]] = {
 }
 # Fields a game with hidden facts adds (protocol §13.10): the start's handles, the openings a reveal sends ahead.
 OPTIONAL: dict[str, frozenset[str]] = {"start": frozenset({"handles"}), "reveal": frozenset({"openings"}),
-                                       "final": frozenset({"deal"})}
+                                       "final": frozenset({"deals"})}
 
 
 @record
@@ -104,6 +104,12 @@ def _hex_map(value: Any) -> bool:
     return isinstance(value, dict) and all(k.isdigit() and is_hex64(v) for k, v in value.items())
 
 
+def _deal_keys(d: Any) -> bool:
+    """One deal's keys as a final opens them: the shuffle key, the permutation, the side's position keys."""
+    return isinstance(d, dict) and set(d) == {"shuffle", "perm", "keys"} and is_hex64(d["shuffle"]) \
+        and isinstance(d["perm"], list) and all(type(p) is int for p in d["perm"]) and _hex_map(d["keys"])
+
+
 def _bad_field(phase: str, body: dict[str, Any]) -> str:
     """The first field of the wrong type, or "": hashes, anchors, links and commitments are 64 hex digits."""
     for name in ("manifest", "anchor", "link", "commitment"):
@@ -118,11 +124,8 @@ def _bad_field(phase: str, body: dict[str, Any]) -> str:
         return "deck"
     if "keys" in body and not _hex_map(body["keys"]):
         return "keys"
-    d = body.get("deal", {})
-    if "deal" in body and not (isinstance(d, dict) and set(d) == {"shuffle", "perm", "keys"} and is_hex64(d["shuffle"])
-                               and isinstance(d["perm"], list) and all(type(p) is int for p in d["perm"])
-                               and _hex_map(d["keys"])):
-        return "deal"
+    if "deals" in body and not (isinstance(body["deals"], list) and all(_deal_keys(d) for d in body["deals"])):
+        return "deals"
     if phase == "reveal":
         if not is_opening(body["opening"]):
             return "opening"

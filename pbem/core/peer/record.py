@@ -50,7 +50,7 @@ class Outcome:
     revealed: dict[str, Any] = field(default_factory=dict)  # hidden facts opened so far (§13.10)
     owners: dict[str, str] = field(default_factory=dict)    # hidden fact label -> the side that hides it
     resume: dict[str, Any] = field(default_factory=dict)    # while a reveal question waits: the step it resumes
-    dealt: Any = None                                       # the finished deal (dealing.Dealt), when there is one
+    deals: list[Any] = field(default_factory=list)          # the finished deals (dealing.Dealt), in order
 
 
 class Cheat(PbemError):
@@ -259,7 +259,7 @@ def claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: in
 def round_started(held: Mapping[str, Message], step: int, owed: str) -> int:
     """Where a phase's deadline counts from: the latest clock among the messages that completed the
     phase before (the previous round's reveals, or this round's commits)."""
-    if owed in ("open", "final"):  # a reveal question or the end: from the messages that made the entry before
+    if owed in ("open", "final", "shuffle", "lock", "keys"):  # from the messages that made the entry before
         return max([m.clock for m in held.values() if m.step < step] or [0])
     before = (step - 1, ("reveal", "start")) if owed == "commit" else (step, ("commit",))
     return max([m.clock for m in held.values() if m.step == before[0] and m.phase in before[1]] or [0])

@@ -93,7 +93,11 @@ class HiddenRules(Protocol):
     Every method is pure and deterministic; only ``private_setup`` is the owner's own choice."""
 
     def deck(self, scenario: str, options: dict[str, Any]) -> Deck | None:
-        """The deck the set-up deals, or None. A dealt card is the fact ``card.SIDE.j`` (position j)."""
+        """The deck every deal deals (the set-up's, and each one ``owes`` asks for with "deal"), or None.
+        A dealt card is the fact ``card.SIDE.j``, j counting on across deals (§13.11)."""
+
+    def dealt(self, public: dict[str, Any], hands: dict[str, list[str]]) -> dict[str, Any]:
+        """The public state once a deal is done: ``hands`` = side -> the labels of the cards it was dealt."""
 
     def public_setup(self, scenario: str, options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
         """Entry 0's public state, from the joint stream (the sides' handles are placed, not named)."""
@@ -111,7 +115,7 @@ class HiddenRules(Protocol):
         its facts under the public rules (e.g. a block named twice, one the side does not own)."""
 
     def owes(self, public: dict[str, Any]) -> dict[str, str]:
-        """Side -> the kind of order it owes; empty when the game is over."""
+        """Side -> the kind of order it owes; empty when the game is over; every side "deal" for a new deal."""
 
     def validate(self, public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
         """Refuse an order the rules forbid, as far as ``facts`` tell (raise PbemError)."""
