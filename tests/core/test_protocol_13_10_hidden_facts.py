@@ -452,3 +452,22 @@ def test_protocol_13_11_a_deal_the_rules_ask_for_mid_game_deals_new_cards_and_au
         assert peer.audit(d.dirs[s])[-1].startswith("audit ok")
     assert sorted(k for k in entries(d.dirs["north"])[-1]["revealed"] if k.startswith("card.")) == \
         ["card.north.1", "card.north.4", "card.south.2", "card.south.3", "card.south.7"]
+
+
+def test_protocol_13_11_a_final_whose_keys_do_not_replay_the_mid_game_deal_names_the_cheater(tmp_path: Path) -> None:
+    """South opens, for the second deal only, a permutation it did not shuffle with: the audit names south."""
+    d = Duel(tmp_path, rounds=2, cards=True, redeal=1)
+    d.start()
+    while set(peer.outcome(d.dirs["north"]).owes.values()) != {"final"}:
+        out = peer.outcome(d.dirs["north"])
+        for s in sorted(out.owes):
+            d.owed(s, order(s, out.state["field"][s][0]) if out.owes[s] == "commit" else None)
+    area = d.dirs["south"] / ".pbem" / "peer-south" / "secrets.json"
+    data = json.loads(area.read_text())
+    step = next(e["entry"] for e in entries(d.dirs["south"]) if e["kind"] == "deal")
+    data["deals"][str(step)]["perm"] = list(reversed(data["deals"][str(step)]["perm"]))
+    area.write_text(json.dumps(data))
+    for s in SIDES:
+        d.owed(s)
+    assert peer.outcome(d.dirs["north"]).verdict.startswith("south cheated at step")
+    assert "its shuffle pass is not its opened key and permutation" in peer.outcome(d.dirs["north"]).verdict
