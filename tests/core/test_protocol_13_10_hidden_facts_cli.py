@@ -75,3 +75,19 @@ def test_protocol_13_10_a_hidden_game_with_a_deal_through_the_real_cli_verbs(tmp
         assert all((dirs["north"] / sub / m).read_bytes() == (dirs["south"] / sub / m).read_bytes() for m in names)
     last = json.loads(sorted((dirs["south"] / "ledger").iterdir())[-1].read_text())
     assert last["kind"] == "end" and last["audit"] == "ok"
+
+
+def test_protocol_13_10_a_game_that_hides_facts_without_the_seam_is_refused_with_no_referee(tmp_path: Path) -> None:
+    """Hammer's facts are hidden and its adjudication does not yet read them through the seam: a peer record
+    would publish them, so ``game open --no-referee`` refuses it in one sentence and writes nothing."""
+    k = tmp_path / "keys"
+    k.mkdir()
+    for s in ("england", "scotland"):
+        priv = identity.generate(s)
+        identity.save_public(priv, k / f"{s}.pub.toml")
+    result = runner.invoke(app, ["game", "open", str(tmp_path / "g"), "--ruleset", "hammer", "--scenario",
+                                 "braveheart", "--no-referee", "--side", f"england={k / 'england.pub.toml'}",
+                                 "--side", f"scotland={k / 'scotland.pub.toml'}"])
+    assert result.exit_code == 1
+    assert "the hammer rules do not play with no referee yet: they hide facts" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "g" / "game.toml").exists()

@@ -42,6 +42,9 @@ def open_game(game_dir: Path, ruleset: str, scenario: str, options: dict[str, An
     if (game_dir / MANIFEST).exists():
         raise FormatError(f"{game_dir} already holds a game; open a new game in a new folder.")
     rules = rs.load(ruleset, options)
+    if hidden_rules(rules) is None and not getattr(rules, "open_facts", False):
+        raise FormatError(f"the {ruleset} rules do not play with no referee yet: they hide facts, and a peer "
+                          "record would publish them (protocol §13.10); play it with a referee.")
     names = tuple(getattr(rules, "sides", ()))
     if sorted(names) != sorted(sides):
         raise FormatError(f"the {ruleset} game here seats {', '.join(names)}, but --side gave "
