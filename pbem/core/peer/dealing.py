@@ -63,6 +63,11 @@ def positions(deck: Deck, sides: Sequence[str]) -> dict[str, list[int]]:
     return out
 
 
+def others(deck: Deck, sides: Sequence[str], side: str) -> set[int]:
+    """The positions dealt to the other sides: those ``side`` publishes its keys for in its ``keys``."""
+    return {j for t, js in positions(deck, sides).items() if t != side for j in js}
+
+
 def key_hex(k: int) -> str:
     return k.to_bytes(32, "big").hex()
 
@@ -100,7 +105,7 @@ def progress(game: str, deck: Deck, sides: Sequence[str], get: Any, step: int, o
         if m is None:
             owes[s] = "keys"
             continue
-        want = sorted(j for t in sides if t != s for j in mine[t])
+        want = sorted(others(deck, sides, s))
         got = {int(j): v for j, v in m.body["keys"].items()}
         if sorted(got) != want:
             raise DealCheat(s, "its keys are not one per position dealt to another side (protocol §13.11)", [m.hash])
@@ -145,8 +150,9 @@ def audit(game: str, deck: Deck, sides: Sequence[str], dealt: Dealt, finals: Map
         if not isinstance(d, dict):
             raise DealCheat(s, "its final does not open its deal keys (protocol §13.11)", [m.hash])
         own = {int(j): key_of(v) for j, v in d["keys"].items()}
-        if sorted(own) != dealt.positions[s]:
-            raise DealCheat(s, "its final opens keys for other positions than its own (protocol §13.11)", [m.hash])
+        if sorted(own) != sorted(set(range(len(deck.cards))) - set(dealt.keys[s])):
+            raise DealCheat(s, "its final does not open its keys for exactly the positions it kept (its own "
+                            "and the undealt ones, protocol §13.11)", [m.hash])
         every = {**dealt.keys[s], **own}
         try:
             shuffle_keys.append(deal.check_key(key_of(d["shuffle"])))

@@ -269,7 +269,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         if owed == "final" and out.deals:
             mine = [secrets["deals"][str(dealt.step)] for dealt in out.deals]
             body["deals"] = [{"shuffle": d["shuffle"], "perm": d["perm"],
-                              "keys": {str(j): d["keys"][str(j)] for j in dealt.positions[side]}}
+                              "keys": {j: k for j, k in d["keys"].items() if int(j) not in dealt.keys[side]}}
                              for d, dealt in zip(mine, out.deals)]
         return owed, _send(game_dir, me, man, side, step, prev, owed, now, body)
     if owed == "commit":
@@ -337,8 +337,8 @@ def _deal_pass(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, ow
     i = man.sides.index(side)
     mine = secrets.setdefault("deals", {})
     if owed == "keys":
-        own = dealing.positions(deck, man.sides)[side]
-        return {"keys": {j: k for j, k in mine[str(step)]["keys"].items() if int(j) not in own}}
+        others = dealing.others(deck, man.sides, side)
+        return {"keys": {j: k for j, k in mine[str(step)]["keys"].items() if int(j) in others}}
     before = None
     if i or owed == "lock":
         given = held[f"{step:04d}-{owed if i else 'shuffle'}-{man.sides[i - 1]}.pbem"]
