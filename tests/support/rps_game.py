@@ -33,6 +33,7 @@ BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 class RpsRuleset:
     id = "rps"
     version = "1"
+    open_facts = True  # nothing of its state is hidden from the players: it may play with no referee (§13.10)
 
     def __init__(self, players: int = 2) -> None:
         self.sides: tuple[str, ...] = SEATS[:players]

@@ -10,6 +10,7 @@ every write is atomic and under the game lock.
 from __future__ import annotations
 
 import json
+import os
 import time
 import tomllib
 from pathlib import Path
@@ -19,12 +20,14 @@ from pbem.core import inputs
 from pbem.core import ruleset as rs
 from pbem.core.atomic import write_atomic
 from pbem.core.canonical import canonical_bytes, sha256_hex
+from pbem.core.drbg import Drbg
 from pbem.core.errors import EnvelopeError, FormatError, LedgerError
 from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.lock import PRIVATE, game_lock
-from pbem.core.peer import chain, handles, message
+from pbem.core.peer import chain, dealing, handles, message
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import MANIFEST_FORMAT, Manifest, Outcome, compute, entry_hash, round_started
+from pbem.core.peer.rules import Facts, HiddenRules, NeedReveal, hidden_rules
 
 MANIFEST = "game.toml"
 LIMIT = 1 << 20
@@ -39,6 +42,9 @@ def open_game(game_dir: Path, ruleset: str, scenario: str, options: dict[str, An
     if (game_dir / MANIFEST).exists():
         raise FormatError(f"{game_dir} already holds a game; open a new game in a new folder.")
     rules = rs.load(ruleset, options)
+    if hidden_rules(rules) is None and not getattr(rules, "open_facts", False):
+        raise FormatError(f"the {ruleset} rules do not play with no referee yet: they hide facts, and a peer "
+                          "record would publish them (protocol §13.10); play it with a referee.")
     names = tuple(getattr(rules, "sides", ()))
     if sorted(names) != sorted(sides):
         raise FormatError(f"the {ruleset} game here seats {', '.join(names)}, but --side gave "
@@ -218,12 +224,16 @@ def _now(clock: int | None) -> int:
     return int(time.time()) if clock is None else clock
 
 
-def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: int | None = None) -> tuple[str, str]:
-    """The message this side owes now (start, commit or reveal; a forfeit claim once a deadline is past),
-    taken into its own record; returns (what, armored text)."""
+def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: int | None = None,
+               facts: dict[str, Any] | None = None) -> tuple[str, str]:
+    """The message this side owes now (start, commit or reveal; open or final in a game with hidden
+    facts; a forfeit claim once a deadline is past), taken into its own record; returns (what, armored
+    text). ``facts``: the side's hidden facts to commit to at start (default: the rules' own set-up)."""
     man = manifest(game_dir)
     side = side_of(man, me)
-    out = compute(man, messages(game_dir, man))
+    rules = rs.load(man.ruleset, man.options)
+    hidden = hidden_rules(rules)
+    out = compute(man, messages(game_dir, man), rules)
     if out.verdict:
         raise LedgerError(f"game {man.game} is over: {out.verdict}.")
     held = _held(game_dir, man, side)
@@ -234,15 +244,41 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     now = _now(clock)
     if owed == "join":
         raise LedgerError(f"{side} has not joined: pbem game join first (protocol §13.4).")
+    if hidden is not None and owed in ("shuffle", "lock", "keys"):
+        passed = _deal_pass(game_dir, man, hidden, side, owed, step)
+        return owed, _send(game_dir, me, man, side, step, prev, owed, now, passed)
+    unread = [d for d in out.deals if str(d.step) not in secrets.get("hands", {})]
+    if hidden is not None and unread:
+        deck = hidden.deck(man.scenario, dict(man.options))
+        assert deck is not None  # a deal was made, so the rules have a deck
+        for d in unread:
+            hand = dealing.my_hand(man.game, deck, d, side, secrets["deals"][str(d.step)])
+            secrets.setdefault("openings", {}).update(hand)
+            secrets.setdefault("hands", {})[str(d.step)] = sorted(hand)
+        _save_secrets(game_dir, side, secrets)
     if owed == "start" or (owed is None and not out.entries and out.owes):
         if owed is None:
             raise LedgerError(f"{side} owes nothing now: the others' start messages are awaited (protocol §13.4).")
         first = chain.link_at(_secret(game_dir, side)[0], man.chain_length, 1).hex()
-        return "start", _send(game_dir, me, man, side, 0, "", "start", now, {"link": first})
+        body: dict[str, Any] = {"link": first}
+        if hidden is not None:
+            body["handles"] = _hide(game_dir, man, hidden, side, secrets, facts)
+        return "start", _send(game_dir, me, man, side, 0, "", "start", now, body)
+    if owed in ("open", "final") and hidden is not None:
+        body = {"openings": _openings(hidden, side, out, secrets, owed)}
+        if owed == "final" and out.deals:
+            mine = [secrets["deals"][str(dealt.step)] for dealt in out.deals]
+            body["deals"] = [{"shuffle": d["shuffle"], "perm": d["perm"],
+                              "keys": {j: k for j, k in d["keys"].items() if int(j) not in dealt.keys[side]}}
+                             for d, dealt in zip(mine, out.deals)]
+        return owed, _send(game_dir, me, man, side, step, prev, owed, now, body)
     if owed == "commit":
         if order is None:
             raise LedgerError(f"{side} owes its commitment for step {step}: seal a draft (protocol §13.4).")
-        rs.load(man.ruleset, man.options).validate(out.state, side, order)  # refused before it binds the side
+        if hidden is not None:  # refused before it binds the side, as far as the facts known here tell
+            _check_own(hidden, out, side, order, secrets)
+        else:
+            rules.validate(out.state, side, order)
         label = handles.order_label(step)
         commitment, opening = handles.make(label, order)
         secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
@@ -253,9 +289,13 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         commits = [all_held[f"{step:04d}-commit-{s}.pbem"].hash for s in man.sides]
         label = handles.order_label(step)
         secret, opening = _secret(game_dir, side, label)
-        link = chain.link_at(secret, man.chain_length, step + 1).hex()
-        return "reveal", _send(game_dir, me, man, side, step, prev, "reveal", now,
-                               {"opening": opening, "commits": commits, "link": link})
+        uses = 1 + sum(1 for m in held.values() if m.phase in ("start", "reveal") and m.step < step)  # §13.3
+        link = chain.link_at(secret, man.chain_length, uses).hex()
+        body = {"opening": opening, "commits": commits, "link": link}
+        if hidden is not None:
+            ahead = [label for label in hidden.foresee(out.state, side, opening["value"]) if label not in out.revealed]
+            body["openings"] = [_own(secrets, label) for label in ahead]
+        return "reveal", _send(game_dir, me, man, side, step, prev, "reveal", now, body)
     if set(out.owes.values()) <= {"join", "start"}:
         raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe their "
                           f"{next(iter(out.owes.values()))} (protocol §13.4).")
@@ -267,6 +307,88 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
                           f"{next(iter(out.owes.values()))} for step {step}; a forfeit may be claimed after "
                           f"the deadline ({man.hours} hours) (protocol §13.5).")
     raise LedgerError(f"{side} owes nothing now (protocol §13.4).")
+
+
+def _hide(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, secrets: dict[str, Any],
+          facts: dict[str, Any] | None) -> dict[str, str]:
+    """The side's hidden facts behind fresh handles: the openings stay in its private area (§13.10)."""
+    labels = hidden.hidden_labels(man.scenario, dict(man.options), side)
+    if facts is None:
+        facts = hidden.private_setup(man.scenario, dict(man.options), side, Drbg(os.urandom(32)))
+    if sorted(facts) != sorted(labels):
+        raise FormatError(f"the hidden facts of {side} are {', '.join(labels)}, not {', '.join(sorted(facts))} "
+                          "(protocol §13.10).")
+    hidden.check_facts(man.scenario, dict(man.options), side, facts, True)
+    out: dict[str, str] = {}
+    for label in labels:
+        out[label], opening = handles.make(label, facts[label])
+        secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
+    _save_secrets(game_dir, side, secrets)
+    return out
+
+
+def _deal_pass(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, owed: str, step: int) -> dict[str, Any]:
+    """This side's pass of the deal of ``step`` (protocol §13.11): its shuffle or lock over the deck the side
+    before it sent, or its keys for the positions dealt to the others; its keys stay in its private area."""
+    deck = hidden.deck(man.scenario, dict(man.options))
+    assert deck is not None  # only a game with a deck owes a deal pass
+    secrets = _secrets(game_dir, side)
+    held = _all(game_dir, man)
+    i = man.sides.index(side)
+    mine = secrets.setdefault("deals", {})
+    if owed == "keys":
+        others = dealing.others(deck, man.sides, side)
+        return {"keys": {j: k for j, k in mine[str(step)]["keys"].items() if int(j) in others}}
+    before = None
+    if i or owed == "lock":
+        given = held[f"{step:04d}-{owed if i else 'shuffle'}-{man.sides[i - 1]}.pbem"]
+        before = [bytes.fromhex(v) for v in given.body["deck"]]
+    if owed == "shuffle":
+        values, private = dealing.my_shuffle(man.game, deck, before)
+    else:
+        assert before is not None
+        values, private = dealing.my_lock(before, mine[str(step)])
+    mine[str(step)] = private
+    _save_secrets(game_dir, side, secrets)
+    return {"deck": [v.hex() for v in values]}
+
+
+def _own(secrets: dict[str, Any], label: str) -> dict[str, Any]:
+    opening = secrets.get("openings", {}).get(label)
+    if not isinstance(opening, dict):
+        raise LedgerError(f"this side's private area holds no opening of {label!r}: seal from the folder that "
+                          "started the game (protocol §13.1).")
+    return opening
+
+
+def own_facts(secrets: dict[str, Any], out: Outcome, side: str) -> dict[str, Any]:
+    """This side's hidden facts, from its private area."""
+    return {label: _own(secrets, label)["value"] for label, s in out.owners.items() if s == side}
+
+
+def _check_own(hidden: HiddenRules, out: Outcome, side: str, order: Any, secrets: dict[str, Any]) -> None:
+    """The order against the rules with this side's own facts known too: a player is told before it binds
+    itself that its order breaks a rule only its hidden facts decide."""
+    try:
+        hidden.validate(out.state, side, order, Facts(out.revealed, out.owners, own_facts(secrets, out, side)))
+    except NeedReveal:
+        pass  # a rule on the other side's hidden facts: the record checks it when they open
+
+
+def _openings(hidden: HiddenRules, side: str, out: Outcome, secrets: dict[str, Any], owed: str) -> list[dict[str, Any]]:
+    """What an ``open`` (the asked fact, and every other fact of this side the paused step will read
+    before it needs another side's: sent ahead) or a ``final`` (every fact) opens."""
+    mine = own_facts(secrets, out, side)
+    if owed == "final":
+        return [_own(secrets, label) for label in sorted(mine)]
+    r = out.resume
+    facts = Facts(out.revealed, out.owners, mine)
+    try:
+        hidden.adjudicate(r["public"], r["orders"], facts, Drbg(bytes.fromhex(r["seed"])))
+    except NeedReveal:
+        pass
+    asked = r["question"]["label"]
+    return [_own(secrets, label) for label in [asked, *(f for f in facts.foreseen if f != asked)]]
 
 
 def _send(game_dir: Path, me: PrivateIdentity, man: Manifest, side: str, step: int, prev: str, phase: str, now: int,
@@ -317,7 +439,9 @@ def describe(out: Outcome, step: int) -> str:
         return out.verdict
     if not out.owes:
         return "the game is over"
-    return f"step {step}: " + ", ".join(f"{s} owes {w}" for s, w in sorted(out.owes.items()))
+    said = f"step {step}: " + ", ".join(f"{s} owes {w}" for s, w in sorted(out.owes.items()))
+    q = out.resume.get("question")
+    return f"{said} (the rules ask {q['owner']} to reveal {q['label']}: {q['rule']})" if q else said
 
 
 def check_proof(path: Path, man: Manifest) -> str:

@@ -18,14 +18,22 @@ from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.records import record
 
 KIND = "peer"
-PHASES = ("join", "start", "commit", "reveal", "claim")
+PHASES = ("join", "start", "shuffle", "lock", "keys", "commit", "reveal", "claim", "open", "final")
 FIELDS: dict[str, frozenset[str]] = {
     "join": frozenset({"manifest", "anchor"}),
     "start": frozenset({"link"}),
     "commit": frozenset({"commitment"}),
     "reveal": frozenset({"opening", "link", "commits"}),
     "claim": frozenset({"against"}),
+    "open": frozenset({"openings"}),
+    "shuffle": frozenset({"deck"}),
+    "lock": frozenset({"deck"}),
+    "keys": frozenset({"keys"}),
+    "final": frozenset({"openings"}),
 }
+# Fields a game with hidden facts adds (protocol §13.10): the start's handles, the openings a reveal sends ahead.
+OPTIONAL: dict[str, frozenset[str]] = {"start": frozenset({"handles"}), "reveal": frozenset({"openings"}),
+                                       "final": frozenset({"deals"})}
 
 
 @record
@@ -69,7 +77,7 @@ def read(data: bytes | str, where: str, game: str, keys: dict[str, PublicIdentit
     if not isinstance(body, dict) or canonical_bytes(body) != env.body:
         raise FormatError(f"{where}: the payload is not a canonical JSON object (protocol §13.2).")
     phase, clock = body.pop("phase", None), body.pop("clock", None)
-    if phase not in FIELDS or set(body) != FIELDS[phase]:
+    if phase not in FIELDS or not FIELDS[phase] <= set(body) <= FIELDS[phase] | OPTIONAL.get(phase, frozenset()):
         raise FormatError(f"{where}: a peer message is one of {', '.join(PHASES)} with its fields "
                           "(protocol §13.2).")
     if not isinstance(clock, int) or isinstance(clock, bool) or clock < 0:
@@ -85,15 +93,41 @@ def _hexes(value: Any) -> bool:
     return isinstance(value, list) and all(is_hex64(v) for v in value)
 
 
+def is_opening(o: Any) -> bool:
+    """``{"label", "salt", "value"}`` with a text label and a salt of 64 hex digits."""
+    return isinstance(o, dict) and set(o) == {"label", "salt", "value"} and isinstance(o["label"], str) \
+        and is_hex64(o["salt"])
+
+
+def _hex_map(value: Any) -> bool:
+    """Deck position (decimal text) -> a deal key (64 hex digits)."""
+    return isinstance(value, dict) and all(k.isdigit() and is_hex64(v) for k, v in value.items())
+
+
+def _deal_keys(d: Any) -> bool:
+    """One deal's keys as a final opens them: the shuffle key, the permutation, the side's position keys."""
+    return isinstance(d, dict) and set(d) == {"shuffle", "perm", "keys"} and is_hex64(d["shuffle"]) \
+        and isinstance(d["perm"], list) and all(type(p) is int for p in d["perm"]) and _hex_map(d["keys"])
+
+
 def _bad_field(phase: str, body: dict[str, Any]) -> str:
     """The first field of the wrong type, or "": hashes, anchors, links and commitments are 64 hex digits."""
     for name in ("manifest", "anchor", "link", "commitment"):
         if name in body and not is_hex64(body[name]):
             return name
+    if "handles" in body and not (isinstance(body["handles"], dict)
+                                  and all(is_hex64(v) for v in body["handles"].values())):
+        return "handles"
+    if "openings" in body and not (isinstance(body["openings"], list) and all(is_opening(o) for o in body["openings"])):
+        return "openings"
+    if "deck" in body and not _hexes(body["deck"]):
+        return "deck"
+    if "keys" in body and not _hex_map(body["keys"]):
+        return "keys"
+    if "deals" in body and not (isinstance(body["deals"], list) and all(_deal_keys(d) for d in body["deals"])):
+        return "deals"
     if phase == "reveal":
-        o = body["opening"]
-        if not (isinstance(o, dict) and set(o) == {"label", "salt", "value"} and isinstance(o["label"], str)
-                and is_hex64(o["salt"])):
+        if not is_opening(body["opening"]):
             return "opening"
         if not _hexes(body["commits"]):
             return "commits"

@@ -1,0 +1,282 @@
+"""The peer record of a game with hidden facts (protocol §13.10): public entries, reveal questions, the audit.
+
+Entries hold the PUBLIC state only. Each side publishes a handle per hidden fact in its start
+message; a reveal (or ``open``, or ``final``) message opens handles, checked at once against
+them. The ruleset adjudicates from the public state plus the facts revealed so far; when it needs
+one still hidden, the record writes a ``pause`` entry holding the question and waits for the
+owner's ``open`` message, then replays the step on the same stream. When the game is over every
+side opens every handle (``final``) and the record replays the whole game with every fact known:
+an order that broke a rule decided by a fact hidden until then convicts its side, with the step.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.core.canonical import canonical_bytes
+from pbem.core.drbg import Drbg
+from pbem.core.errors import LedgerError, PbemError
+from pbem.core.peer import chain, dealing, handles
+from pbem.core.peer.message import Message
+from pbem.core.peer.record import Cheat, Manifest, Outcome, claimed, entry_hash, get, make_entry, order_round
+from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal
+
+
+class _Book:
+    """What the record knows of the hidden facts: the handles, their owners, the facts opened so far."""
+
+    def __init__(self, man: Manifest, rules: HiddenRules) -> None:
+        self.man, self.rules = man, rules
+        self.deck = rules.deck(man.scenario, dict(man.options))
+        self.deals: list[dealing.Dealt] = []
+        self.handles: dict[str, str] = {}
+        self.owners: dict[str, str] = {}
+        self.revealed: dict[str, Any] = {}
+        self.fresh: dict[str, Any] = {}  # opened since the last entry was written
+
+    def publish(self, m: Message) -> None:
+        """A start message's handles: exactly one per label the rules give its side."""
+        want = self.rules.hidden_labels(self.man.scenario, dict(self.man.options), m.side)
+        got = m.body.get("handles", {})
+        if sorted(got) != sorted(want):
+            raise Cheat(m.side, 0, "its start does not publish exactly one handle per hidden fact of its side "
+                        "(protocol §13.10)", [m.hash])
+        self.handles.update(got)
+        self.owners.update({label: m.side for label in want})
+
+    def take(self, m: Message, openings: Any, step: int, proof: list[str]) -> None:
+        """Open handles of ``m``'s side, each checked against its handle at once (protocol §13.10)."""
+        for o in openings:
+            label = o["label"]
+            if self.owners.get(label) != m.side:
+                raise Cheat(m.side, step, f"it opens {label!r}, which is not a handle of its side (protocol §13.10)",
+                            [*proof, m.hash])
+            if label.startswith("card."):
+                assert self.deck is not None  # a card label has an owner only once a deal gave it
+                dealt = next(d for d in self.deals if d.holds(label))
+                lie = dealing.check_card(self.man.game, self.deck, dealt, label, m.side, o)
+                if lie:
+                    raise Cheat(m.side, step, lie, [*proof, m.hash])
+            elif not handles.opens(self.handles[label], handles.Opening(label, o["salt"], o["value"])):
+                raise Cheat(m.side, step, f"its opening of {label} does not open the handle it published "
+                            "(protocol §13.10)", [*proof, m.hash])
+            if label not in self.revealed:
+                self.revealed[label] = self.fresh[label] = o["value"]
+        self.check(m.side, step, [*proof, m.hash], complete=False)
+
+    def check(self, side: str, step: int, proof: list[str], complete: bool) -> None:
+        mine = {k: v for k, v in self.revealed.items() if self.owners[k] == side and not k.startswith("card.")}
+        try:
+            self.rules.check_facts(self.man.scenario, dict(self.man.options), side, mine, complete)
+        except FactLie as exc:
+            raise Cheat(side, step, f"its revealed facts break the rules: {exc}", proof) from None
+
+    def facts(self) -> Facts:
+        return Facts(self.revealed, self.owners)
+
+    def flush(self) -> dict[str, Any]:
+        out, self.fresh = dict(sorted(self.fresh.items())), {}
+        return out
+
+
+def compute_hidden(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, links: dict[str, bytes],
+                   used: list[Message], entries: list[bytes]) -> Outcome:
+    book = _Book(man, rules)
+    for m in used:
+        if m.phase == "start":
+            book.publish(m)
+    seed_links = [(s, links[s]) for s in man.sides]
+    public = rules.public_setup(man.scenario, dict(man.options), chain.stream(man.game, 0, seed_links))
+    dealt_fields: dict[str, Any] = {}
+    if book.deck is not None:
+        dealt = _deal(man, held, book, 0, "")
+        if not isinstance(dealt, dealing.Dealt):
+            return Outcome(entries, {}, dealt, "")
+        used = [*used, *dealt.used]
+        dealt_fields = {"deck": [v.hex() for v in dealt.locked], "dealt": dealt.labels()}
+        public = rules.dealt(public, dealt.labels())
+    entries.append(make_entry(man, 0, "setup", "", used, seed=chain.seed(man.game, 0, seed_links).hex(),
+                              handles=dict(sorted(book.handles.items())), **dealt_fields, state=public))
+    while True:
+        step = len(entries)
+        owes = rules.owes(public)
+        if not owes:
+            return _final(man, held, rules, book, entries, public)
+        if set(owes.values()) == {"deal"} and book.deck is not None:  # a new deal (Hammer's each year)
+            dealt = _deal(man, held, book, step, entry_hash(entries[-1]))
+            if not isinstance(dealt, dealing.Dealt):
+                return _with(claimed(man, entries, public, step, dealt, held), book)
+            public = rules.dealt(public, dealt.labels())
+            entries.append(make_entry(man, step, "deal", entry_hash(entries[-1]), dealt.used,
+                                      deck=[v.hex() for v in dealt.locked], dealt=dealt.labels(), state=public))
+            continue
+        prev = entry_hash(entries[-1])
+        for s in man.sides:  # a reveal's openings are checked at once, before the round is complete
+            r = get(held, step, "reveal", s)
+            if r is not None and r.answers == prev:
+                book.take(r, r.body.get("openings", []), step, [])
+        got = order_round(man, held, entries, public, step, links, lambda side, order: None)
+        if isinstance(got, Outcome):
+            return _with(got, book)
+        orders, round_used = got
+        orders = {s: orders[s] for s in owes}
+        _validate(rules, public, orders, book, step, round_used)
+        seed_links = [(s, links[s]) for s in man.sides]
+        seed = chain.seed(man.game, step, seed_links)
+        waiting = _adjudicate(man, held, rules, book, entries, public, orders, seed, step, round_used)
+        if isinstance(waiting, Outcome):
+            return waiting
+        result, opens = waiting
+        entries.append(make_entry(man, len(entries), "step", entry_hash(entries[-1]), [*round_used, *opens],
+                                  seed=seed.hex(), orders=orders, revealed=book.flush(), log=result.log,
+                                  state=result.public))
+        public = result.public
+
+
+def _deal(man: Manifest, held: Mapping[str, Message], book: _Book, step: int,
+          prev: str) -> dealing.Dealt | dict[str, str]:
+    """The deal of ``step`` (13.11), its messages answering ``prev``: finished (its cards' labels now owned),
+    or who owes which pass."""
+    assert book.deck is not None
+    offset = sum(len(book.deck.cards) for _ in book.deals)
+
+    def held_pass(phase: str, side: str) -> Message | None:
+        m = get(held, step, phase, side)
+        return m if m is not None and m.answers == prev else None
+
+    try:
+        dealt = dealing.progress(man.game, book.deck, man.sides, held_pass, step, offset)
+    except dealing.DealCheat as exc:
+        raise Cheat(exc.side, step, exc.reason, exc.proof) from None
+    if isinstance(dealt, dealing.Dealt):
+        book.deals.append(dealt)
+        book.owners.update({label: s for s, labels in dealt.labels().items() for label in labels})
+    return dealt
+
+
+def _validate(rules: HiddenRules, public: dict[str, Any], orders: Mapping[str, Any], book: _Book, step: int,
+              used: list[Message]) -> None:
+    """Each order against the rules as far as the facts revealed tell: a fact revealed now checks what
+    depended on it (a block's allowance) at once."""
+    for side, order in orders.items():
+        try:
+            rules.validate(public, side, order, book.facts())
+        except NeedReveal:
+            continue  # the rule waits for a fact still hidden: checked when it opens, or at the final audit
+        except PbemError as exc:
+            raise Cheat(side, step, f"its order breaks the rules: {exc}", [m.hash for m in used if m.side == side]) \
+                from None
+
+
+def _adjudicate(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, book: _Book, entries: list[bytes],
+                public: dict[str, Any], orders: dict[str, Any], seed: bytes, step: int,
+                used: list[Message]) -> Outcome | tuple[Any, list[Message]]:
+    """The step on its stream, pausing for each reveal question until the owner's ``open`` answers it."""
+    opens: list[Message] = []
+    while True:
+        try:
+            return rules.adjudicate(public, orders, book.facts(), Drbg(seed)), opens
+        except NeedReveal as q:
+            if q.label not in book.handles or q.label in book.revealed:
+                raise LedgerError(f"the {man.ruleset} rules asked for {q.label!r}, which is no hidden fact "
+                                  "of this game (protocol §13.10).") from None
+            question = {"owner": q.owner, "label": q.label, "rule": q.rule}
+            entries.append(make_entry(man, len(entries), "pause", entry_hash(entries[-1]), [], question=question,
+                                  resumes=step))
+            n = len(entries)
+            m = get(held, n, "open", q.owner)
+            if m is None or m.answers != entry_hash(entries[-1]):
+                out = claimed(man, entries, public, n, {q.owner: "open"}, held)
+                return _with(out, book, {"question": question, "public": public, "orders": orders,
+                                         "seed": seed.hex()})
+            book.take(m, m.body["openings"], n, [])
+            if q.label not in book.revealed:
+                raise Cheat(q.owner, n, f"its open message does not open {q.label}, which the rules ask "
+                            f"({q.rule}; protocol §13.10)", [m.hash])
+            opens.append(m)
+            _validate(rules, public, orders, book, n, [*used, m])
+
+
+def _final(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, book: _Book, entries: list[bytes],
+           public: dict[str, Any]) -> Outcome:
+    """The game is over: every side opens every handle, and the whole game is replayed with every fact."""
+    n, prev = len(entries), entry_hash(entries[-1])
+    finals = [get(held, n, "final", s) for s in man.sides]
+    finals = [m if m is not None and m.answers == prev else None for m in finals]
+    if any(m is None for m in finals):
+        out = claimed(man, entries, public, n, {s: "final" for s, m in zip(man.sides, finals) if m is None}, held)
+        return _with(out, book)
+    for m in finals:
+        assert m is not None
+        book.take(m, m.body["openings"], n, [])
+        unopened = sorted(k for k, s in book.owners.items() if s == m.side and k not in book.revealed
+                          and not k.startswith("card."))
+        if unopened:
+            raise Cheat(m.side, n, f"its final message leaves {', '.join(unopened)} unopened (protocol §13.10)",
+                        [m.hash])
+        book.check(m.side, n, [m.hash], complete=True)
+    for index, dealt in enumerate(book.deals):
+        assert book.deck is not None
+        try:
+            cards = dealing.audit(man.game, book.deck, man.sides, dealt, {m.side: m for m in finals if m is not None},
+                                  index)
+        except dealing.DealCheat as exc:
+            raise Cheat(exc.side, n, exc.reason, exc.proof) from None
+        for label, card in cards.items():
+            book.revealed.setdefault(label, card)
+    replay(man, rules, entries, book.revealed, book.owners, held)
+    entries.append(make_entry(man, n, "end", prev, [m for m in finals if m is not None], revealed=book.flush(),
+                          audit="ok", result=rules.result(public)))
+    return _with(Outcome(entries, public, {}, ""), book)
+
+
+def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mapping[str, Any],
+           owners: Mapping[str, str], held: Mapping[str, Message]) -> None:
+    """The final audit: every step again with every fact known. An order that breaks a rule a fact
+    hidden until now decides convicts its side; a public state the replay does not reach convicts
+    the owners of the facts the replay read that were hidden at that step."""
+    by_hash = {m.hash: m for m in held.values()}
+    public: dict[str, Any] = {}
+    for raw in entries:
+        e = json.loads(raw)
+        if e["kind"] == "setup":
+            public = e["state"]
+            continue
+        if e["kind"] == "deal":  # the public state the deal's labels make (checked by its own computation)
+            public = rules.dealt(public, e["dealt"])
+            continue
+        if e["kind"] != "step":
+            continue
+        full = Facts(facts, owners, everything=True)
+        for side, order in sorted(e["orders"].items()):
+            try:
+                rules.validate(public, side, order, full)
+            except NeedReveal as q:
+                raise _unknown(man, e["entry"], q) from None
+            except PbemError as exc:
+                proof = [h for h in e["messages"] if by_hash[h].side == side]
+                raise Cheat(side, e["entry"], f"its order broke a rule its hidden facts decide, shown when "
+                            f"every handle opened: {exc} (protocol §13.10)", proof) from None
+        try:
+            result = rules.adjudicate(public, e["orders"], full, Drbg(bytes.fromhex(e["seed"])))
+        except NeedReveal as q:
+            raise _unknown(man, e["entry"], q) from None
+        if canonical_bytes(result.public) != canonical_bytes(e["state"]):
+            raise LedgerError(f"entry {e['entry']}: the replay with every fact known does not reach the public "
+                              f"state the record holds: the {man.ruleset} rules read a hidden fact without "
+                              "asking for it (protocol §13.10).")
+        public = result.public
+
+
+def _unknown(man: Manifest, entry: int, q: NeedReveal) -> LedgerError:
+    return LedgerError(f"entry {entry}: the {man.ruleset} rules asked for {q.label!r}, which no handle of this "
+                       "game hides (protocol §13.10).")
+
+
+def _with(out: Outcome, book: _Book, resume: dict[str, Any] | None = None) -> Outcome:
+    """The outcome with what a client needs to write its next message: the facts revealed and the
+    handles' owners, and, while a reveal question waits, the step it resumes."""
+    return Outcome(out.entries, out.state, out.owes, out.verdict, dict(book.revealed), dict(book.owners),
+                   resume or {}, list(book.deals))

@@ -1,0 +1,154 @@
+"""The seam between the peer record and a game with hidden facts (docs/protocol.md §13.10).
+
+A ruleset that plays with no referee and hides facts gives, through its optional ``peer()``
+method, a ``HiddenRules``: which facts each side hides (each known to the others by a handle,
+a salted commitment its owner publishes in its ``start`` message), and one adjudication that
+reads the public state plus a ``Facts`` view. ``Facts.get`` returns a fact that has been
+revealed; on the owner's own client it also returns the owner's own facts, noting each one read
+(those are the reveals the owner sends ahead, with no extra round trip); any other hidden fact
+raises ``NeedReveal``: the record pauses with a reveal question to the owner and resumes, with
+the same random stream, once the owner's ``open`` message is in.
+
+The same adjudication with every fact known is the game's full-information engine: at the end
+every side opens every handle and the record replays the whole game with it, checking each
+order against the full rules and each entry's public state against the replay's public
+projection (``project``), so whatever depended on a fact still hidden is checked at last.
+The core imports no game: a game implements this Protocol and names no core internals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from pbem.core.drbg import Drbg
+from pbem.core.errors import PbemError
+from pbem.core.records import record
+
+
+class NeedReveal(Exception):  # noqa: N818  (a question, not an error: the record pauses on it)
+    """The adjudication needs a fact still hidden: ``owner`` must open handle ``label`` (``rule`` says why)."""
+
+    def __init__(self, owner: str, label: str, rule: str) -> None:
+        super().__init__(f"{owner} must reveal {label} ({rule})")
+        self.owner, self.label, self.rule = owner, label, rule
+
+
+class FactLie(PbemError):
+    """A revealed fact the public rules refuse (e.g. one block claimed for two handles)."""
+
+
+@record
+class Deck:
+    """A deck the set-up deals by the mental deal (protocol §13.11): the cards (the open order the first
+    shuffle starts from) and how many each side gets, dealt in manifest order from position 0."""
+
+    cards: list[str]
+    hands: dict[str, int]
+
+
+@record
+class PeerStep:
+    """What one peer adjudication gives back: the new public state and the step's public log."""
+
+    public: dict[str, Any]
+    log: list[dict[str, Any]]
+
+
+class Facts:
+    """The hidden facts an adjudication may read.
+
+    ``revealed``: every fact opened so far (public, the same on every client). ``own``: on an
+    owner's client only, its own facts; reading one is noted in ``foreseen`` (what to send
+    ahead). ``owners``: label -> the side that hides it. ``everything`` = all facts known (the
+    full-information engine, used by the audit's replay)."""
+
+    def __init__(self, revealed: Mapping[str, Any], owners: Mapping[str, str], own: Mapping[str, Any] | None = None,
+                 everything: bool = False) -> None:
+        self.revealed, self.owners, self.own = dict(revealed), dict(owners), dict(own or {})
+        self.everything = everything
+        self.foreseen: list[str] = []
+
+    def get(self, label: str, rule: str) -> Any:
+        """The fact behind ``label``, or ``NeedReveal`` to its owner citing ``rule``."""
+        if label in self.revealed:
+            return self.revealed[label]
+        if label in self.own:
+            if label not in self.foreseen:
+                self.foreseen.append(label)
+            return self.own[label]
+        raise NeedReveal(self.owners.get(label, "?"), label, rule)
+
+    def is_public(self, label: str) -> bool:
+        """Whether every client knows ``label`` now (revealed, or the full replay): the only test
+        an adjudication may branch on without asking, so every client takes the same path."""
+        return self.everything or label in self.revealed
+
+
+@runtime_checkable
+class HiddenRules(Protocol):
+    """A game's hidden facts and its one adjudication over public state plus ``Facts``.
+
+    Labels are ``hidden.SIDE.n`` or ``pool.SIDE.n`` (handles.py): the owner is in the label.
+    Every method is pure and deterministic; only ``private_setup`` is the owner's own choice."""
+
+    def deck(self, scenario: str, options: dict[str, Any]) -> Deck | None:
+        """The deck every deal deals (the set-up's, and each one ``owes`` asks for with "deal"), or None.
+        A dealt card is the fact ``card.SIDE.j``, j counting on across deals (§13.11)."""
+
+    def dealt(self, public: dict[str, Any], hands: dict[str, list[str]]) -> dict[str, Any]:
+        """The public state once a deal is done: ``hands`` = side -> the labels of the cards it was dealt."""
+
+    def public_setup(self, scenario: str, options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
+        """Entry 0's public state, from the joint stream (the sides' handles are placed, not named)."""
+
+    def hidden_labels(self, scenario: str, options: dict[str, Any], side: str) -> list[str]:
+        """The labels ``side`` must publish handles for in its start message, in order."""
+
+    def private_setup(self, scenario: str, options: dict[str, Any], side: str, rng: Drbg) -> dict[str, Any]:
+        """The owner's facts behind its labels (its own randomness or choice; committed before any
+        joint draw, so a draw from its pool cannot be steered)."""
+
+    def check_facts(self, scenario: str, options: dict[str, Any], side: str, facts: Mapping[str, Any],
+                    complete: bool) -> None:
+        """Raise ``FactLie`` when ``facts`` (some, or with ``complete`` all, of ``side``'s) cannot be
+        its facts under the public rules (e.g. a block named twice, one the side does not own)."""
+
+    def owes(self, public: dict[str, Any]) -> dict[str, str]:
+        """Side -> the kind of order it owes; empty when the game is over; every side "deal" for a new deal."""
+
+    def validate(self, public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
+        """Refuse an order the rules forbid, as far as ``facts`` tell (raise PbemError)."""
+
+    def foresee(self, public: dict[str, Any], side: str, order: Any) -> list[str]:
+        """The labels of ``side``'s own facts its order will surely reveal (sent with the order)."""
+
+    def adjudicate(self, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, rng: Drbg) -> PeerStep:
+        """One step; raises ``NeedReveal`` at the first hidden fact the rules need."""
+
+    def result(self, public: dict[str, Any]) -> dict[str, Any]:
+        """The outcome so far (``{"winner": ..., "reason": ...}``)."""
+
+
+def hidden_rules(rules: Any) -> HiddenRules | None:
+    """The ruleset's hidden-fact seam (its optional ``peer()`` method), or None for a game of open facts."""
+    make = getattr(rules, "peer", None)
+    if make is None:
+        return None
+    peer: HiddenRules = make()
+    return peer
+
+
+def owner_of(label: str) -> str:
+    """``hidden.SIDE.n`` / ``pool.SIDE.n`` / ``card.SIDE.j`` -> SIDE ("" for a label of no side)."""
+    parts = label.split(".")
+    return parts[1] if len(parts) == 3 and parts[0] in ("hidden", "pool", "card") else ""
+
+
+def card_label(side: str, position: int) -> str:
+    """The fact of the card dealt to ``side`` at deck position ``position``."""
+    return f"card.{side}.{position}"
+
+
+def owners(labels: Sequence[str]) -> dict[str, str]:
+    return {label: owner_of(label) for label in labels}

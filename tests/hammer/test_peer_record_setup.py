@@ -1,0 +1,74 @@
+"""Hammer's set-up with no referee through the peer record (docs/protocol.md §13.10, §13.11): both sides
+join and start with a handle per hidden block, the year's 25 cards are dealt by the mental deal, and entry
+0 holds the public set-up (handles, the levy as handles) identical in both folders; each side reads its
+five cards and nothing of the other's. Game turns are not built yet, and say so in one sentence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.core import identity
+from pbem.core import ruleset as rs
+from pbem.core.errors import PbemError
+from pbem.core.peer import folder as peer
+from pbem.hammer.peer import HammerPeer
+from pbem.hammer.ruleset import HammerRuleset
+
+
+class HammerSetupOnly(HammerRuleset):
+    """Hammer with the set-up half of the hidden-fact seam (not offered by HammerRuleset until turns are built)."""
+
+    def peer(self) -> HammerPeer:
+        return HammerPeer()
+
+
+rs.register("hammer-setup", HammerSetupOnly)
+SIDES = ("england", "scotland")
+
+
+def _secrets(folder: Path, side: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((folder / ".pbem" / f"peer-{side}" / "secrets.json").read_text())
+    return data
+
+
+def test_protocol_13_10_hammers_set_up_and_deal_with_no_referee(tmp_path: Path) -> None:
+    keys = {s: identity.generate(s) for s in SIDES}
+    dirs = {s: tmp_path / s / "bh" for s in SIDES}
+    peer.open_game(dirs["england"], "hammer-setup", "braveheart", {}, {s: k.public for s, k in keys.items()}, 24,
+                   length=16)
+    dirs["scotland"].mkdir(parents=True)
+    (dirs["scotland"] / "game.toml").write_bytes((dirs["england"] / "game.toml").read_bytes())
+
+    def send(side: str, text: str) -> None:
+        other = "scotland" if side == "england" else "england"
+        peer.take(dirs[other], text.encode("ascii"), f"message of {side}")
+
+    for s in SIDES:
+        send(s, peer.write_join(dirs[s], keys[s], s, clock=1))
+    while not peer.outcome(dirs["england"]).entries:
+        for s in sorted(peer.outcome(dirs["england"]).owes):
+            send(s, peer.write_owed(dirs[s], keys[s], None, 1)[1])
+    ledgers = [(dirs[s] / "ledger" / "0000.json").read_bytes() for s in SIDES]
+    assert ledgers[0] == ledgers[1]
+    setup = json.loads(ledgers[0])
+    state = setup["state"]
+    assert len(state["levy"]) == 4 and set(state["levy"]) <= set(state["areas"]["England"]["england"])
+    assert state["hands"] == setup["dealt"] and [len(h) for h in state["hands"].values()] == [5, 5]
+    with pytest.raises(PbemError, match="England|owes"):  # each side reads its hand at its first message
+        peer.write_owed(dirs["england"], keys["england"], None, 1)
+    hands = {}
+    for s in SIDES:
+        with pytest.raises(PbemError, match="not built yet"):
+            peer.write_owed(dirs[s], keys[s], {"side": s, "card": "x"}, 1)
+        data = _secrets(dirs[s], s)
+        hands[s] = sorted(data["openings"][label]["value"] for labels in data["hands"].values() for label in labels)
+    assert len(set(hands["england"]) | set(hands["scotland"])) == 10
+    public = b"".join(p.read_bytes() for p in sorted((dirs["scotland"] / "messages").iterdir())) + ledgers[0]
+    for label, o in _secrets(dirs["england"], "england")["openings"].items():
+        if label.startswith("hidden."):  # England's blocks (names like "Mar" are also areas: look for the fact)
+            assert f'"{label}":"{o["value"]}"'.encode() not in public
+    assert not any(f'"{card}"'.encode() in public for card in hands["england"])
