@@ -32,6 +32,7 @@ from pbem.core.drbg import Drbg
 from pbem.core.errors import AuditError, PbemError
 from pbem.core.peer import chain, handles, hands
 
+CHAIN = chain.DEFAULT_LENGTH
 RULING = {"ruling": "no referee: a manual card's text has no effect in a game without one (docs/bagpipes-peer.md)"}
 
 
@@ -239,8 +240,9 @@ class PeerGame:
         opts = self.rules.options(**dict(options or {}))
         seats = tuple(s for s in self.rules.sides if s != REFEREE)
         self.rec = Record(game_id, seats, opts)
-        self.clients = {s: Client(s, bots[s], entropy(s) if entropy else os.urandom) for s in seats}
+        self.clients = {s: Client(s, bots[s], entropy(s) if entropy else os.urandom) for s in seats if s in bots}
         self.cheat_hooks: dict[str, Callable[[Message], None]] = {}
+        self.replaying: list[Message] | None = None
 
     # -- messages -------------------------------------------------------------------------------
     def send(self, m: Message) -> None:
@@ -249,36 +251,57 @@ class PeerGame:
             hook(m)
         self.rec.messages.append(m)
 
+    def message(self, seat: str, step: int, phase: str, make: Callable[[], dict[str, Any]]) -> Message:
+        """The seat's message for a step and phase: its client writes it, or, when the record is replayed from
+        the messages alone (``replay``), the next message of the log, which must be that one."""
+        if self.replaying is None:
+            m = Message(seat, step, phase, make())
+            self.send(m)
+            return m
+        if not self.replaying:
+            raise PbemError(f"the record ends before the {phase} of {seat} for step {step} (docs/bagpipes-peer.md)")
+        m = self.replaying.pop(0)
+        if (m.seat, m.step, m.phase) != (seat, step, phase):
+            raise PbemError(f"the record holds the {m.phase} of {m.seat} for step {m.step} where the {phase} of "
+                            f"{seat} for step {step} is due (docs/bagpipes-peer.md)")
+        self.rec.messages.append(m)
+        return m
+
     # -- set-up ---------------------------------------------------------------------------------
     def set_up(self) -> None:
         rec = self.rec
-        length = 4096
-        for s, c in self.clients.items():
-            rec.anchors[s] = chain.anchor(c.secrets.chain, length)
-            self.send(Message(s, 0, "join", {"anchor": rec.anchors[s].hex()}))
-        for s, c in self.clients.items():
-            self._open_link(s, 1, chain.link_at(c.secrets.chain, length, 1))
+        for s in rec.seats:
+            m = self.message(s, 0, "join", lambda: {"anchor": chain.anchor(self.clients[s].secrets.chain,
+                                                                            CHAIN).hex()})
+            rec.anchors[s] = bytes.fromhex(m.body["anchor"])
+        for s in rec.seats:
+            m = self.message(s, 0, "start", lambda: {"link": chain.link_at(self.clients[s].secrets.chain, CHAIN,
+                                                                            1).hex()})
+            self._open_link(s, 1, bytes.fromhex(m.body["link"]))
         options = _options(rec.options)
         cards = open_cards(self.comps, options)
         for name, deck_cards in cards.items():
             values = hands.open_deck(rec.game, deck_cards)
-            shuffles, locks = [], []
-            for s, c in self.clients.items():
-                c.secrets.dealers[name] = c.dealer(len(deck_cards))
-                values = c.secrets.dealers[name].shuffle(values)
-                shuffles.append([v.hex() for v in values])
-                self.send(Message(s, 0, f"shuffle.{name}", {"deck": shuffles[-1]}))
-            for s, c in self.clients.items():
-                values = c.secrets.dealers[name].lock(values)
-                locks.append([v.hex() for v in values])
-                self.send(Message(s, 0, f"lock.{name}", {"deck": locks[-1]}))
-            rec.decks[name] = hands.DeckPasses(name, deck_cards, shuffles, locks)
+            passes: dict[str, list[list[str]]] = {"shuffle": [], "lock": []}
+            for kind in ("shuffle", "lock"):
+                for s in rec.seats:
+                    m = self.message(s, 0, f"{kind}.{name}", lambda: {"deck": self._pass(s, name, kind, values)})
+                    passes[kind].append(list(m.body["deck"]))
+                    values = [bytes.fromhex(v) for v in m.body["deck"]]
+            rec.decks[name] = hands.DeckPasses(name, deck_cards, passes["shuffle"], passes["lock"])
         decks = {name: [token(name, i) for i in range(len(c))] for name, c in cards.items()}
         decks["grey_cards"], decks["red_cards"] = cards["grey"], cards["red"]
         rng = self.stream(0)
         rec.table = set_up(options, self.comps, rng, decks, masked=True)
         self.deliver(0)
         self.run(0, lambda t, g: g.advance(), {})
+
+    def _pass(self, seat: str, deck: str, kind: str, values: list[bytes]) -> list[str]:
+        secrets = self.clients[seat].secrets
+        if kind == "shuffle":
+            secrets.dealers[deck] = self.clients[seat].dealer(len(values))
+            return [v.hex() for v in secrets.dealers[deck].shuffle(values)]
+        return [v.hex() for v in secrets.dealers[deck].lock(values)]
 
     def _open_link(self, seat: str, use: int, link: bytes) -> None:
         if not chain.follows(link, self.rec.links.get(seat, self.rec.anchors[seat])):
@@ -290,41 +313,47 @@ class PeerGame:
 
     def deliver(self, step: int) -> None:
         """Every seat publishes its lock keys for the cards the others now hold; each owner reads its own."""
-        for s, c in self.clients.items():
-            keys = c.deliveries(self.rec)
-            self.send(Message(s, step, "deliver", {"keys": keys}))
-            for tok, k in keys.items():
+        for s in self.rec.seats:
+            m = self.message(s, step, "deliver", lambda: {"keys": self.clients[s].deliveries(self.rec)})
+            for tok, k in sorted(m.body["keys"].items()):
                 self.rec.delivered.setdefault(tok, {})[s] = k
-        for c in self.clients.values():
-            c.read_cards(self.rec)
+        if self.replaying is None:
+            for c in self.clients.values():
+                c.read_cards(self.rec)
 
     # -- one step -------------------------------------------------------------------------------
     def play_step(self, step: int, bot_rng: Callable[[str, int], Drbg]) -> None:
         rec = self.rec
         assert rec.table is not None
         commits: dict[str, str] = {}
-        plans: dict[str, tuple[Any, Any]] = {}
-        for s, c in self.clients.items():
-            order, sealed = c.order(rec, step, bot_rng(s, step))
-            value: dict[str, Any] = {"order": order, "choice": ""}
-            if sealed is not None:
-                label = f"choice.{s}.{rec.table.round}"
-                value["choice"], c.secrets.openings[label] = handles.make(label, sealed)
-            commitment, c.secrets.openings[handles.order_label(step)] = handles.make(handles.order_label(step), value)
-            commits[s] = commitment
-            plans[s] = (order, sealed)
-            self.send(Message(s, step, "commit", {"commitment": commitment}))
+        for s in rec.seats:
+            m = self.message(s, step, "commit", lambda: {"commitment": self._commit(s, step, bot_rng(s, step))})
+            commits[s] = m.body["commitment"]
         orders: dict[str, Any] = {}
-        for s, c in self.clients.items():
-            opening = c.secrets.openings[handles.order_label(step)]
-            link = chain.link_at(c.secrets.chain, 4096, step + 1)
-            m = Message(s, step, "reveal", {"opening": opening, "link": link.hex(),
-                                            "cards": c.card_openings(rec, opening.value["order"])})
-            self.send(m)
+        for s in rec.seats:
+            m = self.message(s, step, "reveal", lambda: self._reveal(s, step))
             self.take_reveal(m, commits[s], orders)
         masked = self.stand_in(orders)
         self.run(step, lambda t, g: g.take(_typed(t, masked)), orders)
         self.deliver(step)
+
+    def _commit(self, seat: str, step: int, rng: Drbg) -> str:
+        """The seat's client writes its order (its choice token sealed apart) and commits to it."""
+        assert self.rec.table is not None
+        c = self.clients[seat]
+        order, sealed = c.order(self.rec, step, rng)
+        value: dict[str, Any] = {"order": order, "choice": ""}
+        if sealed is not None:
+            label = f"choice.{seat}.{self.rec.table.round}"
+            value["choice"], c.secrets.openings[label] = handles.make(label, sealed)
+        commitment, c.secrets.openings[handles.order_label(step)] = handles.make(handles.order_label(step), value)
+        return commitment
+
+    def _reveal(self, seat: str, step: int) -> dict[str, Any]:
+        c = self.clients[seat]
+        opening = c.secrets.openings[handles.order_label(step)]
+        return {"opening": opening, "link": chain.link_at(c.secrets.chain, CHAIN, step + 1).hex(),
+                "cards": c.card_openings(self.rec, opening.value["order"])}
 
     def stand_in(self, orders: Mapping[str, Any]) -> dict[str, Any]:
         """The orders the masked engine takes: a sealed choice stands in as Scotland until the Battle opens it."""
@@ -405,16 +434,16 @@ class PeerGame:
             if kind == "card":
                 deck, pos = parse_token(key)
                 keys = {}
-                for s, c in self.clients.items():
-                    keys[s] = c.secrets.dealers[deck].key(pos)
-                    self.send(Message(s, step, "open", {"card": {key: keys[s]}}))
+                for s in rec.seats:
+                    m = self.message(s, step, "open", lambda: {"card": {key: self.clients[s].secrets.dealers[deck]
+                                                                        .key(pos)}})
+                    keys[s] = m.body["card"][key]
                 rec.cards[key] = hands.read(rec.game, rec.decks[deck], pos, list(keys.values()))
             else:
-                label = f"choice.{key}.{rec.table.round}"
-                o = self.clients[key].secrets.openings[label]
-                m = Message(key, step, "open", {"choice": o})
-                self.send(m)
-                self.take_choice(m, rec.table.round)
+                rnd = rec.table.round
+                m = self.message(key, step, "open", lambda: {
+                    "choice": self.clients[key].secrets.openings[f"choice.{key}.{rnd}"]})
+                self.take_choice(m, rnd)
             done.append(f"{kind} {key}")
         return done
 
@@ -441,6 +470,20 @@ class PeerGame:
                 raise PbemError(f"the game did not end in {limit} steps")
             self.play_step(step, bot_rng)
             step += 1
+
+    def replay(self, messages: list[Message]) -> None:
+        """Compute the record from the messages alone, as an observer or another seat's client does (verify):
+        no seat's secrets are used; a message missing or out of its place is refused with one sentence."""
+        self.replaying = list(messages)
+        self.set_up()
+        step = 1
+        while self.rec.table is not None and self.rec.table.phase != Phase.OVER and self.replaying:
+            self.play_step(step, lambda s, k: Drbg(b"unused: replayed orders come from the record"))
+            step += 1
+        if self.replaying:
+            m = self.replaying[0]
+            raise PbemError(f"the record holds the {m.phase} of {m.seat} for step {m.step} after the game's end "
+                            "(docs/bagpipes-peer.md)")
 
     def audit(self) -> list[str]:
         """The final audit: every seat opens its deal keys; every pass is replayed; the whole game is replayed
@@ -489,6 +532,20 @@ class PeerGame:
             diff = sorted(k for k in want if want[k] != got.get(k))
             raise AuditError(f"entry {n}'s public state is not the full replay's (differs in {', '.join(diff)}): "
                              "a hidden fact was lied about (docs/bagpipes-peer.md)")
+
+
+def verify(rec: Record) -> list[str]:
+    """Replay the record from its messages alone, with nobody's secrets: every entry must be what they compute."""
+    observer = PeerGame(rec.game, int(rec.options["players"]), {}, options=rec.options)
+    observer.replay(rec.messages)
+    mine, theirs = observer.rec.entries, rec.entries
+    for n, (a, b) in enumerate(zip(mine, theirs)):
+        if canonical_bytes(a) != canonical_bytes(b):
+            raise PbemError(f"entry {n} is not what the messages compute (docs/bagpipes-peer.md)")
+    if len(mine) != len(theirs):
+        raise PbemError(f"the record holds {len(theirs)} entries, but its messages compute {len(mine)} "
+                        "(docs/bagpipes-peer.md)")
+    return [f"verify ok: {len(mine)} entries replayed from {len(rec.messages)} messages, no secret used"]
 
 
 def _typed(t: Table, orders: Mapping[str, Any]) -> dict[str, Order]:

@@ -13,7 +13,7 @@ import pytest
 from pbem.bagpipes.bots import BOTS
 from pbem.bagpipes.engine import seat_ids
 from pbem.bagpipes.model import to_data
-from pbem.bagpipes.peer import Cheat, Message, PeerGame
+from pbem.bagpipes.peer import Cheat, Message, PeerGame, verify
 from pbem.bagpipes.peergame import is_token
 from pbem.bagpipes.play import bot_rng
 from pbem.core.errors import PbemError
@@ -53,8 +53,23 @@ def test_sb_peer_whole_game_ends_with_the_audit_replaying_every_hidden_fact(play
     last = g.rec.entries[-1]["public"]
     assert last["phase"] == "over" and last["end_reason"]
     assert g.audit()[0].startswith("audit ok")
+    assert verify(g.rec)[0].startswith("verify ok")
     opened = [o for e in g.rec.entries for o in e["opened"]]
     assert any(o.startswith("loyalty ") for o in opened) and any(o.startswith("card grey@") for o in opened)
+
+
+@pytest.mark.slow
+def test_sb_peer_verify_replays_the_record_from_its_messages_alone_and_refuses_a_changed_one() -> None:
+    """Protocol §13.4: an observer holding no secret recomputes every entry from the messages; a message whose
+    revealed order was changed after the fact does not open its commitment and names its seat."""
+    g = new_game(2, label="verify")
+    play(g)
+    assert verify(g.rec)[0].startswith("verify ok")
+    reveal = next(m for m in g.rec.messages if m.phase == "reveal" and m.body["opening"].value["order"])
+    o = reveal.body["opening"]
+    reveal.body["opening"] = handles.Opening(o.label, o.salt, {**o.value, "order": {**o.value["order"], "round": 9}})
+    with pytest.raises(Cheat, match=rf"{reveal.seat} cheated at step {reveal.step}: its reveal does not open"):
+        verify(g.rec)
 
 
 def test_sb_peer_three_players_refused_with_one_sentence() -> None:
