@@ -72,6 +72,20 @@ def test_sb_peer_verify_replays_the_record_from_its_messages_alone_and_refuses_a
         verify(g.rec)
 
 
+@pytest.mark.slow
+def test_sb_peer_a_shuffle_that_substitutes_a_card_is_caught_at_the_final_audit() -> None:
+    """Protocol §13.7, [SB-6]: a seat whose shuffle pass of the bagpipe deck puts one card twice (and drops
+    another) plays on unnoticed, but the final audit replays its pass from its opened keys and names it."""
+    g = new_game(4, label="substitute")
+
+    def substitute(m: Message) -> None:
+        m.body["deck"] = [m.body["deck"][1], *m.body["deck"][1:]]
+    g.cheat_hooks["0.shuffle.bagpipe.clan2"] = substitute
+    play(g)
+    with pytest.raises(PbemError, match=r"clan2 cheated in the deal: its shuffle pass"):
+        g.audit()
+
+
 def test_sb_peer_three_players_refused_with_one_sentence() -> None:
     """[SB-12.1]: a drawn card naming the Badge is shown and redrawn, which a game with no referee cannot do
     without showing every draw; refused at once."""
