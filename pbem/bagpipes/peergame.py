@@ -135,14 +135,7 @@ def set_up(options: Any, comps: Components, rng: Drbg, decks: dict[str, list[str
     t.bagpipe_deck = list(decks["bagpipe"])
     if options.players > 2:
         t.dagger_deck = list(decks["dagger"])
-    g = game(t, comps, rng, masked)
-    deal = 3 if options.scottish_set else 2 if options.players == 3 else 1
-    for _ in range(deal):
-        for sid in g.clockwise_from(t.badge):
-            g.draw_bagpipe(t.seat(sid), loot=False)
-    g.log("setup", f"{options.players} players, {rounds} rounds; {t.badge} holds the Badge of Honour"
-          + (f", {t.stay_home} the Stay Home! badge" if t.stay_home else "") + ".",
-          badge=t.badge, stay_home=t.stay_home, stream_at=0)
+    game(t, comps, rng, masked).opening_deal()
     return t
 
 
