@@ -27,9 +27,11 @@ from pbem.bagpipes.engine import check as check_order
 from pbem.bagpipes.model import REFEREE, Order, Phase, Table, order_data, parse_order
 from pbem.bagpipes.peergame import NeedReveal, game, is_token, parse_token, reveal_loyalty, set_up, substitute, token
 from pbem.bagpipes.ruleset import BagpipesRuleset
+from pbem.core import envelope
 from pbem.core.canonical import canonical_bytes, sha256_hex
 from pbem.core.drbg import Drbg
 from pbem.core.errors import AuditError, PbemError
+from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.peer import chain, handles, hands
 
 CHAIN = chain.DEFAULT_LENGTH
@@ -62,6 +64,20 @@ class Message:
     step: int
     phase: str
     body: dict[str, Any]
+    signed: bytes = b""     # the sign-only envelope (protocol §4.2) of the payload, when the game has keys
+
+    @property
+    def slot(self) -> tuple[str, int, str]:
+        return self.seat, self.step, self.phase
+
+    def payload(self) -> bytes:
+        """What the seat signs: the phase and the body, canonical JSON (an opening as label, salt, value)."""
+        return canonical_bytes({"phase": self.phase, "body": body_data(self.body)})
+
+
+def body_data(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: ({"label": v.label, "salt": v.salt, "value": v.value} if isinstance(v, handles.Opening) else v)
+            for k, v in body.items()}
 
 
 @dataclass
@@ -71,6 +87,7 @@ class Record:
     game: str
     seats: tuple[str, ...]
     options: dict[str, Any]
+    keys: dict[str, PublicIdentity] = field(default_factory=dict)          # each seat's signing key, if any
     anchors: dict[str, bytes] = field(default_factory=dict)
     links: dict[str, bytes] = field(default_factory=dict)
     decks: dict[str, hands.DeckPasses] = field(default_factory=dict)
@@ -230,7 +247,8 @@ class PeerGame:
     and every entry is computed from the record alone (what any client computes)."""
 
     def __init__(self, game_id: str, players: int, bots: Mapping[str, Bot], options: Mapping[str, Any] | None = None,
-                 entropy: Callable[[str], Callable[[int], bytes]] | None = None) -> None:
+                 entropy: Callable[[str], Callable[[int], bytes]] | None = None,
+                 keys: Mapping[str, PrivateIdentity] | None = None) -> None:
         if players == 3:
             raise PbemError("a 3-player Swords and Bagpipes game discards and redraws a drawn card that names the "
                             "Badge of Honour [SB-12.1], which a no-referee game cannot do without showing the card; "
@@ -239,7 +257,8 @@ class PeerGame:
         self.comps = self.rules.components
         opts = self.rules.options(**dict(options or {}))
         seats = tuple(s for s in self.rules.sides if s != REFEREE)
-        self.rec = Record(game_id, seats, opts)
+        self.keys = dict(keys or {})
+        self.rec = Record(game_id, seats, opts, {s: k.public for s, k in sorted(self.keys.items())})
         self.clients = {s: Client(s, bots[s], entropy(s) if entropy else os.urandom) for s in seats if s in bots}
         self.cheat_hooks: dict[str, Callable[[Message], None]] = {}
         self.replaying: list[Message] | None = None
@@ -249,6 +268,9 @@ class PeerGame:
         hook = self.cheat_hooks.get(f"{m.step}.{m.phase}.{m.seat}") or self.cheat_hooks.get(f"*.{m.phase}.{m.seat}")
         if hook is not None:
             hook(m)
+        if m.seat in self.keys:
+            m.signed = envelope.sign_only(self.keys[m.seat], m.payload(), game=self.rec.game, kind=envelope.KINDS[-1],
+                                          side=m.seat, step=m.step)
         self.rec.messages.append(m)
 
     def message(self, seat: str, step: int, phase: str, make: Callable[[], dict[str, Any]]) -> Message:
@@ -261,6 +283,8 @@ class PeerGame:
         if not self.replaying:
             raise PbemError(f"the record ends before the {phase} of {seat} for step {step} (docs/bagpipes-peer.md)")
         m = self.replaying.pop(0)
+        if self.rec.keys:
+            signed_by(m, self.rec)
         if (m.seat, m.step, m.phase) != (seat, step, phase):
             raise PbemError(f"the record holds the {m.phase} of {m.seat} for step {m.step} where the {phase} of "
                             f"{seat} for step {step} is due (docs/bagpipes-peer.md)")
@@ -435,13 +459,13 @@ class PeerGame:
                 deck, pos = parse_token(key)
                 keys = {}
                 for s in rec.seats:
-                    m = self.message(s, step, "open", lambda: {"card": {key: self.clients[s].secrets.dealers[deck]
-                                                                        .key(pos)}})
+                    m = self.message(s, step, f"open.{key}", lambda: {
+                        "card": {key: self.clients[s].secrets.dealers[deck].key(pos)}})
                     keys[s] = m.body["card"][key]
                 rec.cards[key] = hands.read(rec.game, rec.decks[deck], pos, list(keys.values()))
             else:
                 rnd = rec.table.round
-                m = self.message(key, step, "open", lambda: {
+                m = self.message(key, step, f"open.choice.{key}", lambda: {
                     "choice": self.clients[key].secrets.openings[f"choice.{key}.{rnd}"]})
                 self.take_choice(m, rnd)
             done.append(f"{kind} {key}")
@@ -534,9 +558,34 @@ class PeerGame:
                              "a hidden fact was lied about (docs/bagpipes-peer.md)")
 
 
+def signed_by(m: Message, rec: Record) -> None:
+    """The message is the envelope its seat signed for this game, step and phase; one sentence otherwise."""
+    where = f"the {m.phase} of {m.seat} for step {m.step}"
+    env = envelope.parse(m.signed, where)
+    envelope.expect(env, where, signer=rec.keys[m.seat], game=rec.game, kind=envelope.KINDS[-1], side=m.seat,
+                    step=m.step)
+    if env.body != m.payload():
+        raise PbemError(f"{where} is not what {m.seat} signed (protocol §13.2).")
+
+
+def equivocation(messages: list[Message]) -> None:
+    """Two different signed messages of one seat for one step and phase prove equivocation (protocol §13.2)."""
+    seen: dict[tuple[str, int, str], Message] = {}
+    for m in messages:
+        other = seen.setdefault(m.slot, m)
+        if other.payload() != m.payload():
+            raise Cheat(m.seat, m.step, f"it signed two different {m.phase} messages for one step (equivocation, "
+                        "protocol §13.2)")
+
+
 def verify(rec: Record) -> list[str]:
     """Replay the record from its messages alone, with nobody's secrets: every entry must be what they compute."""
+    if rec.keys:
+        for m in rec.messages:
+            signed_by(m, rec)
+    equivocation(rec.messages)
     observer = PeerGame(rec.game, int(rec.options["players"]), {}, options=rec.options)
+    observer.rec.keys = dict(rec.keys)
     observer.replay(rec.messages)
     mine, theirs = observer.rec.entries, rec.entries
     for n, (a, b) in enumerate(zip(mine, theirs)):

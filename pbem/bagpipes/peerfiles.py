@@ -1,7 +1,7 @@
 """A no-referee Bagpipes game on disk: one folder per seat, the public record in each, the seat's secrets apart.
 
 Layout of a seat's folder (docs/bagpipes-peer.md §6): ``game.json`` (game, seats, options),
-``messages/NNNNN.json`` (every message in the order the record took it, canonical JSON),
+``messages/NNNNN.pbem`` (every message in the order the record took it, a sign-only envelope of its seat),
 ``ledger/NNNN.json`` (the computed entries) and ``.pbem/peer-SEAT/secrets.json`` (this seat's chain
 secret, deal keys, salts and cards: never published). ``verify`` reads only the public files and
 recomputes every entry; the demo writes every seat's folder and verifies each.
@@ -16,20 +16,16 @@ from typing import Any
 
 from pbem.bagpipes.engine import seat_ids
 from pbem.bagpipes.peer import Message, PeerGame, Record, verify
-from pbem.core import inputs
+from pbem.core import armor, envelope, identity, inputs
 from pbem.core.atomic import write_atomic
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, PbemError
+from pbem.core.identity import PublicIdentity
 from pbem.core.lock import PRIVATE
 from pbem.core.peer import handles
 
 LIMIT = 1 << 22
 OPENINGS = ("opening", "choice")      # the body fields that hold a handle's opening
-
-
-def _body_data(body: dict[str, Any]) -> dict[str, Any]:
-    return {k: ({"label": v.label, "salt": v.salt, "value": v.value} if isinstance(v, handles.Opening) else v)
-            for k, v in body.items()}
 
 
 def _body(data: Any, where: str) -> dict[str, Any]:
@@ -48,12 +44,12 @@ def _body(data: Any, where: str) -> dict[str, Any]:
 def save(rec: Record, folder: Path) -> None:
     """Write the public record into a seat's folder (atomic writes; the entries as computed)."""
     folder.mkdir(parents=True, exist_ok=True)
-    write_atomic(folder / "game.json", canonical_bytes({"format": "pbem-bagpipes-peer-v1", "game": rec.game,
-                                                        "seats": list(rec.seats), "options": rec.options}))
+    write_atomic(folder / "game.json", canonical_bytes({
+        "format": "pbem-bagpipes-peer-v1", "game": rec.game, "seats": list(rec.seats), "options": rec.options,
+        "keys": {s: k.to_dict() for s, k in sorted(rec.keys.items())}}))
     (folder / "messages").mkdir(exist_ok=True)
     for n, m in enumerate(rec.messages):
-        write_atomic(folder / "messages" / f"{n:05d}.json", canonical_bytes(
-            {"seat": m.seat, "step": m.step, "phase": m.phase, "body": _body_data(m.body)}))
+        write_atomic(folder / "messages" / f"{n:05d}.pbem", armor.armor(m.signed))
     (folder / "ledger").mkdir(exist_ok=True)
     for n, e in enumerate(rec.entries):
         write_atomic(folder / "ledger" / f"{n:04d}.json", canonical_bytes(e))
@@ -85,17 +81,25 @@ def load(folder: Path) -> Record:
     head = _json(folder / "game.json", folder, "a no-referee Bagpipes game")
     if not isinstance(head, dict) or head.get("format") != "pbem-bagpipes-peer-v1":
         raise FormatError(f"{folder / 'game.json'} is not a no-referee Bagpipes game (docs/bagpipes-peer.md §6).")
-    rec = Record(str(head["game"]), tuple(head["seats"]), dict(head["options"]))
+    try:
+        keys = {s: PublicIdentity.from_dict(head["keys"][s], f"{folder / 'game.json'} keys.{s}") for s in head["seats"]}
+        rec = Record(str(head["game"]), tuple(head["seats"]), dict(head["options"]), keys)
+    except (KeyError, TypeError, ValueError):
+        raise FormatError(f"{folder / 'game.json'} is not a no-referee Bagpipes game "
+                          "(docs/bagpipes-peer.md §6).") from None
     for name in ("messages", "ledger"):
         if not (folder / name).is_dir():
             raise FormatError(f"{folder / name} is missing (docs/bagpipes-peer.md §6).")
     for name, _ in sorted(inputs.list_folder(folder / "messages", "the messages folder")):
-        d = _json(folder / "messages" / name, folder, "a message")
+        where = str(folder / "messages" / name)
+        raw = armor.dearmor(inputs.read_input(folder / "messages" / name, LIMIT, "a message", root=folder), where)
+        env = envelope.parse(raw, where)
         try:
-            rec.messages.append(Message(str(d["seat"]), int(d["step"]), str(d["phase"]),
-                                        _body(d["body"], str(folder / "messages" / name))))
-        except (KeyError, TypeError, ValueError):
-            raise FormatError(f"{folder / 'messages' / name} is not a message (docs/bagpipes-peer.md §6).") from None
+            d = json.loads(env.body.decode("utf-8"))
+            rec.messages.append(Message(env.header.side, env.header.step, str(d["phase"]), _body(d["body"], where),
+                                        raw))
+        except (UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError):
+            raise FormatError(f"{where} is not a message (docs/bagpipes-peer.md §6).") from None
     for name, _ in sorted(inputs.list_folder(folder / "ledger", "the ledger folder")):
         rec.entries.append(_json(folder / "ledger" / name, folder, "a ledger entry"))
     return rec
@@ -111,7 +115,9 @@ def demo(folder: Path, players: int, seed: bytes) -> tuple[list[str], bool, bool
     from pbem.bagpipes.bots import BOTS
     from pbem.bagpipes.play import bot_rng
     folder = folder if folder else Path(tempfile.mkdtemp(prefix="pbem-bagpipes-peer-"))
-    g = PeerGame(folder.name or "bagpipes-peer", players, {s: BOTS["simple"] for s in seat_ids(players)})
+    seats = seat_ids(players)
+    g = PeerGame(folder.name or "bagpipes-peer", players, {s: BOTS["simple"] for s in seats},
+                 keys={s: identity.generate(s) for s in seats})
     g.play(lambda s, k: bot_rng(seed, s, k))
     problems: list[str] = []
     verified = audited = False
@@ -131,7 +137,8 @@ def demo(folder: Path, players: int, seed: bytes) -> tuple[list[str], bool, bool
         problems.append(f"audit: {exc}")
     last = g.rec.entries[-1]["public"]
     steps = len(g.rec.entries) - 1
-    exchanges = len([m for m in g.rec.messages if m.phase in ("commit", "reveal", "open", "deliver")])
+    exchanges = len([m for m in g.rec.messages
+                     if m.phase in ("commit", "reveal", "deliver") or m.phase.startswith("open")])
     lines = [f"Swords and Bagpipes with no referee, {players} players: {last['round']} round(s), "
              f"{last['defeats']} Scottish defeat(s).",
              f"winner(s): {', '.join(last['winners']) or 'nobody (a declared tie)'} - {last['end_reason']}",

@@ -16,6 +16,7 @@ from pbem.bagpipes.model import to_data
 from pbem.bagpipes.peer import Cheat, Message, PeerGame, verify
 from pbem.bagpipes.peergame import is_token
 from pbem.bagpipes.play import bot_rng
+from pbem.core import envelope, identity
 from pbem.core.errors import PbemError
 from pbem.core.peer import handles
 
@@ -84,6 +85,28 @@ def test_sb_peer_a_shuffle_that_substitutes_a_card_is_caught_at_the_final_audit(
     play(g)
     with pytest.raises(PbemError, match=r"clan2 cheated in the deal: its shuffle pass"):
         g.audit()
+
+
+@pytest.mark.slow
+def test_sb_peer_two_signed_messages_for_one_step_prove_equivocation() -> None:
+    """Protocol §13.2: every message is a sign-only envelope of its seat; a second, different message signed by
+    the same seat for the same step and phase (sent to another player) convicts that seat by name."""
+    keys = {s: identity.generate(s) for s in seat_ids(2)}
+    g = PeerGame("equivocate", 2, {s: BOTS["simple"] for s in keys}, keys=keys)
+    play(g)
+    assert verify(g.rec)[0].startswith("verify ok")
+    first = next(m for m in g.rec.messages if m.phase == "deliver" and m.body["keys"])
+    fork = Message(first.seat, first.step, first.phase, {"keys": {t: 1 for t in first.body["keys"]}})
+    fork.signed = envelope.sign_only(keys[first.seat], fork.payload(), game=g.rec.game, kind="peer",
+                                     side=fork.seat, step=fork.step)
+    g.rec.messages.append(fork)
+    with pytest.raises(Cheat, match=rf"{first.seat} cheated at step {first.step}: it signed two different deliver"):
+        verify(g.rec)
+    g.rec.messages.pop()
+    forged = Message(first.seat, first.step, first.phase, fork.body, first.signed)
+    g.rec.messages[g.rec.messages.index(first)] = forged
+    with pytest.raises(PbemError, match=rf"is not what {first.seat} signed"):
+        verify(g.rec)
 
 
 def test_sb_peer_three_players_refused_with_one_sentence() -> None:
@@ -157,7 +180,7 @@ def test_sb_peer_choice_token_that_does_not_open_its_handle_is_caught() -> None:
             flipped = "england" if o.value["loyalty"] == "scotland" else "scotland"
             m.body["choice"] = handles.Opening(o.label, o.salt, {**o.value, "loyalty": flipped})
     for seat in g.clients:
-        g.cheat_hooks[f"*.open.{seat}"] = turncoat
+        g.cheat_hooks[f"*.open.choice.{seat}.{seat}"] = turncoat
     with pytest.raises(Cheat, match=r"cheated at step \d+: its choice token does not open its sealed choice"):
         play(g)
 
@@ -193,7 +216,7 @@ def _folder_until_battle(side: str) -> tuple[list[Any], list[Any], PeerGame]:
     g.run = watch  # type: ignore[method-assign]
     with pytest.raises(_Battle):
         play(g)
-    cut = next(i for i, m in enumerate(g.rec.messages) if m.phase == "open" and "choice" in m.body)
+    cut = next(i for i, m in enumerate(g.rec.messages) if m.phase.startswith("open.choice"))
     return entries + [_readable(m) for m in g.rec.messages[:cut]], tables, g
 
 
