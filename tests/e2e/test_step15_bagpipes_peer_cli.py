@@ -36,3 +36,20 @@ def test_step15_pbem_demo_no_referee_bagpipes_4_players_ends_with_verify_and_aud
         verify_folder(game / "clan1")
     assert "\n" not in str(refused.value) and "Traceback" not in str(refused.value)
     assert verify_folder(game / "clan2")[0].startswith("verify ok")
+
+
+def test_step15_a_malformed_seat_folder_is_refused_with_one_sentence(tmp_path: Path) -> None:
+    """Every file pbem reads may be malformed: a game.json that is not JSON, or not this game's, and a message
+    that is not an envelope are each refused with one sentence naming the file (docs/bagpipes-peer.md §6)."""
+    folder = tmp_path / "clan1"
+    folder.mkdir()
+    (folder / "game.json").write_text("{not json")
+    with pytest.raises(PbemError, match=r"game.json is not JSON"):
+        verify_folder(folder)
+    (folder / "game.json").write_text('{"format": "pbem-peer-game-v1"}')
+    with pytest.raises(PbemError, match=r"game.json is not a no-referee Bagpipes game"):
+        verify_folder(folder)
+    (folder / "game.json").write_text('{"format": "pbem-bagpipes-peer-v1", "game": "g", "seats": ["clan1"], '
+                                      '"options": {}, "keys": {}}')
+    with pytest.raises(PbemError, match=r"not a no-referee Bagpipes game"):
+        verify_folder(folder)
