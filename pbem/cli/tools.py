@@ -53,8 +53,12 @@ def offered(problems: list[str] | None = None) -> list[tuple[str, rs.Tool]]:
 
 
 def tool_named(name: str) -> rs.Tool | None:
-    """The tool a verb ``name`` runs: the one registered ruleset offering it; None when none does."""
-    found = [(ruleset, tool) for ruleset, tool in offered() if tool.name == name]
+    """The tool a verb ``name`` runs: the one registered ruleset offering it; None when none does. A ruleset
+    registered again under another name (a variant subclass) offers the same code: that is one tool, not a clash."""
+    found: list[tuple[str, rs.Tool]] = []
+    for ruleset, tool in offered():
+        if tool.name == name and all(tool.run is not t.run for _, t in found):
+            found.append((ruleset, tool))
     if len(found) > 1:
         raise FormatError(f"rulesets {', '.join(r for r, _ in found)} each offer a tool {name!r}; "
                           "pbem runs a tool only one ruleset offers (protocol §10.2).")

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from pbem.cli.main import app
 from pbem.core import ruleset as rs
+from pbem.hammer.ruleset import HammerRuleset
 
 
 def _coin(values: Mapping[str, Any], io: rs.ToolIO) -> None:
@@ -58,8 +59,14 @@ def test_protocol_10_2_a_third_game_offers_its_own_tool_and_the_cli_runs_it(coin
 
 
 def test_protocol_10_2_a_tool_two_rulesets_offer_is_refused_in_one_sentence(coingame: Any) -> None:
+    def _other_coin(values: Mapping[str, Any], io: rs.ToolIO) -> None:
+        io.say("another game's coin")
+
     class Twin(CoinRuleset):
         id = "twingame"
+
+        def tools(self) -> tuple[rs.Tool, ...]:
+            return (rs.Tool("coin", "Another game's coin.", (), _other_coin),)
 
     rs.register("twingame", Twin)
     try:
@@ -67,3 +74,15 @@ def test_protocol_10_2_a_tool_two_rulesets_offer_is_refused_in_one_sentence(coin
     finally:
         rs._REGISTERED.pop("twingame", None)
     assert result.exit_code == 1 and "each offer a tool 'coin'" in result.output
+
+
+def test_protocol_10_2_a_ruleset_registered_again_under_another_name_offers_one_tool_not_a_clash() -> None:
+    class Variant(HammerRuleset):
+        id = "hammer-variant"
+
+    rs.register("hammer-variant", Variant)
+    try:
+        result = CliRunner().invoke(app, ["odds", "--help"])
+    finally:
+        rs._REGISTERED.pop("hammer-variant", None)
+    assert result.exit_code == 0 and "--battle" in result.output, result.output
