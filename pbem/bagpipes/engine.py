@@ -244,21 +244,16 @@ class Game:
             t.dagger_deck = deck + rng.shuffled(pool)
         else:
             t.dagger_deck = rng.shuffled(list(comps.dagger_cards()))
-        g.opening_deal()
+        # the opening deal from the start player clockwise: 1 card, 2 with 3 players, 3 with the Scottish Set
+        deal = 3 if options.scottish_set else 2 if n == 3 else 1
+        for _ in range(deal):
+            for sid in g.clockwise_from(t.badge):
+                g.draw_bagpipe(t.seat(sid), loot=False)
+        g.log("setup", f"{n} players, {options.rounds} rounds; {t.badge} holds the Badge of Honour"
+              + (f", {t.stay_home} the Stay Home! badge" if t.stay_home else "") + ".",
+              badge=t.badge, stay_home=t.stay_home, stream_at=0)
         g.advance()
         return g.t
-
-    def opening_deal(self) -> None:
-        """The opening deal from the start player clockwise: 1 card, 2 with 3 players, 3 with the Scottish Set
-        [SB-3], [SB-12.1], [SB-12.2]; then the set-up's log line."""
-        t, options = self.t, self.t.options
-        deal = 3 if options.scottish_set else 2 if self.n == 3 else 1
-        for _ in range(deal):
-            for sid in self.clockwise_from(t.badge):
-                self.draw_bagpipe(t.seat(sid), loot=False)
-        self.log("setup", f"{self.n} players, {options.rounds} rounds; {t.badge} holds the Badge of Honour"
-                 + (f", {t.stay_home} the Stay Home! badge" if t.stay_home else "") + ".",
-                 badge=t.badge, stay_home=t.stay_home, stream_at=0)
 
     # ------------------------------------------------------------------ decks [SB-6], [SB-7], [SB-13]
     def draw_bagpipe(self, s: Seat, loot: bool) -> None:

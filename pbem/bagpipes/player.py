@@ -169,12 +169,6 @@ class BagpipesPlayer:
         return ("Swords and Bagpipes: simple bots at every seat, every order sealed, every step adjudicated by a "
                 "referee with committed dice ...")
 
-    def peer_demo(self, folder: Path, scenario: str, players: int, bots_: tuple[str, ...], seed: bytes) -> DemoResult:
-        """``pbem demo --no-referee``: the game with no referee, one folder per seat (docs/bagpipes-peer.md)."""
-        from pbem.bagpipes.peerfiles import demo
-        lines, verified, audited, problems = demo(folder / "game", players or DEMO_PLAYERS, seed)
-        return DemoResult(lines, verified, audited, problems)
-
     def demo(self, folder: Path, scenario: str, players: int, bots_: tuple[str, ...], seed: bytes) -> DemoResult:
         from pbem.bagpipes.play import demo
         s = demo(players or DEMO_PLAYERS, game_dir=folder / "game", seed=seed)
