@@ -37,7 +37,7 @@ class BagpipesRuleset:
     """The referee's and players' entry to the game; state is ``Table.to_data()``."""
 
     id = "bagpipes"
-    version = "1"
+    version = "2"
     takes_components = True  # the card faces come from a component file (protocol §10.3)
 
     def __init__(self, players: int = 4, components: Components | Path | None = None) -> None:
