@@ -38,8 +38,10 @@ SMTP_USER, SMTP_PASSWORD = "judge", "smtp-secret"
 IMAP_USER, IMAP_PASSWORD = "judge", "imap-secret"
 
 
-PORTS_LOW, PORTS_HIGH, PORTS_EACH = 10_000, 32_000, 10  # below the kernel's ephemeral range (32768 and up)
+PORTS_LOW, PORTS_HIGH, PORTS_EACH = 10_000, 32_000, 20  # below the kernel's ephemeral range (32768 and up)
+PORT_REST_SECONDS = 120.0  # a port handed out is not handed out again by this process for this long
 _handed = itertools.count()
+_handed_at: dict[int, float] = {}
 
 
 def free_port() -> int:
@@ -47,20 +49,31 @@ def free_port() -> int:
     ports for ``bind(0)`` and outgoing connections only from its ephemeral range, above these, and each
     process (a pytest-xdist worker, another test run) draws from its own block, chosen by its pid. A
     port picked with ``bind(0)`` and closed could be taken by such a connection, or handed to another
-    worker, before the server binds it (docs/performance.md "Test suite")."""
+    worker, before the server binds it (docs/performance.md "Test suite").
+
+    A port handed out rests before it is handed out again: a server that has its port but is not yet
+    listening (pymap starts after the SMTP server) must not get a twin. The probe sets SO_REUSEADDR
+    as the servers do, so a port in TIME_WAIT from an earlier test counts as free, not as taken."""
     blocks = (PORTS_HIGH - PORTS_LOW) // PORTS_EACH
     first = PORTS_LOW + (os.getpid() % blocks) * PORTS_EACH
+    now = time.monotonic()
     for _ in range(PORTS_EACH):
         port = first + next(_handed) % PORTS_EACH
+        if now - _handed_at.get(port, -PORT_REST_SECONDS) < PORT_REST_SECONDS:
+            continue  # handed out a moment ago: its server may not be listening yet
         with socket.socket() as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 s.bind(("127.0.0.1", port))
             except OSError:
-                continue  # in use, or still closing: the next one
-            return port
-    with socket.socket() as s:  # the whole block in use: let the kernel choose
+                continue  # in use: the next one
+        _handed_at[port] = now
+        return port
+    with socket.socket() as s:  # the whole block in use or resting: let the kernel choose
         s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+        port = int(s.getsockname()[1])
+    _handed_at[port] = now
+    return port
 
 
 class Mailer:
