@@ -39,7 +39,7 @@ IMAP_USER, IMAP_PASSWORD = "judge", "imap-secret"
 
 
 PORTS_LOW, PORTS_HIGH, PORTS_EACH = 10_000, 32_000, 20  # below the kernel's ephemeral range (32768 and up)
-PORT_REST_SECONDS = 120.0  # a port handed out is not handed out again by this process for this long
+PORT_REST_SECONDS = 30.0  # a port handed out is not handed out again by this process for this long
 _handed = itertools.count()
 _handed_at: dict[int, float] = {}
 
