@@ -4,10 +4,10 @@ The gate is one test marked ``slow`` (``-m "not slow"`` leaves it out of a quick
 the 10 games and checks each and all of them together. It was 20 games in 21 cases, and with
 test workers the case over all 20 played again the games another worker had played. Ten, not
 twenty: the keys are fresh, so each game's dice differ on every run, and over twenty games
-measured with branch coverage the first ten reached all but 8 of the 7,027 branches of pbem/
-that the twenty reached; each of those 8 was reached by one or two of the twenty (chance, not a
-rule path the gate keeps) and is reached every time by the battle and winter tests of
-tests/hammer (docs/performance.md "Test suite")."""
+measured with coverage.py in branch mode the first ten reached all but 8 of the 7,027 arcs
+(line-to-line transitions) of pbem/ that the twenty reached; each of those 8 was reached by one
+or two of the twenty (chance, not a rule path the gate keeps) and is reached every time by the
+battle and winter tests of tests/hammer (docs/performance.md "Test suite")."""
 
 from __future__ import annotations
 
