@@ -298,7 +298,7 @@ def test_SB_5_4_every_deadline_default_is_an_order_the_referee_accepts(players: 
     assert {"plan"} <= kinds
 
 
-@pytest.mark.parametrize("players", [2, 3, 6])
+@pytest.mark.parametrize("players", [2, 3, pytest.param(6, marks=pytest.mark.slow)])  # six clans: 9-22 s
 def test_SB_5_4_the_deadline_default_of_every_kind_asked_in_a_bot_game_is_accepted(players: int) -> None:
     """At every step of bot games (whose plans ask, so every kind of order is owed), each owing
     seat's deadline default passes the referee's check."""
@@ -331,6 +331,7 @@ def _asking(order: dict[str, Any]) -> dict[str, Any]:
     return order
 
 
+@pytest.mark.slow  # a whole game through the protocol: 5-6 s
 def test_protocol_9_a_bundle_whose_lines_misplace_a_report_line_fails_the_audit(tmp_path: Path) -> None:
     """The reveal bundle's ``lines`` (docs/draws.md "Line numbers") is what the replay gives: a referee who
     publishes another order of a step's log (to make an outsider deal the decks wrongly), or places the

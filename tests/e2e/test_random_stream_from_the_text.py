@@ -41,12 +41,32 @@ def dice_of(report: dict[str, Any]) -> list[tuple[list[int], int, int, str]]:
     return out
 
 
+def every_die(game_dir: Path, keys: dict[str, Any]) -> list[tuple[int, str, str, list[int], int, int]]:
+    """Every die of every report of the game, opened with its side's key: (entry, side, where,
+    stream, value, index)."""
+    out = []
+    for e in range(len(list((game_dir / "ledger").glob("*.toml")))):
+        for side in SIDES:
+            path = game_dir / "reports" / f"{e:04d}-{side}.pbem"
+            if path.exists():
+                report = core_game.open_report(path, keys[side], game_dir)
+                out += [(e, side, where, stream, value, index) for stream, value, index, where in dice_of(report)]
+    return out
+
+
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], dict[str, Any]]:
-    folder = tmp_path_factory.mktemp("dice")
-    summary = play_bot_game(folder, "braveheart", bot={"england": "random", "scotland": "random"}, seed=b"dice")
-    assert summary.winner and summary.verified and summary.audited
-    keys = {n: identity.load_private(folder / "keys" / f"{n}.key") for n in ("referee", *SIDES)}
+    """A finished game with more than 100 dice in its reports. The keys are fresh, so the dice
+    differ on every run and a short game may roll fewer (a run of this test drew one with 86): such a game
+    is put aside and the next seed played, up to five games."""
+    for attempt in range(5):
+        folder = tmp_path_factory.mktemp("dice")
+        summary = play_bot_game(folder, "braveheart", bot={"england": "random", "scotland": "random"},
+                                seed=b"dice" + (b"-%d" % attempt if attempt else b""))
+        assert summary.winner and summary.verified and summary.audited
+        keys = {n: identity.load_private(folder / "keys" / f"{n}.key") for n in ("referee", *SIDES)}
+        if len(every_die(folder / "game", keys)) > 100:
+            break
     return folder / "game", audit_mod.make_reveal(folder / "game", keys["referee"]), keys
 
 
@@ -59,15 +79,9 @@ def test_random_stream_every_die_of_a_finished_game_is_recomputed_from_the_text(
         given = bundle["orders"].get(f"{e - 1:04d}", {})
         assert [s for s in owed if s not in given] == sorted(entry.get("defaulted", []))
     checked = 0
-    for e in range(len(entries)):
-        for side in SIDES:
-            path = game_dir / "reports" / f"{e:04d}-{side}.pbem"
-            if not path.exists():
-                continue
-            report = core_game.open_report(path, keys[side], game_dir)
-            for stream, value, index, where in dice_of(report):
-                assert 1 <= stream[0] <= e, (e, side, where)
-                w = Stream(key_of(stream, seed), index).word()
-                assert w < LIMIT_D6 and w % 6 + 1 == value, (e, side, where, stream, index)
-                checked += 1   # dice of a call resumed after a decision (at < e) included
+    for e, side, where, stream, value, index in every_die(game_dir, keys):
+        assert 1 <= stream[0] <= e, (e, side, where)
+        w = Stream(key_of(stream, seed), index).word()
+        assert w < LIMIT_D6 and w % 6 + 1 == value, (e, side, where, stream, index)
+        checked += 1   # dice of a call resumed after a decision (at < e) included
     assert checked > 100
