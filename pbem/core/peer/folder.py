@@ -46,7 +46,8 @@ def open_game(game_dir: Path, ruleset: str, scenario: str, options: dict[str, An
     if hidden is None and not getattr(rules, "open_facts", False):
         raise FormatError(f"the {ruleset} rules do not play with no referee yet: they hide facts, and a peer "
                           "record would publish them (protocol §13.10); play it with a referee.")
-    names = tuple(getattr(hidden, "sides", None) or getattr(rules, "sides", ()))  # the seats with no referee
+    seats: Any = getattr(hidden, "sides", None) or getattr(rules, "sides", ())  # the seats with no referee
+    names = tuple(str(s) for s in seats)
     if sorted(names) != sorted(sides):
         raise FormatError(f"the {ruleset} game here seats {', '.join(names)}, but --side gave "
                           f"{', '.join(sorted(sides))} (protocol §10.1).")
@@ -275,7 +276,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
             order = _prepare(hidden, out, side, order, secrets)
             _check_own(hidden, out, side, order, secrets)
         elif hidden is None:
-            rules.validate(out.state, side, order)
+            rules.validate(out.state, side, order)  # type: ignore[arg-type]  # an open game's order is a table
         else:
             order = None
         if hidden is not None and out.deals:
