@@ -96,6 +96,29 @@ def seat_ids(players: int) -> tuple[str, ...]:
     return tuple(f"clan{i}" for i in range(1, players + 1))
 
 
+def dagger_piles(options: Options, comps: Components) -> list[list[str]]:
+    """The dagger deck's piles, each shuffled apart, top pile first: with precise daggers [SB-12.4] five
+    cards {1, 2, 2, 3, 3}, five more, then the rest; else one pile."""
+    pool = list(comps.dagger_cards())
+    if not options.precise_daggers:
+        return [pool]
+    piles: list[list[str]] = []
+    for _ in range(2):
+        five = []
+        for value, m in ((1, 1), (2, 2), (3, 2)):
+            picks = [c for c in pool if dagger_value(c) == value][:m]
+            five += picks
+            for c in picks:
+                pool.remove(c)
+        piles.append(five)
+    return [*piles, pool]
+
+
+def opening_hand(options: Options) -> int:
+    """Bagpipe cards each seat gets at the set-up [SB-3], [SB-12.1], [SB-12.2]."""
+    return 3 if options.scottish_set else 2 if options.players == 3 else 1
+
+
 def defeats_to_lose(options: Options) -> int:
     """4 defeats (skull after the fourth) [SB-5.5]; 5 in the 9-round game [SB-12.3]."""
     return 5 if options.rounds == 9 else 4
@@ -230,30 +253,24 @@ class Game:
         if n == 2:
             for s in t.seats:
                 s.dagger_hand = [f"d{v}#{s.id}-{k}" for v, m in ((1, 2), (2, 3), (3, 2)) for k in range(1, m + 1)]
-        elif options.precise_daggers:
-            pool = list(comps.dagger_cards())
-            deck: list[str] = []
-            for _ in range(2):
-                five = []
-                for value, m in ((1, 1), (2, 2), (3, 2)):
-                    picks = [c for c in pool if dagger_value(c) == value][:m]
-                    five += picks
-                    for c in picks:
-                        pool.remove(c)
-                deck += rng.shuffled(five)
-            t.dagger_deck = deck + rng.shuffled(pool)
         else:
-            t.dagger_deck = rng.shuffled(list(comps.dagger_cards()))
-        # the opening deal from the start player clockwise: 1 card, 2 with 3 players, 3 with the Scottish Set
-        deal = 3 if options.scottish_set else 2 if n == 3 else 1
-        for _ in range(deal):
-            for sid in g.clockwise_from(t.badge):
-                g.draw_bagpipe(t.seat(sid), loot=False)
+            t.dagger_deck = [c for pile in dagger_piles(options, comps) for c in rng.shuffled(pile)]
+        g.opening_deal()
         g.log("setup", f"{n} players, {options.rounds} rounds; {t.badge} holds the Badge of Honour"
               + (f", {t.stay_home} the Stay Home! badge" if t.stay_home else "") + ".",
               badge=t.badge, stay_home=t.stay_home, stream_at=0)
         g.advance()
         return g.t
+
+    def opening_deal(self) -> None:
+        """The opening deal from the start player clockwise: 1 card, 2 with 3 players, 3 with the Scottish Set."""
+        for _ in range(opening_hand(self.t.options)):
+            for sid in self.clockwise_from(self.t.badge):
+                self.draw_bagpipe(self.t.seat(sid), loot=False)
+
+    def fork(self, t: Table) -> Game:
+        """A game on a copy of the table for a trial (a subclass keeps what it adds)."""
+        return Game(t, self.comps, Drbg(b"trial-stream-never-used-for-play"))
 
     # ------------------------------------------------------------------ decks [SB-6], [SB-7], [SB-13]
     def draw_bagpipe(self, s: Seat, loot: bool) -> None:
@@ -439,7 +456,7 @@ class Game:
         t = self.t   # share what a trial never changes (standing orders, talk) and start an empty log
         memo = {id(t.plans): t.plans, id(t.choices): t.choices, id(t.mail): t.mail, id(t.log): [],
                 id(t.options): t.options}
-        copy_game = Game(copy.deepcopy(t, memo), self.comps, Drbg(b"trial-stream-never-used-for-play"))
+        copy_game = self.fork(copy.deepcopy(t, memo))
         action(copy_game)
 
     def run_turn(self, sid: str, turn: Turn, source: str) -> None:
