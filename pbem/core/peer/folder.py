@@ -393,6 +393,18 @@ def _read_hands(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, o
         _save_secrets(game_dir, side, secrets)
 
 
+def own(game_dir: Path, me: PrivateIdentity) -> dict[str, Any]:
+    """This side's hidden facts now, its newly delivered cards read: what its player or bot may see."""
+    man = manifest(game_dir)
+    side = side_of(man, me)
+    hidden = hidden_rules(rs.load(man.ruleset, man.options))
+    out = compute(man, messages(game_dir, man))
+    secrets = _secrets(game_dir, side)
+    if hidden is not None and out.deals:
+        _read_hands(game_dir, man, hidden, side, out, secrets)
+    return own_facts(secrets, out, side)
+
+
 def _prepare(hidden: HiddenRules, out: Outcome, side: str, order: Any, secrets: dict[str, Any]) -> Any:
     """The draft as committed: the rules name this side's hidden cards by label and seal what the order
     hides behind fresh handles, whose openings stay here until the rules ask (protocol §13.12)."""

@@ -228,7 +228,7 @@ def _adjudicate(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, 
         try:
             return rules.adjudicate(public, orders, book.facts(), Drbg(seed)), opens
         except NeedReveal as q:
-            if q.label not in book.handles or q.label in book.revealed:
+            if q.label not in book.owners or q.label in book.revealed:  # a handle, or a card dealt (§13.12)
                 raise LedgerError(f"the {man.ruleset} rules asked for {q.label!r}, which is no hidden fact "
                                   "of this game (protocol §13.10).") from None
             question = {"owner": q.owner, "label": q.label, "rule": q.rule}
