@@ -16,12 +16,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.canonical import canonical_bytes
-from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError, LedgerError, PbemError
-from pbem.core.peer import chain, deal, dealing, handles
+from pbem.core.peer import chain, deal, dealing, handles, memo
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import Cheat, Manifest, Outcome, claimed, entry_hash, get, make_entry, order_round
-from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, drawn, owner_of, sealed
+from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, owner_of, sealed
 
 
 class _Book:
@@ -29,6 +28,7 @@ class _Book:
 
     def __init__(self, man: Manifest, rules: HiddenRules) -> None:
         self.man, self.rules = man, rules
+        self.tag = f"{man.ruleset}:{man.hash}"  # the memo's key for this game's rules (memo.py)
         self.deck = rules.deck(man.scenario, dict(man.options))
         self.deals: list[dealing.Dealt] = []
         self.handles: dict[str, str] = {}
@@ -78,7 +78,7 @@ class _Book:
         and every other side owes its key for them in its next commit (protocol §13.12)."""
         if self.deck is None or not self.deals:
             return
-        for label in drawn(self.rules, public):
+        for label in memo.cards_drawn(self.tag, self.rules, public):
             if label in self.owners:
                 continue
             side = owner_of(label)
@@ -211,7 +211,7 @@ def _validate(rules: HiddenRules, public: dict[str, Any], orders: Mapping[str, A
     depended on it (a block's allowance) at once."""
     for side, order in orders.items():
         try:
-            rules.validate(public, side, order, book.facts())
+            memo.validate(book.tag, rules, public, side, order, book.facts())
         except NeedReveal:
             continue  # the rule waits for a fact still hidden: checked when it opens, or at the final audit
         except PbemError as exc:
@@ -226,7 +226,7 @@ def _adjudicate(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, 
     opens: list[Message] = []
     while True:
         try:
-            return rules.adjudicate(public, orders, book.facts(), Drbg(seed)), opens
+            return memo.adjudicate(book.tag, rules, public, orders, book.facts(), seed), opens
         except NeedReveal as q:
             if q.label not in book.owners or q.label in book.revealed:  # a handle, or a card dealt (§13.12)
                 raise LedgerError(f"the {man.ruleset} rules asked for {q.label!r}, which is no hidden fact "
@@ -287,6 +287,7 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
     hidden until now decides convicts its side; a public state the replay does not reach convicts
     the owners of the facts the replay read that were hidden at that step."""
     by_hash = {m.hash: m for m in held.values()}
+    tag = f"{man.ruleset}:{man.hash}"
     public: dict[str, Any] = {}
     for raw in entries:
         e = json.loads(raw)
@@ -301,7 +302,7 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
         full = Facts(facts, owners, everything=True)
         for side, order in sorted(e["orders"].items()):
             try:
-                rules.validate(public, side, order, full)
+                memo.validate(tag, rules, public, side, order, full)
             except NeedReveal as q:
                 raise _unknown(man, e["entry"], q) from None
             except PbemError as exc:
@@ -309,7 +310,7 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
                 raise Cheat(side, e["entry"], f"its order broke a rule its hidden facts decide, shown when "
                             f"every handle opened: {exc} (protocol §13.10)", proof) from None
         try:
-            result = rules.adjudicate(public, e["orders"], full, Drbg(bytes.fromhex(e["seed"])))
+            result = memo.adjudicate(tag, rules, public, e["orders"], full, bytes.fromhex(e["seed"]))
         except NeedReveal as q:
             raise _unknown(man, e["entry"], q) from None
         if canonical_bytes(result.public) != canonical_bytes(e["state"]):

@@ -83,7 +83,11 @@ def equivocations(messages: Sequence[Message]) -> Cheat | None:
 
 def compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset | None = None) -> Outcome:
     """Every entry the messages allow, in order; a conviction ends the record with a void entry."""
-    rules = rules or rs.load(man.ruleset, man.options)
+    if rules is None:  # the record of one set of messages is computed once per process (memo.py)
+        from pbem.core.peer import memo
+        outcome: Outcome = memo.keep(["compute", man.hash, sorted(m.hash for m in messages)],
+                                     lambda: compute(man, messages, rs.load(man.ruleset, man.options)))
+        return outcome
     entries: list[bytes] = []
     try:
         return _compute(man, messages, rules, entries)
