@@ -15,7 +15,7 @@ from typing import Any
 from pbem.bagpipes.components import Components, face_of
 from pbem.bagpipes.engine import check
 from pbem.bagpipes.model import Table, parse_order
-from pbem.bagpipes.peergame import MaskedGame, choice_label, deck, is_label, loyalty_value
+from pbem.bagpipes.peergame import COUNT, MaskedGame, choice_label, deck, is_label, loyalty_value
 from pbem.bagpipes.ruleset import SCENARIO, parse_options
 from pbem.core.drbg import Drbg
 from pbem.core.errors import IllegalOrder, InvalidOrder
@@ -88,9 +88,11 @@ class BagpipesPeer:
                 hide: Callable[[str, Any], str]) -> Any:
         """The draft as committed: each card of the seat's hand it names by id becomes its label, and a
         choice's token (and 2-player dagger card) is sealed behind a fresh handle [SB-5.4]."""
+        t = Table.from_data(public)
+        if t.pending.owes.get(side) == COUNT:
+            return {"kind": COUNT, "round": t.round}  # the final count takes no choice
         if not isinstance(order, dict):
             return order
-        t = Table.from_data(public)
         me = t.seat(side)
         free = [c for c in (*me.hand, *me.daggers) if is_label(c) and c in own]
         out = _named(copy.deepcopy(order), own, free)
@@ -104,6 +106,10 @@ class BagpipesPeer:
         if not isinstance(order, dict):
             raise InvalidOrder(f"order from {side}: an order is a table with a kind and a round")
         g = self._game(t, facts, Drbg(NO_STREAM))
+        if t.pending.owes.get(side) == COUNT:
+            if order != {"kind": COUNT, "round": t.round}:
+                raise InvalidOrder(f"order from {side}: the final count's order is kind = \"count\" and the round")
+            return
         body = dict(order)
         handle = body.pop("sealed", None)
         label = choice_label(side, t.round)
@@ -143,6 +149,9 @@ class BagpipesPeer:
         t.step += 1
         t.log, t.mail = [], []
         g = self._game(t, facts, rng)
+        if set(t.pending.owes.values()) == {COUNT}:
+            g.count()
+            return PeerStep(t.to_data(), [{"event": e.event, "text": e.text} for e in t.log if e.visible == "all"])
         typed = {}
         for side in sorted(t.pending.owes):
             body = {k: v for k, v in orders[side].items() if k != "sealed"}

@@ -25,6 +25,7 @@ from pbem.core.peer.rules import Deck, Facts, card_label
 STOCK = "@"
 UNDRAWN = "?"
 NO_RULING = "no referee: a manual card's text has no effect in a game without one (docs/bagpipes-peer.md)"
+COUNT = "count"  # the order kind of the final count's step (no choice in it)
 LOYALTY = "the choice tokens are revealed at the battle [SB-5.5]"
 
 
@@ -148,11 +149,26 @@ class MaskedGame(Game):
                     Game.lay_dagger(self, sid, value.get("dagger"))
         return super().battle()
 
+    def end(self) -> bool:
+        super().end()
+        return bool(self.t.pending.owes)  # the final count waits for the seats (final)
+
     def final(self, why: str) -> None:
-        for s in self.t.seats:
+        """Every dagger card is revealed at the end [SB-9]. A card drawn in this very step has not reached
+        its holder yet (its keys ride on the next commits, protocol §13.12), so the count is a step of
+        its own: every seat owes a ``count`` (no choice in it), then the cards are shown and counted."""
+        t = self.t
+        if any(is_label(c) for s in t.seats for c in s.daggers) and not t.pending.context.get("count"):
+            self.owe({s: COUNT for s in t.ids}, count=why)
+            return
+        for s in t.seats:
             for c in [c for c in s.daggers if is_label(c)]:
                 self.show(s, c, "every dagger card is revealed at the end [SB-9]")
         super().final(why)
+
+    def count(self) -> None:
+        """The final count's step: the reason the game ended was kept in the pending context."""
+        self.final(str(self.t.pending.context["count"]))
 
     def run(self) -> None:
         """Run on past every ``manual`` card's ruling: with no referee it has no effect (docs/bagpipes-peer.md)."""

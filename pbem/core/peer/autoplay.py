@@ -9,7 +9,7 @@ one trip): the count is what docs/round-trips.md calls exchanges.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ class Played:
     exchanges: int
     entries: int
     outcome: Outcome
+    clock: int  # the clock of the last pass
 
 
 def send(dirs: Mapping[str, Path], side: str, text: str) -> None:
@@ -41,17 +42,25 @@ def send(dirs: Mapping[str, Path], side: str, text: str) -> None:
 
 
 def play(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot, clock: int = 1_700_000_000,
-         limit: int = 2000) -> Played:
-    """Join every side, then pass after pass each side sends what it owes, until the game ends."""
+         limit: int = 2000, post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = ()) -> Played:
+    """Join every side, then pass after pass each side sends what it owes, until the game ends or nobody
+    sends. ``post(side, text)``: what the others receive (the tests' cheats); ``quiet``: sides that have
+    stopped answering."""
     for side, d in dirs.items():
         send(dirs, side, folder.write_join(d, keys[side], side, clock))
+    return run(dirs, keys, bot, clock, limit, post, quiet)
+
+
+def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot, clock: int, limit: int = 2000,
+        post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = ()) -> Played:
+    """Pass after pass from where the folders are (every side joined)."""
     exchanges = 0
     first = next(iter(dirs))
     for _ in range(limit):
         sent = False
         for side, d in dirs.items():
             out = folder.outcome(d)
-            if out.verdict or side not in out.owes:
+            if out.verdict or side not in out.owes or side in quiet:
                 continue
             order = None
             if out.owes[side] == "commit":
@@ -60,14 +69,14 @@ def play(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot
                 if rules is None or side in rules.owes(out.state):
                     order = bot(side, out.state, own)
             _, text = folder.write_owed(d, keys[side], order, clock)
-            send(dirs, side, text)
+            send(dirs, side, post(side, text) if post is not None else text)
             sent = True
         if not sent:
             break
         exchanges += 1
         clock += 60
     out = folder.outcome(dirs[first])
-    return Played(exchanges, len(out.entries), out)
+    return Played(exchanges, len(out.entries), out, clock)
 
 
 def entry_kinds(game_dir: Path) -> list[str]:

@@ -269,11 +269,12 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         return owed, _send(game_dir, me, man, side, step, prev, owed, now, body)
     if owed == "commit":
         idle = hidden is not None and side not in hidden.owes(out.state)  # it commits to no order (§13.12)
+        if hidden is not None and not idle:  # the rules fill an order that takes no choice (§13.12)
+            order = _prepare(hidden, out, side, order, secrets)
         if order is None and not idle:
             raise LedgerError(f"{side} owes its commitment for step {step}: seal a draft (protocol §13.4).")
         extra: dict[str, Any] = {}
         if hidden is not None and not idle:  # refused before it binds the side, as far as the facts known here tell
-            order = _prepare(hidden, out, side, order, secrets)
             _check_own(hidden, out, side, order, secrets)
         elif hidden is None:
             rules.validate(out.state, side, order)  # type: ignore[arg-type]  # an open game's order is a table
