@@ -144,3 +144,73 @@ def test_bagpipes_peer_a_seat_s_folder_never_holds_another_seat_s_hidden_cards_b
                     if label not in shown:
                         assert card not in text, f"{other}'s record shows {seat}'s {label} ({card}) before the rules"
             assert not (od / ".pbem" / f"peer-{seat}").exists()
+
+
+class _Seeded:
+    """Every random draw of the clients from one seeded stream (the test's, so two games can differ in one
+    place only): chain secrets, salts, deal keys and shuffles."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, swap: bool) -> None:
+        import random
+
+        from pbem.core.peer import chain, deal, dealing, handles
+        self.rng, self.swap, self.shuffles = random.Random(7), swap, 0
+        monkeypatch.setattr(chain, "fresh_secret", lambda: self.rng.randbytes(32))
+        monkeypatch.setattr(handles, "fresh_salt", lambda: self.rng.randbytes(32))
+        monkeypatch.setattr(deal, "fresh_key", lambda: self.rng.randrange(1, deal.ORDER))
+        outer = self
+
+        class System:
+            def SystemRandom(self) -> Any:  # noqa: N802  (the stdlib's name)
+                return outer
+
+        monkeypatch.setattr(dealing, "system_random", System())
+
+    def shuffle(self, pile: list[int]) -> None:
+        self.rng.shuffle(pile)
+        if self.swap and len(pile) > 20:  # the bagpipe pile of clan2's pass: clan2's card and a deep stock card
+            self.shuffles += 1
+            if self.shuffles == 2:
+                pile[1], pile[-1] = pile[-1], pile[1]
+
+
+def _no_cards(players: int) -> autoplay.Bot:
+    """The simple bot with its hand hidden from itself: its orders depend on public facts only."""
+    from pbem.bagpipes import bots
+    from pbem.bagpipes.ruleset import BagpipesRuleset
+    from pbem.core.drbg import Drbg
+    peer = BagpipesRuleset(players).peer()
+
+    def bot(side: str, public: dict[str, Any], own: Any) -> Any:
+        kind = public["pending"]["owes"][side]
+        if kind == "count":
+            return None
+        view = peer.private_view(public, side, {})
+        return bots.simple_bot(view, side, kind, Drbg(b"no-cards-bot-stream/" + side.encode()))
+    return bot
+
+
+def _seen_by(d: Path) -> list[Any]:
+    return [[e["kind"], e.get("state"), e.get("revealed"), e.get("log"), e.get("orders")] for e in _entries(d)]
+
+
+@pytest.mark.slow
+def test_bagpipes_peer_non_interference_another_hand_leaves_the_other_seat_s_record_alike_until_it_shows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.core import identity
+    keys = {s: identity.generate(s) for s in ("clan1", "clan2")}
+    seen = []
+    for n, swap in enumerate((False, True)):
+        with monkeypatch.context() as m:
+            _Seeded(m, swap)
+            m.setattr(identity, "generate", lambda s: keys[s])
+            dirs, keys2 = seat_folders(tmp_path / str(n), 2)
+            autoplay.play(dirs, keys2, _no_cards(2))
+            mine = json.loads((dirs["clan2"] / ".pbem" / "peer-clan2" / "secrets.json").read_text())
+            seen.append((_seen_by(dirs["clan1"]), mine["openings"]["card.clan2.1"]["value"]))
+    (first, card1), (second, card2) = seen
+    assert card1 != card2  # clan2 held another card
+    shown = next(i for i, e in enumerate(first) if "card.clan2.1" in (e[2] or {}))
+    assert first[shown][0] == "end"  # no rule shows a bagpipe card that is never played before the final audit
+    assert first[:shown] == second[:shown]  # clan1's record alike until the rules show clan2's card
+    assert first[shown] != second[shown]
