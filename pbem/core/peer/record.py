@@ -263,7 +263,6 @@ def claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: in
 def round_started(held: Mapping[str, Message], step: int, owed: str) -> int:
     """Where a phase's deadline counts from: the latest clock among the messages that completed the
     phase before (the previous round's reveals, or this round's commits)."""
-    if owed in ("open", "final", "shuffle", "lock", "keys"):  # from the messages that made the entry before
+    if owed != "reveal":  # from the messages that made the entries before (a pause's open included, §13.5)
         return max([m.clock for m in held.values() if m.step < step] or [0])
-    before = (step - 1, ("reveal", "start")) if owed == "commit" else (step, ("commit",))
-    return max([m.clock for m in held.values() if m.step == before[0] and m.phase in before[1]] or [0])
+    return max([m.clock for m in held.values() if m.step == step and m.phase == "commit"] or [0])
