@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from support.key_files import key_files
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
-from pbem.core import identity
 
 runner = CliRunner()
 
@@ -28,12 +28,7 @@ def run(*args: str | Path) -> str:
 def test_step15_bagpipes_opens_with_no_referee_deals_and_plays_a_round_of_plans_through_the_cli(
         tmp_path: Path, players: int) -> None:
     seats = [f"clan{n}" for n in range(1, players + 1)]
-    k = tmp_path / "keys"
-    k.mkdir()
-    for s in seats:
-        priv = identity.generate(s)
-        identity.save_private(priv, k / f"{s}.key")
-        identity.save_public(priv, k / f"{s}.pub.toml")
+    k = key_files(tmp_path / "keys", seats)
     dirs = {s: tmp_path / s / "bp" for s in seats}
     run("game", "open", dirs["clan1"], "--ruleset", "bagpipes", "--option", f"players={players}", "--no-referee",
         *[a for s in seats for a in ("--side", f"{s}={k / (s + '.pub.toml')}")])
