@@ -68,9 +68,14 @@ def demo(root: Path, players: int, seed: bytes) -> DemoResult:
         except PbemError as exc:
             audited = False
             problems.append(f"{side}: {exc}")
-    same = all((d / "ledger").is_dir() and sorted(p.read_bytes() for p in (d / "ledger").iterdir()) ==
-               sorted(p.read_bytes() for p in (dirs[next(iter(dirs))] / "ledger").iterdir()) for d in dirs.values())
+    first = dirs[next(iter(dirs))]
+    same = all(_files(d, sub) == _files(first, sub) for d in dirs.values() for sub in ("ledger", "messages"))
     lines.append("every seat's record is byte-identical" if same else "the seats' records differ")
     if not same:
         problems.append("the seats' records differ")
     return DemoResult(lines, verified, audited and same, problems)
+
+
+def _files(d: Path, sub: str) -> dict[str, bytes]:
+    """A folder's public files by name (its ``.pbem/`` is never compared: it is each seat's own)."""
+    return {p.name: p.read_bytes() for p in sorted((d / sub).iterdir())} if (d / sub).is_dir() else {}
