@@ -72,10 +72,32 @@ def manifest(game_dir: Path) -> Manifest:
         raise FormatError(f"{where} is not a peer game manifest (protocol §13.1).") from None
 
 
+_LISTED: dict[tuple[Any, ...], list[Message]] = {}
+
+
 def messages(game_dir: Path, man: Manifest) -> list[Message]:
+    """Every message of the folder, each checked (protocol §13.2). A folder whose files (names, inodes,
+    sizes, write times) and manifest are as when last read in this process is not read again."""
     folder = Path(game_dir) / "messages"
     if not folder.is_dir():
         return []
+    try:
+        stamp: tuple[Any, ...] = (str(folder.resolve()), man.hash, tuple(sorted(
+            (e.name, e.inode(), e.stat(follow_symlinks=False).st_size, e.stat(follow_symlinks=False).st_mtime_ns)
+            for e in os.scandir(folder))))
+    except OSError:
+        stamp = ()
+    if stamp and stamp in _LISTED:
+        return list(_LISTED[stamp])
+    out = _read_messages(game_dir, man, folder)
+    if stamp:
+        if len(_LISTED) > 256:
+            _LISTED.clear()
+        _LISTED[stamp] = list(out)
+    return out
+
+
+def _read_messages(game_dir: Path, man: Manifest, folder: Path) -> list[Message]:
     out = []
     for name, is_file in inputs.list_folder(folder, "the messages folder"):
         if not is_file or not name.endswith(".pbem"):
@@ -235,7 +257,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     side = side_of(man, me)
     rules = rs.load(man.ruleset, man.options)
     hidden = hidden_rules(rules)
-    out = compute(man, messages(game_dir, man), rules)
+    out = compute(man, messages(game_dir, man))
     if out.verdict:
         raise LedgerError(f"game {man.game} is over: {out.verdict}.")
     held = _held(game_dir, man, side)
