@@ -214,3 +214,20 @@ def test_bagpipes_peer_non_interference_another_hand_leaves_the_other_seat_s_rec
     assert first[shown][0] == "end"  # no rule shows a bagpipe card that is never played before the final audit
     assert first[:shown] == second[:shown]  # clan1's record alike until the rules show clan2's card
     assert first[shown] != second[shown]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_bagpipes_peer_every_player_count_opens_with_no_referee_and_deals_only_labels(tmp_path: Path,
+                                                                                      players: int) -> None:
+    from pbem.bagpipes.ruleset import BagpipesRuleset
+    from pbem.core.drbg import Drbg
+    rules = BagpipesRuleset(players)
+    peer = rules.peer()
+    assert peer.sides == tuple(f"clan{n}" for n in range(1, players + 1))  # no referee seat
+    d = peer.deck("standard", rules.options())
+    assert d is not None and sum(d.piles) == len(d.cards) and len(d.piles) == (1 if players == 2 else 2)
+    public = peer.public_setup("standard", rules.options(), Drbg(b"a-setup-stream-for-the-test"))
+    assert public["pending"]["owes"] == {s: "plan" for s in peer.sides}
+    assert all(c == "?" for c in public["round_deck"][1:]) and all(c.startswith("@") for c in public["bagpipe_deck"])
+    dirs, _ = seat_folders(tmp_path, players)
+    assert folder.manifest(dirs["clan1"]).sides == peer.sides
