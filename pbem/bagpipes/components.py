@@ -7,6 +7,7 @@ group supplies its own file; the engine checks its counts and never ships real c
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import re
 import tomllib
@@ -400,10 +401,16 @@ def parse_components(data: bytes, where: str = "components") -> Components:
 def load_components(path: Path | None = None) -> Components:
     """The component file at ``path``, or the invented sample shipped with the package."""
     if path is None:
-        data = resources.files("pbem.bagpipes").joinpath("data", SAMPLE).read_bytes()
-        return parse_components(data, SAMPLE)
+        return _sample()
     data = inputs.read_input(path, inputs.MAX_FILE, "a component file")
     return parse_components(data, str(path))
+
+
+@functools.lru_cache(maxsize=1)
+def _sample() -> Components:
+    """The shipped sample, parsed once per process (a record: nobody changes it)."""
+    data = resources.files("pbem.bagpipes").joinpath("data", SAMPLE).read_bytes()
+    return parse_components(data, SAMPLE)
 
 
 def sample_components() -> Components:

@@ -9,7 +9,7 @@ Pure: every random draw comes from the Drbg handed in; no set or dict order reac
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,6 +94,36 @@ def clockwise(ids: list[str], seat: str) -> list[str]:
 
 def seat_ids(players: int) -> tuple[str, ...]:
     return tuple(f"clan{i}" for i in range(1, players + 1))
+
+
+def round_excluded(options: Options, comps: Components) -> list[str]:
+    """The English Arms cards this player count leaves out [SB-3], [SB-12.1]."""
+    n = options.players
+    return [c.id for c in comps.round_cards if n in c.excluded_players or (n == 3 and c.refers_to_badge
+                                                                           and c.back == "grey")]
+
+
+def dagger_piles(options: Options, comps: Components) -> list[list[str]]:
+    """The dagger deck's piles, each shuffled apart, top pile first: with precise daggers [SB-12.4] five
+    cards {1, 2, 2, 3, 3}, five more, then the rest; else one pile."""
+    pool = list(comps.dagger_cards())
+    if not options.precise_daggers:
+        return [pool]
+    piles: list[list[str]] = []
+    for _ in range(2):
+        five = []
+        for value, m in ((1, 1), (2, 2), (3, 2)):
+            picks = [c for c in pool if dagger_value(c) == value][:m]
+            five += picks
+            for c in picks:
+                pool.remove(c)
+        piles.append(five)
+    return [*piles, pool]
+
+
+def opening_hand(options: Options) -> int:
+    """Bagpipe cards each seat gets at the set-up [SB-3], [SB-12.1], [SB-12.2]."""
+    return 3 if options.scottish_set else 2 if options.players == 3 else 1
 
 
 def defeats_to_lose(options: Options) -> int:
@@ -217,8 +247,7 @@ class Game:
             others = [s for s in ids if s != t.badge]
             t.stay_home = options.stay_home_first or others[rng.randbelow(len(others))]
         # the English Arms deck: excluded cards out, one random red last, rounds-1 random greys [SB-3]
-        out = [c.id for c in comps.round_cards if n in c.excluded_players or (n == 3 and c.refers_to_badge
-                                                                              and c.back == "grey")]
+        out = round_excluded(options, comps)
         reds = [c.id for c in comps.round_cards if c.back == "red" and c.id not in out]
         greys = [c.id for c in comps.round_cards if c.back == "grey" and c.id not in out]
         red = reds[rng.randbelow(len(reds))]
@@ -230,30 +259,24 @@ class Game:
         if n == 2:
             for s in t.seats:
                 s.dagger_hand = [f"d{v}#{s.id}-{k}" for v, m in ((1, 2), (2, 3), (3, 2)) for k in range(1, m + 1)]
-        elif options.precise_daggers:
-            pool = list(comps.dagger_cards())
-            deck: list[str] = []
-            for _ in range(2):
-                five = []
-                for value, m in ((1, 1), (2, 2), (3, 2)):
-                    picks = [c for c in pool if dagger_value(c) == value][:m]
-                    five += picks
-                    for c in picks:
-                        pool.remove(c)
-                deck += rng.shuffled(five)
-            t.dagger_deck = deck + rng.shuffled(pool)
         else:
-            t.dagger_deck = rng.shuffled(list(comps.dagger_cards()))
-        # the opening deal from the start player clockwise: 1 card, 2 with 3 players, 3 with the Scottish Set
-        deal = 3 if options.scottish_set else 2 if n == 3 else 1
-        for _ in range(deal):
-            for sid in g.clockwise_from(t.badge):
-                g.draw_bagpipe(t.seat(sid), loot=False)
+            t.dagger_deck = [c for pile in dagger_piles(options, comps) for c in rng.shuffled(pile)]
+        g.opening_deal()
         g.log("setup", f"{n} players, {options.rounds} rounds; {t.badge} holds the Badge of Honour"
               + (f", {t.stay_home} the Stay Home! badge" if t.stay_home else "") + ".",
               badge=t.badge, stay_home=t.stay_home, stream_at=0)
         g.advance()
         return g.t
+
+    def opening_deal(self) -> None:
+        """The opening deal from the start player clockwise: 1 card, 2 with 3 players, 3 with the Scottish Set."""
+        for _ in range(opening_hand(self.t.options)):
+            for sid in self.clockwise_from(self.t.badge):
+                self.draw_bagpipe(self.t.seat(sid), loot=False)
+
+    def fork(self, t: Table) -> Game:
+        """A game on a copy of the table for a trial (a subclass keeps what it adds)."""
+        return Game(t, self.comps, Drbg(b"trial-stream-never-used-for-play"))
 
     # ------------------------------------------------------------------ decks [SB-6], [SB-7], [SB-13]
     def draw_bagpipe(self, s: Seat, loot: bool) -> None:
@@ -439,7 +462,7 @@ class Game:
         t = self.t   # share what a trial never changes (standing orders, talk) and start an empty log
         memo = {id(t.plans): t.plans, id(t.choices): t.choices, id(t.mail): t.mail, id(t.log): [],
                 id(t.options): t.options}
-        copy_game = Game(copy.deepcopy(t, memo), self.comps, Drbg(b"trial-stream-never-used-for-play"))
+        copy_game = self.fork(copy.deepcopy(t, memo))
         action(copy_game)
 
     def run_turn(self, sid: str, turn: Turn, source: str) -> None:
@@ -796,20 +819,27 @@ class Game:
             elif not self.chooses(sid):
                 t.sides[sid] = Side.SCOTLAND
             else:
-                t.sides[sid] = o.loyalty or Side.SCOTLAND
+                self.lay_loyalty(sid, o.loyalty)
             if self.n == 2:
-                s = t.seat(sid)
-                pick = o.dagger if o.dagger in s.dagger_hand else None
-                if pick is None:
-                    hand, label = sorted(s.dagger_hand), self.hidden_draw_label("random_dagger", sid)
-                    pick = hand[self.rng.for_draw(label).randbelow(len(hand))]
-                    self.log("random_dagger", f"Your order chose no dagger card you hold, so one is drawn at random: "
-                             f"your {dagger_value(pick)}-dagger card.", visible=sid, card=pick, draw=label,
-                             drawn_from=hand)
-                s.dagger_hand.remove(pick)
-                t.chosen_daggers[sid] = pick
+                self.lay_dagger(sid, o.dagger)
         self.log("choice", "Every choice token is laid face down" + (" with a dagger card" if self.n == 2 else "")
                  + "; they are revealed together at the battle.")
+
+    def lay_loyalty(self, sid: str, loyalty: Side | None) -> None:
+        """A choosing seat's token laid face down [SB-5.4] (Scotland when the order named none)."""
+        self.t.sides[sid] = loyalty or Side.SCOTLAND
+
+    def lay_dagger(self, sid: str, dagger: str | None) -> None:
+        """2 players: the dagger card laid with the choice, drawn at random when the order named none held [SB-10]."""
+        t, s = self.t, self.t.seat(sid)
+        pick = dagger if dagger in s.dagger_hand else None
+        if pick is None:
+            hand, label = sorted(s.dagger_hand), self.hidden_draw_label("random_dagger", sid)
+            pick = hand[self.rng.for_draw(label).randbelow(len(hand))]
+            self.log("random_dagger", f"Your order chose no dagger card you hold, so one is drawn at random: "
+                     f"your {dagger_value(pick)}-dagger card.", visible=sid, card=pick, draw=label, drawn_from=hand)
+        s.dagger_hand.remove(pick)
+        t.chosen_daggers[sid] = pick
 
     # ------------------------------------------------------------------ windows [SB-6]
     def window(self) -> bool:
@@ -1107,8 +1137,9 @@ def default_order(t: Table, side: str, kind: str) -> Order:
 _NO_COMPS = Components("", "", (2, 6), (), (), (), (), ())
 
 
-def check(t: Table, comps: Components, side: str, order: Order) -> None:
-    """Raise InvalidOrder / IllegalOrder unless ``side`` may send ``order`` now (what the referee runs)."""
+def check(t: Table, comps: Components, side: str, order: Order, game: Callable[[Table], Game] | None = None) -> None:
+    """Raise InvalidOrder / IllegalOrder unless ``side`` may send ``order`` now (what the referee runs);
+    ``game`` makes the game its trials run on (the no-referee table's, pbem.bagpipes.peergame)."""
     owed = t.pending.owes.get(side)
     if owed is None:
         raise IllegalOrder(f"{side} owes no order now (step {t.step}, phase {t.phase.value}).")
@@ -1125,7 +1156,7 @@ def check(t: Table, comps: Components, side: str, order: Order) -> None:
             raise InvalidOrder(f"talk.to {order.talk.to!r}: send to \"all\" or one of {', '.join(t.ids)}.")
         if len(order.talk.text) > TALK_LIMIT:
             raise InvalidOrder(f"talk.text is {len(order.talk.text)} characters; at most {TALK_LIMIT}.")
-    g = Game(t, comps, Drbg(b"check-stream-never-used-for-play"))
+    g = game(t) if game is not None else Game(t, comps, Drbg(b"check-stream-never-used-for-play"))
     try:
         _check_kind(g, side, order)
         stray = ignored(order, KIND_FIELDS[order.kind], Seating(g.n, side, t.badge, t.options.stay_home,

@@ -169,6 +169,11 @@ class BagpipesPlayer:
         return ("Swords and Bagpipes: simple bots at every seat, every order sealed, every step adjudicated by a "
                 "referee with committed dice ...")
 
+    def peer_demo(self, folder: Path, scenario: str, players: int, bots_: tuple[str, ...], seed: bytes) -> DemoResult:
+        """The same game with no referee: one folder per seat (pbem.bagpipes.peerdemo, protocol §13)."""
+        from pbem.bagpipes.peerdemo import demo
+        return demo(folder, players or DEMO_PLAYERS, seed)
+
     def demo(self, folder: Path, scenario: str, players: int, bots_: tuple[str, ...], seed: bytes) -> DemoResult:
         from pbem.bagpipes.play import demo
         s = demo(players or DEMO_PLAYERS, game_dir=folder / "game", seed=seed)

@@ -66,6 +66,12 @@ class BagpipesRuleset:
         from pbem.bagpipes.cardcheck import describe
         return describe(parse_components(data, where))
 
+    def peer(self) -> Any:
+        """The no-referee seam (protocol §13.10): pbem.bagpipes.peer.BagpipesPeer; the seats play without
+        the ``referee`` side (a manual card has no effect with no referee, docs/bagpipes-peer.md)."""
+        from pbem.bagpipes.peer import BagpipesPeer
+        return BagpipesPeer(self.players, self.components, seat_ids(self.players))
+
     def player(self) -> Any:
         """The player's side of the seam (protocol §10.2): pbem.bagpipes.player.BagpipesPlayer."""
         from pbem.bagpipes.player import BagpipesPlayer

@@ -41,6 +41,8 @@ def demo(
     scotland: Annotated[str, typer.Option("--scotland",
                                           help="Hammer: bot for Scotland (random or simple).")] = "simple",
     seed: Annotated[str, typer.Option("--seed", help="Text that seeds the bots' choices.")] = "demo",
+    no_referee: Annotated[bool, typer.Option("--no-referee", help="Play with no referee at all: one folder per "
+                                             "side, each side's client computes the record (protocol §13).")] = False,
 ) -> None:
     """Play a whole game bot against bot through the full protocol, then verify and audit it."""
     player = player_named(ruleset)
@@ -48,12 +50,16 @@ def demo(
     scenario = scenario or player.default_scenario
     check_folder(folder)
     player.check_demo(scenario, players, chosen)
+    peer_demo = getattr(player, "peer_demo", None) if no_referee else None
+    if no_referee and peer_demo is None:
+        raise FormatError(f"--no-referee: the {ruleset} ruleset has no demo with no referee yet (protocol §13).")
     where = folder or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
-    say(player.demo_title(scenario, chosen))
+    say(player.demo_title(scenario, chosen) if peer_demo is None else "A game with no referee: one folder and "
+        "one client per side, hidden facts on their owners' machines, cards from a mental deal ...")
     started = time.monotonic()
     from pbem.core import seen
     with seen.paused():  # the demo's game runs on its own clock: its bots' first sights are that clock's
-        result = player.demo(where, scenario, players, chosen, seed.encode())
+        result = (peer_demo or player.demo)(where, scenario, players, chosen, seed.encode())
     took = time.monotonic() - started
     for line in result.lines:
         say(line)

@@ -85,7 +85,7 @@ HoursOpt = Annotated[int, typer.Option("--deadline-hours", min=0, max=100_000,
 
 
 def _game_args(ruleset: str, side: list[str], scenario: str, option: list[str] | None,
-               components: Path | None = None) -> tuple[Any, dict[str, str], dict[str, Any], str]:
+               components: Path | None = None, peer: bool = False) -> tuple[Any, dict[str, str], dict[str, Any], str]:
     """(ruleset, side -> public id file, options), all checked before any key is read.
 
     The options come first: a game's seats may depend on them (bagpipes: players=N), so the
@@ -99,8 +99,12 @@ def _game_args(ruleset: str, side: list[str], scenario: str, option: list[str] |
             raise FormatError(f"give --components or --option {components_mod.OPTION}=..., not both (protocol §10.3).")
         options[components_mod.OPTION] = components_mod.digest(components_mod.read(components))
     rules = rs.load(ruleset, options, components)
-    if set(sides) != set(rules.sides):
-        raise FormatError(f"--side must name each of {', '.join(rules.sides)} once "
+    seats = tuple(rules.sides)
+    if peer:  # with no referee the seats are the peer seam's (a game's referee side has no seat, protocol §13)
+        from pbem.core.peer.rules import hidden_rules
+        seats = tuple(getattr(hidden_rules(rules), "sides", None) or seats)
+    if set(sides) != set(seats):
+        raise FormatError(f"--side must name each of {', '.join(seats)} once "
                           f"(got {', '.join(sorted(sides)) or 'none'}) (protocol §7.1).")
     scenario = scenario or default_scenario(rules)
     if scenario not in rules.scenarios():
@@ -155,7 +159,7 @@ def open_(game_dir: GameOpt, side: SideOpt, referee: Annotated[Path | None, type
     if no_referee:
         if referee is not None or components is not None:
             raise FormatError("a game with --no-referee takes no --referee and no --components (protocol §13).")
-        rules, sides, options, scenario = _game_args(ruleset, side, scenario, option)
+        rules, sides, options, scenario = _game_args(ruleset, side, scenario, option, peer=True)
         peer_cli.open_game(game_dir, ruleset, scenario, options, sides, deadline_hours)
         return
     if referee is None:

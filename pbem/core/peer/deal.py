@@ -39,6 +39,7 @@ def _point(x: bytes, where: str) -> ec.EllipticCurvePublicKey:
                           "(protocol §13.7).") from None
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def on_curve(x: bytes) -> bool:
     try:
         _point(x, "value")

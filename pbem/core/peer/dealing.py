@@ -18,7 +18,7 @@ from typing import Any
 from pbem.core.errors import AuditError, FormatError
 from pbem.core.peer import deal
 from pbem.core.peer.message import Message
-from pbem.core.peer.rules import Deck, card_label
+from pbem.core.peer.rules import Deck, card_label, card_position
 from pbem.core.records import record
 
 
@@ -66,6 +66,37 @@ def positions(deck: Deck, sides: Sequence[str]) -> dict[str, list[int]]:
 def others(deck: Deck, sides: Sequence[str], side: str) -> set[int]:
     """The positions dealt to the other sides: those ``side`` publishes its keys for in its ``keys``."""
     return {j for t, js in positions(deck, sides).items() if t != side for j in js}
+
+
+def _piles(deck: Deck) -> list[list[int]]:
+    """The positions of each pile, in order."""
+    out, start = [], 0
+    for size in deck.piles or [len(deck.cards)]:
+        out.append(list(range(start, start + size)))
+        start += size
+    return out
+
+
+def crosses(deck: Deck, perm: Sequence[int]) -> bool:
+    """Whether a shuffle permutation moves a card from one pile to another (protocol §13.12)."""
+    return any(deck.pile_of(i) != deck.pile_of(p) for i, p in enumerate(perm))
+
+
+def give(deck: Deck, dealt: Dealt, label: str, side: str) -> str:
+    """Give ``side`` the stock position of a card label the rules drew (protocol §13.12); the reason it
+    cannot be given ("" when it can): a position already held, or not in the deal."""
+    j = card_position(label) - dealt.offset
+    held = {p for js in dealt.positions.values() for p in js}
+    if not 0 <= j < len(deck.cards) or j in held:
+        return f"the rules gave {label}, a position of the deck that is not in its stock"
+    dealt.positions.setdefault(side, []).append(j)
+    return ""
+
+
+def delivery(deck: Deck, dealt: Dealt, side: str) -> list[int]:
+    """The positions held by the other sides for which ``side`` has not yet published its key: what its
+    next commit delivers (protocol §13.12)."""
+    return sorted(j for t, js in dealt.positions.items() if t != side for j in js if j not in dealt.keys[side])
 
 
 def key_hex(k: int) -> str:
@@ -160,6 +191,9 @@ def audit(game: str, deck: Deck, sides: Sequence[str], dealt: Dealt, finals: Map
             deal.check_permutation(d["perm"], len(deck.cards), "final")
         except FormatError:
             raise DealCheat(s, "its final's deal keys are not deal keys (protocol §13.11)", [m.hash]) from None
+        if crosses(deck, d["perm"]):
+            raise DealCheat(s, "its shuffle moves a card from one pile of the deck to another (protocol §13.12)",
+                            [m.hash])
         perms.append(d["perm"])
     try:
         deal.audit(game, deck.cards, sides, dealt.shuffles, dealt.locks, shuffle_keys, perms, position_keys)
@@ -181,8 +215,10 @@ def my_shuffle(game: str, deck: Deck, before: list[bytes] | None) -> tuple[list[
     """This side's shuffle pass over the deck it received (the open deck for the first side)."""
     values = before if before is not None else deal.deck(game, deck.cards)
     key = deal.fresh_key()
-    perm = list(range(len(values)))
-    system_random.SystemRandom().shuffle(perm)
+    perm: list[int] = []
+    for pile in _piles(deck):  # each pile shuffled apart (a deck of several piles, protocol §13.12)
+        system_random.SystemRandom().shuffle(pile)
+        perm += pile
     return deal.shuffle_pass(values, key, perm), {"shuffle": key_hex(key), "perm": perm}
 
 
@@ -193,9 +229,12 @@ def my_lock(values: list[bytes], private: dict[str, Any]) -> tuple[list[bytes], 
 
 
 def my_hand(game: str, deck: Deck, dealt: Dealt, side: str, private: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """This side's cards, as the openings it will send when it plays them (the key in the salt field)."""
+    """This side's cards whose other keys are all published, as the openings it will send when it plays
+    them (the key in the salt field); a card drawn later is read once its keys are delivered (§13.12)."""
     out: dict[str, dict[str, Any]] = {}
-    for j in dealt.positions[side]:
+    for j in dealt.positions.get(side, []):
+        if any(j not in dealt.keys[t] for t in dealt.keys if t != side):
+            continue
         mine = key_of(private["keys"][str(j)])
         point = deal.unlock(dealt.locked[j], [*(dealt.keys[t][j] for t in dealt.keys if t != side), mine])
         label = card_label(side, dealt.offset + j)

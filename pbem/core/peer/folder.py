@@ -27,7 +27,7 @@ from pbem.core.lock import PRIVATE, game_lock
 from pbem.core.peer import chain, dealing, handles, message
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import MANIFEST_FORMAT, Manifest, Outcome, compute, entry_hash, round_started
-from pbem.core.peer.rules import Facts, HiddenRules, NeedReveal, hidden_rules
+from pbem.core.peer.rules import Facts, HiddenRules, NeedReveal, card_label, hidden_rules, prepare
 
 MANIFEST = "game.toml"
 LIMIT = 1 << 20
@@ -42,10 +42,12 @@ def open_game(game_dir: Path, ruleset: str, scenario: str, options: dict[str, An
     if (game_dir / MANIFEST).exists():
         raise FormatError(f"{game_dir} already holds a game; open a new game in a new folder.")
     rules = rs.load(ruleset, options)
-    if hidden_rules(rules) is None and not getattr(rules, "open_facts", False):
+    hidden = hidden_rules(rules)
+    if hidden is None and not getattr(rules, "open_facts", False):
         raise FormatError(f"the {ruleset} rules do not play with no referee yet: they hide facts, and a peer "
                           "record would publish them (protocol §13.10); play it with a referee.")
-    names = tuple(getattr(rules, "sides", ()))
+    seats: Any = getattr(hidden, "sides", None) or getattr(rules, "sides", ())  # the seats with no referee
+    names = tuple(str(s) for s in seats)
     if sorted(names) != sorted(sides):
         raise FormatError(f"the {ruleset} game here seats {', '.join(names)}, but --side gave "
                           f"{', '.join(sorted(sides))} (protocol §10.1).")
@@ -70,10 +72,32 @@ def manifest(game_dir: Path) -> Manifest:
         raise FormatError(f"{where} is not a peer game manifest (protocol §13.1).") from None
 
 
+_LISTED: dict[tuple[Any, ...], list[Message]] = {}
+
+
 def messages(game_dir: Path, man: Manifest) -> list[Message]:
+    """Every message of the folder, each checked (protocol §13.2). A folder whose files (names, inodes,
+    sizes, write times) and manifest are as when last read in this process is not read again."""
     folder = Path(game_dir) / "messages"
     if not folder.is_dir():
         return []
+    try:
+        stamp: tuple[Any, ...] = (str(folder.resolve()), man.hash, tuple(sorted(
+            (e.name, e.inode(), e.stat(follow_symlinks=False).st_size, e.stat(follow_symlinks=False).st_mtime_ns)
+            for e in os.scandir(folder))))
+    except OSError:
+        stamp = ()
+    if stamp and stamp in _LISTED:
+        return list(_LISTED[stamp])
+    out = _read_messages(game_dir, man, folder)
+    if stamp:
+        if len(_LISTED) > 256:
+            _LISTED.clear()
+        _LISTED[stamp] = list(out)
+    return out
+
+
+def _read_messages(game_dir: Path, man: Manifest, folder: Path) -> list[Message]:
     out = []
     for name, is_file in inputs.list_folder(folder, "the messages folder"):
         if not is_file or not name.endswith(".pbem"):
@@ -233,7 +257,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     side = side_of(man, me)
     rules = rs.load(man.ruleset, man.options)
     hidden = hidden_rules(rules)
-    out = compute(man, messages(game_dir, man), rules)
+    out = compute(man, messages(game_dir, man))
     if out.verdict:
         raise LedgerError(f"game {man.game} is over: {out.verdict}.")
     held = _held(game_dir, man, side)
@@ -247,15 +271,8 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     if hidden is not None and owed in ("shuffle", "lock", "keys"):
         passed = _deal_pass(game_dir, man, hidden, side, owed, step)
         return owed, _send(game_dir, me, man, side, step, prev, owed, now, passed)
-    unread = [d for d in out.deals if str(d.step) not in secrets.get("hands", {})]
-    if hidden is not None and unread:
-        deck = hidden.deck(man.scenario, dict(man.options))
-        assert deck is not None  # a deal was made, so the rules have a deck
-        for d in unread:
-            hand = dealing.my_hand(man.game, deck, d, side, secrets["deals"][str(d.step)])
-            secrets.setdefault("openings", {}).update(hand)
-            secrets.setdefault("hands", {})[str(d.step)] = sorted(hand)
-        _save_secrets(game_dir, side, secrets)
+    if hidden is not None and out.deals:
+        _read_hands(game_dir, man, hidden, side, out, secrets)
     if owed == "start" or (owed is None and not out.entries and out.owes):
         if owed is None:
             raise LedgerError(f"{side} owes nothing now: the others' start messages are awaited (protocol §13.4).")
@@ -273,17 +290,30 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
                              for d, dealt in zip(mine, out.deals)]
         return owed, _send(game_dir, me, man, side, step, prev, owed, now, body)
     if owed == "commit":
-        if order is None:
+        idle = hidden is not None and side not in hidden.owes(out.state)  # it commits to no order (§13.12)
+        if hidden is not None and not idle:  # the rules fill an order that takes no choice (§13.12)
+            order = _prepare(hidden, out, side, order, secrets)
+        if order is None and not idle:
             raise LedgerError(f"{side} owes its commitment for step {step}: seal a draft (protocol §13.4).")
-        if hidden is not None:  # refused before it binds the side, as far as the facts known here tell
+        extra: dict[str, Any] = {}
+        if hidden is not None and not idle:  # refused before it binds the side, as far as the facts known here tell
             _check_own(hidden, out, side, order, secrets)
+        elif hidden is None:
+            rules.validate(out.state, side, order)  # type: ignore[arg-type]  # an open game's order is a table
         else:
-            rules.validate(out.state, side, order)
+            order = None
+        if hidden is not None and out.deals:
+            keys = secrets["deals"][str(out.deals[-1].step)]["keys"]
+            deck = hidden.deck(man.scenario, dict(man.options))
+            assert deck is not None  # a deal was made, so the rules have a deck
+            extra = {"keys": {str(j): keys[str(j)] for j in dealing.delivery(deck, out.deals[-1], side)}}
+            extra = extra if extra["keys"] else {}
         label = handles.order_label(step)
         commitment, opening = handles.make(label, order)
         secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
         _save_secrets(game_dir, side, secrets)
-        return "commit", _send(game_dir, me, man, side, step, prev, "commit", now, {"commitment": commitment})
+        return "commit", _send(game_dir, me, man, side, step, prev, "commit", now,
+                               {"commitment": commitment, **extra})
     if owed == "reveal" and f"{step:04d}-reveal-{side}.pbem" not in held:
         all_held = {m.slot: m for m in messages(game_dir, man)}
         commits = [all_held[f"{step:04d}-commit-{s}.pbem"].hash for s in man.sides]
@@ -293,7 +323,8 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         link = chain.link_at(secret, man.chain_length, uses).hex()
         body = {"opening": opening, "commits": commits, "link": link}
         if hidden is not None:
-            ahead = [label for label in hidden.foresee(out.state, side, opening["value"]) if label not in out.revealed]
+            says = hidden.foresee(out.state, side, opening["value"]) if side in hidden.owes(out.state) else []
+            ahead = [label for label in says if label not in out.revealed]
             body["openings"] = [_own(secrets, label) for label in ahead]
         return "reveal", _send(game_dir, me, man, side, step, prev, "reveal", now, body)
     if set(out.owes.values()) <= {"join", "start"}:
@@ -362,8 +393,49 @@ def _own(secrets: dict[str, Any], label: str) -> dict[str, Any]:
 
 
 def own_facts(secrets: dict[str, Any], out: Outcome, side: str) -> dict[str, Any]:
-    """This side's hidden facts, from its private area."""
-    return {label: _own(secrets, label)["value"] for label, s in out.owners.items() if s == side}
+    """This side's hidden facts, from its private area (a card drawn and not yet readable is left out)."""
+    openings = secrets.get("openings", {})
+    return {label: _own(secrets, label)["value"] for label, s in out.owners.items()
+            if s == side and (label in openings or not label.startswith("card."))}
+
+
+def _read_hands(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, out: Outcome,
+                secrets: dict[str, Any]) -> None:
+    """Read every card of this side whose other keys are all published (dealt, or drawn later, §13.12)."""
+    deck = hidden.deck(man.scenario, dict(man.options))
+    assert deck is not None  # a deal was made, so the rules have a deck
+    openings = secrets.setdefault("openings", {})
+    new: dict[str, Any] = {}
+    for d in out.deals:
+        if any(card_label(side, d.offset + j) not in openings for j in d.positions.get(side, [])):
+            hand = dealing.my_hand(man.game, deck, d, side, secrets["deals"][str(d.step)])
+            new.update({label: o for label, o in hand.items() if label not in openings})
+            secrets.setdefault("hands", {})[str(d.step)] = sorted(hand)  # the labels read, per deal
+    if new:
+        openings.update(new)
+        _save_secrets(game_dir, side, secrets)
+
+
+def own(game_dir: Path, me: PrivateIdentity) -> dict[str, Any]:
+    """This side's hidden facts now, its newly delivered cards read: what its player or bot may see."""
+    man = manifest(game_dir)
+    side = side_of(man, me)
+    hidden = hidden_rules(rs.load(man.ruleset, man.options))
+    out = compute(man, messages(game_dir, man))
+    secrets = _secrets(game_dir, side)
+    if hidden is not None and out.deals:
+        _read_hands(game_dir, man, hidden, side, out, secrets)
+    return own_facts(secrets, out, side)
+
+
+def _prepare(hidden: HiddenRules, out: Outcome, side: str, order: Any, secrets: dict[str, Any]) -> Any:
+    """The draft as committed: the rules name this side's hidden cards by label and seal what the order
+    hides behind fresh handles, whose openings stay here until the rules ask (protocol §13.12)."""
+    def hide(label: str, value: Any) -> str:
+        commitment, opening = handles.make(label, value)
+        secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
+        return commitment
+    return prepare(hidden, out.state, side, order, own_facts(secrets, out, side), hide)
 
 
 def _check_own(hidden: HiddenRules, out: Outcome, side: str, order: Any, secrets: dict[str, Any]) -> None:
@@ -418,7 +490,9 @@ def verify(game_dir: Path) -> list[str]:
     elif out.owes:
         lines.append(describe(out, len(out.entries)))
     else:
-        lines.append(f"result: {json.dumps(rs.load(man.ruleset, man.options).result(out.state), sort_keys=True)}")
+        rules = rs.load(man.ruleset, man.options)
+        judge = hidden_rules(rules) or rules
+        lines.append(f"result: {json.dumps(judge.result(out.state), sort_keys=True)}")
     return lines
 
 

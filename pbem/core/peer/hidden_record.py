@@ -16,12 +16,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.canonical import canonical_bytes
-from pbem.core.drbg import Drbg
-from pbem.core.errors import LedgerError, PbemError
-from pbem.core.peer import chain, dealing, handles
+from pbem.core.errors import FormatError, LedgerError, PbemError
+from pbem.core.peer import chain, deal, dealing, handles, memo
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import Cheat, Manifest, Outcome, claimed, entry_hash, get, make_entry, order_round
-from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal
+from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, owner_of, sealed
 
 
 class _Book:
@@ -29,6 +28,7 @@ class _Book:
 
     def __init__(self, man: Manifest, rules: HiddenRules) -> None:
         self.man, self.rules = man, rules
+        self.tag = f"{man.ruleset}:{man.hash}"  # the memo's key for this game's rules (memo.py)
         self.deck = rules.deck(man.scenario, dict(man.options))
         self.deals: list[dealing.Dealt] = []
         self.handles: dict[str, str] = {}
@@ -73,6 +73,52 @@ class _Book:
         except FactLie as exc:
             raise Cheat(side, step, f"its revealed facts break the rules: {exc}", proof) from None
 
+    def draws(self, public: dict[str, Any], step: int) -> None:
+        """The cards the rules gave out of the last deal's stock: their positions now belong to the drawer,
+        and every other side owes its key for them in its next commit (protocol §13.12)."""
+        if self.deck is None or not self.deals:
+            return
+        for label in memo.cards_drawn(self.tag, self.rules, public):
+            if label in self.owners:
+                continue
+            side = owner_of(label)
+            why = dealing.give(self.deck, self.deals[-1], label, side) if side in self.man.sides else \
+                f"the rules gave {label}, which names no side"
+            if why:
+                raise LedgerError(f"entry {step - 1}: {why} (the {self.man.ruleset} rules; protocol §13.12).")
+            self.owners[label] = side
+
+    def deliver(self, held: Mapping[str, Message], step: int, prev: str) -> None:
+        """Each commit of ``step`` delivers its sender's key for exactly the positions the others drew and
+        it has not keyed yet (protocol §13.12); the drawer reads its card once every key is in."""
+        for s in self.man.sides:
+            c = get(held, step, "commit", s)
+            if c is None or c.answers != prev:
+                continue
+            got = c.body.get("keys", {})
+            want = dealing.delivery(self.deck, self.deals[-1], s) if self.deck is not None and self.deals else []
+            if sorted(int(j) for j in got) != want:
+                raise Cheat(s, step, "its commit does not deliver its key for exactly the cards the other sides "
+                            "drew since its last (protocol §13.12)", [c.hash])
+            try:
+                keys = {int(j): deal.check_key(dealing.key_of(v)) for j, v in got.items()}
+            except FormatError:
+                raise Cheat(s, step, "a key its commit delivers is not a deal key (protocol §13.12)", [c.hash]) \
+                    from None
+            if keys:
+                self.deals[-1].keys[s].update(keys)
+
+    def seal(self, public: dict[str, Any], orders: Mapping[str, Any], step: int, used: list[Message]) -> None:
+        """The facts the revealed orders seal: each a new handle of its side, opened when the rules ask
+        (protocol §13.12)."""
+        for side, order in orders.items():
+            for label, handle in sorted(sealed(self.rules, public, side, order).items()):
+                if owner_of(label) != side or label in self.handles or not isinstance(handle, str) \
+                        or len(handle) != 64:
+                    raise Cheat(side, step, f"its order seals {label!r}, which is not a new fact of its side "
+                                "(protocol §13.12)", [m.hash for m in used if m.side == side])
+                self.handles[label], self.owners[label] = handle, side
+
     def facts(self) -> Facts:
         return Facts(self.revealed, self.owners)
 
@@ -101,6 +147,7 @@ def compute_hidden(man: Manifest, held: Mapping[str, Message], rules: HiddenRule
                               handles=dict(sorted(book.handles.items())), **dealt_fields, state=public))
     while True:
         step = len(entries)
+        book.draws(public, step)
         owes = rules.owes(public)
         if not owes:
             return _final(man, held, rules, book, entries, public)
@@ -113,6 +160,7 @@ def compute_hidden(man: Manifest, held: Mapping[str, Message], rules: HiddenRule
                                       deck=[v.hex() for v in dealt.locked], dealt=dealt.labels(), state=public))
             continue
         prev = entry_hash(entries[-1])
+        book.deliver(held, step, prev)
         for s in man.sides:  # a reveal's openings are checked at once, before the round is complete
             r = get(held, step, "reveal", s)
             if r is not None and r.answers == prev:
@@ -122,6 +170,7 @@ def compute_hidden(man: Manifest, held: Mapping[str, Message], rules: HiddenRule
             return _with(got, book)
         orders, round_used = got
         orders = {s: orders[s] for s in owes}
+        book.seal(public, orders, step, round_used)
         _validate(rules, public, orders, book, step, round_used)
         seed_links = [(s, links[s]) for s in man.sides]
         seed = chain.seed(man.game, step, seed_links)
@@ -162,7 +211,7 @@ def _validate(rules: HiddenRules, public: dict[str, Any], orders: Mapping[str, A
     depended on it (a block's allowance) at once."""
     for side, order in orders.items():
         try:
-            rules.validate(public, side, order, book.facts())
+            memo.validate(book.tag, rules, public, side, order, book.facts())
         except NeedReveal:
             continue  # the rule waits for a fact still hidden: checked when it opens, or at the final audit
         except PbemError as exc:
@@ -177,9 +226,9 @@ def _adjudicate(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, 
     opens: list[Message] = []
     while True:
         try:
-            return rules.adjudicate(public, orders, book.facts(), Drbg(seed)), opens
+            return memo.adjudicate(book.tag, rules, public, orders, book.facts(), seed), opens
         except NeedReveal as q:
-            if q.label not in book.handles or q.label in book.revealed:
+            if q.label not in book.owners or q.label in book.revealed:  # a handle, or a card dealt (§13.12)
                 raise LedgerError(f"the {man.ruleset} rules asked for {q.label!r}, which is no hidden fact "
                                   "of this game (protocol §13.10).") from None
             question = {"owner": q.owner, "label": q.label, "rule": q.rule}
@@ -238,6 +287,7 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
     hidden until now decides convicts its side; a public state the replay does not reach convicts
     the owners of the facts the replay read that were hidden at that step."""
     by_hash = {m.hash: m for m in held.values()}
+    tag = f"{man.ruleset}:{man.hash}"
     public: dict[str, Any] = {}
     for raw in entries:
         e = json.loads(raw)
@@ -252,7 +302,7 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
         full = Facts(facts, owners, everything=True)
         for side, order in sorted(e["orders"].items()):
             try:
-                rules.validate(public, side, order, full)
+                memo.validate(tag, rules, public, side, order, full)
             except NeedReveal as q:
                 raise _unknown(man, e["entry"], q) from None
             except PbemError as exc:
@@ -260,7 +310,7 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
                 raise Cheat(side, e["entry"], f"its order broke a rule its hidden facts decide, shown when "
                             f"every handle opened: {exc} (protocol §13.10)", proof) from None
         try:
-            result = rules.adjudicate(public, e["orders"], full, Drbg(bytes.fromhex(e["seed"])))
+            result = memo.adjudicate(tag, rules, public, e["orders"], full, bytes.fromhex(e["seed"]))
         except NeedReveal as q:
             raise _unknown(man, e["entry"], q) from None
         if canonical_bytes(result.public) != canonical_bytes(e["state"]):

@@ -7,6 +7,7 @@ signed messages of one side for one (game, step, phase) prove equivocation.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -32,8 +33,9 @@ FIELDS: dict[str, frozenset[str]] = {
     "final": frozenset({"openings"}),
 }
 # Fields a game with hidden facts adds (protocol §13.10): the start's handles, the openings a reveal sends ahead.
+# A commit's keys deliver the sender's deal keys for the cards others drew (protocol §13.12).
 OPTIONAL: dict[str, frozenset[str]] = {"start": frozenset({"handles"}), "reveal": frozenset({"openings"}),
-                                       "final": frozenset({"deals"})}
+                                       "final": frozenset({"deals"}), "commit": frozenset({"keys"})}
 
 
 @record
@@ -62,8 +64,22 @@ def write(me: PrivateIdentity, game: str, side: str, step: int, answers: str, ph
     return armor.armor(raw)
 
 
+_READ: dict[tuple[bytes, str, tuple[str, ...]], Message] = {}
+
+
 def read(data: bytes | str, where: str, game: str, keys: dict[str, PublicIdentity]) -> Message:
-    """A peer message of this game, signed by the key of the side it names; one sentence otherwise."""
+    """A peer message of this game, signed by the key of the side it names; one sentence otherwise.
+    A message read once in this process is not checked again (the same bytes, game and keys)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    key = (hashlib.sha256(raw).digest(), game, tuple(f"{s}={k.sign_key.hex()}" for s, k in sorted(keys.items())))
+    if key not in _READ:
+        if len(_READ) > 8192:
+            _READ.clear()
+        _READ[key] = _read(data, where, game, keys)
+    return _READ[key]
+
+
+def _read(data: bytes | str, where: str, game: str, keys: dict[str, PublicIdentity]) -> Message:
     env = envelope.read(data, where)
     envelope.expect(env, where, game=game, kind=KIND)
     side = env.header.side

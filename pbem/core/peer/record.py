@@ -83,7 +83,11 @@ def equivocations(messages: Sequence[Message]) -> Cheat | None:
 
 def compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset | None = None) -> Outcome:
     """Every entry the messages allow, in order; a conviction ends the record with a void entry."""
-    rules = rules or rs.load(man.ruleset, man.options)
+    if rules is None:  # the record of one set of messages is computed once per process (memo.py)
+        from pbem.core.peer import memo
+        outcome: Outcome = memo.keep(["compute", man.hash, sorted(m.hash for m in messages)],
+                                     lambda: compute(man, messages, rs.load(man.ruleset, man.options)))
+        return outcome
     entries: list[bytes] = []
     try:
         return _compute(man, messages, rules, entries)
@@ -259,7 +263,6 @@ def claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: in
 def round_started(held: Mapping[str, Message], step: int, owed: str) -> int:
     """Where a phase's deadline counts from: the latest clock among the messages that completed the
     phase before (the previous round's reveals, or this round's commits)."""
-    if owed in ("open", "final", "shuffle", "lock", "keys"):  # from the messages that made the entry before
+    if owed != "reveal":  # from the messages that made the entries before (a pause's open included, §13.5)
         return max([m.clock for m in held.values() if m.step < step] or [0])
-    before = (step - 1, ("reveal", "start")) if owed == "commit" else (step, ("commit",))
-    return max([m.clock for m in held.values() if m.step == before[0] and m.phase in before[1]] or [0])
+    return max([m.clock for m in held.values() if m.step == step and m.phase == "commit"] or [0])

@@ -23,7 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
-from pbem.core.records import record
+from pbem.core.records import field, record
 
 
 class NeedReveal(Exception):  # noqa: N818  (a question, not an error: the record pauses on it)
@@ -45,6 +45,18 @@ class Deck:
 
     cards: list[str]
     hands: dict[str, int]
+    # The deck's piles, in order (sizes summing to len(cards)); each is shuffled apart, so a game with two
+    # decks (Bagpipes' bagpipe and dagger cards) deals them in one deal. Empty: one pile.
+    piles: list[int] = field(default_factory=list)
+
+    def pile_of(self, position: int) -> int:
+        """The number of the pile that holds ``position`` (0 when the deck is one pile)."""
+        end = 0
+        for n, size in enumerate(self.piles):
+            end += size
+            if position < end:
+                return n
+        return 0
 
 
 @record
@@ -130,6 +142,34 @@ class HiddenRules(Protocol):
         """The outcome so far (``{"winner": ..., "reason": ...}``)."""
 
 
+# Optional methods of a HiddenRules (protocol §13.12), read through the functions below so that a game
+# that needs none of them (the tests' duel) implements none:
+#   sides: tuple[str, ...]  the seats that play with no referee (default: the ruleset's sides)
+#   drawn(public) -> list[str]  every card label the rules gave out of the deal's stock so far
+#   sealed(public, side, order) -> {label: handle}  the facts an order seals (a handle each, in the order)
+#   prepare(public, side, order, own, hide) -> order  the owner's client: its draft as committed, its hidden
+#       cards named by label and what it seals replaced by ``hide(label, value)`` (a fresh handle)
+
+
+def drawn(rules: HiddenRules, public: dict[str, Any]) -> list[str]:
+    """The card labels the rules have given out of the stock of the last deal (protocol §13.12)."""
+    give = getattr(rules, "drawn", None)
+    return list(give(public)) if give is not None else []
+
+
+def sealed(rules: HiddenRules, public: dict[str, Any], side: str, order: Any) -> dict[str, str]:
+    """The handles of the facts ``order`` seals (protocol §13.12)."""
+    seals = getattr(rules, "sealed", None)
+    return dict(seals(public, side, order)) if seals is not None else {}
+
+
+def prepare(rules: HiddenRules, public: dict[str, Any], side: str, order: Any, own: Mapping[str, Any],
+            hide: Any) -> Any:
+    """The order as the owner's client commits it (protocol §13.12)."""
+    make = getattr(rules, "prepare", None)
+    return make(public, side, order, own, hide) if make is not None else order
+
+
 def hidden_rules(rules: Any) -> HiddenRules | None:
     """The ruleset's hidden-fact seam (its optional ``peer()`` method), or None for a game of open facts."""
     make = getattr(rules, "peer", None)
@@ -143,6 +183,12 @@ def owner_of(label: str) -> str:
     """``hidden.SIDE.n`` / ``pool.SIDE.n`` / ``card.SIDE.j`` -> SIDE ("" for a label of no side)."""
     parts = label.split(".")
     return parts[1] if len(parts) == 3 and parts[0] in ("hidden", "pool", "card") else ""
+
+
+def card_position(label: str) -> int:
+    """The number in ``card.SIDE.j`` (-1 for another label)."""
+    parts = label.split(".")
+    return int(parts[2]) if len(parts) == 3 and parts[0] == "card" and parts[2].isdigit() else -1
 
 
 def card_label(side: str, position: int) -> str:

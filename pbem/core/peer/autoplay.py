@@ -1,0 +1,85 @@
+"""A whole peer game between bots through the real files: one folder per side, every message written by
+the side's own client (``folder.write_owed``) and taken into every other side's folder (``folder.take``).
+
+Used by ``pbem demo --no-referee`` and the tests; the game's bot is a callback, so the core names no game.
+An *exchange* is one pass in which every side sends what it owes at once (what the post would carry in
+one trip): the count is what docs/round-trips.md calls exchanges.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pbem.core import ruleset as rs
+from pbem.core.identity import PrivateIdentity
+from pbem.core.peer import folder
+from pbem.core.peer.record import Outcome
+from pbem.core.peer.rules import hidden_rules
+from pbem.core.records import record
+
+# The bot: (side, the public state, the side's own hidden facts) -> the order it drafts.
+Bot = Callable[[str, dict[str, Any], Mapping[str, Any]], Any]
+
+
+@record
+class Played:
+    """What a whole game gave: the exchanges, the entries, the last outcome (in the first side's folder)."""
+
+    exchanges: int
+    entries: int
+    outcome: Outcome
+    clock: int  # the clock of the last pass
+
+
+def send(dirs: Mapping[str, Path], side: str, text: str) -> None:
+    """A message of ``side`` taken into every other side's folder (its own client took it already)."""
+    for other, d in dirs.items():
+        if other != side:
+            folder.take(d, text.encode("ascii"), f"the message of {side}")
+
+
+def play(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot, clock: int = 1_700_000_000,
+         limit: int = 2000, post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = ()) -> Played:
+    """Join every side, then pass after pass each side sends what it owes, until the game ends or nobody
+    sends. ``post(side, text)``: what the others receive (the tests' cheats); ``quiet``: sides that have
+    stopped answering."""
+    for side, d in dirs.items():
+        send(dirs, side, folder.write_join(d, keys[side], side, clock))
+    return run(dirs, keys, bot, clock, limit, post, quiet)
+
+
+def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot, clock: int, limit: int = 2000,
+        post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = ()) -> Played:
+    """Pass after pass from where the folders are (every side joined)."""
+    exchanges = 0
+    first = next(iter(dirs))
+    for _ in range(limit):
+        sent = False
+        for side, d in dirs.items():
+            out = folder.outcome(d)
+            if out.verdict or side not in out.owes or side in quiet:
+                continue
+            order = None
+            if out.owes[side] == "commit":
+                own = folder.own(d, keys[side])
+                rules = hidden_rules(rs.load(folder.manifest(d).ruleset, folder.manifest(d).options))
+                if rules is None or side in rules.owes(out.state):
+                    order = bot(side, out.state, own)
+            _, text = folder.write_owed(d, keys[side], order, clock)
+            send(dirs, side, post(side, text) if post is not None else text)
+            sent = True
+        if not sent:
+            break
+        exchanges += 1
+        clock += 60
+    out = folder.outcome(dirs[first])
+    return Played(exchanges, len(out.entries), out, clock)
+
+
+def entry_kinds(game_dir: Path) -> list[str]:
+    """The kind of every entry of a folder's record, in order."""
+    ledger = Path(game_dir) / "ledger"
+    return [json.loads(p.read_text(encoding="utf-8"))["kind"] for p in sorted(ledger.iterdir())]
