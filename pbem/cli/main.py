@@ -61,6 +61,8 @@ VERBS: tuple[Verb, ...] = (
          "Load a position, apply moves and/or fight a battle, and print the resulting position."),
     Verb("odds", "pbem.cli.odds:odds",
          "Compute a battle's exact odds: who wins, retreats, each block's survival and expected steps."),
+    Verb("board", "pbem.cli.board:board",
+         "Show your report as a board in your browser and give your orders by clicks; Seal writes the order file."),
     Verb("key", "pbem.cli.key:key_app", "Identities: make a key pair, show a fingerprint."),
     Verb("game", "pbem.cli.game:game_app", "Referee: start a game, receive orders, publish the reveal."),
     Verb("orders", "pbem.cli.orders:orders_app", "Player: write, check and seal orders."),

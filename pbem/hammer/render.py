@@ -185,6 +185,8 @@ def render_text(view: dict[str, Any]) -> str:
 
 
 render_view = render_text  # the name the report verb looks for
+# The parts of the text, by name, for the board's side panel (boardview.py): the same lines, not a copy.
+header_lines, list_lines, battle_lines, log_lines = _header, _lists, _battles, _log
 
 
 def report_view(rep: dict[str, Any]) -> dict[str, Any]:
@@ -210,5 +212,6 @@ def render_report(rep: dict[str, Any]) -> str:
     return render_text(v)
 
 
-__all__ = ["render_text", "render_view", "render_report", "report_view", "log_line", "since_last", "pending_battles",
+__all__ = ["battle_lines", "header_lines", "list_lines", "log_lines",
+           "render_text", "render_view", "render_report", "report_view", "log_line", "since_last", "pending_battles",
            "question_where"]

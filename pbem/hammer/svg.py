@@ -109,7 +109,8 @@ def _land(c: Canvas, g: Geometry, control: dict[str, str]) -> None:
     for cell in g.cells:
         fill = LAND.get(control.get(cell.area, "neutral"), LAND["neutral"])
         seam = f'stroke="{fill}" stroke-width="1"' if fill.startswith("#") else 'stroke="none"'
-        c.out.append(f'<path d="{_poly(cell.points)}" fill="{fill}" {seam}><title>{escape(cell.area)}</title></path>')
+        c.out.append(f'<path data-area={quoteattr(cell.area)} d="{_poly(cell.points)}" fill="{fill}" {seam}>'
+                     f'<title>{escape(cell.area)}</title></path>')
     for b in g.borders:
         (x1, y1), (x2, y2) = b.start, b.end
         c.out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {BORDER_STYLE[b.kind]}/>')
@@ -220,7 +221,8 @@ def _blocks(c: Canvas, g: Geometry, v: dict[str, Any], labels: dict[str, Box]) -
                 ty = y + k * (TILE_H + 2)
                 c.out.append(f'<rect x="{x + 1}" y="{ty + 1}" width="{cw}" height="{TILE_H}" rx="2" fill="#000000" '
                              'fill-opacity="0.3"/>')
-                c.out.append(f'<rect class="own-block" x="{x}" y="{ty}" width="{cw}" height="{TILE_H}" rx="2" '
+                c.out.append(f'<rect class="own-block" data-block={quoteattr(label.rsplit(" ", 1)[0])} x="{x}" '
+                             f'y="{ty}" width="{cw}" height="{TILE_H}" rx="2" '
                              f'fill="{BLOCK[side]}"/>')
                 c.text(x + 4, ty + 12, label, TILE_SIZE, fill="#ffffff")
             x += cw + 3

@@ -15,7 +15,8 @@ CLI = Path(pbem.__file__).parent / "cli"
 # the protocol; every other verb reaches a game through the ruleset registry and its player side
 # (protocol §10.2).
 CLI_EXCEPTIONS = {"sandbox.py", "odds.py"}
-NOT_GAMES = {"core", "cli", "transport"}
+NOT_GAMES = {"core", "cli", "transport", "board"}
+BOARD = Path(pbem.__file__).parent / "board"  # the board in the browser: game-agnostic, like the CLI
 GAMES = tuple(sorted(p.name for p in Path(pbem.__file__).parent.iterdir()
                      if p.is_dir() and (p / "__init__.py").exists() and p.name not in NOT_GAMES))
 
@@ -60,6 +61,14 @@ def test_protocol_10_2_cli_never_imports_a_game_but_the_rules_workbench() -> Non
             offenders += _imports(path.read_text(encoding="utf-8"), path.name)
     assert offenders == []
     assert all((CLI / name).exists() for name in CLI_EXCEPTIONS)  # an exception that is gone is dropped here
+
+
+def test_protocol_10_2_the_board_server_never_imports_a_game() -> None:
+    """docs/board.md: a game's board comes through the seam (``player.board()``), never by name."""
+    offenders = []
+    for path in sorted(BOARD.glob("*.py")):
+        offenders += _imports(path.read_text(encoding="utf-8"), path.name)
+    assert offenders == [] and (BOARD / "server.py").exists()
 
 
 def test_protocol_10_2_the_cli_check_catches_a_lazy_import_inside_a_verb() -> None:
