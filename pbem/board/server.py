@@ -15,6 +15,7 @@ import hmac
 import json
 import secrets
 import threading
+from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
@@ -29,7 +30,7 @@ MAX_BODY = 64 * 1024  # a click is a few hundred bytes
 ASSETS = {"": ("board.html", "text/html; charset=utf-8"), "index.html": ("board.html", "text/html; charset=utf-8"),
           "board.js": ("board.js", "text/javascript; charset=utf-8"),
           "board.css": ("board.css", "text/css; charset=utf-8")}
-POSTS = ("act", "undo", "redo", "dests", "seal")
+POSTS = ("act", "why", "undo", "redo", "dests", "seal")
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "X-Frame-Options": "DENY",
            "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -144,7 +145,8 @@ def _handler(server: BoardServer) -> type[BaseHTTPRequestHandler]:
                 self._json(400, {"error": "the change is not JSON"})
                 return
             s = server.session
-            calls = {"act": lambda: s.act(data).to_json(), "undo": lambda: s.undo().to_json(),
+            calls = {"act": lambda: s.act(data).to_json(), "why": lambda: asdict(s.why(data)),
+                     "undo": lambda: s.undo().to_json(),
                      "redo": lambda: s.redo().to_json(), "dests": lambda: {"dests": s.dests(data)},
                      "seal": lambda: s.seal().to_json()}
             self._answer(calls[verb])

@@ -62,6 +62,13 @@ class Session:
             self.sealed = ""
         return self.view()
 
+    def why(self, data: Any) -> Check:
+        """What the check says of the draft with this click applied, the draft left as it is: how a
+        click on an area that is not lit tells the player which rule forbids the move."""
+        action = action_from_json(data)
+        with self.lock:
+            return self.check(self.rules.act(self.report, self.draft, action))
+
     def undo(self) -> BoardView:
         with self.lock:
             self.at = max(0, self.at - 1)

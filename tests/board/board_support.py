@@ -96,6 +96,8 @@ def a_legal_move(server: BoardServer) -> tuple[str, str, str]:
     for piece in view["pieces"]:
         dests = request(server, "api/dests", {"pieces": [piece["id"]]})[1]["dests"]
         if dests:
-            unlit = next(a for a in board().area_names() if a not in dests and a != piece["area"])
+            unlit_areas = [a for a in board().area_names() if a not in dests and a != piece["area"]]
+            bare = [a for a in unlit_areas if f'"blocks-{a}"' not in view["svg"]]  # nothing drawn over it to click
+            unlit = (bare or unlit_areas)[0]
             return piece["id"], dests[0], unlit
     raise AssertionError("no block may move")

@@ -60,10 +60,17 @@ async function toggle(piece) {
   drawSelection();
 }
 
-function moveTo(area) {
-  if (selected.length && dests.includes(area)) {
-    change("act", { type: "move", pieces: selected, target: area });
-  }
+async function moveTo(area) {
+  if (!selected.length) return;
+  const action = { type: "move", pieces: selected, target: area };
+  if (dests.includes(area)) { change("act", action); return; }
+  const check = await call("why", action);  // not lit: say which rule forbids it; the draft is unchanged
+  if (!check) return;
+  const box = document.getElementById("error");
+  box.hidden = false;
+  box.replaceChildren(el("strong", {}, `${selected.join(", ")} to ${area}: refused. `),
+    document.createTextNode(check.message + " "));
+  if (check.rule) box.append(el("span", { class: "rule", id: "refusal-rule" }, `Rule ${check.rule}.`));
 }
 
 function drawSelection() {
