@@ -110,7 +110,7 @@ def test_board_browser_an_illegal_move_is_refused_with_its_rule(tmp_path: Path, 
         block = _css(driver, f'#map [data-block="{piece}"]')
         block.click()
         _wait(driver, lambda d: d.find_elements("css selector", "#dests button"))
-        area = _css(driver, f'#map path[data-area="{unlit}"]')
+        area = _css(driver, f'#map g[id="label-{unlit}"]')  # its name lies inside it; text lets clicks through
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", area)
         from selenium.webdriver.common.action_chains import ActionChains
         ActionChains(driver).move_to_element(area).click().perform()
