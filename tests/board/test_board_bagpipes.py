@@ -6,45 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from board_support import chrome, request
-from e2e.e2e_support import run
+from e2e.e2e_support import bagpipes_until_clan1_owes
 
 from pbem.cli.board import start_board
-from pbem.core import game as core_game
-from pbem.core import identity
-
-
-def _bagpipes_game(tmp_path: Path) -> Path:
-    """A 2-clan game started, played by the bots until clan1 owes an order."""
-    k, g, work = tmp_path / "keys", tmp_path / "g", tmp_path / "work"
-    k.mkdir()
-    for name in ("referee", "clan1", "clan2"):
-        ident = identity.generate(name)
-        identity.save_private(ident, k / f"{name}.key", None)
-        identity.save_public(ident, k / f"{name}.pub.toml")
-    sides = [a for s in ("clan1", "clan2", "referee") for a in ("--side", f"{s}={k / (s + '.pub.toml')}")]
-    run("game", "open", g, "--ruleset", "bagpipes", "--option", "players=2", "--referee", k / "referee.key", *sides)
-    work.mkdir()
-    joins = []
-    for side in ("clan1", "clan2", "referee"):
-        run("game", "join", g, "--side", side, "--key", k / f"{side}.key", "--out", work / f"{side}.asc")
-        joins.append(work / f"{side}.asc")
-    run("game", "start", g, *joins, "--key", k / "referee.key")
-    info = core_game.status(g)
-    while "clan1" not in info["owes"]:   # a manual card may ask the referee seat first
-        envelopes = []
-        for side in sorted(info["owes"]):
-            report = core_game.report_path(g, int(info["step"]), side)
-            run("orders", "auto", report, "--key", k / f"{side}.key", "--out", work / f"{side}.toml")
-            run("orders", "seal", work / f"{side}.toml", "--key", k / f"{side}.key", "--game", g,
-                "--out", work / f"{side}-order.asc")
-            envelopes.append(work / f"{side}-order.asc")
-        run("adjudicate", g, *envelopes, "--key", k / "referee.key")
-        info = core_game.status(g)
-    return core_game.report_path(g, int(info["step"]), "clan1")
 
 
 def test_board_bagpipes_an_order_by_clicks_through_the_same_seam(tmp_path: Path) -> None:
-    report = _bagpipes_game(tmp_path)
+    report = bagpipes_until_clan1_owes(tmp_path)
     server = start_board(report, tmp_path / "keys" / "clan1.key", out=tmp_path / "clan1.asc")
     driver = chrome()
     try:
