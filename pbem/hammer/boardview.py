@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from functools import partial
+from itertools import combinations
 from typing import Any
 
 from pbem.core.board import BoardAction, BoardView, Choice, Panel, Piece
@@ -103,6 +104,8 @@ def _orders(sections: Sections, section: str) -> list[tuple[str, Callable[[Secti
                     partial(_drop, (section, "main_attack"), area)))
     for i, area in enumerate(part.get("battle_order", [])):
         out.append((f"fight the battle in {area} in this order (5.1)", partial(_drop, (section, "battle_order"), i)))
+    for area, pinned in sorted(part.get("pins", {}).items()):
+        out.append((f"pinned in {area}: {', '.join(pinned)} (4.6)", partial(_drop, (section, "pins"), area)))
     if "event" in sections and sections["event"]:
         out.append((f"event: {_params_label(sections['event'])}", partial(_put, (), "event", {})))
     return out
@@ -196,6 +199,8 @@ class HammerBoard:
             out += _event_choices(options.get("event_params", []), sections.get("event"))
         if section:
             out += _main_attack_choices(report, d, section)
+            out += _battle_order_choices(report, d, section)
+            out += _pin_choices(report, d, section)
         if d.kind == "decide":
             out += _answer_choices(options, sections.get("decide", {}))
         if d.kind == "winter":
@@ -246,6 +251,53 @@ def _main_attack_choices(report: dict[str, Any], d: drafts.Draft,
                 if chosen.get(area) == main or _passes(report, _with(d, change)):
                     out.append((Choice(f"main:{area}:{origin}:{via}", f"{area}: from {origin} via {via}",
                                        "Main Attack (5.32)", chosen.get(area) == main), change))
+    return out
+
+
+def _battle_order_choices(report: dict[str, Any], d: drafts.Draft,
+                          section: str) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    """Player 1's battle order (5.1): each area with a battle, or entered by the draft's moves, that the
+    check accepts next in the order."""
+    part = d.sections.get(section, {})
+    order = part.get("battle_order", [])
+    areas = {b["area"] for b in report["view"].get("battles", [])} | {m["to"] for m in part.get("moves", [])
+                                                                      if m.get("to")}
+    out: list[tuple[Choice, Callable[[Sections], None]]] = []
+    for area in sorted(areas - set(order)):
+        change = partial(_append, (section, "battle_order"), area)
+        if _passes(report, _with(d, change)):
+            out.append((Choice(f"order:{area}", f"{area} (battle {len(order) + 1})", "Battles fought first (5.1)"),
+                        change))
+    return out
+
+
+def _append(path: tuple[str, ...], item: str, sections: Sections) -> None:
+    here: Any = sections
+    for key in path[:-1]:
+        here = here.setdefault(key, {})
+    here.setdefault(path[-1], []).append(item)
+
+
+def _pin_choices(report: dict[str, Any], d: drafts.Draft,
+                 section: str) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    """Player 2's pins (4.6): in each area the enemy attacked, each set of the side's blocks there the
+    check accepts as the pinned ones (without pins, the blocks that do not move are pinned)."""
+    v = report["view"]
+    if section != "moves" or v.get("player1") == v["side"]:
+        return []
+    out: list[tuple[Choice, Callable[[Sections], None]]] = []
+    chosen = d.sections.get(section, {}).get("pins", {})
+    for battle in v.get("battles", []):
+        area = battle["area"]
+        if battle.get("attacker") == v["side"]:
+            continue
+        mine = sorted(b["block"] for b in v["blocks"] if b["area"] == area)
+        for n in range(1, len(mine) + 1):
+            for pinned in combinations(mine, n):
+                change = partial(_put, (section, "pins"), area, list(pinned))
+                if chosen.get(area) == list(pinned) or _passes(report, _with(d, change)):
+                    out.append((Choice(f"pin:{area}:{'+'.join(pinned)}", ", ".join(pinned), f"Pinned in {area} (4.6)",
+                                       chosen.get(area) == list(pinned)), change))
     return out
 
 
