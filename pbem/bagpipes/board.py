@@ -86,6 +86,8 @@ class BagpipesBoard:
     """The board rules of Swords and Bagpipes (pbem.core.board.BoardRules)."""
 
     def start(self, report: dict[str, Any]) -> Draft:
+        if not report.get("asks"):  # nothing owed: the board only shows the report
+            return BagpipesDraft(str(report["side"]), int(report["step"]), "", str(report.get("game", "")))
         order = drafts.template(report["view"], str(report["side"]))
         return BagpipesDraft(str(report["side"]), int(report["step"]), str(order["kind"]), str(report.get("game", "")),
                              {k: v for k, v in order.items() if k not in ("game", "side", "step", "kind")})

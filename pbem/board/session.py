@@ -18,6 +18,7 @@ from pbem.core.board import BoardRules, BoardView, Check, action_from_json
 from pbem.core.errors import FormatError, PbemError
 from pbem.core.ruleset import Draft, PlayerSide
 
+NOTHING_OWED = "you owe nothing at this step: the board shows your report, and there is nothing to seal."
 Sealer = Callable[[Draft], list[str]]  # seals a draft as ``orders seal`` does; returns what it says
 
 
@@ -39,6 +40,8 @@ class Session:
 
     def check(self, draft: Draft) -> Check:
         """The player's check of ``draft``: ok with its notes, or the refusal and the rule it names."""
+        if not self.report.get("asks"):
+            return Check(False, NOTHING_OWED)
         try:
             notes = self.player.check_draft(draft, self.report) or []
         except PbemError as exc:
@@ -88,6 +91,8 @@ class Session:
 
     def seal(self) -> BoardView:
         """Seal the draft as it stands, through the CLI's own sealer (refused while the check refuses)."""
+        if not self.report.get("asks"):
+            raise FormatError(NOTHING_OWED)
         if self.sealer is None:
             raise FormatError("this board cannot seal: no game folder is known (give --game GAME).")
         with self.lock:

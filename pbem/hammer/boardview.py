@@ -135,6 +135,8 @@ class HammerBoard:
     """The board rules of Hammer of the Scots (pbem.core.board.BoardRules)."""
 
     def start(self, report: dict[str, Any]) -> Draft:
+        if not report.get("asks"):  # nothing owed: the board only shows the report
+            return drafts.Draft(str(report["side"]), int(report["step"]), "", str(report.get("game", "")))
         return drafts.parse_draft(drafts.template(report), "the board's first draft")
 
     def view(self, report: dict[str, Any], draft: Draft, earlier: list[dict[str, Any]]) -> BoardView:
@@ -205,7 +207,7 @@ class HammerBoard:
             out += _answer_choices(options, sections.get("decide", {}))
         if d.kind == "winter":
             out += _winter_choices(options.get("winter_plan", {}), sections.get("winter", {}))
-        if "plans" in rules_for(d.kind).sections:
+        if d.kind and "plans" in rules_for(d.kind).sections:
             out += _plan_choices(sections.get("plans", {}))
         return out
 

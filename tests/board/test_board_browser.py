@@ -98,6 +98,15 @@ def test_board_browser_a_whole_step_by_clicks_for_both_sides(tmp_path: Path, dri
     run("adjudicate", tmp_path / "g", tmp_path / "england.asc", tmp_path / "scotland.asc",
         "--key", tmp_path / "keys" / "referee.key")
     assert report_of(tmp_path / "g", "england").name != "0000-england.pbem"  # the game moved on a step
+    server = board_of(tmp_path, "england")
+    try:
+        _open(driver, server)
+        panels = {p.find_element("tag name", "summary").text: p.text
+                  for p in driver.find_elements("css selector", "#panels details")}
+        assert "Since your last report" in panels and "The game so far" in panels
+        assert "step 0: " in panels["The game so far"]
+    finally:
+        server.stop()
 
 
 def test_board_browser_an_illegal_move_is_refused_with_its_rule(tmp_path: Path, driver: Any) -> None:
