@@ -72,6 +72,7 @@ class BoardView:
     can_undo: bool = False
     can_redo: bool = False
     sealed: str = ""  # what the last Seal said
+    arrows: tuple[tuple[str, str], ...] = ()  # (from, to) areas of the draft's moves, drawn on the map
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -151,7 +151,9 @@ class HammerBoard:
         return BoardView(title=title, asks=str(report.get("asks", "")), svg=render_svg(render.report_view(report)),
                          pieces=pieces, choices=tuple(self._choices(report, d, section)),
                          orders=tuple(text for text, _ in _orders(d.sections, section)),
-                         panels=tuple(_panels(report, earlier)), draft=drafts.dump_draft(d))
+                         panels=tuple(_panels(report, earlier)), draft=drafts.dump_draft(d),
+                         arrows=tuple((str(m["from"]), str(m.get("to") or m.get("sea_to") or ""))
+                                      for m in d.sections.get(section, {}).get("moves", []) if section))
 
     def dests(self, report: dict[str, Any], draft: Draft, pieces: tuple[str, ...]) -> tuple[str, ...]:
         d = _draft(draft)

@@ -90,6 +90,7 @@ def test_board_browser_a_whole_step_by_clicks_for_both_sides(tmp_path: Path, dri
             block, area = _move_by_clicks(driver, server)
             assert f"move {block} from " in _css(driver, "#orders li").text and area in _css(driver, "#orders li").text
             assert "Check: ok" in _css(driver, "#check").text
+            assert _css(driver, f'#map line[data-arrow$=">{area}"]')  # the move drawn as an arrow
             _css(driver, "#seal").click()
             sealed = _wait(driver, lambda d: d.find_element("id", "sealed").text)
             assert f"sealed card orders for {side}, step 0" in sealed

@@ -107,6 +107,34 @@ function drawMap() {
     g.addEventListener("click", () => moveTo(g.id.slice("blocks-".length))));
 }
 
+// The draft's moves as arrows from area name to area name, as chessground draws its shapes.
+function drawArrows() {
+  const svg = document.querySelector("#map svg");
+  if (!svg || !view.arrows.length) return;
+  const NS = "http://www.w3.org/2000/svg";
+  const defs = document.createElementNS(NS, "defs");
+  defs.innerHTML = '<marker id="board-head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" ' +
+    'markerHeight="5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 Z" fill="#0b6e4f"/></marker>';
+  svg.append(defs);
+  const centre = (area) => {
+    const label = svg.getElementById ? svg.getElementById(`label-${area}`) : null;
+    if (!label) return null;
+    const b = label.getBBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
+  for (const [from, to] of view.arrows) {
+    const a = centre(from);
+    const b = centre(to);
+    if (!a || !b) continue;
+    const line = document.createElementNS(NS, "line");
+    for (const [k, v] of [["x1", a[0]], ["y1", a[1]], ["x2", b[0]], ["y2", b[1]]]) line.setAttribute(k, v);
+    line.setAttribute("class", "planned");
+    line.setAttribute("data-arrow", `${from}>${to}`);
+    line.setAttribute("marker-end", "url(#board-head)");
+    svg.append(line);
+  }
+}
+
 function drawCheck() {
   const box = document.getElementById("check");
   const c = view.check;
@@ -181,6 +209,7 @@ function show(data) {
   sealed.hidden = !view.sealed;
   sealed.textContent = view.sealed;
   drawMap();
+  drawArrows();
   drawCheck();
   drawLists();
   drawSelection();
