@@ -21,7 +21,7 @@ def test_board_bagpipes_an_order_by_clicks_through_the_same_seam(tmp_path: Path)
         driver.get(server.url)
         from selenium.webdriver.support.ui import WebDriverWait
         wait = WebDriverWait(driver, 20)
-        first = view["choices"][-1]["id"]  # the last group: a pick, a play or a loyalty
+        first = [c for c in view["choices"] if not c["chosen"]][-1]["id"]  # a pick, a play or a loyalty not made yet
         wait.until(lambda d: d.find_elements("css selector", f'button[data-choice="{first}"]'))[0].click()
         wait.until(lambda d: d.find_element("css selector", f'button[data-choice="{first}"]')
                    .get_attribute("aria-pressed") == "true")
