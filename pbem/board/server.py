@@ -30,7 +30,7 @@ MAX_BODY = 64 * 1024  # a click is a few hundred bytes
 ASSETS = {"": ("board.html", "text/html; charset=utf-8"), "index.html": ("board.html", "text/html; charset=utf-8"),
           "board.js": ("board.js", "text/javascript; charset=utf-8"),
           "board.css": ("board.css", "text/css; charset=utf-8")}
-POSTS = ("act", "why", "undo", "redo", "dests", "seal")
+POSTS = ("act", "why", "undo", "redo", "dests", "seal", "submit")
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "X-Frame-Options": "DENY",
            "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -148,7 +148,7 @@ def _handler(server: BoardServer) -> type[BaseHTTPRequestHandler]:
             calls = {"act": lambda: s.act(data).to_json(), "why": lambda: asdict(s.why(data)),
                      "undo": lambda: s.undo().to_json(),
                      "redo": lambda: s.redo().to_json(), "dests": lambda: {"dests": s.dests(data)},
-                     "seal": lambda: s.seal().to_json()}
+                     "seal": lambda: s.seal().to_json(), "submit": lambda: s.submit().to_json()}
             self._answer(calls[verb])
 
         def _answer(self, call: Any) -> None:

@@ -18,8 +18,11 @@ from pbem.core.board import BoardRules, BoardView, Check, action_from_json
 from pbem.core.errors import FormatError, PbemError
 from pbem.core.ruleset import Draft, PlayerSide
 
+NO_SUBMIT = ("this game does not go by git from this folder: mail the file Seal wrote to the referee or the "
+             "judge (docs/board.md \"Submit\").")
 NOTHING_OWED = "you owe nothing at this step: the board shows your report, and there is nothing to seal."
 Sealer = Callable[[Draft], list[str]]  # seals a draft as ``orders seal`` does; returns what it says
+Submitter = Callable[[], list[str]]  # sends the file the last seal wrote as ``pbem git submit`` does
 
 
 class Session:
@@ -27,11 +30,12 @@ class Session:
     since the server answers each request in its own thread."""
 
     def __init__(self, report: dict[str, Any], player: PlayerSide, rules: BoardRules,
-                 earlier: list[dict[str, Any]], sealer: Sealer | None) -> None:
+                 earlier: list[dict[str, Any]], sealer: Sealer | None, submitter: Submitter | None = None) -> None:
         self.report, self.player, self.rules, self.earlier, self.sealer = report, player, rules, earlier, sealer
+        self.submitter = submitter
         self.history: list[Draft] = [rules.start(report)]
         self.at = 0
-        self.sealed = ""
+        self.sealed = self.submitted = ""
         self.lock = threading.Lock()
 
     @property
@@ -52,7 +56,8 @@ class Session:
         with self.lock:
             v = self.rules.view(self.report, self.draft, self.earlier)
             return replace(v, check=self.check(self.draft), can_undo=self.at > 0,
-                           can_redo=self.at < len(self.history) - 1, sealed=self.sealed)
+                           can_redo=self.at < len(self.history) - 1, sealed=self.sealed,
+                           can_submit=self.submitter is not None, submitted=self.submitted)
 
     def act(self, data: Any) -> BoardView:
         """Apply a click (schemas/board-action.schema.json); a new draft drops what redo held."""
@@ -62,7 +67,7 @@ class Session:
             del self.history[self.at + 1:]
             self.history.append(new)
             self.at += 1
-            self.sealed = ""
+            self.sealed = self.submitted = ""
         return self.view()
 
     def why(self, data: Any) -> Check:
@@ -75,11 +80,13 @@ class Session:
     def undo(self) -> BoardView:
         with self.lock:
             self.at = max(0, self.at - 1)
+            self.sealed = self.submitted = ""  # what was sealed is no longer the draft shown
         return self.view()
 
     def redo(self) -> BoardView:
         with self.lock:
             self.at = min(len(self.history) - 1, self.at + 1)
+            self.sealed = self.submitted = ""
         return self.view()
 
     def dests(self, data: Any) -> list[str]:
@@ -98,4 +105,16 @@ class Session:
         with self.lock:
             draft = self.draft
         self.sealed = "\n".join(self.sealer(draft))
+        self.submitted = ""
+        return self.view()
+
+    def submit(self) -> BoardView:
+        """Send the order Seal just wrote, through the transport's own code (``pbem git submit``);
+        refused before a Seal, or after a change the sealed file no longer holds."""
+        if self.submitter is None:
+            raise FormatError(NO_SUBMIT)
+        if not self.sealed:
+            raise FormatError("Seal the orders first: Submit sends the file Seal wrote, and nothing is sealed "
+                              "since the last change.")
+        self.submitted = "\n".join(self.submitter())
         return self.view()

@@ -9,6 +9,7 @@ Seal runs ``orders seal``'s own code (``seal_order``), so the board writes the f
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -42,13 +43,21 @@ def start_board(report: Path, key: Path | None, passphrase_file: Path | None = N
     folder = game_folder(report, game)
     with reading(rep):
         earlier = _earlier_reports(folder, rep, key, me)
-        session = Session(rep, player, rules, earlier, _sealer(folder, report, key, me, out))
+        sealed = _Sealed()
+        session = Session(rep, player, rules, earlier, _sealer(folder, report, key, me, out, sealed),
+                          _submitter(folder, sealed))
         session.view()  # a report the board cannot draw fails here, in one line, not in the page
     return BoardServer(session, port).start()
 
 
+@dataclass
+class _Sealed:
+    """Where the board's last Seal wrote the order: what Submit sends."""
+    path: Path | None = None
+
+
 def _sealer(folder: Path | None, report: Path, key: Path | None, me: PrivateIdentity | None,
-            out: Path | None) -> Any:
+            out: Path | None, sealed: _Sealed) -> Any:
     """Seal as ``orders seal --game FOLDER --key KEY --report REPORT --out OUT`` does; None when the
     board cannot (no game folder, no key, or a peer game, whose orders go another way)."""
     from pbem.cli import peer as peer_cli
@@ -58,8 +67,28 @@ def _sealer(folder: Path | None, report: Path, key: Path | None, me: PrivateIden
 
     def seal(d: Draft) -> list[str]:
         where = out or Path(f"{d.step:04d}-{d.side}-orders.asc")
-        return seal_order(d, DRAFT_SOURCE, folder, where, key, me, report)
+        lines = seal_order(d, DRAFT_SOURCE, folder, where, key, me, report)
+        sealed.path = where
+        return lines
     return seal
+
+
+def _submitter(folder: Path | None, sealed: _Sealed) -> Any:
+    """Submit as ``pbem git submit SEALED --repo FOLDER`` does, when the game folder is a player's
+    clone of a git game (docs/git.md); None otherwise (by mail, the player's own mail client sends
+    the file: pbem holds no mail account of a player's)."""
+    from pbem.cli.inbox import is_clone
+
+    if folder is None or not is_clone(folder):
+        return None
+
+    def submit() -> list[str]:
+        from pbem.transport.git import player
+
+        if sealed.path is None:
+            raise FormatError("Seal the orders first: Submit sends the file Seal wrote.")
+        return player.submit(folder, sealed.path).lines
+    return submit
 
 
 def _earlier_reports(folder: Path | None, rep: dict[str, Any], key: Path | None,

@@ -72,6 +72,8 @@ class BoardView:
     can_undo: bool = False
     can_redo: bool = False
     sealed: str = ""  # what the last Seal said
+    can_submit: bool = False  # the game goes by git: Submit pushes the sealed file (docs/board.md "Submit")
+    submitted: str = ""  # what the last Submit said
     arrows: tuple[tuple[str, str], ...] = ()  # (from, to) areas of the draft's moves, drawn on the map
 
     def to_json(self) -> dict[str, Any]:

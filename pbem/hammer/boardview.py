@@ -134,6 +134,15 @@ def _params_label(params: dict[str, Any]) -> str:
 class HammerBoard:
     """The board rules of Hammer of the Scots (pbem.core.board.BoardRules)."""
 
+    def __init__(self) -> None:
+        self._map: tuple[dict[str, Any], str] | None = None  # (report, its map): the map is the report's alone
+
+    def _svg(self, report: dict[str, Any]) -> str:
+        """The report's map, drawn once per report (every click redraws the view, never the map)."""
+        if self._map is None or self._map[0] is not report:
+            self._map = (report, render_svg(render.report_view(report)))
+        return self._map[1]
+
     def start(self, report: dict[str, Any]) -> Draft:
         if not report.get("asks"):  # nothing owed: the board only shows the report
             return drafts.Draft(str(report["side"]), int(report["step"]), "", str(report.get("game", "")))
@@ -148,7 +157,7 @@ class HammerBoard:
         pieces = tuple(Piece(b["block"], b["area"], f"{b['block']} {b['strength']}/{b['steps']}") for b in v["blocks"]
                        if reach.get(b["area"], {}).get(b["block"]) and b["block"] not in moved)
         title = f"{v['side']} - step {report['step']} - {v['scenario']} {v['year']}"
-        return BoardView(title=title, asks=str(report.get("asks", "")), svg=render_svg(render.report_view(report)),
+        return BoardView(title=title, asks=str(report.get("asks", "")), svg=self._svg(report),
                          pieces=pieces, choices=tuple(self._choices(report, d, section)),
                          orders=tuple(text for text, _ in _orders(d.sections, section)),
                          panels=tuple(_panels(report, earlier)), draft=drafts.dump_draft(d),

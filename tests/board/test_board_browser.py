@@ -6,24 +6,16 @@ undo and redo (buttons and keys); the page at a laptop's width; the map's stacks
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from board_support import a_legal_move, board_of, chrome, game_in, move_card, request
+from board_support import a_legal_move, board_of, game_in, move_card, request
 from e2e.e2e_support import report_of, run
 
 from pbem.board.server import BoardServer
 
 WAIT = 20
-
-
-@pytest.fixture(scope="module")
-def driver() -> Iterator[Any]:
-    d = chrome()
-    yield d
-    d.quit()
 
 
 def _wait(driver: Any, test: Any) -> Any:
@@ -173,19 +165,20 @@ def test_board_browser_keyboard_alone_makes_a_move(tmp_path: Path, driver: Any) 
 
 
 @pytest.mark.parametrize("width", [1400, 1024])
-def test_board_browser_readable_on_a_laptop_screen(tmp_path: Path, width: int) -> None:
+def test_board_browser_readable_on_a_laptop_screen(tmp_path: Path, driver: Any, width: int) -> None:
     """No sideways scrolling; the map takes most of the width and the side panel stays beside it."""
     game_in(tmp_path)
     server = board_of(tmp_path, "england")
-    d = chrome(width, 800)
+    size = driver.get_window_size()
+    driver.set_window_size(width, 800)
     try:
-        _open(d, server)
-        sizes = d.execute_script(
+        _open(driver, server)
+        sizes = driver.execute_script(
             "const m = document.querySelector('#map svg').getBoundingClientRect();"
             "const s = document.getElementById('side').getBoundingClientRect();"
             "return [document.documentElement.scrollWidth, window.innerWidth, m.width, s.left, m.right];")
         scroll, inner, map_width, side_left, map_right = sizes
         assert scroll <= inner and map_width >= inner * 0.5 and side_left >= map_right
     finally:
-        d.quit()
+        driver.set_window_size(size["width"], size["height"])
         server.stop()

@@ -235,6 +235,12 @@ function show(data) {
   const sealed = document.getElementById("sealed");
   sealed.hidden = !view.sealed;
   sealed.textContent = view.sealed;
+  const submit = document.getElementById("submit");
+  submit.hidden = !view.can_submit;
+  submit.disabled = !view.sealed || Boolean(view.submitted);
+  const submitted = document.getElementById("submitted");
+  submitted.hidden = !view.submitted;
+  submitted.textContent = view.submitted;
   drawMap();
   drawArrows();
   drawCheck();
@@ -245,6 +251,7 @@ function show(data) {
 document.getElementById("undo").addEventListener("click", () => change("undo"));
 document.getElementById("redo").addEventListener("click", () => change("redo"));
 document.getElementById("seal").addEventListener("click", () => change("seal"));
+document.getElementById("submit").addEventListener("click", () => change("submit"));
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape") { selected = []; dests = []; drawSelection(); }
   else if ((e.ctrlKey || e.metaKey) && e.key === "z" && view && view.can_undo) { e.preventDefault(); change("undo"); }
