@@ -352,18 +352,27 @@ def _winter_choices(legal: dict[str, Any], now: dict[str, Any]) -> list[tuple[Ch
             out.append((Choice(f"winter:builds.{area}:{build}", build, f"Winter: build in {area} (7.3)",
                                build in now.get("builds", {}).get(area, [])),
                         partial(_put, ("winter", "builds"), area, [build])))
-    for block in legal.get("disband", []):
-        out.append((Choice(f"winter:disband:{block}", block, "Winter: disband (7.31)", block in now.get("disband", [])),
-                    partial(_toggle, block)))
+    # The list keys: each item toggled in or out, in the order clicked (the plan's order of preference).
+    for key, group in LIST_KEYS:
+        for item in legal.get(key, []):
+            out.append((Choice(f"winter:{key}:{item}", item, group, item in now.get(key, [])),
+                        partial(_toggle, key, item)))
     return out
 
 
-def _toggle(block: str, sections: Sections) -> None:
-    items = sections.setdefault("winter", {}).setdefault("disband", [])
-    if block in items:
-        items.remove(block)
+# The winter plan's list keys as the board groups them (docs/orders.md "Winter"): blocks to disband
+# over a Castle Limit, blocks to release by choice, and the questions to be asked about instead.
+LIST_KEYS = (("disband", "Winter: disband when over the Castle Limit, in this order (7.31)"),
+             ("release", "Winter: disband by choice though within limits (7.32, 7.5)"),
+             ("ask", "Winter: ask me instead, in a decide step"))
+
+
+def _toggle(key: str, item: str, sections: Sections) -> None:
+    items = sections.setdefault("winter", {}).setdefault(key, [])
+    if item in items:
+        items.remove(item)
     else:
-        items.append(block)
+        items.append(item)
 
 
 def _plan_choices(now: dict[str, Any]) -> list[tuple[Choice, Callable[[Sections], None]]]:

@@ -49,3 +49,20 @@ def test_board_every_choice_offered_is_accepted_by_the_referees_check(name: str,
 def test_board_choices_cover_every_kind_of_order() -> None:
     kinds = {name.split("/")[0].split(":")[0] for name, _ in REPORTS}
     assert {"card", "moves", "event", "decide", "winter"} <= kinds
+
+
+def test_board_winter_release_and_ask_are_choices_the_check_accepts() -> None:
+    """docs/orders.md "Winter": the plan's ``release`` (7.32, 7.5) and ``ask`` keys are set by clicks too,
+    so no winter answer needs the TOML draft; each click lands in the draft's [winter] table."""
+    name, report = next((n, r) for n, r in REPORTS if n.startswith("winter/") and
+                        r["options"]["winter_plan"].get("release"))
+    d = BOARD.start(report)
+    ids = [c.id for c in BOARD.view(report, d, []).choices]
+    release = next(i for i in ids if i.startswith("winter:release:"))
+    ask = next(i for i in ids if i.startswith("winter:ask:"))
+    for choice in (release, ask):
+        d = BOARD.act(report, d, BoardAction("choose", choice=choice))
+    drafts.check_draft(d, report)
+    assert isinstance(d, drafts.Draft)
+    winter = d.sections["winter"]
+    assert winter["release"] == [release.rsplit(":", 1)[1]] and winter["ask"] == [ask.rsplit(":", 1)[1]], name
