@@ -101,3 +101,39 @@ def a_legal_move(server: BoardServer) -> tuple[str, str, str]:
             unlit = (bare or unlit_areas)[0]
             return piece["id"], dests[0], unlit
     raise AssertionError("no block may move")
+
+
+WAIT = 20
+
+
+def wait(driver: Any, test: Any) -> Any:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+    ignored = (NoSuchElementException, StaleElementReferenceException)  # the page redraws after each change
+    return WebDriverWait(driver, WAIT, ignored_exceptions=ignored).until(test)
+
+
+def css(driver: Any, selector: str) -> Any:
+    from selenium.webdriver.common.by import By
+    return wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, selector))
+
+
+def open_board(driver: Any, server: BoardServer) -> dict[str, Any]:
+    driver.get(server.url)
+    wait(driver, lambda d: d.find_elements("css selector", "#map svg"))
+    view: dict[str, Any] = request(server, "api/view")[1]
+    return view
+
+
+def settled(driver: Any, server: BoardServer) -> dict[str, Any]:
+    """The view once the page has drawn it (its draft shown is the server's)."""
+    view: dict[str, Any] = request(server, "api/view")[1]
+    wait(driver, lambda d: d.execute_script("return document.getElementById('draft').textContent") == view["draft"])
+    return view
+
+
+def click_choice(driver: Any, server: BoardServer, choice: str) -> dict[str, Any]:
+    css(driver, f'button[data-choice="{choice}"]').click()
+    wait(driver, lambda d: d.find_element("css selector", f'button[data-choice="{choice}"]')
+          .get_attribute("aria-pressed") == "true")
+    return settled(driver, server)

@@ -10,62 +10,38 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from board_support import a_legal_move, board_of, game_in, move_card, request
+from board_support import (
+    a_legal_move,
+    board_of,
+    click_choice,
+    css,
+    game_in,
+    move_card,
+    open_board,
+    request,
+    settled,
+    wait,
+)
 from e2e.e2e_support import report_of, run
 
 from pbem.board.server import BoardServer
 
-WAIT = 20
-
-
-def _wait(driver: Any, test: Any) -> Any:
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-    ignored = (NoSuchElementException, StaleElementReferenceException)  # the page redraws after each change
-    return WebDriverWait(driver, WAIT, ignored_exceptions=ignored).until(test)
-
-
-def _css(driver: Any, selector: str) -> Any:
-    from selenium.webdriver.common.by import By
-    return _wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, selector))
-
-
-def _open(driver: Any, server: BoardServer) -> dict[str, Any]:
-    driver.get(server.url)
-    _wait(driver, lambda d: d.find_elements("css selector", "#map svg"))
-    view: dict[str, Any] = request(server, "api/view")[1]
-    return view
-
-
-def _settled(driver: Any, server: BoardServer) -> dict[str, Any]:
-    """The view once the page has drawn it (its draft shown is the server's)."""
-    view: dict[str, Any] = request(server, "api/view")[1]
-    _wait(driver, lambda d: d.execute_script("return document.getElementById('draft').textContent") == view["draft"])
-    return view
-
-
-def _click_choice(driver: Any, server: BoardServer, choice: str) -> dict[str, Any]:
-    _css(driver, f'button[data-choice="{choice}"]').click()
-    _wait(driver, lambda d: d.find_element("css selector", f'button[data-choice="{choice}"]')
-          .get_attribute("aria-pressed") == "true")
-    return _settled(driver, server)
-
 
 def _move_by_clicks(driver: Any, server: BoardServer) -> tuple[str, str]:
     """Click a block on the map, then one of the destinations that light up; (block, area)."""
-    view = _settled(driver, server)
+    view = settled(driver, server)
     for piece in view["pieces"]:
-        block = _css(driver, f'#map [data-block="{piece["id"]}"]')
+        block = css(driver, f'#map [data-block="{piece["id"]}"]')
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", block)
         block.click()
-        _wait(driver, lambda d: d.find_elements("css selector", "#dests p"))
+        wait(driver, lambda d: d.find_elements("css selector", "#dests p"))
         lit = [b.get_attribute("data-dest") for b in driver.find_elements("css selector", "#dests button")]
         if lit:
             on_map = driver.execute_script("return [...document.querySelectorAll('#map [data-area].dest')]"
                                            ".map(n => n.dataset.area)")
             assert set(on_map) == set(lit)  # the map lights exactly the legal ones (an area may be several cells)
-            _css(driver, f'#dests button[data-dest="{lit[0]}"]').click()
-            _wait(driver, lambda d: d.find_elements("css selector", "#orders button[data-remove]"))
+            css(driver, f'#dests button[data-dest="{lit[0]}"]').click()
+            wait(driver, lambda d: d.find_elements("css selector", "#orders button[data-remove]"))
             return piece["id"], lit[0]
         driver.find_element("tag name", "body").send_keys("\ue00c")  # Escape: clear the selection
     raise AssertionError("no block may move")
@@ -77,14 +53,14 @@ def test_board_browser_a_whole_step_by_clicks_for_both_sides(tmp_path: Path, dri
     for side in ("england", "scotland"):
         server = board_of(tmp_path, side, out=tmp_path / f"{side}.asc")
         try:
-            view = _open(driver, server)
-            _click_choice(driver, server, move_card(view))
+            view = open_board(driver, server)
+            click_choice(driver, server, move_card(view))
             block, area = _move_by_clicks(driver, server)
-            assert f"move {block} from " in _css(driver, "#orders li").text and area in _css(driver, "#orders li").text
-            assert "Check: ok" in _css(driver, "#check").text
-            assert _css(driver, f'#map line[data-arrow$=">{area}"]')  # the move drawn as an arrow
-            _css(driver, "#seal").click()
-            sealed = _wait(driver, lambda d: d.find_element("id", "sealed").text)
+            assert f"move {block} from " in css(driver, "#orders li").text and area in css(driver, "#orders li").text
+            assert "Check: ok" in css(driver, "#check").text
+            assert css(driver, f'#map line[data-arrow$=">{area}"]')  # the move drawn as an arrow
+            css(driver, "#seal").click()
+            sealed = wait(driver, lambda d: d.find_element("id", "sealed").text)
             assert f"sealed card orders for {side}, step 0" in sealed
         finally:
             server.stop()
@@ -93,7 +69,7 @@ def test_board_browser_a_whole_step_by_clicks_for_both_sides(tmp_path: Path, dri
     assert report_of(tmp_path / "g", "england").name != "0000-england.pbem"  # the game moved on a step
     server = board_of(tmp_path, "england")
     try:
-        _open(driver, server)
+        open_board(driver, server)
         panels = {p.find_element("tag name", "summary").text: p.text
                   for p in driver.find_elements("css selector", "#panels details")}
         assert "Since your last report" in panels and "The game so far" in panels
@@ -107,20 +83,20 @@ def test_board_browser_an_illegal_move_is_refused_with_its_rule(tmp_path: Path, 
     game_in(tmp_path)
     server = board_of(tmp_path, "england")
     try:
-        _open(driver, server)
+        open_board(driver, server)
         piece, _, unlit = a_legal_move(server)
-        block = _css(driver, f'#map [data-block="{piece}"]')
+        block = css(driver, f'#map [data-block="{piece}"]')
         block.click()
-        _wait(driver, lambda d: d.find_elements("css selector", "#dests button"))
-        area = _css(driver, f'#map g[id="label-{unlit}"]')  # its name lies inside it; text lets clicks through
+        wait(driver, lambda d: d.find_elements("css selector", "#dests button"))
+        area = css(driver, f'#map g[id="label-{unlit}"]')  # its name lies inside it; text lets clicks through
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", area)
         from selenium.webdriver.common.action_chains import ActionChains
         ActionChains(driver).move_to_element(area).click().perform()
-        error = _wait(driver, lambda d: d.find_element("id", "error").is_displayed() and d.find_element("id", "error"))
+        error = wait(driver, lambda d: d.find_element("id", "error").is_displayed() and d.find_element("id", "error"))
         expected = request(server, "api/why", {"type": "move", "pieces": [piece], "target": unlit})[1]
         assert not expected["ok"] and expected["rule"]
         assert f"to {unlit}: refused" in error.text and expected["message"] in error.text
-        assert _css(driver, "#refusal-rule").text == f"Rule {expected['rule']}."
+        assert css(driver, "#refusal-rule").text == f"Rule {expected['rule']}."
         assert request(server, "api/view")[1]["orders"] == []
     finally:
         server.stop()
@@ -130,19 +106,19 @@ def test_board_browser_undo_and_redo_by_button_and_key(tmp_path: Path, driver: A
     game_in(tmp_path)
     server = board_of(tmp_path, "scotland")
     try:
-        _open(driver, server)
-        assert not _css(driver, "#undo").is_enabled()
+        open_board(driver, server)
+        assert not css(driver, "#undo").is_enabled()
         block, _ = _move_by_clicks(driver, server)
-        _css(driver, "#undo").click()
-        _wait(driver, lambda d: not d.find_elements("css selector", "#orders button[data-remove]"))
+        css(driver, "#undo").click()
+        wait(driver, lambda d: not d.find_elements("css selector", "#orders button[data-remove]"))
         assert request(server, "api/view")[1]["orders"] == []
-        _css(driver, "#redo").click()
-        _wait(driver, lambda d: d.find_elements("css selector", "#orders button[data-remove]"))
-        assert block in _css(driver, "#orders li").text
+        css(driver, "#redo").click()
+        wait(driver, lambda d: d.find_elements("css selector", "#orders button[data-remove]"))
+        assert block in css(driver, "#orders li").text
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.keys import Keys
         ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
-        _wait(driver, lambda d: not d.find_elements("css selector", "#orders button[data-remove]"))
+        wait(driver, lambda d: not d.find_elements("css selector", "#orders button[data-remove]"))
     finally:
         server.stop()
 
@@ -152,13 +128,13 @@ def test_board_browser_keyboard_alone_makes_a_move(tmp_path: Path, driver: Any) 
     game_in(tmp_path)
     server = board_of(tmp_path, "england")
     try:
-        view = _open(driver, server)
+        view = open_board(driver, server)
         from selenium.webdriver.common.keys import Keys
         piece = view["pieces"][0]["id"]
-        _css(driver, f'#pieces button[data-piece="{piece}"]').send_keys(Keys.ENTER)
-        dest = _css(driver, "#dests button")
+        css(driver, f'#pieces button[data-piece="{piece}"]').send_keys(Keys.ENTER)
+        dest = css(driver, "#dests button")
         dest.send_keys(Keys.ENTER)
-        _wait(driver, lambda d: d.find_elements("css selector", "#orders button[data-remove]"))
+        wait(driver, lambda d: d.find_elements("css selector", "#orders button[data-remove]"))
         assert request(server, "api/view")[1]["orders"][0].startswith(f"move {piece} from ")
     finally:
         server.stop()
@@ -172,7 +148,7 @@ def test_board_browser_readable_on_a_laptop_screen(tmp_path: Path, driver: Any, 
     size = driver.get_window_size()
     driver.set_window_size(width, 800)
     try:
-        _open(driver, server)
+        open_board(driver, server)
         sizes = driver.execute_script(
             "const m = document.querySelector('#map svg').getBoundingClientRect();"
             "const s = document.getElementById('side').getBoundingClientRect();"
