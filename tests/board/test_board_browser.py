@@ -158,3 +158,36 @@ def test_board_browser_readable_on_a_laptop_screen(tmp_path: Path, driver: Any, 
     finally:
         driver.set_window_size(size["width"], size["height"])
         server.stop()
+
+
+def test_issue24_board_a_count_badge_selects_the_blocks_it_counts(tmp_path: Path, driver: Any) -> None:
+    """A stack too big for its area is a count badge (issue 24 point 3); its blocks stay clickable: a
+    click on the badge selects every block it counts, a second click none (docs/board.md)."""
+    import copy
+
+    from pbem.board.session import Session
+    from pbem.cli.orders import open_report
+    from pbem.cli.seam import player_of_report
+    from pbem.core.board import board_of
+
+    game_in(tmp_path)
+    rep = copy.deepcopy(open_report(report_of(tmp_path / "g", "england"), tmp_path / "keys" / "england.key"))
+    for b in rep["view"]["blocks"]:  # all of England's 17 blocks in Lothian: no layout of tiles fits
+        b["area"] = "Lothian"
+    reach = rep["options"]["moves"]
+    rep["options"]["moves"] = {"Lothian": {k: v for area in sorted(reach) for k, v in reach[area].items()}}
+    player = player_of_report(rep)
+    server = BoardServer(Session(rep, player, board_of(player), [], None)).start()
+    try:
+        view = open_board(driver, server)
+        badge = css(driver, "#map [data-blocks]")
+        counted = badge.get_attribute("data-blocks").split(",")
+        assert len(counted) == 17 and not driver.find_elements("css selector", "#map [data-block]")
+        pressed = "return [...document.querySelectorAll('#pieces button[aria-pressed=true]')].map(b => b.dataset.piece)"
+        badge.click()
+        wait(driver, lambda d: sorted(d.execute_script(pressed)) == sorted(p["id"] for p in view["pieces"]))
+        assert {p["id"] for p in view["pieces"]} <= set(counted)
+        css(driver, "#map [data-blocks]").click()
+        wait(driver, lambda d: d.execute_script(pressed) == [])
+    finally:
+        server.stop()
