@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.bagpipes import drafts
 from pbem.bagpipes.player import BagpipesDraft
+from pbem.bagpipes.tableview import table_svg
 from pbem.core.board import BoardAction, BoardView, Choice, Panel
 from pbem.core.errors import InvalidOrder, PbemError
 from pbem.core.ruleset import Draft
@@ -100,7 +101,7 @@ class BagpipesBoard:
         text = drafts.render_text(report).splitlines()  # it holds what happened and the messages already
         panels = [Panel("Your report", tuple(line for line in text if line.strip()))]
         return BoardView(title=f"{report['side']} - step {report['step']} - round {v.get('round', '')}",
-                         asks=str(report.get("asks", "")), svg="", pieces=(),
+                         asks=str(report.get("asks", "")), svg=table_svg(v), pieces=(),
                          choices=tuple(c for c, _ in self._changes(report, d)), orders=(),
                          panels=tuple(panels), draft=BagpipesPlayer().dump_draft(d))
 
