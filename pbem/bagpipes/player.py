@@ -21,6 +21,7 @@ from pbem.bagpipes import drafts
 from pbem.bagpipes.bots import BOTS, referee_bot
 from pbem.bagpipes.model import KIND_FIELDS, ORDER_KINDS, REFEREE, Options
 from pbem.bagpipes.ruleset import SCENARIO, BagpipesRuleset
+from pbem.core.board import BoardRules
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError, InvalidOrder
 from pbem.core.ruleset import DRAFT_HEADER, DemoResult, Draft, draft_header
@@ -152,6 +153,11 @@ class BagpipesPlayer:
 
     def render_svg(self, report: dict[str, Any]) -> str:
         return ""
+
+    def board(self) -> BoardRules:
+        """The board in the browser: no map, every order a choice (pbem.bagpipes.board, docs/board.md)."""
+        from pbem.bagpipes.board import BagpipesBoard
+        return BagpipesBoard()
 
     def render_html(self, report: dict[str, Any], title: str, footer: str) -> str:
         return ""

@@ -38,8 +38,8 @@ def inbox(
                           "receipts are kept.")
     me = load_key(key, passphrase_file)
     given = list(paths or [])
-    clones = [p for p in given if _is_clone(p)]
-    if not given and game is not None and _is_clone(game):
+    clones = [p for p in given if is_clone(p)]
+    if not given and game is not None and is_clone(game):
         clones = given = [game]
     if clones and len(given) > 1:
         raise FormatError(f"{clones[0]} is a git clone: take it in alone (pbem inbox {clones[0]} --key KEY).")
@@ -50,7 +50,8 @@ def inbox(
     _open_latest(folder, key, passphrase_file, me)
 
 
-def _is_clone(path: Path) -> bool:
+def is_clone(path: Path) -> bool:
+    """A player's clone of a git game (docs/git.md): a git work tree holding the game's manifest."""
     return (Path(path) / ".git").exists() and (Path(path) / "game.toml").is_file()
 
 

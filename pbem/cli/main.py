@@ -70,6 +70,8 @@ VERBS: tuple[Verb, ...] = (
     Verb("outbox", "pbem.cli.outbox:outbox",
          "Referee: write one mail per player for a step (report, receipts, the record's changes), as .eml files "
          "or folders to attach."),
+    Verb("board", "pbem.cli.board:board",
+         "Show your report as a board in your browser and give your orders by clicks; Seal writes the order file."),
     Verb("key", "pbem.cli.key:key_app", "Identities: make a key pair, show a fingerprint."),
     Verb("game", "pbem.cli.game:game_app", "Referee: start a game, receive orders, publish the reveal."),
     Verb("orders", "pbem.cli.orders:orders_app", "Player: write, check and seal orders."),

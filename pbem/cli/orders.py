@@ -278,7 +278,6 @@ def seal(
     referee judges every order again, for good.
     """
     from pbem.cli import peer as peer_cli
-    from pbem.core import game as core_game
     from pbem.core import ledger
 
     if peer_cli.is_peer(game):
@@ -286,33 +285,46 @@ def seal(
             raise FormatError("orders seal needs --key: every peer message is signed (protocol §13.2).")
         peer_cli.seal(game, draft, key, passphrase_file, out)
         return
-    man = ledger.read_manifest(game)
-    d = read_draft(draft, rs.player_of(rs.load(man.ruleset)))
+    d = read_draft(draft, rs.player_of(rs.load(ledger.read_manifest(game).ruleset)))
     if key is None:
         raise FormatError("orders seal needs --key: orders are signed with your private key (protocol §7.3).")
-    game_id = man.game
+    for line in seal_order(d, str(draft), game, out, key, load_key(key, passphrase_file), report, no_check, verbose):
+        say(line)
+
+
+def seal_order(d: rs.Draft, source: str, game: Path, out: Path, key: Path, me: PrivateIdentity,
+               report: Path | None = None, no_check: bool = False, verbose: bool = False) -> list[str]:
+    """Check ``d`` against the side's report, sign it, seal it to the referee and write it to ``out``;
+    the lines to tell the player. The one code path of ``orders seal`` and the board's Seal
+    (docs/board.md): the same draft gives the same file. ``source`` names the draft in messages."""
+    from pbem.core import game as core_game
+    from pbem.core import ledger
+
+    game_id = ledger.read_manifest(game).game
     if d.game and d.game != game_id:
-        raise EnvelopeError(f"{draft} is a draft for game {d.game}, but {game} holds game {game_id} (protocol §7.3).")
+        raise EnvelopeError(f"{source} is a draft for game {d.game}, but {game} holds game {game_id} (protocol §7.3).")
     info = core_game.status(game)
-    me = load_key(key, passphrase_file)
     armored = core_game.write_order(game, me, d.side, d.step, d.body())  # refuses a step the game has left
     owed = info["owes"].get(d.side)
     if owed and d.kind != owed:
-        raise EnvelopeError(f"{draft} holds {d.kind} orders, but {d.side} owes {owed} orders at step {d.step} "
+        raise EnvelopeError(f"{source} holds {d.kind} orders, but {d.side} owes {owed} orders at step {d.step} "
                             "(protocol §7.3).")
+    lines: list[str] = []
     checked = "not checked (--no-check)" if no_check else _check_before_sealing(
-        draft, d, report or core_game.report_path(game, d.step, d.side), report is not None, key, me, game, game_id)
+        source, d, report or core_game.report_path(game, d.step, d.side), report is not None, key, me, game, game_id,
+        lines)
     write_output(out, armored if isinstance(armored, str) else armored.decode("ascii"))
     deadline = int(info.get("deadline") or 0)
     by = f" by {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(deadline))}" if deadline else ""
-    say(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out} ({checked}); mail it to the referee{by}")
+    lines.append(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out} ({checked}); "
+                 f"mail it to the referee{by}")
     from pbem.cli.status import deadline_warning
     warning = deadline_warning(info) if deadline else ""
     if warning:
-        say(warning)
+        lines.append(warning)
     if verbose:
-        for line in SEAL_DETAILS:
-            say(line.format(step=d.step))
+        lines += [line.format(step=d.step) for line in SEAL_DETAILS]
+    return lines
 
 
 # What ``orders seal --verbose`` adds: said once in docs/playing.md, not on every seal.
@@ -325,23 +337,22 @@ SEAL_DETAILS = (
 )
 
 
-def _check_before_sealing(draft: Path, d: rs.Draft, report: Path, given: bool, key: Path, me: PrivateIdentity,
-                          game: Path, game_id: str) -> str:
+def _check_before_sealing(draft: str, d: rs.Draft, report: Path, given: bool, key: Path, me: PrivateIdentity,
+                          game: Path, game_id: str, lines: list[str]) -> str:
     """Check the draft against the report as ``orders check`` does (an illegal draft raises the check's
     own error); return how it was checked, for the "sealed" line. A report given with ``--report`` must
     be there; the game folder's may not be (a player whose copy lacks it), and then the draft is sealed
-    unchecked, with a note saying how to check it."""
+    unchecked, with a note (in ``lines``) saying how to check it."""
     if not given and not report.is_file():
-        say(f"note: not checked: there is no report for step {d.step} at {report}; "
-            f"pbem orders check {draft} --report REPORT --key {key} checks it against your report")
+        lines.append(f"note: not checked: there is no report for step {d.step} at {report}; "
+                     f"pbem orders check {draft} --report REPORT --key {key} checks it against your report")
         return "not checked"
     rep = open_report(report, key, game=game, me=me)
     if rep.get("game") and rep["game"] != game_id:  # a saved report is not signed
         raise FormatError(f"{report} is a report of game {rep['game']}, but {game} holds game {game_id}.")
     with reading(rep):
         notes = player_of_report(rep).check_draft(d, rep) or []
-    for note in notes:
-        say(f"note: {note}")
+    lines += [f"note: {note}" for note in notes]
     return f"checked against {report}"
 
 

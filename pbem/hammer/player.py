@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pbem.core.board import BoardRules
 from pbem.core.errors import PbemError
 from pbem.core.ruleset import DemoResult, Draft
 from pbem.hammer import bots, drafts
@@ -75,6 +76,11 @@ class HammerPlayer:
     def render_html(self, report: dict[str, Any], title: str, footer: str) -> str:
         from pbem.hammer.htmlpage import render_html
         return render_html(report, title, footer)
+
+    def board(self) -> BoardRules:
+        """The board in the browser (pbem.core.board, docs/board.md)."""
+        from pbem.hammer.boardview import HammerBoard
+        return HammerBoard()
 
     def default_note(self, step: int, owed: str, question: dict[str, Any] | None) -> str:
         from pbem.hammer.sentences import default_note

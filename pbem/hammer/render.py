@@ -197,6 +197,8 @@ def render_text(view: dict[str, Any]) -> str:
 
 
 render_view = render_text  # the name the report verb looks for
+# The parts of the text, by name, for the board's side panel (boardview.py): the same lines, not a copy.
+header_lines, list_lines, battle_lines, log_lines = _header, _lists, _battles, _log
 
 
 def report_view(rep: dict[str, Any]) -> dict[str, Any]:
@@ -227,5 +229,5 @@ def render_report(rep: dict[str, Any]) -> str:
     return render_text(with_odds(report_view(rep)))
 
 
-__all__ = ["render_text", "render_view", "render_report", "report_view", "with_odds", "log_line", "since_last",
-           "pending_battles", "question_where"]
+__all__ = ["battle_lines", "header_lines", "list_lines", "log_lines", "render_text", "render_view", "render_report",
+           "report_view", "with_odds", "log_line", "since_last", "pending_battles", "question_where"]

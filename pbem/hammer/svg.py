@@ -304,8 +304,8 @@ def _layout(own: list[tuple[str, str]], enemies: int, style: str, per: int, enem
     return Stack(w + 6, h + 6, tuple(pieces))
 
 
-def _fits(c: Canvas, area: str, box: Box) -> bool:
-    if any(box.overlaps(t, 3) for t in c.taken):
+def _fits(near: list[Box], area: str, box: Box) -> bool:
+    if any(box.overlaps(t, 3) for t in near):
         return False
     return box_in_area(area, box.x0 - MARGIN, box.y0 - MARGIN, box.x1 + MARGIN, box.y1 + MARGIN)
 
@@ -319,9 +319,11 @@ def _place_in(c: Canvas, area: str, anchor: Box, w: int, h: int) -> Box | None:
     spots = [(x, y) for y in range(y0 + MARGIN, y1 - MARGIN - h + 1, 3)
              for x in range(x0 + MARGIN, x1 - MARGIN - w + 1, 3)]
     spots.sort(key=lambda p: ((p[0] - cx) ** 2 + (p[1] - top) ** 2, p[1], p[0]))
+    extent = Box(min(x0, cx), min(y0, top), max(x1, cx + w), max(y1, top + h))
+    near = [t for t in c.taken if t.overlaps(extent, 3)]  # only these can touch a box tried here
     for x, y in [(cx, top)] + spots:
         box = Box(x, y, x + w, y + h)
-        if _fits(c, area, box):
+        if _fits(near, area, box):
             return box
     return None
 

@@ -10,7 +10,8 @@ import pbem.core
 
 CORE = Path(pbem.core.__file__).parent
 CLI = Path(pbem.__file__).parent / "cli"
-NOT_GAMES = {"core", "cli", "transport"}
+NOT_GAMES = {"core", "cli", "transport", "board"}
+BOARD = Path(pbem.__file__).parent / "board"  # the board in the browser: game-agnostic, like the CLI
 GAMES = tuple(sorted(p.name for p in Path(pbem.__file__).parent.iterdir()
                      if p.is_dir() and (p / "__init__.py").exists() and p.name not in NOT_GAMES))
 
@@ -56,6 +57,14 @@ def test_protocol_10_2_no_cli_module_imports_a_game() -> None:
     for path in paths:
         offenders += _imports(path.read_text(encoding="utf-8"), str(path.relative_to(CLI)))
     assert offenders == []
+
+
+def test_protocol_10_2_the_board_server_never_imports_a_game() -> None:
+    """docs/board.md: a game's board comes through the seam (``player.board()``), never by name."""
+    offenders = []
+    for path in sorted(BOARD.glob("*.py")):
+        offenders += _imports(path.read_text(encoding="utf-8"), path.name)
+    assert offenders == [] and (BOARD / "server.py").exists()
 
 
 def test_protocol_10_2_the_cli_check_catches_a_lazy_import_inside_a_verb() -> None:

@@ -34,12 +34,15 @@ ALLOWED = {
         "package data (the sample component file)",
     ("bagpipes/components.py", "resources.files('pbem.bagpipes').joinpath('data', 'component-format.toml').read_text"):
         "package data (the component file's format)",
+    ("board/server.py", "(resources.files('pbem.board') / 'static' / name).read_bytes"):
+        "package data (the board's page, script and styles)",
     # a tool's reader, handed in by the CLI: pbem.cli.files.read_text, which reads through the one reader
     ("hammer/tools.py", "io.read_text"): "the CLI's ToolIO reader (pbem.cli.files.read_text, the one reader)",
     # not files at all
     ("transport/git/history.py", "tarfile.open"): "a tar stream git archive wrote into memory",
     ("transport/mail/runner.py", "sender.open"): "an SMTP connection",
     ("transport/mail/servers.py", "sender.open"): "an SMTP connection",
+    ("cli/board.py", "webbrowser.open"): "the player's browser, opened at the board's address",
 }
 READS = {"read_bytes", "read_text", "open"}
 OTHER_READS = {"tomllib.load", "json.load", "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copyfileobj"}

@@ -59,3 +59,37 @@ def without_home_marks(page: str) -> str:
     """An HTML page or map without the noble home marks and the board table's home cells (1.4:
     rulebook data, the same in every view), so a test can look for enemy block names."""
     return HOME_MARKS.sub("", page)
+
+
+def bagpipes_until_clan1_owes(folder: Path) -> Path:
+    """A 2-clan Swords and Bagpipes game in ``folder/g`` (keys in ``folder/keys``), joined, started and
+    played by the bots (files in ``folder/work``) until clan1 owes an order; clan1's report then."""
+    from pbem.core import game as core_game
+    from pbem.core import identity
+
+    k, g, work = folder / "keys", folder / "g", folder / "work"
+    k.mkdir(parents=True, exist_ok=True)
+    for name in ("referee", "clan1", "clan2"):
+        priv = identity.generate(name)
+        identity.save_private(priv, k / f"{name}.key")
+        identity.save_public(priv, k / f"{name}.pub.toml")
+    sides = [a for s in ("clan1", "clan2", "referee") for a in ("--side", f"{s}={k / (s + '.pub.toml')}")]
+    run("game", "open", g, "--ruleset", "bagpipes", "--option", "players=2", "--referee", k / "referee.key", *sides)
+    work.mkdir()
+    joins = []
+    for side in ("clan1", "clan2", "referee"):
+        run("game", "join", g, "--side", side, "--key", k / f"{side}.key", "--out", work / f"{side}.asc")
+        joins.append(work / f"{side}.asc")
+    run("game", "start", g, *joins, "--key", k / "referee.key")
+    info = core_game.status(g)
+    while "clan1" not in info["owes"]:   # a manual card may ask the referee seat first: its ruling, by the bot
+        envelopes = []
+        for side in sorted(info["owes"]):
+            report = core_game.report_path(g, int(info["step"]), side)
+            run("orders", "auto", report, "--key", k / f"{side}.key", "--out", work / f"{side}.toml")
+            run("orders", "seal", work / f"{side}.toml", "--key", k / f"{side}.key", "--game", g,
+                "--out", work / f"{side}-order.asc")
+            envelopes.append(work / f"{side}-order.asc")
+        run("adjudicate", g, *envelopes, "--key", k / "referee.key")
+        info = core_game.status(g)
+    return core_game.report_path(g, int(info["step"]), "clan1")

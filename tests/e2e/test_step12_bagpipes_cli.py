@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import run, runner
+from e2e_support import bagpipes_until_clan1_owes, run, runner
 
 from pbem.cli.main import app
 from pbem.core import game as core_game
@@ -82,28 +82,8 @@ def test_step11_item1_bagpipes_3_players_through_the_real_cli_verbs(tmp_path: Pa
 
 
 def test_step11_item1_a_draft_breaking_a_bagpipes_rule_is_refused_by_orders_check(tmp_path: Path) -> None:
-    k, g, work = tmp_path / "keys", tmp_path / "g", tmp_path / "work"
-    _keys(k, ("referee", "clan1", "clan2"))
-    sides = [a for s in ("clan1", "clan2", "referee") for a in ("--side", f"{s}={k / (s + '.pub.toml')}")]
-    run("game", "open", g, "--ruleset", "bagpipes", "--option", "players=2", "--referee", k / "referee.key", *sides)
-    work.mkdir()
-    joins = []
-    for side in ("clan1", "clan2", "referee"):
-        run("game", "join", g, "--side", side, "--key", k / f"{side}.key", "--out", work / f"{side}.asc")
-        joins.append(work / f"{side}.asc")
-    run("game", "start", g, *joins, "--key", k / "referee.key")
-    info = core_game.status(g)
-    while "clan1" not in info["owes"]:   # a manual card may ask the referee seat first: its ruling, by the bot
-        envelopes = []
-        for side in sorted(info["owes"]):
-            report = core_game.report_path(g, int(info["step"]), side)
-            run("orders", "auto", report, "--key", k / f"{side}.key", "--out", work / f"{side}.toml")
-            run("orders", "seal", work / f"{side}.toml", "--key", k / f"{side}.key", "--game", g,
-                "--out", work / f"{side}-order.asc")
-            envelopes.append(work / f"{side}-order.asc")
-        run("adjudicate", g, *envelopes, "--key", k / "referee.key")
-        info = core_game.status(g)
-    report = core_game.report_path(g, int(info["step"]), "clan1")
+    k, work = tmp_path / "keys", tmp_path / "work"
+    report = bagpipes_until_clan1_owes(tmp_path)
     draft = work / "d.toml"
     run("orders", "new", report, "--key", k / "clan1.key", "--out", draft)
     text = draft.read_text(encoding="utf-8")

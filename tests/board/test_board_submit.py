@@ -1,0 +1,87 @@
+"""docs/board.md "Submit": where the game goes by git (the player's folder is a clone of the game's
+repository), Submit after Seal pushes the sealed order as ``pbem git submit`` does, through its own
+code; elsewhere (by mail) there is no Submit and the page says to mail the file. Tested in chromium."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from board_support import move_card, request
+from e2e.e2e_support import new_game, report_of
+
+from pbem.cli.board import start_board
+from pbem.core import game, identity
+from pbem.transport.git import setup
+
+SIDES = ("england", "scotland")
+
+
+def _git(*args: str | Path, cwd: Path | None = None) -> str:
+    return subprocess.run(["git", *map(str, args)], cwd=cwd, capture_output=True, text=True, check=True).stdout
+
+
+def _clone_of_a_git_game(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(england's clone, its key file, the game's bare repository): a Braveheart game pushed to a bare
+    repository that takes any push (as a git host does), cloned by the England player."""
+    keys = {n: identity.from_seeds(n, bytes([i]) * 32, bytes([i + 100]) * 32)
+            for i, n in enumerate(("referee", *SIDES), 1)}
+    g = tmp_path / "referee-game"
+    game.new_game(g, "hammer", "braveheart", {}, keys["referee"], {s: keys[s].public for s in SIDES},
+                  game_id="hammer-board-git", chain_length=400, deadline_hours=72)
+    bare = tmp_path / "game.git"
+    setup.init(g, bare)
+    clone = tmp_path / "england"
+    _git("clone", "-q", bare, clone)
+    key = tmp_path / "england.key"
+    identity.save_private(keys["england"], key)
+    return clone, key, bare
+
+
+def _wait(driver: Any, test: Any) -> Any:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+                         ).until(test)
+
+
+def test_board_submit_after_seal_pushes_the_order_as_git_submit_does(tmp_path: Path, driver: Any) -> None:
+    clone, key, bare = _clone_of_a_git_game(tmp_path)
+    server = start_board(report_of(clone, "england"), key, out=tmp_path / "england.asc")
+    try:
+        view = request(server, "api/view")[1]
+        assert view["can_submit"] and not view["submitted"]
+        status, refused = request(server, "api/submit", {})
+        assert status == 400 and "Seal the orders first" in refused["error"]
+        driver.get(server.url)
+        _wait(driver, lambda d: d.find_element("css selector", "#submit").is_displayed())
+        assert not driver.find_element("id", "submit").is_enabled()  # nothing sealed yet
+        card = move_card(view)
+        _wait(driver, lambda d: d.find_element("css selector", f'button[data-choice="{card}"]').click() or True)
+        _wait(driver, lambda d: d.find_element("css selector", f'button[data-choice="{card}"]')
+              .get_attribute("aria-pressed") == "true")
+        _wait(driver, lambda d: d.find_element("id", "seal").is_enabled())
+        driver.find_element("id", "seal").click()
+        _wait(driver, lambda d: d.find_element("id", "submit").is_enabled())
+        driver.find_element("id", "submit").click()
+        said = _wait(driver, lambda d: d.find_element("id", "submitted").text)
+        assert "pushed inbox/0000-england.pbem: england's order for step 0" in said
+        assert not driver.find_element("id", "submit").is_enabled()  # sent: a change and a new Seal come first
+    finally:
+        server.stop()
+    pushed = _git("show", "main:inbox/0000-england.pbem", cwd=bare)
+    assert pushed == (tmp_path / "england.asc").read_text()  # the very file Seal wrote
+
+
+def test_board_submit_is_not_offered_outside_a_git_clone(tmp_path: Path) -> None:
+    """By mail (the game folder is no clone) the player's own mail client sends the file: no Submit."""
+    new_game(tmp_path)
+    server = start_board(report_of(tmp_path / "g", "england"), tmp_path / "keys" / "england.key",
+                         out=tmp_path / "england.asc")
+    try:
+        assert request(server, "api/view")[1]["can_submit"] is False
+        status, refused = request(server, "api/submit", {})
+        assert status == 400 and "mail the file Seal wrote" in refused["error"]
+    finally:
+        server.stop()
