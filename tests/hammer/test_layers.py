@@ -186,8 +186,7 @@ def test_issue_24_6_the_circles_not_yet_broken_are_still_there() -> None:
 
 
 def test_issue_24_6_every_hammer_module_has_a_layer() -> None:
-    names = {own_name(m) for m in modules() if m.startswith("pbem.hammer.")}
-    names -= set(LAYER_PACKAGES)
+    names = {own_name(m) for m in modules() if m.startswith("pbem.hammer.")} - {""}  # "": a layer package
     assert "engine" in names and "ruleset" in names
     unknown = sorted(names - set(LAYERS))
     assert unknown == [], f"add these modules to LAYERS in {Path(__file__).name}: {', '.join(unknown)}"
