@@ -22,7 +22,8 @@ from typing import Any
 
 from benchpath import ROOT, TINY  # (the checkout and tests/ on sys.path)
 
-from pbem.hammer.odds import BattleOdds, battle_odds, load_battle, plan_deciders, simulate
+from pbem.hammer.cases import load_battle
+from pbem.hammer.odds import BattleOdds, battle_odds, plan_deciders, simulate
 
 CASES = ROOT / "tests" / "hammer" / "cases"
 POS = ROOT / "examples" / "positions"

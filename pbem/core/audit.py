@@ -313,3 +313,16 @@ def _compare(entry: led.Entry, where: str, man: led.Manifest, rules: rs.Ruleset,
         label = f"report.{side}"
         if commitments.commit(label, salt(label), reports[side]) != entry.reports.get(side):
             raise AuditError(f"{where}: the report for {side} does not match the replay of entry {n} (protocol §9).")
+
+
+def audit_game(game_dir: Path, reveal: Any, receipt_files: Sequence[tuple[str, bytes]] = (),
+          now: int | None = None) -> dict[str, Any]:
+    """Replay the game from a reveal bundle (a dict, a bundle file, or the referee's key), holding
+    the ledger to the players' receipts ((where, armored receipt) pairs) when given; ``now``: the
+    verifier's clock (None: the clock). Here, not in pbem.core.game, which this module reads from."""
+    if isinstance(reveal, PrivateIdentity):  # the record verified to make the bundle is the one audited
+        bundle, record = reveal_and_record(Path(game_dir), reveal, now)
+        return audit(Path(game_dir), bundle, receipt_files=receipt_files, record=record)
+    if isinstance(reveal, (str, Path)):
+        reveal = read_reveal(Path(reveal))
+    return audit(Path(game_dir), reveal, receipt_files=receipt_files, now=now)

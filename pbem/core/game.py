@@ -788,21 +788,6 @@ def verify(game_dir: Path, now: int | None = None) -> dict[str, Any]:
     return led.verify_game(Path(game_dir), now=now)
 
 
-def audit(game_dir: Path, reveal: Any, receipt_files: Sequence[tuple[str, bytes]] = (),
-          now: int | None = None) -> dict[str, Any]:
-    """Replay the game from a reveal bundle (a dict, a bundle file, or the referee's key), holding
-    the ledger to the players' receipts ((where, armored receipt) pairs) when given; ``now``: the
-    verifier's clock (None: the clock)."""
-    from pbem.core import audit as audit_mod
-
-    if isinstance(reveal, PrivateIdentity):  # the record verified to make the bundle is the one audited
-        bundle, record = audit_mod.reveal_and_record(Path(game_dir), reveal, now)
-        return audit_mod.audit(Path(game_dir), bundle, receipt_files=receipt_files, record=record)
-    if isinstance(reveal, (str, Path)):
-        reveal = audit_mod.read_reveal(Path(reveal))
-    return audit_mod.audit(Path(game_dir), reveal, receipt_files=receipt_files, now=now)
-
-
 __all__ = ["new_game", "open_game", "write_join", "start_game", "write_order", "receive_order", "adjudicate", "status",
-           "open_report", "verify", "audit", "report_path", "order_path", "state_path", "read_input", "order_entropy",
+           "open_report", "verify", "report_path", "order_path", "state_path", "read_input", "order_entropy",
            "parse_order_payload"]

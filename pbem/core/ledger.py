@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pbem.core import inputs, toml_exact
+from pbem.core import inputs, on_manifest, toml_exact
 from pbem.core.canonical import canonical_bytes, canonical_pair
 from pbem.core.encoding import is_hex64
 from pbem.core.errors import FormatError, LedgerError, PbemError
@@ -191,8 +191,7 @@ def read_manifest(game_dir: Path) -> Manifest:
     man = parse_manifest(data, str(path))
     from pbem.core import components  # every verb that reads a game folder checks its component file (§10.3)
     components.in_game(Path(game_dir), man.options)
-    from pbem.core import seen  # a player's client notes when it first saw the latest entry (§8.3)
-    seen.observe(Path(game_dir), man)
+    on_manifest.manifest_read(Path(game_dir), man)  # a player's client notes the latest entry (seen.py, §8.3)
     return man
 
 

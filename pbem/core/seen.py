@@ -10,8 +10,10 @@ the record's verification). The next order carries that time (``seen``), its rec
 the referee to the times its receipts and consumed orders carry.
 
 Recording is the client's: the CLI turns it on for the length of a verb (``recording``), and
-every read of a game's manifest then notes the latest entry (``observe``, called from
-``ledger.read_manifest``: one place for every verb). Library callers that run games on their own
+every read of a game's manifest then notes the latest entry (``observe``, which signs up with
+``on_manifest`` for ``ledger.read_manifest`` to call: one place for every verb; the ledger never
+imports this module, and this module loads the ledger only when it reads it, so a verb that reads
+no game folder loads no ledger). Library callers that run games on their own
 clock (tests, demos) record nothing unless they ask.
 """
 
@@ -25,7 +27,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, NamedTuple
 
-from pbem.core import inputs
+from pbem.core import inputs, on_manifest
 from pbem.core.errors import FormatError, PbemError
 from pbem.core.lock import PRIVATE, flock_file
 
@@ -167,7 +169,7 @@ def observe(game_dir: Path, man: Manifest) -> None:
     active = _ACTIVE.get()
     if active is None:
         return
-    from pbem.core import ledger as led
+    from pbem.core import ledger as led  # start-up: a verb reading no game folder loads no ledger
     try:
         if not (Path(game_dir) / "ledger").is_dir():
             return
@@ -209,3 +211,6 @@ def check(game_dir: Path, entries: list[Entry], slack: int) -> list[str]:
     if sights:
         lines.append(f"first sights ({path(game_dir)}): {len(sights)} entries, none seen after its deadline")
     return lines
+
+
+on_manifest.LISTENERS.append(observe)

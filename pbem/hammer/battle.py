@@ -19,12 +19,13 @@ from typing import Any
 from pbem.core.drbg import Dice as Rng  # the core's random-stream protocol: a battle only rolls dice
 from pbem.hammer.battle_state import Fight, Hits
 from pbem.hammer.blocks import SIDES, other_side, spec
-from pbem.hammer.board import ENGLAND
+from pbem.hammer.board import ENGLAND, board
 from pbem.hammer.decisions import Decider, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, Plain, Visibility, as_entry, entry, redacted
 from pbem.hammer.retreat import crossing_key, retreat_areas
 from pbem.hammer.state import DEAD, PLACES, POOL, Battle, GameState
+from pbem.hammer.victory import edward_dies, king_dies
 
 Log = list[LogEntry]
 ROUNDS = 3            # 5.3
@@ -400,8 +401,6 @@ def _resolve_hits(state: GameState, f: Fight, decider: Decider) -> None:
 
 def _killed(state: GameState, f: Fight, block: str) -> Log:
     """A block eliminated in battle (5.7, 5.8, 6.1, 6.2): returns nothing, writes to the battle log."""
-    from pbem.hammer.kings import edward_dies, king_dies
-
     b = state.blocks[block]
     if block in f.line:
         f.line.remove(block)
@@ -442,7 +441,6 @@ def _retreat(state: GameState, f: Fight, block: str, to: str, forced: bool) -> N
 
 
 def _border_key(area: str, to: str, block: str) -> str:
-    from pbem.hammer.board import board
     if spec(block).type == "norse":
         return ""
     border = board().border(area, to)
@@ -511,7 +509,6 @@ def _left_behind(state: GameState, f: Fight, decider: Decider) -> str:
 def _room(state: GameState, f: Fight, block: str) -> int:
     """How many more of ``block``'s side may retreat by land now: the crossings left on the borders
     to every area it may retreat to (all land blocks of one side have the same areas, 5.5)."""
-    from pbem.hammer.board import board
     side = state.blocks[block].owner
     room = 0
     for to in retreat_areas(state, block, f.area, {}, _battle_record(state, f)):

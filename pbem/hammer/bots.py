@@ -19,11 +19,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pbem.core.drbg import Drbg
 from pbem.hammer import drafts
 from pbem.hammer.cards import card as card_of
-from pbem.hammer.errors import InvalidOrder
-from pbem.hammer.order_kinds import rules_for
+from pbem.hammer.engine import play_game
+from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.errors import IllegalOrder as Refused
+from pbem.hammer.events import legal_events
+from pbem.hammer.movement import LegalSteps, check_moves
+from pbem.hammer.order_kinds import Sections, rules_for
 from pbem.hammer.order_kinds.bot_choices import BOTS as BOTS
 from pbem.hammer.order_kinds.bot_choices import RANDOM_PLANS as RANDOM_PLANS
 from pbem.hammer.order_kinds.bot_choices import SIMPLE_PLANS as SIMPLE_PLANS
+from pbem.hammer.orders import parse_moves
+from pbem.hammer.scenario import setup
+from pbem.hammer.state import Options
 
 if TYPE_CHECKING:  # the engine is imported where a game is played, not to draft orders
     from pbem.hammer.engine import Player
@@ -40,8 +47,31 @@ def auto_draft(report: dict[str, Any], bot: str, seed: bytes) -> drafts.Draft:
     if not asks:
         raise InvalidOrder(f"report for {report.get('side')} at step {report.get('step')}: nothing is owed")
     rng = Drbg(hashlib.sha256(b"pbem-bot|" + bot.encode() + b"|" + seed).digest())
+    rules = rules_for(asks)
+    sections = rules.bot(report, bot, rng)
+    if rules.bot_cuts_moves:
+        sections = keep_legal(asks, sections, report)
     return drafts.Draft(side=report["side"], step=int(report["step"]), kind=asks, game=report.get("game", ""),
-                        sections=rules_for(asks).bot(report, bot, rng))
+                        sections=sections)
+
+
+def keep_legal(kind: str, sections: Sections, report: dict[str, Any]) -> Sections:
+    """Drop group moves from the end until the player's check (the referee's own, docs/orders.md)
+    accepts the draft: the bot picks each move from the listed reach, but the moves together may
+    still break a border limit (4.3), a pin (4.6) or the card's value (4.2). Run for the kinds whose
+    bots write group moves (``OrderKindRules.bot_cuts_moves``)."""
+    d = drafts.Draft(side=report["side"], step=int(report["step"]), kind=kind, game=report.get("game", ""),
+                     sections=sections)
+    key = "if_player1" if "if_player1" in d.sections else "moves"
+    moves = d.sections.get(key, {}).get("moves")
+    while True:
+        try:
+            drafts.check_draft(d, report)
+            return sections
+        except IllegalOrder:
+            if not moves:
+                raise
+            moves.pop()
 
 
 # --- a random legal player for whole games through the engine (pbem.hammer.engine.play_game) ----
@@ -64,14 +94,10 @@ class RandomPlayer:
         return card
 
     def event_params(self, state: Any, side: str) -> dict[str, Any]:
-        from pbem.hammer.events import legal_events
         options = legal_events(state, side)
         return dict(self.rng.choice(options)) if options else {}
 
     def moves(self, state: Any, side: str) -> dict[str, Any]:
-        from pbem.hammer.errors import IllegalOrder as Refused
-        from pbem.hammer.movement import LegalSteps, check_moves
-        from pbem.hammer.orders import parse_moves
         value = card_of(state.current.cards[side]).value
         legal = LegalSteps(state, side)  # the steps from an area are worked out when it is picked
         origins = legal.origins()
@@ -187,9 +213,6 @@ def random_game(scenario_id: str, seed: int, options: Any = None, after_step: An
     Returns the final ``GameState`` (unfinished if ``until_year`` stopped it). ``record`` (a list)
     receives every answer given, so the game can be replayed with ``ScriptedPlayer``s.
     """
-    from pbem.hammer.engine import play_game
-    from pbem.hammer.scenario import setup
-    from pbem.hammer.state import Options
     label = f"{scenario_id}|{seed}"
     state = setup(scenario_id, options or Options(), game_stream(label, "setup"))
     if players is None:

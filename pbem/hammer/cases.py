@@ -21,13 +21,16 @@ from pbem.core import inputs
 from pbem.core.drbg import Drbg, RandomStream
 from pbem.hammer import engine, plans
 from pbem.hammer.battle_log import format_entry
-from pbem.hammer.blocks import SIDES
+from pbem.hammer.blocks import SIDES, spec
 from pbem.hammer.board import board
-from pbem.hammer.decisions import BySide, Question, Scripted
+from pbem.hammer.decisions import BySide, Decider, Question, Scripted
 from pbem.hammer.errors import DataError, InvalidOrder, PbemError
+from pbem.hammer.events import resolve_event
 from pbem.hammer.log import PRIVATE_UNMARKED, LogEntry, entry
+from pbem.hammer.odds import plan_deciders
 from pbem.hammer.position import parse_position_data
 from pbem.hammer.state import PLACES, Battle, GameState
+from pbem.hammer.winter import check_winter_plan
 
 T = TypeVar("T")
 DEFAULT_KEY = hashlib.sha256(b"pbem-sandbox").digest()
@@ -253,14 +256,12 @@ def run_step(state: GameState, step: dict[str, Any], rng: RandomStream, decider:
         ensure_battle(state, str(step["battle"]), side)
         return engine.fight_battle(state, str(step["battle"]), rng, decider)
     if "event" in step:
-        from pbem.hammer.events import resolve_event
         if side is None:
             raise InvalidOrder("case: an event step needs side = \"england\" or \"scotland\"")
         if state.phase == "event":  # the Event Phase as the referee runs it: England's first, then on (3.12)
             return engine.submit_events(state, side, dict(step["event"]), rng, decider)
         return resolve_event(state, side, state.current.cards.get(side, ""), dict(step["event"]), rng, decider)
     if "winter_plan" in step:
-        from pbem.hammer.winter import check_winter_plan
         if side is None:
             raise InvalidOrder("case: a winter_plan step needs side = \"england\" or \"scotland\"")
         check_winter_plan(state, side, step["winter_plan"])
@@ -298,7 +299,6 @@ def _blocks_at(state: GameState, side: str, place: str) -> list[str]:
 
 def _listed(entry: str, place: str) -> str:
     """``"Name"`` at full strength on the map, ``"Name:3"`` as given; a place lists names only."""
-    from pbem.hammer.blocks import spec
     if place in PLACES or ":" in entry:
         return entry
     return f"{entry}:{spec(entry).steps}"
@@ -350,3 +350,31 @@ def mismatches(outcome: Outcome, case: Case) -> list[str]:
         if any(unwanted in ln for ln in outcome.lines):
             out.append(f"log: a line contains {unwanted!r}")
     return out
+
+
+# --- a battle from a position or a rules case ----------------------------------------------------------
+
+def load_battle(path: str, area: str, side: str | None = None,
+                standing: dict[str, dict[str, Any]] | None = None) -> tuple[GameState, Decider]:
+    """The position in ``path`` ready to fight the battle in ``area``, and the sides' deciders.
+
+    A rules case (docs/cases.md) first runs its steps up to its battle in ``area`` and brings its
+    own ``[case.plans]``; ``standing`` (``{side: {"plans": ...}}``) overrides them side by side.
+    A contested area without a battle record gets one, as ``pbem sandbox --battle`` does: the
+    attacker is ``side``, else Player 1."""
+    try:
+        data = tomllib.loads(inputs.read_text_input(path, inputs.MAX_FILE, "a position file"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"position {path}: not valid TOML ({exc})") from None
+    state, case = split_case(data, str(path))
+    plans = dict(case.standing) if case is not None else {}
+    plans.update(standing or {})
+    if case is not None:
+        rng = stream_of(case.seed)
+        for step in case.steps:
+            if str(step.get("battle", "")) == area:
+                side = side or step.get("side")
+                break
+            run_step(state, step, rng, Recording(dict(case.answers), plans, state))
+    ensure_battle(state, area, side)
+    return state, plan_deciders(state, plans)

@@ -16,6 +16,7 @@ from typing import Any
 from pbem.core import ruleset as rs
 from pbem.core.errors import FormatError, PbemError
 from pbem.hammer import bots, drafts
+from pbem.hammer.scenario import scenario as scenario_of
 
 SIDES = ("england", "scotland")
 # The dice chain's length (docs/random-stream.md): the most steps the game may take. A bot game
@@ -79,7 +80,7 @@ def _by_kind(counts: dict[str, int]) -> str:
 
 def make_keys(folder: Path) -> dict[str, Path]:
     """Private keys and public identities for the referee and both players."""
-    from pbem.core import identity
+    from pbem.core import identity  # start-up: the player side loads no cryptography until a demo runs
 
     folder.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}
@@ -99,8 +100,9 @@ def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str
     The game's clock starts at ``start`` (unix seconds) and moves one hour per step, so receipts
     and deadlines are the same on every run; every order arrives in time and gets a receipt.
     """
-    from pbem.core import game as core_game
-    from pbem.core import identity
+    from pbem.core import audit as core_audit  # start-up, as identity
+    from pbem.core import game as core_game  # start-up, as identity
+    from pbem.core import identity  # start-up: the player side loads no cryptography until a demo runs
 
     bot = bot or {"england": "simple", "scotland": "random"}
     keys = make_keys(folder / "keys")
@@ -155,7 +157,7 @@ def play_bot_game(folder: Path, scenario: str = "braveheart", bot: dict[str, str
     try:  # verify and audit raise on a fault: the summary says FAILED instead of pretending
         core_game.verify(game_dir)
         summary.verified = True
-        core_game.audit(game_dir, priv["referee"], receipt_files=held)
+        core_audit.audit_game(game_dir, priv["referee"], receipt_files=held)
         summary.audited = True
     except PbemError as exc:
         summary.problems.append(f"{'audit' if summary.verified else 'verify'} failed: {exc}")
@@ -176,7 +178,6 @@ def _count_moves(summary: GameSummary, report: dict[str, Any], tally: bool) -> N
 
 
 def _years(final: dict[str, Any], scenario: str) -> int:
-    from pbem.hammer.scenario import scenario as scenario_of
 
     year = int((final.get("result") or {}).get("year") or final.get("year") or 0)
     first = scenario_of(scenario).first_year

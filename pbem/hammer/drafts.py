@@ -26,9 +26,11 @@ import tomli_w
 
 from pbem.core.errors import PbemError
 from pbem.core.ruleset import DRAFT_HEADER, draft_header
+from pbem.hammer import known
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.errors import InvalidOrder
 from pbem.hammer.order_kinds import ORDER_KINDS, rules_for
+from pbem.hammer.order_kinds import check as order_check
 
 KINDS = tuple(ORDER_KINDS)  # card, event, moves, decide, winter
 HEADER = DRAFT_HEADER
@@ -149,14 +151,12 @@ def check_draft(draft: Draft, report: dict[str, Any]) -> list[str]:
     """Check a draft as the referee will, on what the side's own report shows (no referee needed).
 
     Refuses a draft for another game, side or step, or of the wrong kind; then runs the
-    referee's own validation (``HammerRuleset.validate``) on the game as the report shows it
+    referee's own validation (``order_kinds.check``, as ``HammerRuleset.validate``) on the game as the report shows it
     (``known.py``): cards, moves, pins, Main Attacks, event parameters, answers, battle and
     winter plans, each refusal with the rule the referee cites. The few refusals that depend on
     what the side cannot see are listed in docs/orders.md ("Checking a draft"). Returns the
     notes on a draft accepted that may not do what its player means (the order kinds' ``notes``).
     """
-    from pbem.hammer import known
-
     src = f"draft for {draft.side}, step {draft.step}"
     if report.get("game") and draft.game and draft.game != report["game"]:
         raise InvalidOrder(f"{src}: it names game {draft.game}, but the report is for game {report['game']}")
@@ -167,7 +167,8 @@ def check_draft(draft: Draft, report: dict[str, Any]) -> list[str]:
     asks = report.get("asks", "")
     if draft.kind != asks:
         raise InvalidOrder(f"{src}: it is a {draft.kind} order, but the report asks for {asks or 'nothing'}")
-    return known.check(draft.body(), report)
+    side = str(report["side"])
+    return order_check.notes(known.state_from_report(report), side, from_body(draft.body(), f"order from {side}"))
 
 
 MAX_ERRORS = 20   # enough for any draft a player writes by hand; bounds the re-checks

@@ -31,13 +31,19 @@ from typing import Any, Literal, NamedTuple, Protocol
 
 from pbem.core.drbg import RandomStream
 from pbem.hammer import sofar
+from pbem.hammer.battle import battle_order, border_raid, fight
 from pbem.hammer.cardphase import end_year, play_cards, year_over
 from pbem.hammer.cards import card
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
 from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
+from pbem.hammer.events import resolve_event
 from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, as_entry, entry
+from pbem.hammer.movement import apply_moves
+from pbem.hammer.orders import parse_moves
 from pbem.hammer.state import GameState
+from pbem.hammer.victory import check_sudden_death
 from pbem.hammer.vocab import PHASE_NAMES, SIDE_NAMES, OrderKind, Phase, Side, named
+from pbem.hammer.winter import winter
 
 PHASES: tuple[Phase, ...] = PHASE_NAMES
 Log = list[LogEntry]
@@ -445,40 +451,32 @@ def copied(out: Log) -> Log:
 
 
 def _apply_moves(state: GameState, side: str, order: Any) -> Log:
-    from pbem.hammer.movement import apply_moves
     if isinstance(order, dict):
-        from pbem.hammer.orders import parse_moves
         order = parse_moves({k: v for k, v in order.items() if k != "battle_order"})
     return copied(apply_moves(state, side, order))
 
 
 def _resolve_event(state: GameState, side: str, card_id: str, params: dict[str, Any], rng: Rng,
                    decider: Decider) -> Log:
-    from pbem.hammer.events import resolve_event
     return copied(resolve_event(state, side, card_id, params, rng, decider))
 
 
 def _check_battle_order(state: GameState, requested: list[str]) -> None:
     """Only areas with a battle this turn, each once (5.1)."""
-    from pbem.hammer.battle import battle_order
     battle_order(state, requested)
 
 
 def _fight(state: GameState, area: str, rng: Rng, decider: Decider) -> Log:
-    from pbem.hammer.battle import fight
     return copied(fight(state, area, rng, decider))
 
 
 def _border_raid(state: GameState, decider: Decider) -> Log:
-    from pbem.hammer.battle import border_raid
     return copied(border_raid(state, decider))
 
 
 def _winter(state: GameState, rng: Rng, decider: Decider) -> Log:
-    from pbem.hammer.winter import winter
     return copied(winter(state, rng, decider))
 
 
 def _sudden_death(state: GameState) -> None:
-    from pbem.hammer.victory import check_sudden_death
     check_sudden_death(state)

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from pbem.core.drbg import Dice
 from pbem.hammer import sofar
+from pbem.hammer.battle import fight_defection
 from pbem.hammer.blocks import spec
 from pbem.hammer.decisions import Decider
 from pbem.hammer.errors import IllegalOrder
 from pbem.hammer.log import PUBLIC, LogEntry, entry
 from pbem.hammer.state import DEAD, OFF_MAP, POOL, BlockState, GameState
-from pbem.hammer.victory import declare_winner
+from pbem.hammer.victory import edward_dies as edward_dies
+from pbem.hammer.victory import king_dies as king_dies
 
 Log = list[LogEntry]
 KING = "King"
-EDWARD = "Edward"
 FIFE = "Fife"
 FRENCH = "French Knights"
 MORAY = "Moray"
@@ -37,23 +38,6 @@ def end_of_1306(state: GameState) -> Log:
         state.edward = "II"
         return [entry("edward_ii", None, PUBLIC, year=state.year, why="end of 1306 (6.1)")]
     return []
-
-
-def edward_dies(state: GameState) -> Log:
-    """The Edward block is eliminated in battle: Edward I is succeeded by Edward II, whose block goes
-    to the English Draw Pool; Edward II's death is a Scottish sudden-death victory (6.1, 9.1)."""
-    if state.edward == "II":
-        declare_winner(state, "scotland", "Edward II was eliminated in battle (6.1, 9.1)")
-        return [entry("edward_killed", None, PUBLIC, edward="II")]
-    state.edward = "II"
-    state.blocks[EDWARD] = BlockState("england", POOL, 0)
-    return [entry("edward_killed", None, PUBLIC, edward="I", now="II")]
-
-
-def king_dies(state: GameState) -> Log:
-    """The Scottish King is eliminated in battle: the English win at once (6.2, 9.1)."""
-    declare_winner(state, "england", "the Scottish King was eliminated in battle (6.2, 9.1)")
-    return [entry("king_killed", None, PUBLIC, king=state.king)]
 
 
 # --- Scottish kings (6.2-6.22) ----------------------------------------------------------------
@@ -135,7 +119,6 @@ def fight_defections(state: GameState, defectors: list[str], rng: Dice, decider:
 
 def _fight_defection(state: GameState, area: str, defectors: list[str], rng: Dice, decider: Decider) -> Log:
     """A battle fought at once with ``defectors`` attacking (battle.py: a normal battle, 3 rounds)."""
-    from pbem.hammer.battle import fight_defection
     return list(fight_defection(state, area, list(defectors), rng, decider) or [])
 
 

@@ -1,10 +1,10 @@
 """What a side can know, as a game the referee's validation can run on (docs/orders.md "Checking").
 
 ``pbem orders check`` must give the referee's verdict wherever that verdict depends only on
-what the player may see, so it runs the referee's own code path (``HammerRuleset.validate``) on
-a game rebuilt from the player's report: its own blocks, hand and pool as they are, the public
-board (enemy block counts per area, control, cards played, the dead, the blocks off the map,
-battles with the borders used to enter them, the calendar and the crowns), and the enemy's
+what the player may see, so it runs the referee's own code path (``order_kinds.check``, which
+``HammerRuleset.validate`` runs) on a game rebuilt from the player's report: its own blocks, hand
+and pool as they are, the public board (enemy block counts per area, control, cards played, the
+dead, the blocks off the map, battles with the borders used to enter them, the calendar and the crowns), and the enemy's
 hidden facts filled in neutrally: which enemy block stands where within the public counts
 (nobles first, since which nobles are enemy ones follows from the public record), every enemy
 block at full strength, the enemy hand empty, the deck empty.
@@ -91,12 +91,5 @@ def state_from_report(report: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def check(body: dict[str, Any], report: dict[str, Any]) -> list[str]:
-    """The referee's validation of ``body`` (an order's plain data), on what ``report`` shows;
-    returns the notes for the player (``HammerRuleset.notes``)."""
-    from pbem.hammer.ruleset import HammerRuleset
-    return HammerRuleset().notes(state_from_report(report), str(report["side"]), body)
-
-
-__all__ = ["check", "game_from_view", "state_from_report"]
+__all__ = ["game_from_view", "state_from_report"]
 

@@ -22,14 +22,16 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
+from pbem.core.drbg import Drbg
 from pbem.hammer import plans as plans_mod
-from pbem.hammer.battle import STAGES, _begin, _rating
+from pbem.hammer.battle import STAGES, _begin, _rating, fight
 from pbem.hammer.battle_state import Fight, stage_named
-from pbem.hammer.blocks import SIDES, other_side
-from pbem.hammer.decisions import BySide, Decider, NeedDecision
+from pbem.hammer.blocks import SIDES, other_side, spec
+from pbem.hammer.blocks import blocks as block_specs
+from pbem.hammer.decisions import BySide, Decider, NeedDecision, Question, checked
 from pbem.hammer.errors import IllegalOrder
 from pbem.hammer.log import LogEntry
-from pbem.hammer.state import PLACES, BlockState, GameState
+from pbem.hammer.state import OFF_MAP, PLACES, Battle, BlockState, GameState, Turn
 
 HIT, MISS = 1, 6            # representative faces: 1 hits at any rating, 6 misses at any (fire <= 4)
 CELTIC_STAYS = 4            # of 6 faces (5.2): 1-4 stays, 5-6 goes to the Draw Pool
@@ -496,7 +498,6 @@ def _fast_applies(state: GameState, area: str, decider: Decider) -> bool:
     """The compact rounds reproduce the engine only where no die or choice they leave out can
     occur: no Celtic Unity roll, no voluntary retreat in either side's plan for this battle, no
     battle already begun, no decider but the sides' plans (which the compact rounds still ask)."""
-    from pbem.hammer.blocks import spec
     if state.current.fight is not None or state.winner or not isinstance(decider, BySide):
         return False
     if any(spec(n).celtic for n in state.blocks_in(area)):
@@ -516,7 +517,6 @@ class _Fast:
     retreat, 5.3-5.6) is run by the engine's own stages on each distinct final situation."""
 
     def __init__(self, state: GameState, area: str, decider: Decider) -> None:
-        from pbem.hammer.blocks import spec
         self.state, self.area, self.decider = state, area, decider
         self.record = state.current.battles[area]
         here = state.blocks_in(area)
@@ -552,7 +552,6 @@ class _Fast:
         return r
 
     def hit_choice(self, side: str, tied: tuple[str, ...], left: int, by: str, round_: int) -> str:
-        from pbem.hammer.decisions import Question, checked
         key = (side, tied)
         answer = self.hit_answers.get(key)
         if answer is None:
@@ -750,8 +749,6 @@ def simulate(state: GameState, area: str, decider: Decider, battles: int, seed: 
     """The frequencies of ``battles`` battles fought by the engine (``battle.fight``, dice from
     the stream keyed by ``seed``), summarised as ``battle_odds`` summarises its distribution: what
     the exact odds are checked against (bench/battle_odds.py, tests)."""
-    from pbem.core.drbg import Drbg
-    from pbem.hammer.battle import fight
 
     work = state.copy()
     work.blocks = {n: b for n, b in work.blocks.items() if b.location not in PLACES}
@@ -787,40 +784,6 @@ def simulate(state: GameState, area: str, decider: Decider, battles: int, seed: 
                       {k: (sn, Fraction(c, battles)) for k, (sn, c) in counts.items()}, len(counts))
 
 
-# --- a battle from a position or a rules case ----------------------------------------------------------
-
-def load_battle(path: str, area: str, side: str | None = None,
-                standing: dict[str, dict[str, Any]] | None = None) -> tuple[GameState, Decider]:
-    """The position in ``path`` ready to fight the battle in ``area``, and the sides' deciders.
-
-    A rules case (docs/cases.md) first runs its steps up to its battle in ``area`` and brings its
-    own ``[case.plans]``; ``standing`` (``{side: {"plans": ...}}``) overrides them side by side.
-    A contested area without a battle record gets one, as ``pbem sandbox --battle`` does: the
-    attacker is ``side``, else Player 1."""
-    import tomllib
-
-    from pbem.core import inputs
-    from pbem.hammer.cases import Recording, ensure_battle, run_step, split_case, stream_of
-    from pbem.hammer.errors import DataError
-
-    try:
-        data = tomllib.loads(inputs.read_text_input(path, inputs.MAX_FILE, "a position file"))
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"position {path}: not valid TOML ({exc})") from None
-    state, case = split_case(data, str(path))
-    plans = dict(case.standing) if case is not None else {}
-    plans.update(standing or {})
-    if case is not None:
-        rng = stream_of(case.seed)
-        for step in case.steps:
-            if str(step.get("battle", "")) == area:
-                side = side or step.get("side")
-                break
-            run_step(state, step, rng, Recording(dict(case.answers), plans, state))
-    ensure_battle(state, area, side)
-    return state, plan_deciders(state, plans)
-
-
 # --- a side's own estimate, from its view only -----------------------------------------------------------
 
 VIEW_BUDGET = 10_000  # battle states a report's estimate may take (about a tenth of a second)
@@ -838,9 +801,6 @@ def view_odds(view: dict[str, Any], area: str, max_states: int = VIEW_BUDGET) ->
     from round 1 (reserves not told apart), no border control, the default plans; areas the
     enemy holds get one stand-in enemy block each, so retreats see the control the view shows.
     None when the battle takes more than ``max_states`` states (too costly for a report)."""
-    from pbem.hammer.blocks import blocks as block_specs
-    from pbem.hammer.blocks import spec
-    from pbem.hammer.state import OFF_MAP, Battle, Turn
 
     battle = next((b for b in view.get("battles", []) if b.get("area") == area), None)
     if battle is None:
@@ -905,5 +865,5 @@ def estimate_line(area: str, odds: dict[str, Any]) -> str:
             f"steps lost {a} {odds['expected_lost'][a]}, {d} {odds['expected_lost'][d]}")
 
 
-__all__ = ["BattleOdds", "BlockOdds", "Policy", "battle_odds", "exact", "format_odds", "policy_of", "load_battle",
+__all__ = ["BattleOdds", "BlockOdds", "Policy", "battle_odds", "exact", "format_odds", "policy_of",
            "plan_deciders", "pct", "simulate", "view_odds", "estimates", "estimate_line", "TooLarge"]

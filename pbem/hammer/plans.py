@@ -12,12 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.hammer.battle import retreat_lost_default
 from pbem.hammer.blocks import blocks, spec
 from pbem.hammer.board import board
 from pbem.hammer.decisions import Decider, NeedDecision, Question
 from pbem.hammer.errors import InvalidOrder
 from pbem.hammer.state import GameState
 from pbem.hammer.suggest import did_you_mean
+from pbem.hammer.winter import plan_decider
 
 BATTLE_KINDS = ("battle_action", "hit", "retreat", "regroup", "raid_loss", "battle_next", "pillage_hit",
                 "retreat_lost", "fire_next")
@@ -258,7 +260,6 @@ class PlanDecider:
     _pillage_hit = _hit
 
     def _retreat_lost(self, q: Question, plan: BattlePlan) -> str:
-        from pbem.hammer.battle import retreat_lost_default
         return _first_listed(self.plans.retreat_lost, q.options) or retreat_lost_default(q)
 
     def _fire_next(self, q: Question, plan: BattlePlan) -> str:
@@ -282,7 +283,6 @@ def decider(side: str, data: dict[str, Any] | None = None, state: GameState | No
     data = data or {}
     winter = None
     if "winter" in data:
-        from pbem.hammer.winter import plan_decider
         winter = plan_decider(side, dict(data["winter"] or {}))
     return PlanDecider(parse_plans(side, data.get("plans", {})), state, winter, quiet)
 

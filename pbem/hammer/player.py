@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core.board import BoardRules
-from pbem.core.errors import PbemError
+from pbem.core.errors import FormatError, PbemError
 from pbem.core.ruleset import DemoResult, Draft
 from pbem.hammer import bots, drafts
+from pbem.hammer.demo import check_demo_args, play_bot_game
 from pbem.hammer.order_kinds import rules_for
 
 PLAN_SECTIONS = ("plans", "winter")  # what a player writes to stand for more than one step
@@ -65,37 +66,34 @@ class HammerPlayer:
         return d, _keep_player_plans(d, mine, bot_plans, where)
 
     def render_text(self, report: dict[str, Any]) -> str:
-        from pbem.hammer import render
+        from pbem.hammer import render  # start-up: a verb that only checks or seals loads no renderer
         return render.render_report(report)
 
     def render_svg(self, report: dict[str, Any]) -> str:
-        from pbem.hammer import render
-        from pbem.hammer.svg import render_svg
+        from pbem.hammer import render  # start-up, as render_text
+        from pbem.hammer.svg import render_svg  # start-up
         return str(render_svg(render.report_view(report)))
 
     def render_html(self, report: dict[str, Any], title: str, footer: str) -> str:
-        from pbem.hammer.htmlpage import render_html
+        from pbem.hammer.htmlpage import render_html  # start-up, as render_text
         return render_html(report, title, footer)
 
     def board(self) -> BoardRules:
         """The board in the browser (pbem.core.board, docs/board.md)."""
-        from pbem.hammer.boardview import HammerBoard
+        from pbem.hammer.boardview import HammerBoard  # start-up, as render_text
         return HammerBoard()
 
     def default_note(self, step: int, owed: str, question: dict[str, Any] | None) -> str:
-        from pbem.hammer.sentences import default_note
+        from pbem.hammer.sentences import default_note  # start-up, as render_text
         return default_note(step, owed, question)
 
     def check_demo(self, scenario: str, players: int, bots_: tuple[str, ...]) -> None:
-        from pbem.core.errors import FormatError
-        from pbem.hammer.demo import check_demo_args
         if players not in (0, 2):
             raise FormatError(f"--players {players}: Hammer of the Scots is played by exactly 2 (England and "
                               "Scotland).")
         check_demo_args(None, scenario, bots_)
 
     def demo(self, folder: Path, scenario: str, players: int, bots_: tuple[str, ...], seed: bytes) -> DemoResult:
-        from pbem.hammer.demo import play_bot_game
         chosen = dict(zip(SIDES, bots_ or ("simple", "simple")))
         s = play_bot_game(folder, scenario, chosen, seed)
         lines = s.lines()

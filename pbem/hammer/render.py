@@ -13,7 +13,9 @@ from pbem.hammer.board import BORDER_COST, BORDER_MARK, board, reach_crosses_bor
 from pbem.hammer.cardphase import game_turn
 from pbem.hammer.cards import card
 from pbem.hammer.errors import PbemError
-from pbem.hammer.sentences import sentence, summary
+from pbem.hammer.odds import estimate_line, estimates
+from pbem.hammer.sentences import question_where, sentence, summary
+from pbem.hammer.views import filter_log
 
 RULE = "-" * 78
 
@@ -103,7 +105,6 @@ def _battles(v: dict[str, Any]) -> list[str]:
                            for s, n in sorted(b["blocks"].items()))
         lines.append(f"  {b['area']}: {b['attacker']} attacks; {counts}")
         if b["area"] in (v.get("odds") or {}):
-            from pbem.hammer.odds import estimate_line
             lines.append(estimate_line(b["area"], v["odds"][b["area"]]))
     if lines:
         lines.insert(0, "battles to fight:")
@@ -139,17 +140,6 @@ def _log(v: dict[str, Any]) -> list[str]:
         return []
     lines = [log_line(e, v["side"]) for e in entries]
     return ["what happened (in full, die by die):"] + ["  " + line for line in lines if line]
-
-
-def question_where(q: dict[str, Any], v: dict[str, Any]) -> str:
-    """Which battle and round a question belongs to (its context, else the battle in progress)."""
-    ctx = q.get("context") or {}
-    fight = v.get("fight") or {}
-    area = ctx.get("area") or fight.get("area")
-    if not area:
-        return ""
-    rnd = ctx.get("round") or (fight.get("round") if fight.get("area") == area else None)
-    return f" in the battle in {area}, round {rnd}" if rnd else f" about {area}"
 
 
 def since_last(v: dict[str, Any]) -> list[str]:
@@ -203,7 +193,6 @@ header_lines, list_lines, battle_lines, log_lines = _header, _lists, _battles, _
 
 def report_view(rep: dict[str, Any]) -> dict[str, Any]:
     """A ruleset report (view, log, asks, options) as one view, the log filtered again for its side."""
-    from pbem.hammer.views import filter_log
     v = dict(rep["view"])
     side = v["side"]
     if rep.get("log") is not None:
@@ -220,7 +209,6 @@ def report_view(rep: dict[str, Any]) -> dict[str, Any]:
 def with_odds(v: dict[str, Any]) -> dict[str, Any]:
     """The view with the side's own odds of each battle still to fight (``odds``: reckoned from
     the view alone, docs/battles.md "Odds from a report"); the text and the HTML page show them."""
-    from pbem.hammer.odds import estimates
     return dict(v, odds=estimates(v, [b["area"] for b in pending_battles(v)]))
 
 

@@ -34,12 +34,16 @@ from pbem.hammer.decisions import Lookahead, NeedDecision, Question, Replay, Sto
 from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
 from pbem.hammer.events import validate_event
 from pbem.hammer.log import PRIVATE, LogEntry, entry, to_data
-from pbem.hammer.order_kinds import ORDER_KINDS, Ask
+from pbem.hammer.order_kinds import ORDER_KINDS
+from pbem.hammer.order_kinds import check as order_check
+from pbem.hammer.order_kinds.check import ask_of, game_of
 from pbem.hammer.plaindata import plain as _plain
+from pbem.hammer.player import HammerPlayer
 from pbem.hammer.scenario import scenarios as scenario_names
 from pbem.hammer.scenario import setup as scenario_setup
 from pbem.hammer.state import PLACES, GameState, Options, plain_copy
 from pbem.hammer.stepstate import GameData, PausedCall, StepState, owes_of
+from pbem.hammer.tools import TOOLS
 from pbem.hammer.views import Board, filter_log
 from pbem.hammer.views import view as side_view
 from pbem.hammer.vocab import SIDE_NAMES, Side, order_kind_named, side_named
@@ -77,13 +81,11 @@ class HammerRuleset:
 
     def player(self) -> Any:
         """The player's side of the seam (protocol §10.2): pbem.hammer.player.HammerPlayer."""
-        from pbem.hammer.player import HammerPlayer
         return HammerPlayer()
 
     def tools(self) -> tuple[Any, ...]:
         """The rules workbench the CLI offers as ``pbem sandbox`` and ``pbem odds`` (protocol §10.2,
         ``Tool``): pbem.hammer.tools."""
-        from pbem.hammer.tools import TOOLS
         return TOOLS
 
     # --- set-up -----------------------------------------------------------------------------
@@ -175,27 +177,11 @@ class HammerRuleset:
     def notes(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> list[str]:
         """``validate``, then what the player's check tells of the order accepted (the order kind's
         ``notes``: e.g. a battle order naming an area with no battle yet, 5.1)."""
-        draft = self.accepted(state, side, body)
-        ask = ask_of(state, side)
-        assert ask is not None  # accepted: this side owes this kind of order
-        return ORDER_KINDS[ask.kind].notes(game_of(state), ask, draft)
+        return order_check.notes(state, side, drafts.from_body(body, f"order from {side}"))
 
     def accepted(self, state: dict[str, Any], side: str, body: dict[str, Any]) -> drafts.Draft:
-        """The order as a draft, refused when this side may not give it now: wrong side, step or kind,
-        or illegal content (what is illegal is the order kind's ``validate``, pbem/hammer/order_kinds)."""
-        draft = drafts.from_body(body, f"order from {side}")
-        ask = ask_of(state, side)
-        if draft.side != side:
-            raise InvalidOrder(f"order from {side}: it says side {draft.side!r}")
-        if ask is None:
-            raise InvalidOrder(f"order from {side}: {side} owes nothing at step {state.get('step', 0)}")
-        if draft.step != ask.step:
-            raise InvalidOrder(f"order from {side}: it answers step {draft.step}, not step {state.get('step', 0)}")
-        if draft.kind != ask.kind:
-            raise InvalidOrder(f"order from {side}: it is a {draft.kind} order, but {side} owes {ask.kind}")
-        # a fresh copy of the game, private to this check: the kind's dry runs may change it
-        ORDER_KINDS[ask.kind].validate(game_of(state), ask, draft)
-        return draft
+        """The order as a draft, refused when this side may not give it now (``order_kinds.check``)."""
+        return order_check.accepted(state, side, drafts.from_body(body, f"order from {side}"))
 
     # --- adjudication ----------------------------------------------------------------------
     def adjudicate(self, state: dict[str, Any], orders: dict[str, dict[str, Any]], rng: Drbg,
@@ -241,10 +227,6 @@ def parse_options(options: dict[str, Any]) -> Options:
     return Options(schiltroms=bool(schiltroms), bid=str(options.get("bid", "")))
 
 
-def game_of(state: dict[str, Any]) -> GameState:
-    return GameState.from_dict(state["game"])
-
-
 def _result(g: GameData) -> dict[str, Any]:
     """The outcome so far, from the game's data."""
     return {"winner": g.get("winner", ""), "reason": g.get("win_reason", ""), "year": g.get("year", 0)}
@@ -276,16 +258,6 @@ def _public(g: GameState, owes: dict[str, str], counts: dict[str, dict[str, int]
             "played": {s: list(g.played.get(s, [])) for s in SIDES},
             "blocks": {a: counts[a] for a in sorted(counts)},
             "owes": owes, "winner": g.winner, "win_reason": g.win_reason}
-
-
-def ask_of(state: dict[str, Any], side: str) -> Ask | None:
-    """What ``side`` owes now, as the order kinds read it: the one place they learn it from the
-    secret state (None when it owes nothing)."""
-    kind = state["owes"].get(side, "")
-    if not kind:
-        return None
-    return Ask(side=side_named(side), kind=order_kind_named(kind), step=int(state.get("step", 0)),
-               question=state.get("question") or None, questions=tuple(state.get("questions") or ()))
 
 
 def _options(g: GameState, state: dict[str, Any], side: str) -> dict[str, Any]:

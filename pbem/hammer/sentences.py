@@ -237,7 +237,8 @@ def summary(log: list[Entry], reader: str) -> list[str]:
     return out
 
 
-__all__ = ["sentence", "summary", "default_note", "generic", "kinds", "kind_of", "in_summary", "fields", "rule_of"]
+__all__ = ["sentence", "summary", "default_note", "generic", "kinds", "kind_of", "in_summary", "fields", "rule_of",
+           "question_where"]
 
 
 def default_note(step: int, owed: str, question: dict[str, Any] | None = None) -> str:
@@ -246,7 +247,6 @@ def default_note(step: int, owed: str, question: dict[str, Any] | None = None) -
     answer given: its first option (docs/playing.md "Default orders")."""
     what = load_toml_resource("sentences.toml").get("defaults", {}).get(owed, "the default orders were used")
     if owed == "decide" and question and question.get("options"):
-        from pbem.hammer.render import question_where
         ctx = question.get("context") or {}
         block = f" for {ctx['block']}" if ctx.get("block") else ""
         where = question_where(question, {})
@@ -255,3 +255,14 @@ def default_note(step: int, owed: str, question: dict[str, Any] | None = None) -
     kind = f"{owed} " if owed else ""
     return (f"Your {kind}orders for step {step} did not arrive before the deadline, so the referee "
             f"gave the default ones: {what} (docs/playing.md).")
+
+
+def question_where(q: dict[str, Any], v: dict[str, Any]) -> str:
+    """Which battle and round a question belongs to (its context, else the battle in progress)."""
+    ctx = q.get("context") or {}
+    fight = v.get("fight") or {}
+    area = ctx.get("area") or fight.get("area")
+    if not area:
+        return ""
+    rnd = ctx.get("round") or (fight.get("round") if fight.get("area") == area else None)
+    return f" in the battle in {area}, round {rnd}" if rnd else f" about {area}"

@@ -55,10 +55,10 @@ def _path(value: Any) -> Path | None:
 
 def sandbox(values: Mapping[str, Any], io: ToolIO) -> None:
     """Load a position, apply moves and/or fight a battle, and print the resulting position."""
-    from pbem.core.drbg import RandomStream
-    from pbem.hammer import engine
-    from pbem.hammer.battle_log import format_entry
-    from pbem.hammer.cases import ListedDice, Recording, ensure_battle, line, split_case, stream_of
+    from pbem.core.drbg import RandomStream  # start-up: a tool loads what it runs when it runs
+    from pbem.hammer import engine  # start-up: a tool loads what it runs when it runs
+    from pbem.hammer.battle_log import format_entry  # start-up: a tool loads what it runs when it runs
+    from pbem.hammer.cases import ListedDice, Recording, ensure_battle, line, split_case, stream_of  # start-up
 
     position, orders = Path(values["position"]), _path(values.get("orders"))
     side, battle, dice = values.get("side"), values.get("battle"), values.get("dice")
@@ -104,7 +104,7 @@ def sandbox(values: Mapping[str, Any], io: ToolIO) -> None:
 def _run_case(io: ToolIO, state: Any, case: Any, out: Path | None) -> None:
     """A rules case (docs/cases.md): run its steps, print what happened and whether it came out
     as the case expects; exit 1 when it did not."""
-    from pbem.hammer.cases import mismatches, run_case
+    from pbem.hammer.cases import mismatches, run_case  # start-up: a tool loads what it runs when it runs
     outcome = run_case(state, case)
     wrong = mismatches(outcome, case)
     log = [f"case {case.rule}: {case.shows}"] + outcome.lines
@@ -115,7 +115,7 @@ def _run_case(io: ToolIO, state: Any, case: Any, out: Path | None) -> None:
 
 
 def _print(io: ToolIO, log: list[str], state: Any, out: Path | None) -> None:
-    from pbem.hammer.position import dump_position
+    from pbem.hammer.position import dump_position  # start-up: a tool loads what it runs when it runs
     text = "".join(f"# {entry}\n" for entry in log) + dump_position(state)
     if out is not None:
         io.write(out, dump_position(state))
@@ -126,7 +126,8 @@ def _print(io: ToolIO, log: list[str], state: Any, out: Path | None) -> None:
 
 def odds(values: Mapping[str, Any], io: ToolIO) -> None:
     """Compute a battle's exact odds: who wins, retreats, each block's survival and expected steps."""
-    from pbem.hammer.odds import battle_odds, format_odds, load_battle
+    from pbem.hammer.cases import load_battle  # start-up: a tool loads what it runs when it runs
+    from pbem.hammer.odds import battle_odds, format_odds  # start-up: a tool loads what it runs when it runs
 
     position, area, side, plans = Path(values["position"]), values["battle"], values.get("side"), \
         _path(values.get("plans"))

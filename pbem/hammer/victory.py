@@ -11,12 +11,15 @@ from typing import TYPE_CHECKING
 
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.errors import InvalidOrder
-from pbem.hammer.state import DEAD, GameState
+from pbem.hammer.log import PUBLIC, LogEntry, entry
+from pbem.hammer.scenario import scenario
+from pbem.hammer.state import DEAD, POOL, BlockState, GameState
 
 if TYPE_CHECKING:
     from pbem.hammer.scenario import Scenario
 
 WALLACE = "Wallace"
+EDWARD = "Edward"
 
 
 def declare_winner(state: GameState, side: str, reason: str) -> str:
@@ -25,6 +28,23 @@ def declare_winner(state: GameState, side: str, reason: str) -> str:
         state.winner = side
         state.win_reason = reason
     return state.winner
+
+
+def edward_dies(state: GameState) -> list[LogEntry]:
+    """The Edward block is eliminated in battle: Edward I is succeeded by Edward II, whose block goes
+    to the English Draw Pool; Edward II's death is a Scottish sudden-death victory (6.1, 9.1)."""
+    if state.edward == "II":
+        declare_winner(state, "scotland", "Edward II was eliminated in battle (6.1, 9.1)")
+        return [entry("edward_killed", None, PUBLIC, edward="II")]
+    state.edward = "II"
+    state.blocks[EDWARD] = BlockState("england", POOL, 0)
+    return [entry("edward_killed", None, PUBLIC, edward="I", now="II")]
+
+
+def king_dies(state: GameState) -> list[LogEntry]:
+    """The Scottish King is eliminated in battle: the English win at once (6.2, 9.1)."""
+    declare_winner(state, "england", "the Scottish King was eliminated in battle (6.2, 9.1)")
+    return [entry("king_killed", None, PUBLIC, king=state.king)]
 
 
 def noble_counts(state: GameState) -> dict[str, int]:
@@ -49,7 +69,6 @@ def check_sudden_death(state: GameState) -> str:
 
 
 def _scenario(state: GameState) -> "Scenario":
-    from pbem.hammer.scenario import scenario
     return scenario(state.scenario)
 
 

@@ -18,13 +18,17 @@ from dataclasses import fields
 from typing import Any
 
 from pbem.hammer import kings, sofar
-from pbem.hammer.blocks import SIDES, other_side, spec
+from pbem.hammer.blocks import SIDES, blocks, other_side, spec
 from pbem.hammer.board import ENGLAND, board
+from pbem.hammer.cardphase import start_year
 from pbem.hammer.decisions import Decider, NeedDecision, Question, checked
 from pbem.hammer.draws import Draw, draw_stream
+from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, Plain, Visibility
+from pbem.hammer.scenario import dealt_lines, levy_draw, scenario
 from pbem.hammer.state import OFF_MAP, POOL, BlockState, GameState
 from pbem.hammer.suggest import did_you_mean
+from pbem.hammer.victory import check_end_of_scenario
 from pbem.hammer.winter_progress import WinterProgress
 
 Log = list[LogEntry]
@@ -353,7 +357,6 @@ def levy_size(state: GameState) -> int:
 def feudal_levy(state: GameState, rng: Any, decider: Decider) -> Log:
     if state.winter is not None and state.winter.edward:
         return [_line("", PUBLIC, step="7.7", levy=0, why="Edward I winters in Scotland (7.4)")]
-    from pbem.hammer.scenario import levy_draw
     count = levy_size(state)
     drawn, draw = levy_draw(state, rng, count, state.year + 1)
     return [_line("", PUBLIC, step="7.7", levy=len(drawn)),
@@ -361,8 +364,6 @@ def feudal_levy(state: GameState, rng: Any, decider: Decider) -> Log:
 
 
 def new_year(state: GameState, rng: Any, decider: Decider) -> Log:
-    from pbem.hammer.cardphase import start_year
-    from pbem.hammer.scenario import dealt_lines
     log = kings.end_of_1306(state)
     state.year += 1
     dealt = start_year(state, rng)
@@ -386,14 +387,12 @@ COUNT_AFTER = "7.5"  # the last step that can change who controls a noble (9.0)
 def counts_this_winter(state: GameState) -> bool:
     """Whether this Winter Turn ends with the count (9.0): the scenario's last year, or for the
     Campaign 1314 and every later year while the count gives no winner (8.3)."""
-    from pbem.hammer.scenario import scenario
     count_from = scenario(state.scenario).count_from
     return bool(count_from) and state.year >= count_from
 
 
 def final_count(state: GameState, rng: Any, decider: Decider) -> Log:
     """The count after the steps that can change who controls a noble (9.0, 8.3)."""
-    from pbem.hammer.victory import check_end_of_scenario
     check_end_of_scenario(state)
     return [_line("", PUBLIC, step="9.0", final=bool(state.winner), winner=state.winner, reason=state.win_reason,
                     year=state.year)]
@@ -452,8 +451,6 @@ _ENGLISH_ONLY = ("edward", "edward_company")
 
 def validate_winter_plan(side: str, plan: Any) -> dict[str, Any]:
     """Check a winter plan's shape and the choices no position can make legal; returns it."""
-    from pbem.hammer.blocks import blocks
-    from pbem.hammer.errors import IllegalOrder, InvalidOrder
 
     def bad(key: str, why: str) -> InvalidOrder:
         return InvalidOrder(f"winter.{key}: {why}")
@@ -569,7 +566,6 @@ def check_winter_plan(state: GameState, side: str, plan: Any) -> dict[str, Any]:
     """``validate_winter_plan`` and, against the position the plan is written in, every choice
     one of the options listed for it (``winter_plan_options``): the referee refuses a plan that
     names an option not offered, citing the rule, rather than replacing it by a default (7.0)."""
-    from pbem.hammer.errors import IllegalOrder
 
     checked = validate_winter_plan(side, plan)
     plan = checked

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from core_support import regenerated
 
-from pbem.core import game
+from pbem.core import audit
 from pbem.core.errors import PbemError
 
 VECTORS = Path(__file__).parent / "audit_vectors"
@@ -27,8 +27,8 @@ def _audit(doc: dict, folder: Path) -> dict:
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text, encoding="utf-8")
     (folder.parent / "bundle.json").write_text(doc["bundle"], encoding="utf-8")
-    return game.audit(folder, folder.parent / "bundle.json",
-                      [(f"receipt {n}", r.encode("ascii")) for n, r in enumerate(doc["receipts"])], now=NOW)
+    return audit.audit_game(folder, folder.parent / "bundle.json",
+                            [(f"receipt {n}", r.encode("ascii")) for n, r in enumerate(doc["receipts"])], now=NOW)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

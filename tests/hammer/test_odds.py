@@ -14,7 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
-from pbem.hammer.odds import battle_odds, load_battle, simulate, view_odds
+from pbem.hammer.cases import load_battle
+from pbem.hammer.odds import battle_odds, simulate, view_odds
 from pbem.hammer.position import load_position
 from pbem.hammer.views import view
 

@@ -25,7 +25,7 @@ Report = dict[str, Any]  # one side's opened report (``HammerRuleset.report``)
 
 @dataclass(frozen=True)
 class Ask:
-    """What one side owes at one step, as the referee's secret state says (``ruleset.ask_of``) or as
+    """What one side owes at one step, as the referee's secret state says (``order_kinds.check.ask_of``) or as
     the side's own report shows it (``known.state_from_report``). ``question``/``questions``: the
     open question(s) of a ``decide`` step, in the data form the report lists them."""
 
@@ -41,6 +41,7 @@ class OrderKindRules(Protocol):
 
     kind: OrderKind
     sections: tuple[str, ...]  # the sections an order of this kind may carry, its own first
+    bot_cuts_moves: bool  # its bot writes group moves, cut down until the player's check accepts them
 
     def parse(self, sections: Sections, source: str) -> Sections:
         """The sections, their shape checked (``InvalidOrder``); the rules are ``validate``'s."""

@@ -1,6 +1,6 @@
 """How the draft bots choose, where more than one order kind needs it: group moves from the listed
 reach (card and moves orders), standing battle plans, and cutting moves down until the player's
-check accepts them. The bots see only their side's report (pbem/hammer/bots.py)."""
+check accepts them (``bots.keep_legal``). The bots see only their side's report (pbem/hammer/bots.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from typing import Any
 
 from pbem.core.drbg import Drbg
 from pbem.hammer.board import board
-from pbem.hammer.errors import IllegalOrder
-from pbem.hammer.order_kinds.base import Report, Sections
+from pbem.hammer.order_kinds.base import Report
 
 BOTS = ("random", "simple")
 NORSE = "Norse"
@@ -29,26 +28,6 @@ def bot_plans(bot: str, rng: Drbg) -> dict[str, Any]:
     if bot == "simple":
         return dict(SIMPLE_PLANS)
     return dict(RANDOM_PLANS[rng.randbelow(len(RANDOM_PLANS))])
-
-
-def keep_legal(kind: str, sections: Sections, report: Report) -> Sections:
-    """Drop group moves from the end until the player's check (the referee's own, docs/orders.md)
-    accepts the draft: the bot picks each move from the listed reach, but the moves together may
-    still break a border limit (4.3), a pin (4.6) or the card's value (4.2)."""
-    from pbem.hammer import drafts  # drafts asks this registry: imported when a bot checks its draft
-
-    d = drafts.Draft(side=report["side"], step=int(report["step"]), kind=kind, game=report.get("game", ""),
-                     sections=sections)
-    key = "if_player1" if "if_player1" in d.sections else "moves"
-    moves = d.sections.get(key, {}).get("moves")
-    while True:
-        try:
-            drafts.check_draft(d, report)
-            return sections
-        except IllegalOrder:
-            if not moves:
-                raise
-            moves.pop()
 
 
 def choose_moves(legal: dict[str, Any], value: int, bot: str, rng: Drbg, report: Report) -> list[dict[str, Any]]:
@@ -127,4 +106,4 @@ def _enemy_areas(report: Report) -> dict[str, int]:
     return out
 
 
-__all__ = ["BOTS", "NORSE", "RANDOM_PLANS", "SIMPLE_PLANS", "bot_plans", "choose_moves", "keep_legal"]
+__all__ = ["BOTS", "NORSE", "RANDOM_PLANS", "SIMPLE_PLANS", "bot_plans", "choose_moves"]

@@ -15,7 +15,7 @@ from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.events import legal_events, validate_event
 from pbem.hammer.movement import legal_group_moves
 from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans
-from pbem.hammer.order_kinds.bot_choices import bot_plans, choose_moves, keep_legal
+from pbem.hammer.order_kinds.bot_choices import bot_plans, choose_moves
 from pbem.hammer.order_kinds.event import empty_event_note, event_choice_lines, event_params
 from pbem.hammer.order_kinds.moves import BATTLE_ORDER_LINE, MOVE_LINES, check_moves_section, reach_comments
 from pbem.hammer.state import Turn
@@ -38,6 +38,7 @@ class CardOrders:
 
     kind: OrderKind = "card"
     sections: tuple[str, ...] = ("card", "event", "if_player1", "plans")
+    bot_cuts_moves = True
 
     def parse(self, sections: Sections, source: str) -> Sections:
         play = sections.get("card", {}).get("play")
@@ -98,7 +99,7 @@ class CardOrders:
             value = card_of(play).value
             sections["if_player1"] = {"moves": choose_moves(options.get("moves", {}), value, bot, rng, report)}
         sections["plans"] = bot_plans(bot, rng)
-        return keep_legal(self.kind, sections, report)
+        return sections
 
     def start(self, st: StepState, orders: Mapping[Side, Draft]) -> StepCall:
         """The cards open a turn: what was sent ahead for the last one is dropped, and the cards are played."""

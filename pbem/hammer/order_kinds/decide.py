@@ -25,6 +25,7 @@ class DecideOrders:
 
     kind: OrderKind = "decide"
     sections: tuple[str, ...] = ("decide", "plans")
+    bot_cuts_moves = False
 
     def parse(self, sections: Sections, source: str) -> Sections:
         decide = sections.get("decide", {})

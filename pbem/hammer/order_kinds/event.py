@@ -30,6 +30,7 @@ class EventOrders:
 
     kind: OrderKind = "event"
     sections: tuple[str, ...] = ("event", "if_player1", "plans")
+    bot_cuts_moves = False
 
     def parse(self, sections: Sections, source: str) -> Sections:
         return sections  # an Event's parameters are checked with its rules (events.validate_event)

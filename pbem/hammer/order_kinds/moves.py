@@ -12,7 +12,7 @@ from pbem.hammer.engine import StepCall
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.movement import check_moves, legal_group_moves
 from pbem.hammer.order_kinds.base import Ask, Report, Sections, check_plans
-from pbem.hammer.order_kinds.bot_choices import bot_plans, choose_moves, keep_legal
+from pbem.hammer.order_kinds.bot_choices import bot_plans, choose_moves
 from pbem.hammer.orders import parse_moves
 from pbem.hammer.suggest import did_you_mean
 from pbem.hammer.vocab import OrderKind, Side
@@ -41,6 +41,7 @@ class MovesOrders:
 
     kind: OrderKind = "moves"
     sections: tuple[str, ...] = ("moves", "plans")
+    bot_cuts_moves = True
 
     def parse(self, sections: Sections, source: str) -> Sections:
         return sections  # the moves' shape is orders.parse_moves's, checked with their rules
@@ -73,7 +74,7 @@ class MovesOrders:
         value = card_of(options["card"]).value if options.get("card") else 0
         sections: Sections = {"moves": {"moves": choose_moves(options.get("moves", {}), value, bot, rng, report)}}
         sections["plans"] = bot_plans(bot, rng)
-        return keep_legal(self.kind, sections, report)
+        return sections
 
     def start(self, st: StepState, orders: Mapping[Side, Draft]) -> StepCall:
         """One side's Move Phase; as Player 1 its battle order is kept for the Battle Phase (5.1)."""

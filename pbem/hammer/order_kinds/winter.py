@@ -27,6 +27,7 @@ class WinterOrders:
 
     kind: OrderKind = "winter"
     sections: tuple[str, ...] = ("winter",)
+    bot_cuts_moves = False
 
     def parse(self, sections: Sections, source: str) -> Sections:
         return sections  # the plan's shape is winter.validate_winter_plan's, checked with its rules

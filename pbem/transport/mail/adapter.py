@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core import armor, errors, inputs, receipts
+from pbem.core import audit as core_audit
 from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
 from pbem.core import ledger as led
@@ -222,7 +223,7 @@ def verify(game_dir: Path) -> dict[str, Any]:
 
 
 def audit(game_dir: Path, referee: PrivateIdentity) -> dict[str, Any]:
-    return core_game.audit(Path(game_dir), referee)
+    return core_audit.audit_game(Path(game_dir), referee)
 
 
 def reveal(game_dir: Path, referee: PrivateIdentity) -> bytes:
