@@ -56,14 +56,16 @@ def test_protocol_13_10_hammers_set_up_and_deal_with_no_referee(tmp_path: Path) 
     assert ledgers[0] == ledgers[1]
     setup = json.loads(ledgers[0])
     state = setup["state"]
-    assert len(state["levy"]) == 4 and set(state["levy"]) <= set(state["areas"]["England"]["england"])
-    assert state["hands"] == setup["dealt"] and [len(h) for h in state["hands"].values()] == [5, 5]
+    game = state["game"]  # the engine's game keyed by handle, hidden strengths 0 (docs/hammer-peer.md)
+    assert len(state["levy"]) == 4 and all(game["blocks"][h] == {"owner": "england", "location": "England",
+                                                                 "strength": 0} for h in state["levy"])
+    assert game["hands"] == setup["dealt"] and [len(h) for h in game["hands"].values()] == [5, 5]
     with pytest.raises(PbemError, match="England|owes"):  # each side reads its hand at its first message
         peer.write_owed(dirs["england"], keys["england"], None, 1)
     hands = {}
     for s in SIDES:
-        with pytest.raises(PbemError, match="not built yet"):
-            peer.write_owed(dirs[s], keys[s], {"side": s, "card": "x"}, 1)
+        with pytest.raises(PbemError, match="play one of the card labels in its hand"):
+            peer.write_owed(dirs[s], keys[s], {"card": "x"}, 1)
         data = _secrets(dirs[s], s)
         hands[s] = sorted(data["openings"][label]["value"] for labels in data["hands"].values() for label in labels)
     assert len(set(hands["england"]) | set(hands["scotland"])) == 10

@@ -1,0 +1,65 @@
+"""Hammer of the Scots with no referee: Game Turns on handles (docs/hammer-peer.md, protocol §13.10).
+
+Two folders, one per side, play the Braveheart set-up, the deal and Game Turns through the peer record's
+functions the CLI verbs call (join, start, seal what is owed, receive): the cards are opened with their
+orders (3.1), the moves name handles, a battle asks its blocks of their owners (5.1) and the record pauses
+until they open; both records are byte-identical, and the final audit (every handle opened, the game
+replayed with every fact) passes. The record ends at the first winter (not built yet)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from support.hammer_peer_bot import OnlyEvents, order
+
+from pbem.core import identity
+from pbem.core.peer import folder as peer
+
+SIDES = ("england", "scotland")
+
+
+def play(tmp_path: Path, limit: int = 400) -> dict[str, Path]:
+    keys = {s: identity.generate(s) for s in SIDES}
+    dirs = {s: tmp_path / s / "bh" for s in SIDES}
+    peer.open_game(dirs["england"], "hammer", "braveheart", {}, {s: k.public for s, k in keys.items()}, 24,
+                   length=256)
+    dirs["scotland"].mkdir(parents=True)
+    (dirs["scotland"] / "game.toml").write_bytes((dirs["england"] / "game.toml").read_bytes())
+
+    def send(side: str, text: str) -> None:
+        other = "scotland" if side == "england" else "england"
+        peer.take(dirs[other], text.encode("ascii"), f"message of {side}")
+
+    for s in SIDES:
+        send(s, peer.write_join(dirs[s], keys[s], s, clock=1))
+    for _ in range(limit):
+        out = peer.outcome(dirs["england"])
+        if out.verdict or (out.entries and not out.owes):
+            break
+        try:
+            for s in sorted(out.owes):
+                owed = out.owes[s]
+                send(s, peer.write_owed(dirs[s], keys[s], order(dirs[s], s) if owed == "commit" else None, 1)[1])
+        except OnlyEvents:
+            break
+    return dirs
+
+
+def test_hammer_peer_5_1_game_turns_with_battles_on_handles_verify_and_audit(tmp_path: Path) -> None:
+    dirs = play(tmp_path)
+    names = sorted(p.name for p in (dirs["england"] / "ledger").iterdir())
+    assert names == sorted(p.name for p in (dirs["scotland"] / "ledger").iterdir())
+    assert all((dirs["england"] / "ledger" / n).read_bytes() == (dirs["scotland"] / "ledger" / n).read_bytes()
+               for n in names)
+    entries = [json.loads((dirs["england"] / "ledger" / n).read_text()) for n in names]
+    if entries[-1]["kind"] == "end":
+        assert entries[-1]["audit"] == "ok"
+    pauses = [e for e in entries if e["kind"] == "pause"]
+    assert pauses and all(q["question"]["rule"].startswith("5.") for q in pauses)
+    battles = [line for e in entries if e["kind"] == "step" for line in e["log"] if line["what"] == "battle"]
+    assert battles
+    for s in SIDES:
+        assert any("verify ok" in line for line in peer.verify(dirs[s]))
+        if entries[-1]["kind"] == "end":
+            assert any("audit ok" in line for line in peer.audit(dirs[s]))
