@@ -29,11 +29,12 @@ PREFIX = "hidden."
 
 
 class Resolver:
-    """The facts one adjudication may read: ``facts`` (core ``Facts``: ``get`` asks, ``is_public`` tells),
-    the handles seen so far (public), and each side's count of nobles among unseen handles on the map."""
+    """The facts one adjudication may read: ``facts`` (core ``Facts``: ``get`` asks, ``is_public`` tells), the
+    handles seen so far and their blocks (public: a battle showed them), and each side's count of nobles
+    among unseen handles on the map."""
 
-    def __init__(self, facts: Any, seen: list[str], unseen_nobles: dict[str, int]) -> None:
-        self.facts, self.seen, self.unseen_nobles = facts, list(seen), dict(unseen_nobles)
+    def __init__(self, facts: Any, seen: dict[str, str], unseen_nobles: dict[str, int]) -> None:
+        self.facts, self.seen, self.unseen_nobles = facts, dict(seen), dict(unseen_nobles)
 
     def known(self, handle: str) -> bool:
         """Whether ``handle``'s block may be read now without asking: public, or the owner's own (its client
@@ -41,6 +42,8 @@ class Resolver:
         return handle in self.seen or bool(self.facts.is_public(handle)) or handle in self.facts.own
 
     def name(self, handle: str) -> str:
+        if handle in self.seen:
+            return self.seen[handle]
         if not self.facts.is_public(handle) and handle in self.facts.own:
             return str(self.facts.own[handle])
         return str(self.facts.get(handle, "its block is read"))
@@ -84,14 +87,14 @@ def reveal(state: GameState, names: list[str], rule: str) -> None:
     for h in sorted(names):
         if not h.startswith(PREFIX) or h in r.seen:
             continue
-        s = blocks()[str(r.facts.get(h, rule))]
+        name = str(r.facts.get(h, rule))
+        s = blocks()[name]
         b = state.blocks[h]
         if b.location not in PLACES and b.strength == 0:
             b.strength = s.steps
         if s.is_noble and b.location not in PLACES:
             r.unseen_nobles[b.owner] -= 1
-        r.seen.append(h)
-    r.seen.sort()
+        r.seen[h] = name
 
 
 def counted_noble(name: str) -> bool:

@@ -9,29 +9,32 @@ waits for the block's reveal or the final audit. Orders: ``{"card": LABEL}`` for
 moves may ride in ``if_player1``), the refereed moves table (docs/orders.md, blocks named by handle,
 ``battle_order`` beside it) for a Move Phase. Decisions in battle take the defaults (battle.py).
 
-Not built yet (docs/hammer-peer.md): Event cards (refused in one sentence), the Winter Turn and the
-next year's deal (the record ends at the first winter: ``owes`` gives nobody anything there).
+Not built yet (docs/hammer-peer.md): an Event used other than a Truce (an Event is passed, 3.12), the
+Winter Turn and the next year's deal (the record ends at the first winter: ``owes`` gives nobody anything there).
 """
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.drbg import Drbg
+from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Deck, Facts, PeerStep
 from pbem.hammer import engine, peer_setup
 from pbem.hammer.battle import DefaultBattleDecider
 from pbem.hammer.blocks import SIDES, spec
 from pbem.hammer.cards import card
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.hidden import Resolver, resolving
+from pbem.hammer.hidden import PREFIX, Resolver, resolving
 from pbem.hammer.log import LogEntry, Seen, to_data
 from pbem.hammer.ruleset import parse_options
 from pbem.hammer.scenario import scenario
-from pbem.hammer.state import POOL, BlockState, GameState
+from pbem.hammer.state import POOL, BlockState, GameState, Turn
 
 CARD_RULE = "3.1: the cards played are revealed"
+PASS = {"pass": True}  # an Event passed (3.12): the Events with no referee so far, besides a Truce used
 MOVE_KEYS = ("moves", "pins", "main_attack", "battle_order")
 
 
@@ -53,7 +56,7 @@ def turn_public(setup: Mapping[str, Any], options: dict[str, Any]) -> dict[str, 
         g.blocks[name] = BlockState(spec(name).sides[0], where, 0)
     nobles = {s: sum(spec(n).is_noble for where, names in peer_setup.places(sc, s, g.options) if where != POOL
                      for n in names) for s in SIDES}
-    return {"game": g.to_dict(), "seen": [], "unseen_nobles": nobles, "levy": list(setup["levy"])}
+    return {"game": g.to_dict(), "seen": {}, "unseen_nobles": nobles, "levy": list(setup["levy"])}
 
 
 def public_log(log: list[LogEntry]) -> list[dict[str, Any]]:
@@ -75,6 +78,7 @@ class _Orders:
 
     def __init__(self, orders: Mapping[str, Any], facts: Facts) -> None:
         self.orders, self.facts, self.used = dict(orders), facts, False
+        self.events = {s: o.get("event", PASS) for s, o in orders.items() if isinstance(o, dict) and "card" in o}
 
     def cards(self, g: GameState) -> dict[str, str] | None:
         if self.used or not all("card" in self.orders.get(s, {}) for s in SIDES):
@@ -83,7 +87,7 @@ class _Orders:
         return {s: str(self.facts.get(self.orders[s]["card"], CARD_RULE)) for s in SIDES}
 
     def event(self, g: GameState, side: str) -> dict[str, Any] | None:
-        return None
+        return self.events.get(side)
 
     def moves(self, g: GameState, side: str) -> Any:
         order = self.orders.get(side)
@@ -116,8 +120,37 @@ def _game(public: Mapping[str, Any], orders: Mapping[str, Any], facts: Facts) ->
     return g
 
 
+def _after_moves(g: GameState, side: str, order: Any) -> GameState:
+    """The board after ``side``'s moves (raising where the engine refuses them), on a copy."""
+    from pbem.hammer.movement import check_moves
+    from pbem.hammer.orders import parse_moves
+    return check_moves(g, side, parse_moves(order, "moves", also=("battle_order",)))
+
+
+def _in_line(g: GameState, side: str) -> list[str]:
+    """The side's unseen handles that stand in line in a battle of this turn (reserves wait for round 2, 5.32)."""
+    out: list[str] = []
+    for area, battle in sorted(g.current.battles.items()):
+        reserves = set(battle.attacker_reserves) | set(battle.defender_reserves)
+        out += [b for b in g.blocks_in(area, side) if b.startswith(PREFIX) and b not in reserves]
+    return sorted(out)
+
+
 class HammerPeer:
     """Hammer's ``HiddenRules``: the set-up, the deal and the Game Turns up to the first winter."""
+
+    def parse_order(self, text: str, source: str) -> dict[str, Any]:
+        """A draft as a player writes it with no referee: TOML, ``card = LABEL`` (and ``[if_player1]`` moves),
+        or a moves table (docs/orders.md, blocks by handle); an empty draft when the side owes nothing."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise InvalidOrder(f"{source}: not valid TOML ({exc}) (docs/hammer-peer.md)") from None
+        unknown = sorted(set(data) - {"card", "if_player1", "event", *MOVE_KEYS})
+        if unknown:
+            raise InvalidOrder(f"{source}: unknown key {unknown[0]!r}: a draft holds card and if_player1, or "
+                               f"{', '.join(MOVE_KEYS)} (docs/hammer-peer.md)")
+        return data
 
     def deck(self, scenario: str, options: dict[str, Any]) -> Deck | None:
         return peer_setup.card_deck(parse_options(options))
@@ -162,27 +195,39 @@ class HammerPeer:
         g = GameState.from_dict(public["game"])
         with resolving(Resolver(facts, public["seen"], public["unseen_nobles"])):
             if owed == "card":
-                if set(order) - {"card", "if_player1"} or order.get("card") not in g.hands.get(side, []):
+                if set(order) - {"card", "if_player1", "event"} or order.get("card") not in g.hands.get(side, []):
                     raise IllegalOrder(f"card from {side}: play one of the card labels in its hand "
                                        f"({', '.join(g.hands.get(side, []))}), with if_player1 its moves (3.1)")
-                if card(str(facts.get(order["card"], CARD_RULE))).is_event:
-                    raise IllegalOrder(f"card from {side}: Event cards are not played with no referee yet "
+                played = card(str(facts.get(order["card"], CARD_RULE)))
+                params = order.get("event", PASS)
+                if played.is_event and params != PASS and not (played.event == "truce" and params == {}):
+                    raise IllegalOrder(f"card from {side}: with no referee an Event is passed (event = "
+                                       "{pass = true}) or a Truce used (event = {}); the others are not built yet "
                                        "(docs/hammer-peer.md)")
-                if order.get("if_player1"):
-                    g.current.player1 = side  # checked as if this side is Player 1 (4.1)
-                    self._check_moves(g, side, order["if_player1"])
+                if order.get("if_player1") and not played.is_event:  # checked as if this side is Player 1 (4.1)
+                    g.current = Turn(cards={side: played.id}, player1=side)
+                    _after_moves(g, side, order["if_player1"])
                 return
-            self._check_moves(g, side, order)
-
-    @staticmethod
-    def _check_moves(g: GameState, side: str, order: Any) -> None:
-        from pbem.hammer.movement import check_moves
-        from pbem.hammer.orders import parse_moves
-        check_moves(g, side, parse_moves(order, "moves", also=("battle_order",)))
+            _after_moves(g, side, order)
 
     def foresee(self, public: dict[str, Any], side: str, order: Any) -> list[str]:
-        """A card played is opened with its order (3.1); a battle's blocks are asked when it is fought."""
-        return [order["card"]] if isinstance(order, dict) and "card" in order else []
+        """What the side's reveal opens ahead (no extra exchange): the card it plays (3.1); in a Move round, its
+        blocks in line in every battle of the board after its own moves (or after Player 1's, already made,
+        for the side that owes nothing): an attacked area keeps its pinned defenders (4.6), so the battle is
+        fought (5.1). Not Player 1's ``if_player1`` attacks: whether it is Player 1 is not known yet."""
+        if not isinstance(order, dict):
+            return []
+        owed = self.owes(public).get(side)
+        if owed == "card":
+            return [order["card"]] if "card" in order else []
+        g = GameState.from_dict(public["game"])
+        with resolving(Resolver(Facts({}, {}), public["seen"], public["unseen_nobles"])):
+            if owed == "moves":
+                try:
+                    g = _after_moves(g, side, order)
+                except PbemError:
+                    return []
+            return _in_line(g, side)
 
     def adjudicate(self, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, rng: Drbg) -> PeerStep:
         """One step of the engine's turn sequence on the public state; ``NeedReveal`` where it reads a hidden fact."""
@@ -197,7 +242,7 @@ class HammerPeer:
                 return game
 
             g, _ = engine.drive(g, _Orders(orders, facts), run)
-        return PeerStep({**public, "game": g.to_dict(), "seen": resolver.seen,
+        return PeerStep({**public, "game": g.to_dict(), "seen": dict(sorted(resolver.seen.items())),
                          "unseen_nobles": resolver.unseen_nobles}, public_log(log))
 
     def result(self, public: dict[str, Any]) -> dict[str, Any]:

@@ -4,14 +4,15 @@ Two folders, one per side, play the Braveheart set-up, the deal and Game Turns t
 functions the CLI verbs call (join, start, seal what is owed, receive): the cards are opened with their
 orders (3.1), the moves name handles, a battle asks its blocks of their owners (5.1) and the record pauses
 until they open; both records are byte-identical, and the final audit (every handle opened, the game
-replayed with every fact) passes. The record ends at the first winter (not built yet)."""
+replayed with every fact) passes. The record ends at the first winter (not built yet); Events are passed."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
-from support.hammer_peer_bot import OnlyEvents, order
+from support.hammer_peer_bot import order
 
 from pbem.core import identity
 from pbem.core.peer import folder as peer
@@ -19,8 +20,12 @@ from pbem.core.peer import folder as peer
 SIDES = ("england", "scotland")
 
 
-def play(tmp_path: Path, limit: int = 400) -> dict[str, Path]:
-    keys = {s: identity.generate(s) for s in SIDES}
+KEYS: dict[str, identity.PrivateIdentity] = {}
+
+
+def play(tmp_path: Path, limit: int = 400, stop: Callable[[peer.Outcome], bool] = lambda out: False) -> dict[str, Path]:
+    keys = KEYS
+    keys.update({s: identity.generate(s) for s in SIDES})
     dirs = {s: tmp_path / s / "bh" for s in SIDES}
     peer.open_game(dirs["england"], "hammer", "braveheart", {}, {s: k.public for s, k in keys.items()}, 24,
                    length=256)
@@ -35,14 +40,11 @@ def play(tmp_path: Path, limit: int = 400) -> dict[str, Path]:
         send(s, peer.write_join(dirs[s], keys[s], s, clock=1))
     for _ in range(limit):
         out = peer.outcome(dirs["england"])
-        if out.verdict or (out.entries and not out.owes):
+        if out.verdict or (out.entries and not out.owes) or stop(out):
             break
-        try:
-            for s in sorted(out.owes):
-                owed = out.owes[s]
-                send(s, peer.write_owed(dirs[s], keys[s], order(dirs[s], s) if owed == "commit" else None, 1)[1])
-        except OnlyEvents:
-            break
+        for s in sorted(out.owes):
+            owed = out.owes[s]
+            send(s, peer.write_owed(dirs[s], keys[s], order(dirs[s], s) if owed == "commit" else None, 1)[1])
     return dirs
 
 
@@ -53,13 +55,35 @@ def test_hammer_peer_5_1_game_turns_with_battles_on_handles_verify_and_audit(tmp
     assert all((dirs["england"] / "ledger" / n).read_bytes() == (dirs["scotland"] / "ledger" / n).read_bytes()
                for n in names)
     entries = [json.loads((dirs["england"] / "ledger" / n).read_text()) for n in names]
-    if entries[-1]["kind"] == "end":
-        assert entries[-1]["audit"] == "ok"
+    assert entries[-1]["kind"] == "end" and entries[-1]["audit"] == "ok"  # the first winter ends it (not built)
+    assert entries[-2]["state"]["game"]["phase"] == "winter" and entries[-2]["state"]["game"]["turn"] >= 3
     pauses = [e for e in entries if e["kind"] == "pause"]
     assert pauses and all(q["question"]["rule"].startswith("5.") for q in pauses)
     battles = [line for e in entries if e["kind"] == "step" for line in e["log"] if line["what"] == "battle"]
     assert battles
     for s in SIDES:
         assert any("verify ok" in line for line in peer.verify(dirs[s]))
-        if entries[-1]["kind"] == "end":
-            assert any("audit ok" in line for line in peer.audit(dirs[s]))
+        assert any("audit ok" in line for line in peer.audit(dirs[s]))
+
+
+def test_hammer_peer_5_1_a_battle_reveal_that_does_not_open_its_handle_names_the_cheater(tmp_path: Path) -> None:
+    """At the first battle's question the owner opens the asked handle as another of its blocks: the other
+    side's client checks the opening against the handle at once, writes a void entry naming the cheater,
+    and verify says so (protocol §13.6, §13.10)."""
+    dirs = play(tmp_path, stop=lambda out: bool(out.resume))
+    out = peer.outcome(dirs["scotland"])
+    question = out.resume["question"]
+    liar, label = question["owner"], question["label"]
+    private = dirs[liar] / ".pbem" / f"peer-{liar}" / "secrets.json"
+    secrets = json.loads(private.read_text())
+    truth = secrets["openings"][label]["value"]
+    other = next(v["value"] for k, v in sorted(secrets["openings"].items())
+                 if k.startswith("hidden.") and v["value"] != truth)
+    secrets["openings"][label]["value"] = other  # the lie: the same salt, another block
+    private.write_text(json.dumps(secrets))
+    honest = "scotland" if liar == "england" else "england"
+    peer.take(dirs[honest], peer.write_owed(dirs[liar], KEYS[liar], None, 1)[1].encode("ascii"), "the lie")
+    last = json.loads(sorted((dirs[honest] / "ledger").iterdir())[-1].read_text())
+    assert last["kind"] == "void" and last["cheater"] == liar
+    assert f"its opening of {label} does not open the handle it published" in last["reason"]
+    assert any(f"{liar} cheated at step" in line for line in peer.verify(dirs[honest]))

@@ -1,6 +1,6 @@
 """A test bot for Hammer with no referee: from its own folder only (the public entry and its own facts), it
-plays the first Move card of its hand and attacks with the first block that may legally enter an area
-holding the enemy (tests only)."""
+plays the first Move card of its hand (an Event, passed, when it holds no other) and attacks with the first
+block that may legally enter an area holding the enemy, as Player 1 with ``if_player1`` (tests only)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,6 @@ from pbem.hammer.board import board
 from pbem.hammer.cards import card
 from pbem.hammer.peer import HammerPeer
 from pbem.hammer.state import PLACES
-
-
-class OnlyEvents(Exception):
-    """The bot's hand holds only Events (not built with no referee yet): the game stops there."""
 
 
 def own(game_dir: Path, side: str) -> tuple[peer.Outcome, dict[str, Any]]:
@@ -37,8 +33,15 @@ def order(game_dir: Path, side: str) -> dict[str, Any]:
         hand = public["game"]["hands"][side]
         moves = [label for label in hand if not card(mine[label]).is_event]
         if not moves:
-            raise OnlyEvents(f"{side} holds only Event cards, not played with no referee yet")
-        return {"card": moves[0]}
+            return {"card": hand[0], "event": {"pass": True}}
+        attack = _attack(public, side, facts, {"card": moves[0], "if_player1": {}}, "if_player1")
+        return {"card": moves[0], **({"if_player1": attack} if attack else {})}
+    return _attack(public, side, facts, {}, "")
+
+
+def _attack(public: dict[str, Any], side: str, facts: Facts, base: dict[str, Any], key: str) -> dict[str, Any]:
+    """The first single-block attack on an enemy area next to it that the rules accept (or {})."""
+    rules = HammerPeer()
     blocks = public["game"]["blocks"]
     enemy = {b["location"] for b in blocks.values() if b["owner"] != side and b["location"] not in PLACES}
     for name, b in sorted(blocks.items()):
@@ -49,7 +52,7 @@ def order(game_dir: Path, side: str) -> dict[str, Any]:
                 continue
             attempt = {"moves": [{"from": b["location"], "parts": [{"blocks": [name], "path": [nxt]}]}]}
             try:
-                rules.validate(public, side, attempt, facts)
+                rules.validate(public, side, {**base, key: attempt} if key else attempt, facts)
             except PbemError:
                 continue
             return attempt
