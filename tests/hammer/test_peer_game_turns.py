@@ -9,9 +9,11 @@ replayed with every fact) passes. The record ends at the first winter (not built
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from support.hammer_peer_bot import order
 
 from pbem.core import identity
@@ -87,3 +89,62 @@ def test_hammer_peer_5_1_a_battle_reveal_that_does_not_open_its_handle_names_the
     assert last["kind"] == "void" and last["cheater"] == liar
     assert f"its opening of {label} does not open the handle it published" in last["reason"]
     assert any(f"{liar} cheated at step" in line for line in peer.verify(dirs[honest]))
+
+
+def _beyond_allowance(game_dir: Path, side: str) -> dict[str, object] | None:
+    """A move of one of ``side``'s unseen blocks one area beyond its Move Rating (2.13) that the rules accept
+    while the block is unseen (the most any block may move), or None."""
+    from support.hammer_peer_bot import own
+
+    from pbem.core.errors import PbemError
+    from pbem.core.peer.rules import Facts
+    from pbem.hammer.blocks import spec
+    from pbem.hammer.board import board
+    from pbem.hammer.peer import HammerPeer
+
+    out, mine = own(game_dir, side)
+    rules, public = HammerPeer(), out.state
+    for handle, b in sorted(public["game"]["blocks"].items()):
+        if b["owner"] != side or handle not in mine or handle in public["seen"] or b["location"] in ("pool", "dead"):
+            continue
+        reach = spec(mine[handle]).move + 1
+        paths = [[b["location"]]]
+        for _ in range(reach):
+            paths = [[*p, n] for p in paths for n in board().neighbours(p[-1]) if n not in p]
+        for path in paths:
+            attempt = {"moves": [{"from": b["location"], "parts": [{"blocks": [handle], "path": path[1:]}]}]}
+            try:
+                rules.validate(public, side, attempt, Facts(out.revealed, out.owners))
+            except PbemError:
+                continue
+            return attempt
+    return None
+
+
+def test_hammer_peer_2_13_a_move_beyond_a_hidden_blocks_allowance_is_caught_with_the_cheater_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scotland moves an unseen block one area beyond its Move Rating: the record accepts it while the block is
+    unseen (moving reveals nothing), and convicts Scotland once the block's identity opens (its battle, or the
+    final audit's replay with every fact): "scotland cheated at step N: ... Move Rating" (protocol §13.10)."""
+    import support.hammer_peer_bot as bot
+
+    honest = bot.order
+    cheated: list[int] = []
+
+    def cheat(game_dir: Path, side: str) -> dict[str, object]:
+        if side == "scotland" and not cheated and bot.HammerPeer().owes(peer.outcome(game_dir).state).get(side) \
+                == "moves":
+            move = _beyond_allowance(game_dir, side)
+            if move is not None:
+                cheated.append(1)
+                return move
+        return honest(game_dir, side)
+
+    monkeypatch.setattr(peer, "_check_own", lambda *args: None)  # the cheat's client does not check its own order
+    monkeypatch.setattr(sys.modules[__name__], "order", cheat)
+    dirs = play(tmp_path)
+    assert cheated
+    last = json.loads(sorted((dirs["england"] / "ledger").iterdir())[-1].read_text())
+    assert last["kind"] == "void" and last["cheater"] == "scotland", last
+    assert "Move Rating" in last["reason"]
+    assert any("scotland cheated at step" in line for line in peer.verify(dirs["england"]))
