@@ -41,9 +41,14 @@ def demo(
     scotland: Annotated[str, typer.Option("--scotland",
                                           help="Hammer: bot for Scotland (random or simple).")] = "simple",
     seed: Annotated[str, typer.Option("--seed", help="Text that seeds the bots' choices.")] = "demo",
+    no_referee: Annotated[bool, typer.Option("--no-referee", help="Play with no referee (protocol §13): one "
+                                             "folder per side, each side's secrets in its own.")] = False,
 ) -> None:
     """Play a whole game bot against bot through the full protocol, then verify and audit it."""
     player = player_named(ruleset)
+    if no_referee:
+        _no_referee(folder, ruleset, scenario or player.default_scenario)
+        return
     chosen = (england, scotland)
     scenario = scenario or player.default_scenario
     check_folder(folder)
@@ -60,6 +65,23 @@ def demo(
     say(f"time taken: {took:.1f}s")
     for line in result.footer:
         say(line)
+    for problem in result.problems:
+        say(f"problem: {problem}")
+    if not (result.verified and result.audited):
+        raise typer.Exit(code=1)
+
+
+def _no_referee(folder: Path | None, ruleset: str, scenario: str) -> None:
+    """The game with no referee: the ruleset's peer bots, one folder per side (pbem.core.peer.demo)."""
+    from pbem.core.peer import demo as peer_demo
+    check_folder(folder)
+    where = folder or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    say(f"{ruleset} ({scenario}) with no referee: two bots, one folder each (protocol §13)")
+    started = time.monotonic()
+    result = peer_demo.play(where, ruleset, scenario, {})
+    for line in result.lines:
+        say(line)
+    say(f"time taken: {time.monotonic() - started:.1f}s")
     for problem in result.problems:
         say(f"problem: {problem}")
     if not (result.verified and result.audited):

@@ -30,7 +30,7 @@ from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.hidden import PREFIX, Resolver, resolving
 from pbem.hammer.log import LogEntry, Seen, to_data
 from pbem.hammer.ruleset import parse_options
-from pbem.hammer.scenario import scenario
+from pbem.hammer.scenario import HAND_SIZE, scenario
 from pbem.hammer.state import POOL, BlockState, GameState, Turn
 
 CARD_RULE = "3.1: the cards played are revealed"
@@ -244,6 +244,18 @@ class HammerPeer:
             g, _ = engine.drive(g, _Orders(orders, facts), run)
         return PeerStep({**public, "game": g.to_dict(), "seen": dict(sorted(resolver.seen.items())),
                          "unseen_nobles": resolver.unseen_nobles}, public_log(log))
+
+    def bot_order(self, public: dict[str, Any], side: str, facts: Facts) -> Any:
+        """The demo's bot (peer_bot.py): its order from its own folder's knowledge."""
+        from pbem.hammer.peer_bot import bot_order
+        return bot_order(self, public, side, facts)
+
+    def game_turns(self, public: dict[str, Any]) -> int:
+        """Game Turns played so far (five a year, 3.0): the demo's exchanges are counted per Game Turn."""
+        if "game" not in public:
+            return 0
+        g = public["game"]
+        return int(g["turn"]) + HAND_SIZE * (int(g["year"]) - scenario(g["scenario"]).first_year)
 
     def result(self, public: dict[str, Any]) -> dict[str, Any]:
         """The refereed result's shape: nobody has won until the rules say so."""

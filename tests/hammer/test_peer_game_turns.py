@@ -18,6 +18,7 @@ from support.hammer_peer_bot import order
 
 from pbem.core import identity
 from pbem.core.peer import folder as peer
+from pbem.hammer.peer import HammerPeer
 
 SIDES = ("england", "scotland")
 
@@ -100,7 +101,6 @@ def _beyond_allowance(game_dir: Path, side: str) -> dict[str, object] | None:
     from pbem.core.peer.rules import Facts
     from pbem.hammer.blocks import spec
     from pbem.hammer.board import board
-    from pbem.hammer.peer import HammerPeer
 
     out, mine = own(game_dir, side)
     rules, public = HammerPeer(), out.state
@@ -132,7 +132,7 @@ def test_hammer_peer_2_13_a_move_beyond_a_hidden_blocks_allowance_is_caught_with
     cheated: list[int] = []
 
     def cheat(game_dir: Path, side: str) -> dict[str, object]:
-        if side == "scotland" and not cheated and bot.HammerPeer().owes(peer.outcome(game_dir).state).get(side) \
+        if side == "scotland" and not cheated and HammerPeer().owes(peer.outcome(game_dir).state).get(side) \
                 == "moves":
             move = _beyond_allowance(game_dir, side)
             if move is not None:
