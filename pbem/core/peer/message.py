@@ -62,8 +62,28 @@ def write(me: PrivateIdentity, game: str, side: str, step: int, answers: str, ph
     return armor.armor(raw)
 
 
+# Messages already read and checked in this process, by (bytes, game, the sides' keys): every client
+# recomputes its record from every message at each new one, so each file is parsed and its signature
+# checked once, not once per message after it (docs/round-trips.md, peer demo). At most MEMO_ITEMS.
+_READ: dict[tuple[bytes, str, tuple[tuple[str, bytes], ...]], Message] = {}
+MEMO_ITEMS = 4096
+
+
 def read(data: bytes | str, where: str, game: str, keys: dict[str, PublicIdentity]) -> Message:
     """A peer message of this game, signed by the key of the side it names; one sentence otherwise."""
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    key = (raw, game, tuple(sorted((s, k.sign_key) for s, k in keys.items())))
+    known = _READ.get(key)
+    if known is not None:
+        return known
+    m = _read(raw, where, game, keys)
+    if len(_READ) >= MEMO_ITEMS:
+        _READ.pop(next(iter(_READ)))
+    _READ[key] = m
+    return m
+
+
+def _read(data: bytes, where: str, game: str, keys: dict[str, PublicIdentity]) -> Message:
     env = envelope.read(data, where)
     envelope.expect(env, where, game=game, kind=KIND)
     side = env.header.side
