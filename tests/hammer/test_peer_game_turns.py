@@ -51,8 +51,14 @@ def play(tmp_path: Path, limit: int = 400, stop: Callable[[peer.Outcome], bool] 
     return dirs
 
 
-def test_hammer_peer_5_1_game_turns_with_battles_on_handles_verify_and_audit(tmp_path: Path) -> None:
-    dirs = play(tmp_path)
+@pytest.fixture(scope="module")
+def year(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One honest first year, played once for the tests that read it."""
+    return play(tmp_path_factory.mktemp("year"))
+
+
+def test_hammer_peer_5_1_game_turns_with_battles_on_handles_verify_and_audit(year: dict[str, Path]) -> None:
+    dirs = year
     names = sorted(p.name for p in (dirs["england"] / "ledger").iterdir())
     assert names == sorted(p.name for p in (dirs["scotland"] / "ledger").iterdir())
     assert all((dirs["england"] / "ledger" / n).read_bytes() == (dirs["scotland"] / "ledger" / n).read_bytes()
@@ -67,6 +73,23 @@ def test_hammer_peer_5_1_game_turns_with_battles_on_handles_verify_and_audit(tmp
     for s in SIDES:
         assert any("verify ok" in line for line in peer.verify(dirs[s]))
         assert any("audit ok" in line for line in peer.audit(dirs[s]))
+
+
+def test_hammer_peer_13_10_noninterference_a_side_opens_only_blocks_the_rules_reveal(year: dict[str, Path]) -> None:
+    """Before the end, every hidden block a side opens (ahead in its reveal, or in an open the rules asked
+    for) is one a battle then reveals (5.1, 5.32): no order, no Player 1 plan that did not come to pass
+    (``if_player1`` while the other side became Player 1), no move, shows the other side anything more."""
+    dirs = year
+    revealed = set()
+    for path in sorted((dirs["scotland"] / "ledger").iterdir()):
+        for line in json.loads(path.read_text()).get("log", []):
+            if line["what"] == "reveal":
+                revealed |= {b["block"] for b in line["blocks"]}
+    opened = set()
+    for m in peer.messages(dirs["scotland"], peer.manifest(dirs["scotland"])):
+        if m.phase in ("reveal", "open"):
+            opened |= {o["label"] for o in m.body.get("openings", []) if o["label"].startswith("hidden.")}
+    assert opened and opened <= revealed, sorted(opened - revealed)
 
 
 def test_hammer_peer_5_1_a_battle_reveal_that_does_not_open_its_handle_names_the_cheater(tmp_path: Path) -> None:
@@ -148,3 +171,18 @@ def test_hammer_peer_2_13_a_move_beyond_a_hidden_blocks_allowance_is_caught_with
     assert last["kind"] == "void" and last["cheater"] == "scotland", last
     assert "Move Rating" in last["reason"]
     assert any("scotland cheated at step" in line for line in peer.verify(dirs["england"]))
+
+
+def test_hammer_peer_4_1_a_card_order_opens_its_card_and_not_the_blocks_its_if_player1_attacks(
+        year: dict[str, Path]) -> None:
+    """Whether a side becomes Player 1 is not known when its card order is revealed (4.1), so the blocks its
+    ``if_player1`` moves would bring into battle are not opened ahead: only the card (3.1). (A naive client
+    opening them shows the other side blocks that may never fight.)"""
+    entries = [json.loads(p.read_text()) for p in sorted((year["england"] / "ledger").iterdir())]
+    for before, step in zip(entries, entries[1:]):
+        if step["kind"] == "step" and before.get("state") and all("card" in o for o in step["orders"].values()):
+            for side, o in step["orders"].items():
+                if o.get("if_player1"):
+                    assert HammerPeer().foresee(before["state"], side, o) == [o["card"]]
+                    return
+    pytest.fail("no card order with if_player1 moves in the year")
