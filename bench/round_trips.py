@@ -78,6 +78,7 @@ def hammer_exchanges(games: int) -> tuple[float, int, float]:
 
     from pbem.core import identity
     from pbem.core.peer import folder as peer
+    from pbem.core.peer.demo import joined
 
     waves = turns = 0
     started = time.perf_counter()
@@ -85,17 +86,8 @@ def hammer_exchanges(games: int) -> tuple[float, int, float]:
         with tempfile.TemporaryDirectory() as tmp:
             sides = ("england", "scotland")
             keys = {s: identity.generate(s) for s in sides}
-            dirs = {s: Path(tmp) / s for s in sides}
-            peer.open_game(dirs["england"], "hammer", "braveheart", {}, {s: k.public for s, k in keys.items()}, 24,
-                           length=256)
-            dirs["scotland"].mkdir(parents=True)
-            (dirs["scotland"] / "game.toml").write_bytes((dirs["england"] / "game.toml").read_bytes())
-
-            def send(side: str, text: str) -> None:
-                peer.take(dirs["scotland" if side == "england" else "england"], text.encode("ascii"), side)
-
-            for s in sides:
-                send(s, peer.write_join(dirs[s], keys[s], s, clock=1))
+            dirs, send = joined({s: Path(tmp) / s for s in sides}, keys, "hammer", "braveheart", {}, length=256,
+                                clock=1)
             while True:
                 out = peer.outcome(dirs["england"])
                 if out.verdict or (out.entries and not out.owes):

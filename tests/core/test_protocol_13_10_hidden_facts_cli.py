@@ -8,6 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
+from support.peer_cli import key_files, run
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -20,19 +21,8 @@ runner = CliRunner()
 SIDES = ("north", "south")
 
 
-def run(*args: str | Path) -> str:
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
 def test_protocol_13_10_a_hidden_game_with_a_deal_through_the_real_cli_verbs(tmp_path: Path) -> None:
-    k = tmp_path / "keys"
-    k.mkdir()
-    for s in SIDES:
-        priv = identity.generate(s)
-        identity.save_private(priv, k / f"{s}.key")
-        identity.save_public(priv, k / f"{s}.pub.toml")
+    k = key_files(tmp_path / "keys", SIDES)
     dirs = {s: tmp_path / s / "duel" for s in SIDES}
     run("game", "open", dirs["north"], "--ruleset", "duel", "--option", "rounds=2", "--option", "cards=yes",
         "--no-referee", *[a for s in SIDES for a in ("--side", f"{s}={k / (s + '.pub.toml')}")])

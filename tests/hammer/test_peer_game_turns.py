@@ -18,6 +18,7 @@ from support.hammer_peer_bot import order
 
 from pbem.core import identity
 from pbem.core.peer import folder as peer
+from pbem.core.peer.demo import joined
 from pbem.hammer.peer import HammerPeer
 
 SIDES = ("england", "scotland")
@@ -29,18 +30,8 @@ KEYS: dict[str, identity.PrivateIdentity] = {}
 def play(tmp_path: Path, limit: int = 400, stop: Callable[[peer.Outcome], bool] = lambda out: False) -> dict[str, Path]:
     keys = KEYS
     keys.update({s: identity.generate(s) for s in SIDES})
-    dirs = {s: tmp_path / s / "bh" for s in SIDES}
-    peer.open_game(dirs["england"], "hammer", "braveheart", {}, {s: k.public for s, k in keys.items()}, 24,
-                   length=256)
-    dirs["scotland"].mkdir(parents=True)
-    (dirs["scotland"] / "game.toml").write_bytes((dirs["england"] / "game.toml").read_bytes())
-
-    def send(side: str, text: str) -> None:
-        other = "scotland" if side == "england" else "england"
-        peer.take(dirs[other], text.encode("ascii"), f"message of {side}")
-
-    for s in SIDES:
-        send(s, peer.write_join(dirs[s], keys[s], s, clock=1))
+    dirs, send = joined({s: tmp_path / s / "bh" for s in SIDES}, keys, "hammer", "braveheart", {}, length=256,
+                        clock=1)
     for _ in range(limit):
         out = peer.outcome(dirs["england"])
         if out.verdict or (out.entries and not out.owes) or stop(out):

@@ -12,29 +12,14 @@ from pathlib import Path
 import pytest
 import tomli_w
 from support.hammer_peer_bot import order
-from typer.testing import CliRunner
+from support.peer_cli import key_files, run
 
-from pbem.cli.main import app
-from pbem.core import identity
-
-runner = CliRunner()
 SIDES = ("england", "scotland")
-
-
-def run(*args: str | Path) -> str:
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 @pytest.mark.slow
 def test_hammer_peer_game_turns_through_the_real_cli_verbs(tmp_path: Path) -> None:
-    k = tmp_path / "keys"
-    k.mkdir()
-    for s in SIDES:
-        priv = identity.generate(s)
-        identity.save_private(priv, k / f"{s}.key")
-        identity.save_public(priv, k / f"{s}.pub.toml")
+    k = key_files(tmp_path / "keys", SIDES)
     dirs = {s: tmp_path / s / "bh" for s in SIDES}
     run("game", "open", dirs["england"], "--ruleset", "hammer", "--scenario", "braveheart", "--no-referee",
         *[a for s in SIDES for a in ("--side", f"{s}={k / (s + '.pub.toml')}")])

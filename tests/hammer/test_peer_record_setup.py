@@ -15,6 +15,7 @@ from pbem.core import identity
 from pbem.core import ruleset as rs
 from pbem.core.errors import PbemError
 from pbem.core.peer import folder as peer
+from pbem.core.peer.demo import joined
 from pbem.hammer.peer import HammerPeer
 from pbem.hammer.ruleset import HammerRuleset
 
@@ -37,18 +38,8 @@ def _secrets(folder: Path, side: str) -> dict[str, Any]:
 
 def test_protocol_13_10_hammers_set_up_and_deal_with_no_referee(tmp_path: Path) -> None:
     keys = {s: identity.generate(s) for s in SIDES}
-    dirs = {s: tmp_path / s / "bh" for s in SIDES}
-    peer.open_game(dirs["england"], "hammer-setup", "braveheart", {}, {s: k.public for s, k in keys.items()}, 24,
-                   length=16)
-    dirs["scotland"].mkdir(parents=True)
-    (dirs["scotland"] / "game.toml").write_bytes((dirs["england"] / "game.toml").read_bytes())
-
-    def send(side: str, text: str) -> None:
-        other = "scotland" if side == "england" else "england"
-        peer.take(dirs[other], text.encode("ascii"), f"message of {side}")
-
-    for s in SIDES:
-        send(s, peer.write_join(dirs[s], keys[s], s, clock=1))
+    dirs, send = joined({s: tmp_path / s / "bh" for s in SIDES}, keys, "hammer-setup", "braveheart", {}, length=16,
+                        clock=1)
     while not peer.outcome(dirs["england"]).entries:
         for s in sorted(peer.outcome(dirs["england"]).owes):
             send(s, peer.write_owed(dirs[s], keys[s], None, 1)[1])

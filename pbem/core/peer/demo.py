@@ -19,11 +19,35 @@ from typing import Any
 from pbem.core import identity
 from pbem.core import ruleset as rs
 from pbem.core.errors import FormatError, PbemError
+from pbem.core.peer import chain
 from pbem.core.peer import folder as peer
 from pbem.core.peer.rules import Facts, hidden_rules
 from pbem.core.ruleset import DemoResult
 
 MAX_WAVES = 2000
+
+
+def joined(dirs: dict[str, Path], keys: dict[str, identity.PrivateIdentity], ruleset: str, scenario: str,
+           options: dict[str, Any], length: int = chain.DEFAULT_LENGTH, clock: int | None = None,
+           ) -> tuple[dict[str, Path], Callable[[str, str], None]]:
+    """A peer game opened by the first side, its manifest copied into every other side's folder and every
+    side's join taken by the others; returns the folders and ``send(side, text)``, which hands a message
+    of ``side`` to every other folder (as mail or git would)."""
+    sides = list(dirs)
+    peer.open_game(dirs[sides[0]], ruleset, scenario, options, {s: k.public for s, k in keys.items()}, 24,
+                   length=length)
+    for s in sides[1:]:
+        dirs[s].mkdir(parents=True)
+        (dirs[s] / "game.toml").write_bytes((dirs[sides[0]] / "game.toml").read_bytes())
+
+    def send(side: str, text: str) -> None:
+        for other in sides:
+            if other != side:
+                peer.take(dirs[other], text.encode("ascii"), f"the message of {side}")
+
+    for s in sides:
+        send(s, peer.write_join(dirs[s], keys[s], s, clock=clock))
+    return dirs, send
 
 
 def play(where: Path, ruleset: str, scenario: str, options: dict[str, Any]) -> DemoResult:
@@ -35,19 +59,7 @@ def play(where: Path, ruleset: str, scenario: str, options: dict[str, Any]) -> D
                           "cannot play them (protocol §13.10).")
     sides = tuple(rules.sides)
     keys = {s: identity.generate(s) for s in sides}
-    dirs = {s: where / s / "game" for s in sides}
-    peer.open_game(dirs[sides[0]], ruleset, scenario, options, {s: k.public for s, k in keys.items()}, 24)
-    for s in sides[1:]:
-        dirs[s].mkdir(parents=True)
-        (dirs[s] / "game.toml").write_bytes((dirs[sides[0]] / "game.toml").read_bytes())
-
-    def send(side: str, text: str) -> None:
-        for other in sides:
-            if other != side:
-                peer.take(dirs[other], text.encode("ascii"), f"the message of {side}")
-
-    for s in sides:
-        send(s, peer.write_join(dirs[s], keys[s], s))
+    dirs, send = joined({s: where / s / "game" for s in sides}, keys, ruleset, scenario, options)
     waves = setup = 0
     out = peer.outcome(dirs[sides[0]])
     for _ in range(MAX_WAVES):
