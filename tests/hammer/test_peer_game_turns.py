@@ -177,3 +177,26 @@ def test_hammer_peer_4_1_a_card_order_opens_its_card_and_not_the_blocks_its_if_p
                     assert HammerPeer().foresee(before["state"], side, o) == [o["card"]]
                     return
     pytest.fail("no card order with if_player1 moves in the year")
+
+
+def test_hammer_peer_13_5_a_side_that_stops_after_seeing_the_others_link_forfeits(tmp_path: Path) -> None:
+    """Both sides commit their cards; England reveals (its order, its card and its chain link); Scotland, having
+    seen them, never reveals. England may not claim before the deadline, and after it England's signed claim
+    ends both records with a forfeit naming Scotland (protocol §13.5), proven by the signed messages."""
+    from pbem.core.errors import PbemError
+
+    def both_reveal(out: peer.Outcome) -> bool:
+        return len(out.entries) >= 2 and out.owes == {"england": "reveal", "scotland": "reveal"}
+
+    dirs = play(tmp_path, stop=both_reveal)
+    assert both_reveal(peer.outcome(dirs["england"]))
+    reveal = peer.write_owed(dirs["england"], KEYS["england"], None, 1)[1]
+    peer.take(dirs["scotland"], reveal.encode("ascii"), "england's reveal")  # Scotland now knows the dice
+    with pytest.raises(PbemError, match="a forfeit may be claimed after the deadline"):
+        peer.write_owed(dirs["england"], KEYS["england"], None, 1 + 3600)
+    what, claim = peer.write_owed(dirs["england"], KEYS["england"], None, 1 + 24 * 3600)
+    assert what == "claim"
+    peer.take(dirs["scotland"], claim.encode("ascii"), "england's claim")
+    for s in SIDES:
+        last = json.loads(sorted((dirs[s] / "ledger").iterdir())[-1].read_text())
+        assert last["kind"] == "forfeit" and last["forfeit"] == ["scotland"] and last["claimant"] == "england"
