@@ -67,6 +67,12 @@ class BagpipesPeer:
                 raise FactLie(f"{label}: {why}")
 
     # -- a step ---------------------------------------------------------------------------------------
+    turn_name = "round"  # what the peer demo counts its exchanges per (pbem.core.peer.demo)
+
+    def game_turns(self, public: dict[str, Any]) -> int:
+        """The rounds played so far (the demo's exchanges per round)."""
+        return int(public.get("round", 0))
+
     def owes(self, public: dict[str, Any]) -> dict[str, str]:
         return dict(public["pending"]["owes"])
 

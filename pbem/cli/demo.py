@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -17,6 +18,7 @@ import typer
 from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.seam import DEFAULT_RULESET, player_named
 from pbem.core.errors import FormatError
+from pbem.core.ruleset import DemoResult
 
 
 def check_folder(folder: Path | None) -> None:
@@ -50,9 +52,7 @@ def demo(
     scenario = scenario or player.default_scenario
     check_folder(folder)
     player.check_demo(scenario, players, chosen)
-    peer_demo = getattr(player, "peer_demo", None) if no_referee else None
-    if no_referee and peer_demo is None:
-        raise FormatError(f"--no-referee: the {ruleset} ruleset has no demo with no referee yet (protocol §13).")
+    peer_demo = (getattr(player, "peer_demo", None) or _seam_demo(ruleset)) if no_referee else None
     where = folder or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     say(player.demo_title(scenario, chosen) if peer_demo is None else "A game with no referee: one folder and "
         "one client per side, hidden facts on their owners' machines, cards from a mental deal ...")
@@ -70,3 +70,13 @@ def demo(
         say(f"problem: {problem}")
     if not (result.verified and result.audited):
         raise typer.Exit(code=1)
+
+
+
+def _seam_demo(ruleset: str) -> Callable[[Path, str, int, tuple[str, ...], bytes], DemoResult]:
+    """The core's peer demo with the bot the ruleset's hidden-fact seam offers (pbem.core.peer.demo); it
+    refuses in one sentence a ruleset with no such bot."""
+    def play(where: Path, scenario: str, players: int, bots: tuple[str, ...], seed: bytes) -> DemoResult:
+        from pbem.core.peer import demo as peer_demo
+        return peer_demo.play(where, ruleset, scenario, {})
+    return play

@@ -22,6 +22,7 @@ from pbem.hammer.blocks import SIDES, other_side, spec
 from pbem.hammer.board import ENGLAND, board
 from pbem.hammer.decisions import Decider, Question, checked
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.hidden import reveal
 from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, Plain, Visibility, as_entry, entry, redacted
 from pbem.hammer.retreat import crossing_key, retreat_areas
 from pbem.hammer.state import DEAD, PLACES, POOL, Battle, GameState
@@ -231,6 +232,7 @@ def _round_start(state: GameState, f: Fight, rng: Rng, decider: Decider) -> None
         if r == 2:
             f.reserves = []
         f.captured = []
+    reveal(state, revealed, "5.32: reserves are revealed in round 2" if r > 1 else "5.1: a battle reveals its blocks")
     for side in SIDES:
         mine = sorted(b for b in revealed if state.blocks[b].owner == side)
         if mine:

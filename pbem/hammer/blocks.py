@@ -103,11 +103,20 @@ def blocks() -> dict[str, BlockSpec]:
     return parse_blocks(load_toml_resource("blocks.toml"))
 
 
+# A hidden block not yet revealed, as the rules may read it with no referee (hidden.py): the most any
+# block could be allowed (the longest Move Rating, 2.13), no noble, not Norse; never a real block.
+UNSEEN = BlockSpec(name="?", sides=SIDES, type="infantry", move=3, letter="C", fire=1, steps=4)
+
+
 def spec(name: str) -> BlockSpec:
     try:
         return blocks()[name]
     except KeyError:
-        raise DataError(f"unknown block {name!r} (2.0)") from None
+        from pbem.hammer.hidden import spec_of
+        found = spec_of(name)
+        if found is None:
+            raise DataError(f"unknown block {name!r} (2.0)") from None
+        return found
 
 
 def nobles() -> tuple[str, ...]:

@@ -13,6 +13,7 @@ from typing import Any
 from pbem.hammer.blocks import blocks
 from pbem.hammer.board import board
 from pbem.hammer.errors import InvalidOrder
+from pbem.hammer.hidden import is_handle
 from pbem.hammer.suggest import did_you_mean
 
 NORSE = "Norse"  # the one block that moves by sea (4.7)
@@ -208,7 +209,7 @@ def _blocks(names: Any, where: str, allow_empty: bool = False) -> tuple[str, ...
         raise InvalidOrder(f"{where}: give a non-empty list of block names")
     out: list[str] = []
     for name in names:
-        if not isinstance(name, str) or name not in blocks():
+        if not isinstance(name, str) or (name not in blocks() and not is_handle(name)):
             raise InvalidOrder(f"{where}: {name!r} is not a block of the game (2.0){did_you_mean(name, blocks())}")
         if name in out:
             raise InvalidOrder(f"{where}: block {name!r} is listed twice")

@@ -1,39 +1,168 @@
-"""Hammer of the Scots on the peer record's hidden-fact seam (docs/protocol.md §13.10): the set-up only, so far.
+"""Hammer of the Scots on the peer record's hidden-fact seam (docs/protocol.md §13.10, docs/hammer-peer.md).
 
 ``HammerPeer`` gives the record Hammer's handles, each side's private set-up, the check of its facts,
-the public set-up with the English levy drawn as handles, and the year's 25-card deal (pbem/hammer/
-peer_setup.py). Game turns are not built yet: the engine does not read hidden facts through ``Facts``,
-so ``validate`` and ``adjudicate`` refuse in one sentence, and ``HammerRuleset`` does not offer
-``peer()`` (``game open --no-referee --ruleset hammer`` is refused, §13.10).
+the public set-up with the English levy drawn as handles, the year's 25-card deal (pbem/hammer/
+peer_setup.py), and the Game Turns: the refereed engine (engine.py) runs unchanged on the public state,
+whose hidden blocks are keyed by handle, under a ``hidden.Resolver`` over the core's ``Facts``: a card
+played is opened with its order (3.1), a battle asks its blocks (5.1, 5.32), a move allowance (2.13)
+waits for the block's reveal or the final audit. Orders: ``{"card": LABEL}`` for the card (Player 1's
+moves may ride in ``if_player1``), the refereed moves table (docs/orders.md, blocks named by handle,
+``battle_order`` beside it) for a Move Phase. Decisions in battle take the defaults (battle.py).
+
+Not built yet (docs/hammer-peer.md): an Event used other than a Truce (an Event is passed, 3.12), the
+Winter Turn and the next year's deal (the record ends at the first winter: ``owes`` gives nobody anything there).
 """
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.drbg import Drbg
+from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Deck, Facts, PeerStep
-from pbem.hammer import peer_setup
-from pbem.hammer.blocks import SIDES
-from pbem.hammer.errors import InvalidOrder
+from pbem.hammer import engine, peer_setup
+from pbem.hammer.battle import DefaultBattleDecider
+from pbem.hammer.blocks import SIDES, spec
+from pbem.hammer.cards import card
+from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.hidden import PREFIX, Resolver, resolving
+from pbem.hammer.log import LogEntry, Seen, to_data
 from pbem.hammer.ruleset import parse_options
+from pbem.hammer.scenario import HAND_SIZE, scenario
+from pbem.hammer.state import POOL, BlockState, GameState, Turn
 
-NOT_BUILT = "Hammer's game turns with no referee are not built yet (protocol §13.10)"
+CARD_RULE = "3.1: the cards played are revealed"
+PASS = {"pass": True}  # an Event passed (3.12): the Events with no referee so far, besides a Truce used
+MOVE_KEYS = ("moves", "pins", "main_attack", "battle_order")
+
+
+def turn_public(setup: Mapping[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The set-up's public state (peer_setup) as the Game Turns keep it: the engine's game keyed by handle
+    (an unseen block on the map at strength 0, "hidden"), the handles seen, each side's unseen nobles on
+    the map (the scenario card's, public: 8.0), the levy."""
+    sc = scenario(setup["scenario"])
+    g = GameState(scenario=sc.id, year=setup["year"], turn=0, phase="card", options=parse_options(options),
+                  king=setup["king"])
+    for area, by in setup["areas"].items():
+        for side, labels in by.items():
+            for label in labels:
+                g.blocks[label] = BlockState(side, area, 0)
+    for side, labels in setup["pool"].items():
+        for label in labels:
+            g.blocks[label] = BlockState(side, POOL, 0)
+    for name, where in setup["open_blocks"].items():
+        g.blocks[name] = BlockState(spec(name).sides[0], where, 0)
+    nobles = {s: sum(spec(n).is_noble for where, names in peer_setup.places(sc, s, g.options) if where != POOL
+                     for n in names) for s in SIDES}
+    return {"game": g.to_dict(), "seen": {}, "unseen_nobles": nobles, "levy": list(setup["levy"])}
+
+
+def public_log(log: list[LogEntry]) -> list[dict[str, Any]]:
+    """What every side may read of the step's log: public lines whole, redacted lines without their hidden
+    fields, a side's private lines not at all (log.py's visibility)."""
+    out: list[dict[str, Any]] = []
+    for line in log:
+        if line.visibility.seen is Seen.ACTOR:
+            continue
+        hidden = line.visibility.hidden if line.visibility.seen is Seen.REDACTED else ()
+        data = to_data([LogEntry(line.what, line.actor, line.visibility,
+                                 {k: v for k, v in line.facts.items() if k not in hidden})])[0]
+        out.append(data)
+    return out
+
+
+class _Orders:
+    """The engine's ``OrderSource`` for one peer step: the orders of the sides that owe, each used once."""
+
+    def __init__(self, orders: Mapping[str, Any], facts: Facts) -> None:
+        self.orders, self.facts, self.used = dict(orders), facts, False
+        self.events = {s: o.get("event", PASS) for s, o in orders.items() if isinstance(o, dict) and "card" in o}
+
+    def cards(self, g: GameState) -> dict[str, str] | None:
+        if self.used or not all("card" in self.orders.get(s, {}) for s in SIDES):
+            return None
+        self.used = True
+        return {s: str(self.facts.get(self.orders[s]["card"], CARD_RULE)) for s in SIDES}
+
+    def event(self, g: GameState, side: str) -> dict[str, Any] | None:
+        return self.events.get(side)
+
+    def moves(self, g: GameState, side: str) -> Any:
+        order = self.orders.get(side)
+        if isinstance(order, dict) and "card" in order and g.current.player1 == side and order.get("if_player1"):
+            self.orders[side] = {}
+            return _moves(order["if_player1"])
+        if self.used or not isinstance(order, dict) or "card" in order:
+            return None
+        self.used = True
+        return _moves(order)
+
+    def battle_order(self, g: GameState, side: str) -> list[str]:
+        return []
+
+    def winter(self, g: GameState) -> bool:
+        return False
+
+
+def _moves(order: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in order.items() if k in MOVE_KEYS and k != "battle_order"}
+
+
+def _game(public: Mapping[str, Any], orders: Mapping[str, Any], facts: Facts) -> GameState:
+    """The engine's game for this step: each card played stands in its hand by its id (opened, 3.1)."""
+    g = GameState.from_dict(public["game"])
+    for side, order in orders.items():
+        label = order.get("card") if isinstance(order, dict) else None
+        if label in g.hands.get(side, []):
+            g.hands[side] = [str(facts.get(label, CARD_RULE)) if c == label else c for c in g.hands[side]]
+    return g
+
+
+def _after_moves(g: GameState, side: str, order: Any) -> GameState:
+    """The board after ``side``'s moves (raising where the engine refuses them), on a copy."""
+    from pbem.hammer.movement import check_moves
+    from pbem.hammer.orders import parse_moves
+    return check_moves(g, side, parse_moves(order, "moves", also=("battle_order",)))
+
+
+def _in_line(g: GameState, side: str) -> list[str]:
+    """The side's unseen handles that stand in line in a battle of this turn (reserves wait for round 2, 5.32)."""
+    out: list[str] = []
+    for area, battle in sorted(g.current.battles.items()):
+        reserves = set(battle.attacker_reserves) | set(battle.defender_reserves)
+        out += [b for b in g.blocks_in(area, side) if b.startswith(PREFIX) and b not in reserves]
+    return sorted(out)
 
 
 class HammerPeer:
-    """The set-up half of Hammer's ``HiddenRules``."""
+    """Hammer's ``HiddenRules``: the set-up, the deal and the Game Turns up to the first winter."""
+
+    def parse_order(self, text: str, source: str) -> dict[str, Any]:
+        """A draft as a player writes it with no referee: TOML, ``card = LABEL`` (and ``[if_player1]`` moves),
+        or a moves table (docs/orders.md, blocks by handle); an empty draft when the side owes nothing."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise InvalidOrder(f"{source}: not valid TOML ({exc}) (docs/hammer-peer.md)") from None
+        unknown = sorted(set(data) - {"card", "if_player1", "event", *MOVE_KEYS})
+        if unknown:
+            raise InvalidOrder(f"{source}: unknown key {unknown[0]!r}: a draft holds card and if_player1, or "
+                               f"{', '.join(MOVE_KEYS)} (docs/hammer-peer.md)")
+        return data
 
     def deck(self, scenario: str, options: dict[str, Any]) -> Deck | None:
         return peer_setup.card_deck(parse_options(options))
 
     def dealt(self, public: dict[str, Any], hands: dict[str, list[str]]) -> dict[str, Any]:
         """The year's hands by label (3.0); last year's cards are gone."""
-        return {**public, "hands": {s: list(hands[s]) for s in SIDES}}
+        out = turn_public(public, public.get("options", {})) if "areas" in public else dict(public)
+        out["game"] = {**out["game"], "hands": {s: list(hands[s]) for s in SIDES}}
+        return out
 
     def public_setup(self, scenario: str, options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
-        return peer_setup.public_setup(scenario, parse_options(options), rng)
+        return {**peer_setup.public_setup(scenario, parse_options(options), rng), "options": dict(options)}
 
     def hidden_labels(self, scenario: str, options: dict[str, Any], side: str) -> list[str]:
         return peer_setup.hidden_labels(scenario, parse_options(options), side)
@@ -46,17 +175,91 @@ class HammerPeer:
         peer_setup.check_facts(scenario, parse_options(options), side, facts, complete)
 
     def owes(self, public: dict[str, Any]) -> dict[str, str]:
-        return {s: "card" for s in SIDES}
+        """Who owes what (the engine's ``next_call``); nobody at the first winter (not built yet)."""
+        if "game" not in public:
+            return {s: "card" for s in SIDES}
+        g = GameState.from_dict(public["game"])
+        if g.phase == "winter":
+            return {}
+        step = engine.next_call(g, _Orders({}, Facts({}, {})))
+        return dict(sorted(step.owes.items())) if isinstance(step, engine.Waiting) else {}
 
     def validate(self, public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
-        raise InvalidOrder(NOT_BUILT)
+        """The order's shape, and its rules as far as ``facts`` tell: the card in the side's hand and no
+        Event (not built yet); the moves by the engine on a copy, an unseen block's allowance waiting."""
+        owed = self.owes(public).get(side)
+        if owed is None and order == {}:
+            return  # a side that owes nothing commits an empty order: its reveal carries its chain link (§13.3)
+        if owed is None or not isinstance(order, dict):
+            raise InvalidOrder(f"order from {side}: {side} owes no order now, so its order is empty ({{}}) (3.0)")
+        g = GameState.from_dict(public["game"])
+        with resolving(Resolver(facts, public["seen"], public["unseen_nobles"])):
+            if owed == "card":
+                if set(order) - {"card", "if_player1", "event"} or order.get("card") not in g.hands.get(side, []):
+                    raise IllegalOrder(f"card from {side}: play one of the card labels in its hand "
+                                       f"({', '.join(g.hands.get(side, []))}), with if_player1 its moves (3.1)")
+                played = card(str(facts.get(order["card"], CARD_RULE)))
+                params = order.get("event", PASS)
+                if played.is_event and params != PASS and not (played.event == "truce" and params == {}):
+                    raise IllegalOrder(f"card from {side}: with no referee an Event is passed (event = "
+                                       "{pass = true}) or a Truce used (event = {}); the others are not built yet "
+                                       "(docs/hammer-peer.md)")
+                if order.get("if_player1") and not played.is_event:  # checked as if this side is Player 1 (4.1)
+                    g.current = Turn(cards={side: played.id}, player1=side)
+                    _after_moves(g, side, order["if_player1"])
+                return
+            _after_moves(g, side, order)
 
     def foresee(self, public: dict[str, Any], side: str, order: Any) -> list[str]:
-        return []
+        """What the side's reveal opens ahead (no extra exchange): the card it plays (3.1); in a Move round, its
+        blocks in line in every battle of the board after its own moves (or after Player 1's, already made,
+        for the side that owes nothing): an attacked area keeps its pinned defenders (4.6), so the battle is
+        fought (5.1). Not Player 1's ``if_player1`` attacks: whether it is Player 1 is not known yet."""
+        if not isinstance(order, dict):
+            return []
+        owed = self.owes(public).get(side)
+        if owed == "card":
+            return [order["card"]] if "card" in order else []
+        g = GameState.from_dict(public["game"])
+        with resolving(Resolver(Facts({}, {}), public["seen"], public["unseen_nobles"])):
+            if owed == "moves":
+                try:
+                    g = _after_moves(g, side, order)
+                except PbemError:
+                    return []
+            return _in_line(g, side)
 
     def adjudicate(self, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, rng: Drbg) -> PeerStep:
-        raise InvalidOrder(NOT_BUILT)
+        """One step of the engine's turn sequence on the public state; ``NeedReveal`` where it reads a hidden fact."""
+        resolver = Resolver(facts, public["seen"], public["unseen_nobles"])
+        with resolving(resolver):
+            g = _game(public, orders, facts)
+            log: list[LogEntry] = []
+            decider = DefaultBattleDecider()
+
+            def run(game: GameState, step: engine.StepCall) -> GameState:
+                log.extend(step.run(game, rng, decider))
+                return game
+
+            g, _ = engine.drive(g, _Orders(orders, facts), run)
+        return PeerStep({**public, "game": g.to_dict(), "seen": dict(sorted(resolver.seen.items())),
+                         "unseen_nobles": resolver.unseen_nobles}, public_log(log))
+
+    def bot_order(self, public: dict[str, Any], side: str, facts: Facts) -> Any:
+        """The demo's bot (peer_bot.py): its order from its own folder's knowledge."""
+        from pbem.hammer.peer_bot import bot_order
+        return bot_order(self, public, side, facts)
+
+    def game_turns(self, public: dict[str, Any]) -> int:
+        """Game Turns played so far (five a year, 3.0): the demo's exchanges are counted per Game Turn."""
+        if "game" not in public:
+            return 0
+        g = public["game"]
+        return int(g["turn"]) + HAND_SIZE * (int(g["year"]) - scenario(g["scenario"]).first_year)
 
     def result(self, public: dict[str, Any]) -> dict[str, Any]:
-        """No game turn is played yet, so nobody has won (the refereed result's shape)."""
-        return {"winner": "", "reason": "", "year": public["year"]}
+        """The refereed result's shape: nobody has won until the rules say so."""
+        if "game" not in public:
+            return {"winner": "", "reason": "", "year": public["year"]}
+        g = public["game"]
+        return {"winner": g["winner"], "reason": g["win_reason"], "year": g["year"]}

@@ -79,6 +79,11 @@ class HammerRuleset:
             return made[1]
         return game_of(state)
 
+    def peer(self) -> Any:
+        """The hidden-fact seam for a game with no referee (protocol §13.10, docs/hammer-peer.md)."""
+        from pbem.hammer.peer import HammerPeer
+        return HammerPeer()
+
     def player(self) -> Any:
         """The player's side of the seam (protocol §10.2): pbem.hammer.player.HammerPlayer."""
         return HammerPlayer()

@@ -16,6 +16,7 @@ from pbem.core.canonical import canonical_bytes
 from pbem.hammer.battle_state import Fight, fight_data, fight_of
 from pbem.hammer.blocks import SIDES, blocks, other_side, spec
 from pbem.hammer.board import board
+from pbem.hammer.hidden import counted_noble
 from pbem.hammer.vocab import Phase
 from pbem.hammer.winter_progress import WinterProgress, winter_data
 
@@ -220,7 +221,7 @@ class GameState:
     def nobles_of(self, side: str) -> list[str]:
         """Nobles on the map controlled by ``side`` (9.0)."""
         return sorted(n for n, b in self.blocks.items()
-                      if b.owner == side and spec(n).is_noble and b.location not in PLACES)
+                      if b.owner == side and b.location not in PLACES and counted_noble(n))
 
     def max_strength(self, name: str) -> int:
         return spec(name).steps

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from pbem.hammer.blocks import SIDES
 from pbem.hammer.errors import InvalidOrder
+from pbem.hammer.hidden import unseen_nobles
 from pbem.hammer.log import PUBLIC, LogEntry, entry
 from pbem.hammer.scenario import scenario
 from pbem.hammer.state import DEAD, POOL, BlockState, GameState
@@ -49,7 +50,7 @@ def king_dies(state: GameState) -> list[LogEntry]:
 
 def noble_counts(state: GameState) -> dict[str, int]:
     """Nobles on the map controlled by each side (9.0)."""
-    return {side: len(state.nobles_of(side)) for side in SIDES}
+    return {side: len(state.nobles_of(side)) + unseen_nobles(side) for side in SIDES}
 
 
 def check_sudden_death(state: GameState) -> str:

@@ -181,9 +181,9 @@ def _no_cards(players: int) -> autoplay.Bot:
     from pbem.core.drbg import Drbg
     peer = BagpipesRuleset(players).peer()
 
-    def bot(side: str, public: dict[str, Any], own: Any) -> Any:
-        kind = public["pending"]["owes"][side]
-        if kind == "count":
+    def bot(side: str, public: dict[str, Any], facts: Any) -> Any:
+        kind = public["pending"]["owes"].get(side)
+        if kind is None or kind == "count":
             return None
         view = peer.private_view(public, side, {})
         return bots.simple_bot(view, side, kind, Drbg(b"no-cards-bot-stream/" + side.encode()))

@@ -8,22 +8,17 @@ import json
 import shutil
 from pathlib import Path
 
-from support.key_files import key_files
+from support.peer_cli import key_files, run
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
 from pbem.core import identity
 from pbem.core import ruleset as rs
+from pbem.hammer.ruleset import HammerRuleset
 
 rs.register("duel", "support.hidden_duel:DuelRuleset")
 runner = CliRunner()
 SIDES = ("north", "south")
-
-
-def run(*args: str | Path) -> str:
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 def test_protocol_13_10_a_hidden_game_with_a_deal_through_the_real_cli_verbs(tmp_path: Path) -> None:
@@ -73,17 +68,27 @@ def test_protocol_13_10_a_hidden_game_with_a_deal_through_the_real_cli_verbs(tmp
     assert last["kind"] == "end" and last["audit"] == "ok"
 
 
+class _HiddenWithoutSeam(HammerRuleset):
+    """Hammer as a game that hides facts but gives no hidden-fact seam (what Hammer was before its Game Turns)."""
+
+    peer = None
+
+
+rs.register("hidden-without-seam", _HiddenWithoutSeam)
+
+
 def test_protocol_13_10_a_game_that_hides_facts_without_the_seam_is_refused_with_no_referee(tmp_path: Path) -> None:
-    """Hammer's facts are hidden and its adjudication does not yet read them through the seam: a peer record
-    would publish them, so ``game open --no-referee`` refuses it in one sentence and writes nothing."""
+    """A game whose adjudication does not read its hidden facts through the seam: a peer record would publish
+    them, so ``game open --no-referee`` refuses it in one sentence and writes nothing."""
     k = tmp_path / "keys"
     k.mkdir()
     for s in ("england", "scotland"):
         priv = identity.generate(s)
         identity.save_public(priv, k / f"{s}.pub.toml")
-    result = runner.invoke(app, ["game", "open", str(tmp_path / "g"), "--ruleset", "hammer", "--scenario",
-                                 "braveheart", "--no-referee", "--side", f"england={k / 'england.pub.toml'}",
+    result = runner.invoke(app, ["game", "open", str(tmp_path / "g"), "--ruleset", "hidden-without-seam",
+                                 "--scenario", "braveheart", "--no-referee",
+                                 "--side", f"england={k / 'england.pub.toml'}",
                                  "--side", f"scotland={k / 'scotland.pub.toml'}"])
     assert result.exit_code == 1
-    assert "the hammer rules do not play with no referee yet: they hide facts" in result.output
+    assert "the hidden-without-seam rules do not play with no referee yet: they hide facts" in result.output
     assert "Traceback" not in result.output and not (tmp_path / "g" / "game.toml").exists()

@@ -27,7 +27,7 @@ LAYERS: dict[str, str] = {
     **dict.fromkeys((
         "errors", "plaindata", "vocab", "suggest", "board", "blocks", "cards", "state", "battle_state",
         "winter_progress", "stepstate", "log", "draws", "decisions", "sofar", "scenario", "cardphase", "orders",
-        "movement", "retreat", "battle", "events", "kings", "winter", "victory", "engine", "plans",
+        "movement", "retreat", "battle", "events", "kings", "winter", "victory", "engine", "plans", "hidden",
     ), "rules"),
     # show: what one side may see and how it is drawn and told (text, map, page, log lines, odds).
     **dict.fromkeys((
@@ -36,7 +36,7 @@ LAYERS: dict[str, str] = {
     # play: the player's tools: the game as a report shows it, drafts and their check, the order kinds,
     # bots, the demo, the player's side of the seam, the rules workbench (positions, cases, tools).
     **dict.fromkeys((
-        "known", "drafts", "order_kinds", "bots", "demo", "player", "cases", "position", "tools", "boardview",
+        "known", "drafts", "order_kinds", "bots", "demo", "player", "cases", "position", "tools", "boardview", "peer_bot",
     ), "play"),
     # seam: what the protocol drives, importing whatever it needs (the registry names ruleset.py).
     **dict.fromkeys(("ruleset", "peer", "peer_setup"), "seam"),

@@ -1,37 +1,52 @@
 """A whole peer game between bots through the real files: one folder per side, every message written by
 the side's own client (``folder.write_owed``) and taken into every other side's folder (``folder.take``).
 
-Used by ``pbem demo --no-referee`` and the tests; the game's bot is a callback, so the core names no game.
-An *exchange* is one pass in which every side sends what it owes at once (what the post would carry in
-one trip): the count is what docs/round-trips.md calls exchanges.
+Used by ``pbem demo --no-referee`` (demo.py) and the tests; the game's bot is a callback, so the core
+names no game. An *exchange* is one pass in which every side sends what it owes at once (what the post
+would carry in one trip): the count is what docs/round-trips.md calls exchanges.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pbem.core import ruleset as rs
 from pbem.core.identity import PrivateIdentity
-from pbem.core.peer import folder
+from pbem.core.peer import chain, folder
 from pbem.core.peer.record import Outcome
-from pbem.core.peer.rules import hidden_rules
+from pbem.core.peer.rules import Facts
 from pbem.core.records import record
 
-# The bot: (side, the public state, the side's own hidden facts) -> the order it drafts.
-Bot = Callable[[str, dict[str, Any], Mapping[str, Any]], Any]
+# The bot: (side, the public state, what the side may read: the facts revealed and its own) -> its order
+# (None: the side owes no choice now, its commit carries no order).
+Bot = Callable[[str, dict[str, Any], Facts], Any]
 
 
 @record
 class Played:
-    """What a whole game gave: the exchanges, the entries, the last outcome (in the first side's folder)."""
+    """What a whole game gave: the exchanges (``setup`` of them before the first entry or for the final
+    openings), the entries, the last outcome (in the first side's folder)."""
 
     exchanges: int
+    setup: int
     entries: int
     outcome: Outcome
     clock: int  # the clock of the last pass
+
+
+def opened(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], ruleset: str, scenario: str,
+           options: Mapping[str, Any], hours: int, length: int = chain.DEFAULT_LENGTH) -> None:
+    """A new game with no referee, opened by the first side, its manifest copied into every other side's
+    folder (what each player does by hand, docs/playing.md)."""
+    sides = list(dirs)
+    folder.open_game(dirs[sides[0]], ruleset, scenario, dict(options), {s: keys[s].public for s in sides}, hours,
+                     length=length)
+    for s in sides[1:]:
+        dirs[s].mkdir(parents=True)
+        shutil.copy(dirs[sides[0]] / folder.MANIFEST, dirs[s] / folder.MANIFEST)
 
 
 def send(dirs: Mapping[str, Path], side: str, text: str) -> None:
@@ -41,22 +56,28 @@ def send(dirs: Mapping[str, Path], side: str, text: str) -> None:
             folder.take(d, text.encode("ascii"), f"the message of {side}")
 
 
+def join_all(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], clock: int | None = None) -> None:
+    """Every side's join, taken by every other side."""
+    for side, d in dirs.items():
+        send(dirs, side, folder.write_join(d, keys[side], side, clock))
+
+
 def play(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot, clock: int = 1_700_000_000,
          limit: int = 2000, post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = ()) -> Played:
     """Join every side, then pass after pass each side sends what it owes, until the game ends or nobody
     sends. ``post(side, text)``: what the others receive (the tests' cheats); ``quiet``: sides that have
     stopped answering."""
-    for side, d in dirs.items():
-        send(dirs, side, folder.write_join(d, keys[side], side, clock))
+    join_all(dirs, keys, clock)
     return run(dirs, keys, bot, clock, limit, post, quiet)
 
 
 def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot, clock: int, limit: int = 2000,
         post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = ()) -> Played:
     """Pass after pass from where the folders are (every side joined)."""
-    exchanges = 0
+    exchanges = setup = 0
     first = next(iter(dirs))
     for _ in range(limit):
+        before = folder.outcome(dirs[first])
         sent = False
         for side, d in dirs.items():
             out = folder.outcome(d)
@@ -64,19 +85,17 @@ def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot,
                 continue
             order = None
             if out.owes[side] == "commit":
-                own = folder.own(d, keys[side])
-                rules = hidden_rules(rs.load(folder.manifest(d).ruleset, folder.manifest(d).options))
-                if rules is None or side in rules.owes(out.state):
-                    order = bot(side, out.state, own)
+                order = bot(side, out.state, Facts(out.revealed, out.owners, folder.own(d, keys[side])))
             _, text = folder.write_owed(d, keys[side], order, clock)
             send(dirs, side, post(side, text) if post is not None else text)
             sent = True
         if not sent:
             break
         exchanges += 1
+        setup += not before.entries or set(before.owes.values()) == {"final"}
         clock += 60
     out = folder.outcome(dirs[first])
-    return Played(exchanges, len(out.entries), out, clock)
+    return Played(exchanges, setup, len(out.entries), out, clock)
 
 
 def entry_kinds(game_dir: Path) -> list[str]:

@@ -7,7 +7,6 @@ signed messages of one side for one (game, step, phase) prove equivocation.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
@@ -33,9 +32,8 @@ FIELDS: dict[str, frozenset[str]] = {
     "final": frozenset({"openings"}),
 }
 # Fields a game with hidden facts adds (protocol §13.10): the start's handles, the openings a reveal sends ahead.
-# A commit's keys deliver the sender's deal keys for the cards others drew (protocol §13.12).
 OPTIONAL: dict[str, frozenset[str]] = {"start": frozenset({"handles"}), "reveal": frozenset({"openings"}),
-                                       "final": frozenset({"deals"}), "commit": frozenset({"keys"})}
+                                       "final": frozenset({"deals"})}
 
 
 @record
@@ -64,22 +62,28 @@ def write(me: PrivateIdentity, game: str, side: str, step: int, answers: str, ph
     return armor.armor(raw)
 
 
-_READ: dict[tuple[bytes, str, tuple[str, ...]], Message] = {}
+# Messages already read and checked in this process, by (bytes, game, the sides' keys): every client
+# recomputes its record from every message at each new one, so each file is parsed and its signature
+# checked once, not once per message after it (docs/round-trips.md, peer demo). At most MEMO_ITEMS.
+_READ: dict[tuple[bytes, str, tuple[tuple[str, bytes], ...]], Message] = {}
+MEMO_ITEMS = 4096
 
 
 def read(data: bytes | str, where: str, game: str, keys: dict[str, PublicIdentity]) -> Message:
-    """A peer message of this game, signed by the key of the side it names; one sentence otherwise.
-    A message read once in this process is not checked again (the same bytes, game and keys)."""
+    """A peer message of this game, signed by the key of the side it names; one sentence otherwise."""
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    key = (hashlib.sha256(raw).digest(), game, tuple(f"{s}={k.sign_key.hex()}" for s, k in sorted(keys.items())))
-    if key not in _READ:
-        if len(_READ) > 8192:
-            _READ.clear()
-        _READ[key] = _read(data, where, game, keys)
-    return _READ[key]
+    key = (raw, game, tuple(sorted((s, k.sign_key) for s, k in keys.items())))
+    known = _READ.get(key)
+    if known is not None:
+        return known
+    m = _read(raw, where, game, keys)
+    if len(_READ) >= MEMO_ITEMS:
+        _READ.pop(next(iter(_READ)))
+    _READ[key] = m
+    return m
 
 
-def _read(data: bytes | str, where: str, game: str, keys: dict[str, PublicIdentity]) -> Message:
+def _read(data: bytes, where: str, game: str, keys: dict[str, PublicIdentity]) -> Message:
     env = envelope.read(data, where)
     envelope.expect(env, where, game=game, kind=KIND)
     side = env.header.side

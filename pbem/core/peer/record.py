@@ -8,6 +8,7 @@ rule ends the game with a ``void`` entry naming the cheater, the step and the ru
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -81,13 +82,28 @@ def equivocations(messages: Sequence[Message]) -> Cheat | None:
     return None
 
 
+# Records already computed in this process, by (manifest, rules' class, the messages' hashes): a client
+# computes its record again at each message it writes or takes, and the other folders of a demo hold the
+# same messages, so each set of messages is computed once (docs/round-trips.md, peer demo). A copy is
+# handed out, so no caller can change what the next one gets. At most MEMO_ITEMS.
+_COMPUTED: dict[tuple[str, str, tuple[str, ...]], Outcome] = {}
+MEMO_ITEMS = 64
+
+
 def compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset | None = None) -> Outcome:
     """Every entry the messages allow, in order; a conviction ends the record with a void entry."""
-    if rules is None:  # the record of one set of messages is computed once per process (memo.py)
-        from pbem.core.peer import memo
-        outcome: Outcome = memo.keep(["compute", man.hash, sorted(m.hash for m in messages)],
-                                     lambda: compute(man, messages, rs.load(man.ruleset, man.options)))
-        return outcome
+    rules = rules or rs.load(man.ruleset, man.options)
+    key = (man.hash, f"{type(rules).__module__}.{type(rules).__qualname__}", tuple(sorted(m.hash for m in messages)))
+    known = _COMPUTED.get(key)
+    if known is None:
+        known = _computed(man, messages, rules)
+        if len(_COMPUTED) >= MEMO_ITEMS:
+            _COMPUTED.pop(next(iter(_COMPUTED)))
+        _COMPUTED[key] = known
+    return copy.deepcopy(known)
+
+
+def _computed(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset) -> Outcome:
     entries: list[bytes] = []
     try:
         return _compute(man, messages, rules, entries)

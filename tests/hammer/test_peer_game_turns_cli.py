@@ -1,0 +1,66 @@
+"""Hammer of the Scots with no referee through the real CLI verbs (docs/hammer-peer.md, protocol §13.10):
+``game open --no-referee``, ``game join``, ``orders seal`` (starts, deal passes, commitments with TOML drafts
+naming handles, reveals, opens), ``game receive``, ``status`` and ``verify``, one folder per side: Game Turns
+with battles whose blocks are asked of their owners (5.1), both records byte for byte the same."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import tomli_w
+from support.hammer_peer_bot import order
+from support.peer_cli import key_files, run
+
+SIDES = ("england", "scotland")
+
+
+@pytest.mark.slow
+def test_hammer_peer_game_turns_through_the_real_cli_verbs(tmp_path: Path) -> None:
+    k = key_files(tmp_path / "keys", SIDES)
+    dirs = {s: tmp_path / s / "bh" for s in SIDES}
+    run("game", "open", dirs["england"], "--ruleset", "hammer", "--scenario", "braveheart", "--no-referee",
+        *[a for s in SIDES for a in ("--side", f"{s}={k / (s + '.pub.toml')}")])
+    dirs["scotland"].mkdir(parents=True)
+    shutil.copy(dirs["england"] / "game.toml", dirs["scotland"] / "game.toml")
+    n = 0
+
+    def seal(side: str, draft: dict[str, object] | None = None) -> None:
+        nonlocal n
+        n += 1
+        path, out = tmp_path / f"d{n}.toml", tmp_path / f"m{n}.asc"
+        if draft is not None:
+            path.write_text(tomli_w.dumps(draft), encoding="utf-8")
+        run("orders", "seal", path, "--game", dirs[side], "--key", k / f"{side}.key", "--out", out)
+        run("game", "receive", dirs["scotland" if side == "england" else "england"], out)
+
+    for s in SIDES:
+        out = tmp_path / f"join-{s}.asc"
+        run("game", "join", dirs[s], "--side", s, "--key", k / f"{s}.key", "--out", out)
+        run("game", "receive", dirs["scotland" if s == "england" else "england"], out)
+    turns = 0
+    for _ in range(60):
+        status = run("status", dirs["england"])
+        states = [json.loads(p.read_text()).get("state") for p in sorted((dirs["england"] / "ledger").glob("*.json"))]
+        turns = [st for st in states if st][-1]["game"]["turn"] if states else 0
+        if turns >= 3 or "game is over" in status:
+            break
+        for s in SIDES:
+            if f"{s} owes commit" in status:
+                seal(s, order(dirs[s], s))
+            elif f"{s} owes" in status:
+                seal(s)
+    assert turns >= 2
+    for s in SIDES:
+        assert "verify ok" in run("verify", dirs[s])
+    for sub in ("ledger", "messages"):
+        names = sorted(p.name for p in (dirs["england"] / sub).iterdir())
+        assert names == sorted(p.name for p in (dirs["scotland"] / sub).iterdir())
+        assert all((dirs["england"] / sub / m).read_bytes() == (dirs["scotland"] / sub / m).read_bytes()
+                   for m in names)
+    kinds = [json.loads(p.read_text())["kind"] for p in sorted((dirs["england"] / "ledger").iterdir())]
+    logs = [line["what"] for p in sorted((dirs["england"] / "ledger").iterdir())
+            for line in json.loads(p.read_text()).get("log", [])]
+    assert "battle" in logs and "reveal" in logs and kinds.count("step") >= 4

@@ -1,0 +1,22 @@
+"""The Hammer peer bot (pbem/hammer/peer_bot.py) reading its own folder, for the tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem.core.peer import folder as peer
+from pbem.core.peer.rules import Facts
+from pbem.hammer.peer import HammerPeer
+from pbem.hammer.peer_bot import bot_order
+
+
+def own(game_dir: Path, side: str) -> tuple[peer.Outcome, dict[str, Any]]:
+    out = peer.outcome(game_dir)
+    secrets = peer.read_hands(game_dir, peer.manifest(game_dir), HammerPeer(), side, out)
+    return out, peer.own_facts(secrets, out, side)
+
+
+def order(game_dir: Path, side: str) -> dict[str, Any]:
+    out, mine = own(game_dir, side)
+    return bot_order(HammerPeer(), out.state, side, Facts(out.revealed, out.owners, mine))
