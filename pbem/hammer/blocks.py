@@ -6,6 +6,8 @@ is ever in play, and which one is part of the game state, not of the data.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -106,14 +108,18 @@ def blocks() -> dict[str, BlockSpec]:
 # A hidden block not yet revealed, as the rules may read it with no referee (hidden.py): the most any
 # block could be allowed (the longest Move Rating, 2.13), no noble, not Norse; never a real block.
 UNSEEN = BlockSpec(name="?", sides=SIDES, type="infantry", move=3, letter="C", fire=1, steps=4)
+# How ``spec`` reads a name that is no block: with no referee, hidden.py sets this while it resolves
+# handles (its ``spec_of``); a refereed game never sets it, so an unknown name is an error there.
+HANDLE_SPEC: ContextVar[Callable[[str], BlockSpec | None] | None] = ContextVar("pbem_hammer_handle_spec",
+                                                                               default=None)
 
 
 def spec(name: str) -> BlockSpec:
     try:
         return blocks()[name]
     except KeyError:
-        from pbem.hammer.hidden import spec_of
-        found = spec_of(name)
+        read = HANDLE_SPEC.get()
+        found = read(name) if read is not None else None
         if found is None:
             raise DataError(f"unknown block {name!r} (2.0)") from None
         return found

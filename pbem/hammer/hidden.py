@@ -21,8 +21,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
+from pbem.hammer.blocks import HANDLE_SPEC, UNSEEN, BlockSpec, blocks, spec
+from pbem.hammer.vocab import PLACES
+
 if TYPE_CHECKING:
-    from pbem.hammer.blocks import BlockSpec
     from pbem.hammer.state import GameState
 
 PREFIX = "hidden."
@@ -54,10 +56,11 @@ _ACTIVE: ContextVar[Resolver | None] = ContextVar("pbem_hammer_hidden", default=
 
 @contextmanager
 def resolving(resolver: Resolver) -> Iterator[Resolver]:
-    token = _ACTIVE.set(resolver)
+    token, hook = _ACTIVE.set(resolver), HANDLE_SPEC.set(spec_of)
     try:
         yield resolver
     finally:
+        HANDLE_SPEC.reset(hook)
         _ACTIVE.reset(token)
 
 
@@ -72,7 +75,6 @@ def spec_of(handle: str) -> BlockSpec | None:
     r = _ACTIVE.get()
     if r is None or not handle.startswith(PREFIX):
         return None
-    from pbem.hammer.blocks import UNSEEN, blocks
     return blocks()[r.name(handle)] if r.known(handle) else UNSEEN
 
 
@@ -82,8 +84,6 @@ def reveal(state: GameState, names: list[str], rule: str) -> None:
     r = _ACTIVE.get()
     if r is None:
         return
-    from pbem.hammer.blocks import blocks
-    from pbem.hammer.state import PLACES
     for h in sorted(names):
         if not h.startswith(PREFIX) or h in r.seen:
             continue
@@ -102,7 +102,6 @@ def counted_noble(name: str) -> bool:
     r = _ACTIVE.get()
     if r is not None and name.startswith(PREFIX) and name not in r.seen:
         return False
-    from pbem.hammer.blocks import spec
     return spec(name).is_noble
 
 

@@ -22,16 +22,17 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Deck, Facts, PeerStep
-from pbem.hammer import engine, peer_setup
+from pbem.hammer import engine, peer_bot, peer_setup
 from pbem.hammer.battle import DefaultBattleDecider
 from pbem.hammer.blocks import SIDES, spec
 from pbem.hammer.cards import card
 from pbem.hammer.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.hidden import PREFIX, Resolver, resolving
 from pbem.hammer.log import LogEntry, Seen, to_data
-from pbem.hammer.ruleset import parse_options
+from pbem.hammer.movement import check_moves
+from pbem.hammer.orders import parse_moves
 from pbem.hammer.scenario import HAND_SIZE, scenario
-from pbem.hammer.state import POOL, BlockState, GameState, Turn
+from pbem.hammer.state import POOL, BlockState, GameState, Turn, parse_options
 
 CARD_RULE = "3.1: the cards played are revealed"
 PASS = {"pass": True}  # an Event passed (3.12): the Events with no referee so far, besides a Truce used
@@ -122,8 +123,6 @@ def _game(public: Mapping[str, Any], orders: Mapping[str, Any], facts: Facts) ->
 
 def _after_moves(g: GameState, side: str, order: Any) -> GameState:
     """The board after ``side``'s moves (raising where the engine refuses them), on a copy."""
-    from pbem.hammer.movement import check_moves
-    from pbem.hammer.orders import parse_moves
     return check_moves(g, side, parse_moves(order, "moves", also=("battle_order",)))
 
 
@@ -247,8 +246,7 @@ class HammerPeer:
 
     def bot_order(self, public: dict[str, Any], side: str, facts: Facts) -> Any:
         """The demo's bot (peer_bot.py): its order from its own folder's knowledge."""
-        from pbem.hammer.peer_bot import bot_order
-        return bot_order(self, public, side, facts)
+        return peer_bot.bot_order(self, public, side, facts)
 
     def game_turns(self, public: dict[str, Any]) -> int:
         """Game Turns played so far (five a year, 3.0): the demo's exchanges are counted per Game Turn."""

@@ -37,11 +37,12 @@ from pbem.hammer.log import PRIVATE, LogEntry, entry, to_data
 from pbem.hammer.order_kinds import ORDER_KINDS
 from pbem.hammer.order_kinds import check as order_check
 from pbem.hammer.order_kinds.check import ask_of, game_of
+from pbem.hammer.peer import HammerPeer
 from pbem.hammer.plaindata import plain as _plain
 from pbem.hammer.player import HammerPlayer
 from pbem.hammer.scenario import scenarios as scenario_names
 from pbem.hammer.scenario import setup as scenario_setup
-from pbem.hammer.state import PLACES, GameState, Options, plain_copy
+from pbem.hammer.state import PLACES, GameState, parse_options, plain_copy
 from pbem.hammer.stepstate import GameData, PausedCall, StepState, owes_of
 from pbem.hammer.tools import TOOLS
 from pbem.hammer.views import Board, filter_log
@@ -81,7 +82,6 @@ class HammerRuleset:
 
     def peer(self) -> Any:
         """The hidden-fact seam for a game with no referee (protocol §13.10, docs/hammer-peer.md)."""
-        from pbem.hammer.peer import HammerPeer
         return HammerPeer()
 
     def player(self) -> Any:
@@ -216,21 +216,6 @@ class HammerRuleset:
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-def parse_options(options: dict[str, Any]) -> Options:
-    """Scenario options from ``--option key=value`` pairs (``schiltroms``, ``bid``)."""
-    known = {"schiltroms", "bid"}
-    for key in sorted(options):
-        if key not in known:
-            raise InvalidOrder(f"unknown option {key!r}; known: {', '.join(sorted(known))}")
-    schiltroms = options.get("schiltroms", False)
-    if isinstance(schiltroms, str):
-        word = schiltroms.lower()
-        if word not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
-            raise InvalidOrder(f"option schiltroms={schiltroms!r}: say true or false (the optional Schiltroms rule)")
-        schiltroms = word in ("1", "true", "yes", "on")
-    return Options(schiltroms=bool(schiltroms), bid=str(options.get("bid", "")))
-
 
 def _result(g: GameData) -> dict[str, Any]:
     """The outcome so far, from the game's data."""

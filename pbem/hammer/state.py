@@ -16,14 +16,13 @@ from pbem.core.canonical import canonical_bytes
 from pbem.hammer.battle_state import Fight, fight_data, fight_of
 from pbem.hammer.blocks import SIDES, blocks, other_side, spec
 from pbem.hammer.board import board
+from pbem.hammer.errors import InvalidOrder
 from pbem.hammer.hidden import counted_noble
-from pbem.hammer.vocab import Phase
+from pbem.hammer.vocab import DEAD, OFF_MAP, PLACES, POOL, Phase
 from pbem.hammer.winter_progress import WinterProgress, winter_data
 
-POOL = "pool"        # the side's Draw Pool (5.8)
-DEAD = "dead"        # permanently eliminated (5.7, 5.8) or set aside dead by a scenario
-OFF_MAP = "off_map"  # not yet in the game: the King before a coronation, the French knights (7.61)
-PLACES = (POOL, DEAD, OFF_MAP)
+__all__ = ["DEAD", "OFF_MAP", "PLACES", "POOL"]  # where a block stands off the map (vocab.py), read here by most
+
 
 
 @dataclass
@@ -245,3 +244,18 @@ class GameState:
             if len(self.hands.get(side, [])) > 5:
                 problems.append(f"{side} holds more than 5 cards")
         return problems
+
+
+def parse_options(options: dict[str, Any]) -> Options:
+    """Scenario options from ``--option key=value`` pairs (``schiltroms``, ``bid``)."""
+    known = {"schiltroms", "bid"}
+    for key in sorted(options):
+        if key not in known:
+            raise InvalidOrder(f"unknown option {key!r}; known: {', '.join(sorted(known))}")
+    schiltroms = options.get("schiltroms", False)
+    if isinstance(schiltroms, str):
+        word = schiltroms.lower()
+        if word not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+            raise InvalidOrder(f"option schiltroms={schiltroms!r}: say true or false (the optional Schiltroms rule)")
+        schiltroms = word in ("1", "true", "yes", "on")
+    return Options(schiltroms=bool(schiltroms), bid=str(options.get("bid", "")))

@@ -11,6 +11,11 @@ from typing import Literal, TypeVar
 
 from pbem.hammer.errors import DataError
 
+POOL = "pool"        # the side's Draw Pool (5.8)
+DEAD = "dead"        # permanently eliminated (5.7, 5.8) or set aside dead by a scenario
+OFF_MAP = "off_map"  # not yet in the game: the King before a coronation, the French knights (7.61)
+PLACES = (POOL, DEAD, OFF_MAP)
+
 Side = Literal["england", "scotland"]
 Phase = Literal["card", "event", "move", "battle", "end_turn", "winter", "over"]
 OrderKind = Literal["card", "moves", "event", "decide", "winter"]

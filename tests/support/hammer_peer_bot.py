@@ -12,9 +12,7 @@ from pbem.hammer.peer_bot import bot_order
 
 
 def own(game_dir: Path, side: str) -> tuple[peer.Outcome, dict[str, Any]]:
-    out = peer.outcome(game_dir)
-    secrets = peer.read_hands(game_dir, peer.manifest(game_dir), HammerPeer(), side, out)
-    return out, peer.own_facts(secrets, out, side)
+    return peer.outcome(game_dir), peer.own_of(game_dir, side)
 
 
 def order(game_dir: Path, side: str) -> dict[str, Any]:

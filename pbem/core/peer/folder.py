@@ -340,22 +340,6 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     raise LedgerError(f"{side} owes nothing now (protocol §13.4).")
 
 
-def read_hands(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, out: Outcome) -> dict[str, Any]:
-    """This side's cards of every deal done, read with the others' keys into its private area (§13.11):
-    its own facts from then on. Returns the private area."""
-    secrets = _secrets(game_dir, side)
-    unread = [d for d in out.deals if str(d.step) not in secrets.get("hands", {})]
-    if unread:
-        deck = hidden.deck(man.scenario, dict(man.options))
-        assert deck is not None  # a deal was made, so the rules have a deck
-        for d in unread:
-            hand = dealing.my_hand(man.game, deck, d, side, secrets["deals"][str(d.step)])
-            secrets.setdefault("openings", {}).update(hand)
-            secrets.setdefault("hands", {})[str(d.step)] = sorted(hand)
-        _save_secrets(game_dir, side, secrets)
-    return secrets
-
-
 def _hide(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, secrets: dict[str, Any],
           facts: dict[str, Any] | None) -> dict[str, str]:
     """The side's hidden facts behind fresh handles: the openings stay in its private area (§13.10)."""
@@ -434,8 +418,12 @@ def _read_hands(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, o
 
 def own(game_dir: Path, me: PrivateIdentity) -> dict[str, Any]:
     """This side's hidden facts now, its newly delivered cards read: what its player or bot may see."""
+    return own_of(game_dir, side_of(manifest(game_dir), me))
+
+
+def own_of(game_dir: Path, side: str) -> dict[str, Any]:
+    """``own`` for the side named (its private area is in this folder)."""
     man = manifest(game_dir)
-    side = side_of(man, me)
     hidden = hidden_rules(rs.load(man.ruleset, man.options))
     out = compute(man, messages(game_dir, man))
     secrets = _secrets(game_dir, side)

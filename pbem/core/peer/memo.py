@@ -41,11 +41,6 @@ def _kept(key: list[Any], call: Callable[[], Any]) -> Any:
     return hit[1]
 
 
-def keep(key: list[Any], call: Callable[[], Any]) -> Any:
-    """``call()``, kept under ``key`` (JSON data) for this process; a refusal it raised is raised again."""
-    return _kept(key, call)
-
-
 def _facts(facts: Facts) -> list[Any]:
     return [facts.revealed, facts.owners, facts.everything]
 

@@ -32,8 +32,9 @@ FIELDS: dict[str, frozenset[str]] = {
     "final": frozenset({"openings"}),
 }
 # Fields a game with hidden facts adds (protocol §13.10): the start's handles, the openings a reveal sends ahead.
+# A commit's keys deliver the sender's deal keys for the cards others drew (protocol §13.12).
 OPTIONAL: dict[str, frozenset[str]] = {"start": frozenset({"handles"}), "reveal": frozenset({"openings"}),
-                                       "final": frozenset({"deals"})}
+                                       "final": frozenset({"deals"}), "commit": frozenset({"keys"})}
 
 
 @record
