@@ -36,7 +36,8 @@ LAYERS: dict[str, str] = {
     # play: the player's tools: the game as a report shows it, drafts and their check, the order kinds,
     # bots, the demo, the player's side of the seam, the rules workbench (positions, cases, tools).
     **dict.fromkeys((
-        "known", "drafts", "order_kinds", "bots", "demo", "player", "cases", "position", "tools", "boardview", "peer_bot",
+        "known", "drafts", "order_kinds", "bots", "demo", "player", "cases", "position", "tools", "boardview",
+        "peer_bot",
     ), "play"),
     # seam: what the protocol drives, importing whatever it needs (the registry names ruleset.py).
     **dict.fromkeys(("ruleset", "peer", "peer_setup"), "seam"),
