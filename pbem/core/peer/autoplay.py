@@ -9,11 +9,11 @@ would carry in one trip): the count is what docs/round-trips.md calls exchanges.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pbem.core import atomic, inputs
 from pbem.core.identity import PrivateIdentity
 from pbem.core.peer import chain, folder
 from pbem.core.peer.record import Outcome
@@ -46,7 +46,8 @@ def opened(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], rulese
                      length=length)
     for s in sides[1:]:
         dirs[s].mkdir(parents=True)
-        shutil.copy(dirs[sides[0]] / folder.MANIFEST, dirs[s] / folder.MANIFEST)
+        atomic.write_atomic(dirs[s] / folder.MANIFEST, inputs.read_input(dirs[sides[0]] / folder.MANIFEST, folder.LIMIT,
+                                                                         "a game manifest"))
 
 
 def send(dirs: Mapping[str, Path], side: str, text: str) -> None:
@@ -101,4 +102,5 @@ def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot,
 def entry_kinds(game_dir: Path) -> list[str]:
     """The kind of every entry of a folder's record, in order."""
     ledger = Path(game_dir) / "ledger"
-    return [json.loads(p.read_text(encoding="utf-8"))["kind"] for p in sorted(ledger.iterdir())]
+    return [json.loads(inputs.read_text_input(p, folder.LIMIT, "an entry of the record"))["kind"]
+            for p in sorted(ledger.iterdir())]

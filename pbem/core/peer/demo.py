@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pbem.core import identity
+from pbem.core import identity, inputs
 from pbem.core import ruleset as rs
 from pbem.core.errors import FormatError, PbemError
 from pbem.core.peer import autoplay, chain
@@ -97,5 +97,5 @@ def _checked(check: Callable[[Path], list[str]], game_dir: Path) -> list[str]:
 
 def _public_files(game_dir: Path) -> dict[str, bytes]:
     """A folder's public files by name (its ``.pbem/`` is never compared: it is each side's own)."""
-    return {f"{sub}/{p.name}": p.read_bytes() for sub in ("ledger", "messages") if (game_dir / sub).is_dir()
-            for p in sorted((game_dir / sub).iterdir())}
+    return {f"{sub}/{p.name}": inputs.read_input(p, peer.LIMIT, "a file of the record")
+            for sub in ("ledger", "messages") if (game_dir / sub).is_dir() for p in sorted((game_dir / sub).iterdir())}

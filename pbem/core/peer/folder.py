@@ -14,7 +14,7 @@ import os
 import time
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pbem.core import inputs
 from pbem.core import ruleset as rs
@@ -299,7 +299,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         if hidden is not None and not idle:  # refused before it binds the side, as far as the facts known here tell
             _check_own(hidden, out, side, order, secrets)
         elif hidden is None:
-            rules.validate(out.state, side, order)  # type: ignore[arg-type]  # an open game's order is a table
+            rules.validate(out.state, side, cast(dict[str, Any], order))  # an open game's order is a table
         else:
             order = None
         if hidden is not None and out.deals:
