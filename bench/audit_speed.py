@@ -39,7 +39,7 @@ def play(folder: Path, seed: str, min_steps: int, max_steps: int = 2000) -> None
     import shutil
 
     from pbem.core import beacon
-    from pbem.hammer.demo import play_bot_game
+    from pbem.hammer.play.demo import play_bot_game
     for attempt in range(5):
         shutil.rmtree(folder, ignore_errors=True)
         start = time.process_time()

@@ -1,6 +1,6 @@
 """Exact battle odds against the engine (issue: Step 13, goal 5), and their speed.
 
-For each position, ``pbem.hammer.odds.battle_odds`` computes the exact distribution and
+For each position, ``pbem.hammer.show.odds.battle_odds`` computes the exact distribution and
 ``simulate`` has the engine fight the same battle N times with real dice (100,000 by default);
 every probability (attacker wins, defender holds, forced retreat, game over, each block's
 holds / retreated / captured / eliminated) must lie within 4 standard errors of the observed
@@ -22,8 +22,8 @@ from typing import Any
 
 from benchpath import ROOT, TINY  # (the checkout and tests/ on sys.path)
 
-from pbem.hammer.cases import load_battle
-from pbem.hammer.odds import BattleOdds, battle_odds, plan_deciders, simulate
+from pbem.hammer.play.cases import load_battle
+from pbem.hammer.show.odds import BattleOdds, battle_odds, plan_deciders, simulate
 
 CASES = ROOT / "tests" / "hammer" / "cases"
 POS = ROOT / "examples" / "positions"
@@ -85,7 +85,7 @@ def compare(exact: BattleOdds, seen: BattleOdds, n: int, sigmas: float = SIGMAS)
 
 def six_against_six() -> tuple[float, BattleOdds]:
     """A 6-against-6 battle at full strength, as ``pbem odds`` would compute it."""
-    from pbem.hammer.position import parse_position
+    from pbem.hammer.play.position import parse_position
     text = (POS / "pinning-4-6.toml").read_text(encoding="utf-8")
     text = text.replace('Buchan = ["Edward",', 'Buchan = ["Cumbria Infantry", "Edward",', 1)
     text = text.replace('"Grant:2"]', '"Grant"]', 1)

@@ -3,8 +3,8 @@
     python bench/engine_speed.py                  # 30 games per scenario
     python bench/engine_speed.py --games 100 --profile braveheart   # and a cProfile of that scenario
 
-The games are ``pbem.hammer.bots.random_game`` (two ``RandomPlayer``s through
-``pbem.hammer.engine.play_game``), with no invariant checks. Time is CPU time
+The games are ``pbem.hammer.play.bots.random_game`` (two ``RandomPlayer``s through
+``pbem.hammer.rules.engine.play_game``), with no invariant checks. Time is CPU time
 (``time.process_time``), so other work on the machine changes it little. The random player's
 own time (choosing cards, drawing moves and trying them on a scratch copy) is counted apart
 from the engine's; a game-year is a year begun (last year - first year + 1). The reference is the
@@ -22,9 +22,9 @@ from typing import Any
 
 from benchpath import TINY  # (the checkout and tests/ on sys.path)
 
-from pbem.hammer.bots import RandomPlayer, random_game
-from pbem.hammer.scenario import scenario
-from pbem.hammer.state import Options
+from pbem.hammer.play.bots import RandomPlayer, random_game
+from pbem.hammer.rules.scenario import scenario
+from pbem.hammer.rules.state import Options
 
 REFERENCE_MS_PER_YEAR = {"braveheart": 2.6, "the_bruce": 2.4, "campaign": 2.1}
 CAMPAIGN_UNTIL = 1400  # as bench/full_games.py: a Campaign still tied then stops unfinished

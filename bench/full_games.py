@@ -19,8 +19,8 @@ from collections import Counter
 from benchpath import ROOT, TINY  # (the checkout and tests/ on sys.path)
 
 sys.path.insert(0, str(ROOT / "tests" / "hammer"))  # test_full_games: the invariants
-from pbem.hammer.bots import random_game  # noqa: E402
-from pbem.hammer.state import Options  # noqa: E402
+from pbem.hammer.play.bots import random_game  # noqa: E402
+from pbem.hammer.rules.state import Options  # noqa: E402
 
 EXAMPLE = ROOT / "examples" / "braveheart-engine-game.toml"
 EXAMPLE_SEED = 1297
@@ -59,7 +59,7 @@ def write_example() -> None:
     data = {"scenario": "braveheart", "seed": EXAMPLE_SEED, "options": {"schiltroms": False, "bid": ""},
             "winner": state.winner, "win_reason": state.win_reason, "final_year": state.year,
             "final_hash": state.hash(), "step": record}  # steps go before [options]
-    head = ("# A whole Braveheart game played through the engine alone (pbem.hammer.engine.play_game).\n"
+    head = ("# A whole Braveheart game played through the engine alone (pbem.hammer.rules.engine.play_game).\n"
             "# The set-up and every step's dice come from bots.game_stream(\"braveheart|1297\", k); each\n"
             "# line of `step` is one answer a side gave, in order. tests/hammer/test_full_games.py replays it and\n"
             "# checks the final state hash. Rewrite with: python bench/full_games.py --write-example\n")

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pbem.core import game, identity  # noqa: E402
-from pbem.hammer import bots  # noqa: E402
+from pbem.hammer.play import bots  # noqa: E402
 from pbem.transport.git import hooks, setup  # noqa: E402
 
 SIDES = ("england", "scotland")

@@ -33,7 +33,7 @@ def main() -> None:
     ap.add_argument("--tiny", action="store_true", help=TINY)
     ap.parse_args()
     from pbem.core.peer import demo as peer_demo
-    from pbem.hammer.player import HammerPlayer
+    from pbem.hammer.play.player import HammerPlayer
 
     with tempfile.TemporaryDirectory() as tmp:
         t = time.process_time()

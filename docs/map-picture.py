@@ -13,7 +13,7 @@ import cairosvg
 
 from pbem.cli.report import svg_of
 from pbem.core.drbg import Drbg
-from pbem.hammer import bots
+from pbem.hammer.play import bots
 from pbem.hammer.ruleset import HammerRuleset
 
 HERE = Path(__file__).resolve().parent

@@ -27,8 +27,8 @@ from unittest import mock
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
-from pbem.hammer import drafts
-from pbem.hammer.demo import make_keys
+from pbem.hammer.play import drafts
+from pbem.hammer.play.demo import make_keys
 
 # What a Scottish player writes by hand under the bot's card order (docs/plans.md).
 SCOTTISH_PLANS = {"hits": ["Douglas"], "ask": ["hit"],

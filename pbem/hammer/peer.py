@@ -22,17 +22,19 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Deck, Facts, PeerStep
-from pbem.hammer import engine, peer_bot, peer_setup
-from pbem.hammer.battle import DefaultBattleDecider
-from pbem.hammer.blocks import SIDES, spec
-from pbem.hammer.cards import card
-from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.hidden import PREFIX, Resolver, resolving
-from pbem.hammer.log import LogEntry, Seen, to_data
-from pbem.hammer.movement import check_moves
-from pbem.hammer.orders import parse_moves
-from pbem.hammer.scenario import HAND_SIZE, scenario
-from pbem.hammer.state import POOL, BlockState, GameState, Turn, parse_options
+from pbem.hammer import peer_setup
+from pbem.hammer.play import peer_bot
+from pbem.hammer.rules import engine
+from pbem.hammer.rules.battle import DefaultBattleDecider
+from pbem.hammer.rules.blocks import SIDES, spec
+from pbem.hammer.rules.cards import card
+from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.rules.hidden import PREFIX, Resolver, resolving
+from pbem.hammer.rules.log import LogEntry, Seen, to_data
+from pbem.hammer.rules.movement import check_moves
+from pbem.hammer.rules.orders import parse_moves
+from pbem.hammer.rules.scenario import HAND_SIZE, scenario
+from pbem.hammer.rules.state import POOL, BlockState, GameState, Turn, parse_options
 
 CARD_RULE = "3.1: the cards played are revealed"
 PASS = {"pass": True}  # an Event passed (3.12): the Events with no referee so far, besides a Truce used

@@ -25,12 +25,12 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.peer import handles
 from pbem.core.peer.rules import Deck, FactLie
-from pbem.hammer.blocks import SIDES, blocks, spec
-from pbem.hammer.board import ENGLAND
-from pbem.hammer.cards import deck
-from pbem.hammer.draws import draw_stream
-from pbem.hammer.scenario import HAND_SIZE, LEVY, Scenario, edward_barred, scenario
-from pbem.hammer.state import DEAD, OFF_MAP, POOL, BlockState, GameState, Options
+from pbem.hammer.rules.blocks import SIDES, blocks, spec
+from pbem.hammer.rules.board import ENGLAND
+from pbem.hammer.rules.cards import deck
+from pbem.hammer.rules.draws import draw_stream
+from pbem.hammer.rules.scenario import HAND_SIZE, LEVY, Scenario, edward_barred, scenario
+from pbem.hammer.rules.state import DEAD, OFF_MAP, POOL, BlockState, GameState, Options
 
 
 def _edward_open(sc: Scenario, options: Options) -> bool:

@@ -28,27 +28,28 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.core.drbg import Drbg
 from pbem.core.ruleset import Ruleset, StepResult
-from pbem.hammer import drafts, engine, plans, sofar
-from pbem.hammer.blocks import SIDES
-from pbem.hammer.decisions import Lookahead, NeedDecision, Question, Replay, StopLookahead, battle_of, signature
-from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
-from pbem.hammer.events import validate_event
-from pbem.hammer.log import PRIVATE, LogEntry, entry, to_data
-from pbem.hammer.order_kinds import ORDER_KINDS
-from pbem.hammer.order_kinds import check as order_check
-from pbem.hammer.order_kinds.check import ask_of, game_of
 from pbem.hammer.peer import HammerPeer
-from pbem.hammer.plaindata import plain as _plain
-from pbem.hammer.player import HammerPlayer
-from pbem.hammer.scenario import scenarios as scenario_names
-from pbem.hammer.scenario import setup as scenario_setup
-from pbem.hammer.state import PLACES, GameState, parse_options, plain_copy
-from pbem.hammer.stepstate import GameData, PausedCall, StepState, owes_of
-from pbem.hammer.tools import TOOLS
-from pbem.hammer.views import Board, filter_log
-from pbem.hammer.views import view as side_view
-from pbem.hammer.vocab import SIDE_NAMES, Side, order_kind_named, side_named
-from pbem.hammer.winter import plan_decider as winter_plan
+from pbem.hammer.play import drafts
+from pbem.hammer.play.order_kinds import ORDER_KINDS
+from pbem.hammer.play.order_kinds import check as order_check
+from pbem.hammer.play.order_kinds.check import ask_of, game_of
+from pbem.hammer.play.player import HammerPlayer
+from pbem.hammer.play.tools import TOOLS
+from pbem.hammer.rules import engine, plans, sofar
+from pbem.hammer.rules.blocks import SIDES
+from pbem.hammer.rules.decisions import Lookahead, NeedDecision, Question, Replay, StopLookahead, battle_of, signature
+from pbem.hammer.rules.errors import DataError, IllegalOrder, InvalidOrder
+from pbem.hammer.rules.events import validate_event
+from pbem.hammer.rules.log import PRIVATE, LogEntry, entry, to_data
+from pbem.hammer.rules.plaindata import plain as _plain
+from pbem.hammer.rules.scenario import scenarios as scenario_names
+from pbem.hammer.rules.scenario import setup as scenario_setup
+from pbem.hammer.rules.state import PLACES, GameState, parse_options, plain_copy
+from pbem.hammer.rules.stepstate import GameData, PausedCall, StepState, owes_of
+from pbem.hammer.rules.vocab import SIDE_NAMES, Side, order_kind_named, side_named
+from pbem.hammer.rules.winter import plan_decider as winter_plan
+from pbem.hammer.show.views import Board, filter_log
+from pbem.hammer.show.views import view as side_view
 
 RULESET_ID = "hammer"
 WORDS_PER_KEY = 8  # an engine call's stream key: 8 words (32 bytes) of the step's stream
@@ -85,12 +86,12 @@ class HammerRuleset:
         return HammerPeer()
 
     def player(self) -> Any:
-        """The player's side of the seam (protocol §10.2): pbem.hammer.player.HammerPlayer."""
+        """The player's side of the seam (protocol §10.2): pbem.hammer.play.player.HammerPlayer."""
         return HammerPlayer()
 
     def tools(self) -> tuple[Any, ...]:
         """The rules workbench the CLI offers as ``pbem sandbox`` and ``pbem odds`` (protocol §10.2,
-        ``Tool``): pbem.hammer.tools."""
+        ``Tool``): pbem.hammer.play.tools."""
         return TOOLS
 
     # --- set-up -----------------------------------------------------------------------------

@@ -90,7 +90,7 @@ def move_card(view: dict[str, Any], highest: bool = True) -> str:
 
 def a_legal_move(server: BoardServer) -> tuple[str, str, str]:
     """(a block that may move, a destination the board lights for it, an area it does not light)."""
-    from pbem.hammer.board import board
+    from pbem.hammer.rules.board import board
 
     view = request(server, "api/view")[1]
     for piece in view["pieces"]:

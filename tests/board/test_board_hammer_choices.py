@@ -10,8 +10,8 @@ import pytest
 from hammer.pause_points import R, pause_points
 
 from pbem.core.board import BoardAction
-from pbem.hammer import drafts
-from pbem.hammer.boardview import HammerBoard
+from pbem.hammer.play import drafts
+from pbem.hammer.play.boardview import HammerBoard
 
 BOARD = HammerBoard()
 PER_KIND = 2  # states of each pause kind tried (the first ones found)

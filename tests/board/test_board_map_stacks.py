@@ -15,8 +15,8 @@ from board_support import game_in
 from e2e.e2e_support import report_of
 
 from pbem.cli.orders import open_report
-from pbem.hammer.render import report_view
-from pbem.hammer.svg import render_svg
+from pbem.hammer.show.render import report_view
+from pbem.hammer.show.svg import render_svg
 
 AREAS = ("England", "Lothian", "Fife", "Moray")
 SIZES = tuple(range(1, 13))

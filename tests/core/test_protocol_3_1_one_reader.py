@@ -29,7 +29,7 @@ ALLOWED = {
     ("cli/errors.py", "os.open"): "the null device, opened to write standard output into",
     ("core/seen.py", "os.open"): "the record of first sights, a temporary file opened to write it",
     # package data shipped with pbem: part of the program, not input
-    ("hammer/board.py", "resources.files('pbem.hammer').joinpath('data', name).read_text"): "package data",
+    ("hammer/rules/board.py", "resources.files('pbem.hammer').joinpath('data', name).read_text"): "package data",
     ("bagpipes/components.py", "resources.files('pbem.bagpipes').joinpath('data', SAMPLE).read_bytes"):
         "package data (the sample component file)",
     ("bagpipes/components.py", "resources.files('pbem.bagpipes').joinpath('data', 'component-format.toml').read_text"):
@@ -37,7 +37,7 @@ ALLOWED = {
     ("board/server.py", "(resources.files('pbem.board') / 'static' / name).read_bytes"):
         "package data (the board's page, script and styles)",
     # a tool's reader, handed in by the CLI: pbem.cli.files.read_text, which reads through the one reader
-    ("hammer/tools.py", "io.read_text"): "the CLI's ToolIO reader (pbem.cli.files.read_text, the one reader)",
+    ("hammer/play/tools.py", "io.read_text"): "the CLI's ToolIO reader (pbem.cli.files.read_text, the one reader)",
     # not files at all
     ("transport/git/history.py", "tarfile.open"): "a tar stream git archive wrote into memory",
     ("transport/mail/runner.py", "sender.open"): "an SMTP connection",

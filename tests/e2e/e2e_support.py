@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
-from pbem.hammer.demo import make_keys
+from pbem.hammer.play.demo import make_keys
 
 runner = CliRunner()
 

@@ -18,7 +18,7 @@ from e2e_support import new_game, report_of, run, runner
 
 from pbem.cli.main import VERBS, app
 from pbem.core import game as core_game
-from pbem.hammer.demo import make_keys
+from pbem.hammer.play.demo import make_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -112,7 +112,7 @@ def test_e2e_another_sides_key_cannot_open_a_report(game: Path) -> None:
                                                      ("campaign", 1297, ["--option", "schiltroms=true"])])
 def test_e2e_game_new_sets_up_every_scenario_with_options(tmp_path: Path, scenario: str, year: int,
                                                           options: list[str]) -> None:
-    from pbem.hammer.demo import make_keys
+    from pbem.hammer.play.demo import make_keys
     k = tmp_path / "keys"
     make_keys(k)
     run("game", "new", tmp_path / "g", "--ruleset", "hammer", "--scenario", scenario, *options,
@@ -126,7 +126,7 @@ def test_e2e_game_new_sets_up_every_scenario_with_options(tmp_path: Path, scenar
 
 
 def test_e2e_game_new_refuses_an_unknown_scenario_in_one_line(tmp_path: Path) -> None:
-    from pbem.hammer.demo import make_keys
+    from pbem.hammer.play.demo import make_keys
     k = tmp_path / "keys"
     make_keys(k)
     result = runner.invoke(app, ["game", "new", str(tmp_path / "g"), "--ruleset", "hammer", "--scenario", "agincourt",

@@ -32,8 +32,8 @@ from typer.testing import CliRunner
 from pbem.cli.main import app
 from pbem.core import game as core_game
 from pbem.core import identity
-from pbem.hammer.board import board
-from pbem.hammer.demo import play_bot_game
+from pbem.hammer.play.demo import play_bot_game
+from pbem.hammer.rules.board import board
 
 runner = CliRunner()
 # The folders whose every byte must survive each refused command.

@@ -16,7 +16,7 @@ import typer
 
 from pbem.cli.main import VERBS, load
 
-HEAVY = ("pbem.hammer", "cryptography", "pbem.cli.demo", "pbem.hammer.bots", "pydantic", "rich")
+HEAVY = ("pbem.hammer", "cryptography", "pbem.cli.demo", "pbem.hammer.play.bots", "pydantic", "rich")
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "game"
 # What a verb that only reads the record never needs: sealing and opening (HPKE, AEAD, scrypt), writing
 # (tomli_w, tempfile and random), the envelope code, the protocol's writers, the rules and the engine.

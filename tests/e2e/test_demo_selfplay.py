@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from e2e_support import run
 
-from pbem.hammer.demo import GameSummary, play_bot_game
+from pbem.hammer.play.demo import GameSummary, play_bot_game
 
 
 @pytest.mark.slow

@@ -169,7 +169,7 @@ def bundle_of(game_dir: Path, referee_key: Path, tmp: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def hammer_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    from pbem.hammer.demo import play_bot_game
+    from pbem.hammer.play.demo import play_bot_game
     folder = tmp_path_factory.mktemp("hammer-draws")
     summary = play_bot_game(folder, "braveheart", bot={"england": "random", "scotland": "random"}, seed=b"draws")
     assert summary.winner and summary.verified and summary.audited

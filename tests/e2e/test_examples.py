@@ -18,7 +18,7 @@ from e2e_support import run, runner
 from pbem.cli.main import app
 from pbem.core import envelope, identity
 from pbem.core import game as core_game
-from pbem.hammer import drafts
+from pbem.hammer.play import drafts
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "game"

@@ -165,7 +165,7 @@ def test_inbox_refuses_a_hostile_input_in_one_sentence_and_changes_nothing(
         bad = other.outbox()["england"]
         want = "holds game"
     elif attack == "not-mine":  # another game's mail to a fresh folder, with a key that plays no side there
-        from pbem.hammer.demo import make_keys
+        from pbem.hammer.play.demo import make_keys
         make_keys(tmp_path / "k2")
         other = Table(tmp_path / "elsewhere")
         out = refused("inbox", other.outbox()["england"], "--key", tmp_path / "k2" / "england.key", "--game",

@@ -184,7 +184,7 @@ def test_protocol_10_3_components_game_new_copies_the_file_too(tmp_path: Path) -
 
 def test_protocol_10_3_components_a_ruleset_without_component_files_refuses_the_option(tmp_path: Path) -> None:
     own = _own_file(tmp_path / "our-cards.toml")
-    from pbem.hammer.demo import make_keys
+    from pbem.hammer.play.demo import make_keys
     make_keys(tmp_path / "k")
     out = _fails("game", "new", tmp_path / "g", "--ruleset", "hammer", "--referee", tmp_path / "k" / "referee.key",
                  "--side", f"england={tmp_path / 'k' / 'england.pub.toml'}",

@@ -20,7 +20,7 @@ from test_draws_from_the_text import LIMIT_D6, Stream, key_of, seeds
 from pbem.core import audit as audit_mod
 from pbem.core import game as core_game
 from pbem.core import identity
-from pbem.hammer.demo import play_bot_game
+from pbem.hammer.play.demo import play_bot_game
 
 SIDES = ("england", "scotland")
 

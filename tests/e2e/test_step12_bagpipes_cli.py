@@ -135,7 +135,7 @@ def test_step11_item1_the_hammer_demo_summary_says_verify_failed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pbem.core.errors import LedgerError
-    from pbem.hammer.demo import play_bot_game
+    from pbem.hammer.play.demo import play_bot_game
 
     def broken(game_dir: Path, now: int | None = None) -> dict[str, object]:
         raise LedgerError("entry 3 is not signed by the referee (test).")

@@ -18,10 +18,10 @@ from typing import Any
 
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
-from pbem.hammer import bots, drafts
-from pbem.hammer.blocks import blocks, other_side, spec
-from pbem.hammer.board import ENGLAND, board
-from pbem.hammer.cards import card, deck
+from pbem.hammer.play import bots, drafts
+from pbem.hammer.rules.blocks import blocks, other_side, spec
+from pbem.hammer.rules.board import ENGLAND, board
+from pbem.hammer.rules.cards import card, deck
 from pbem.hammer.ruleset import HammerRuleset
 
 R = HammerRuleset()

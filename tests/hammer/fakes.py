@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
-    from pbem.hammer.state import GameState
+    from pbem.hammer.rules.state import GameState
 
 T = TypeVar("T")
 
@@ -48,8 +48,8 @@ class ScriptedDice:
 def bare_state(scenario: str = "braveheart", year: int = 1297, **placed: object) -> GameState:
     """An empty board for rules tests: every block in its side's Draw Pool, nobles out of play
     (``dead``), the King and the French Knights off the map; then place blocks with ``put``."""
-    from pbem.hammer.blocks import blocks
-    from pbem.hammer.state import DEAD, OFF_MAP, POOL, BlockState, GameState
+    from pbem.hammer.rules.blocks import blocks
+    from pbem.hammer.rules.state import DEAD, OFF_MAP, POOL, BlockState, GameState
 
     state = GameState(scenario=scenario, year=year)
     for name, s in blocks().items():
@@ -65,8 +65,8 @@ def bare_state(scenario: str = "braveheart", year: int = 1297, **placed: object)
 
 def put(state: GameState, side: str, area: str, *names: str, strength: int | None = None) -> None:
     """Place blocks of ``side`` in ``area`` at ``strength`` (full strength when not given)."""
-    from pbem.hammer.blocks import spec
-    from pbem.hammer.state import BlockState
+    from pbem.hammer.rules.blocks import spec
+    from pbem.hammer.rules.state import BlockState
 
     for name in names:
         state.blocks[name] = BlockState(side, area, strength if strength is not None else spec(name).steps)
@@ -76,7 +76,7 @@ def battle_at(state: GameState, area: str, attacker: str, main: Iterable[str] = 
               attacker_reserves: Iterable[str] = (), defender_reserves: Iterable[str] = (),
               entered: dict[str, list[str]] | None = None) -> None:
     """Record a battle in ``area`` as movement would leave it (5.32, 5.33), for battle tests."""
-    from pbem.hammer.state import Battle
+    from pbem.hammer.rules.state import Battle
 
     state.current.battles[area] = Battle(area=area, attacker=attacker, main=sorted(main),
                                          attacker_reserves=sorted(attacker_reserves),
@@ -89,7 +89,7 @@ class Recorder:
     battle defaults); every question asked is kept in ``asked``."""
 
     def __init__(self, rule: object = None, fallback: object = None) -> None:
-        from pbem.hammer.battle import DefaultBattleDecider
+        from pbem.hammer.rules.battle import DefaultBattleDecider
 
         self.rule = rule
         self.fallback = fallback or DefaultBattleDecider()
@@ -104,8 +104,8 @@ class Recorder:
 def game_positions(scenario: str, seed: int, phase: str) -> list[GameState]:
     """Copies of a random bot game's state each time it waits in ``phase`` (e.g. "winter", "card"):
     mid-game positions for property tests of the options listings."""
-    from pbem.hammer.bots import random_game
-    from pbem.hammer.engine import next_step
+    from pbem.hammer.play.bots import random_game
+    from pbem.hammer.rules.engine import next_step
 
     found: list[GameState] = []
 
@@ -139,7 +139,7 @@ class NoOrders:
 def owed(state: GameState) -> dict[str, str]:
     """The sides the game waits for and the order kind each owes, as the one driver says with no
     orders given (engine.next_call); {} where a step runs without anybody's orders."""
-    from pbem.hammer.engine import Waiting, next_call
+    from pbem.hammer.rules.engine import Waiting, next_call
 
     step = next_call(state, NoOrders())
     return dict(step.owes) if isinstance(step, Waiting) else {}

@@ -20,11 +20,11 @@ from typing import Any
 
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
-from pbem.hammer.board import board
-from pbem.hammer.bots import auto_draft
-from pbem.hammer.log import to_data
+from pbem.hammer.play.bots import auto_draft
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.log import to_data
+from pbem.hammer.rules.winter import QUESTION_KINDS as WINTER_QUESTIONS
 from pbem.hammer.ruleset import HammerRuleset
-from pbem.hammer.winter import QUESTION_KINDS as WINTER_QUESTIONS
 
 R = HammerRuleset()
 SCENARIOS = ("braveheart", "the_bruce", "campaign")

@@ -6,8 +6,8 @@ from typing import Any
 
 from fakes import bare_state, put
 
-from pbem.hammer.orders import MoveOrder, parse_moves
-from pbem.hammer.state import GameState
+from pbem.hammer.rules.orders import MoveOrder, parse_moves
+from pbem.hammer.rules.state import GameState
 
 CARD = {0: "herald", 1: "move1-1", 2: "move2-1", 3: "move3-1"}
 OTHER_CARD = {0: "pillage", 1: "move1-2", 2: "move2-2", 3: "move3-2"}

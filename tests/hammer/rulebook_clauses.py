@@ -73,7 +73,7 @@ def write(clauses: list[Clause]) -> None:
 
 def event_cards() -> list[str]:
     """The Event cards' names, from the game's card data (3.12 rules them all)."""
-    from pbem.hammer.cards import card, deck
+    from pbem.hammer.rules.cards import card, deck
     return sorted({card(c).name for c in deck() if card(c).is_event})
 
 

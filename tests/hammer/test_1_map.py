@@ -6,10 +6,10 @@ import copy
 
 import pytest
 
-from pbem.hammer.blocks import blocks, nobles, parse_blocks
-from pbem.hammer.board import board, load_toml_resource, parse_board
-from pbem.hammer.cards import parse_cards
-from pbem.hammer.errors import DataError
+from pbem.hammer.rules.blocks import blocks, nobles, parse_blocks
+from pbem.hammer.rules.board import board, load_toml_resource, parse_board
+from pbem.hammer.rules.cards import parse_cards
+from pbem.hammer.rules.errors import DataError
 
 
 def map_data() -> dict:

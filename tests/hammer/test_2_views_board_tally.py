@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from pbem.hammer.blocks import SIDES
-from pbem.hammer.board import board
-from pbem.hammer.bots import random_game
-from pbem.hammer.plaindata import plain
-from pbem.hammer.state import DEAD, OFF_MAP, PLACES, GameState, Options
-from pbem.hammer.views import Board
+from pbem.hammer.play.bots import random_game
+from pbem.hammer.rules.blocks import SIDES
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.plaindata import plain
+from pbem.hammer.rules.state import DEAD, OFF_MAP, PLACES, GameState, Options
+from pbem.hammer.show.views import Board
 
 
 def _containers(data: Any) -> list[Any]:

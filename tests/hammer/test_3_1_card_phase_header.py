@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fakes import bare_state, put
 
-from pbem.hammer.render import render_text
-from pbem.hammer.views import view
+from pbem.hammer.show.render import render_text
+from pbem.hammer.show.views import view
 
 
 def _after_a_turn(phase: str) -> str:

@@ -8,11 +8,11 @@ import pytest
 from fakes import owed
 
 from pbem.core.drbg import Drbg
-from pbem.hammer.cardphase import end_year, play_cards, player1_for, start_year, year_over
-from pbem.hammer.cards import card, deck
-from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.scenario import setup
-from pbem.hammer.state import Battle, GameState, Options
+from pbem.hammer.rules.cardphase import end_year, play_cards, player1_for, start_year, year_over
+from pbem.hammer.rules.cards import card, deck
+from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.rules.scenario import setup
+from pbem.hammer.rules.state import Battle, GameState, Options
 
 
 def game(england: list[str], scotland: list[str]) -> GameState:
@@ -102,8 +102,8 @@ def test_3_12_two_events_are_both_resolved_england_first_and_the_year_ends() -> 
 
 def test_3_12_a_truce_binds_only_once_used_so_a_passed_truce_leaves_attacks_open() -> None:
     """Revealing Truce sets nothing: events.py sets it when used; passing it must not (Card Play sidebar)."""
-    from pbem.hammer import engine
-    from pbem.hammer.decisions import FirstOption
+    from pbem.hammer.rules import engine
+    from pbem.hammer.rules.decisions import FirstOption
 
     rng = Drbg(b"truce-pass-key-0" * 2)
     for params, truce in (({"pass": True}, ""), ({}, "scotland")):
@@ -171,8 +171,8 @@ def test_3_0_the_year_ends_after_the_fifth_game_turn_whatever_is_in_hand() -> No
 
 def test_3_12_event_cards_are_resolved_before_any_move() -> None:
     """After the reveal the game waits for the Event; moves are refused until it is resolved."""
-    from pbem.hammer import engine
-    from pbem.hammer.decisions import FirstOption
+    from pbem.hammer.rules import engine
+    from pbem.hammer.rules.decisions import FirstOption
 
     rng = Drbg(b"events-first-key" * 2)
     state = game(["move3-1", "move1-1"], ["victuals", "move1-2"])

@@ -6,13 +6,13 @@ import pytest
 from fakes import Recorder, ScriptedDice
 from positions import go, moves, place, turn
 
-from pbem.hammer.battle import fight
-from pbem.hammer.board import board
-from pbem.hammer.errors import IllegalOrder
-from pbem.hammer.log import PRIVATE_UNMARKED
-from pbem.hammer.movement import apply_moves, legal_steps
-from pbem.hammer.orders import parse_moves
-from pbem.hammer.state import GameState
+from pbem.hammer.rules.battle import fight
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.errors import IllegalOrder
+from pbem.hammer.rules.log import PRIVATE_UNMARKED
+from pbem.hammer.rules.movement import apply_moves, legal_steps
+from pbem.hammer.rules.orders import parse_moves
+from pbem.hammer.rules.state import GameState
 
 SIX = ["Wallace", "Douglas", "Campbell", "Graham", "MacDonald", "Lindsay"]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from positions import go, moves, place, turn
 
-from pbem.hammer.board import board
-from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.log import PRIVATE_UNMARKED
-from pbem.hammer.movement import apply_moves, legal_group_moves, legal_steps, move_points
-from pbem.hammer.orders import parse_moves
-from pbem.hammer.state import GameState
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.rules.log import PRIVATE_UNMARKED
+from pbem.hammer.rules.movement import apply_moves, legal_group_moves, legal_steps, move_points
+from pbem.hammer.rules.orders import parse_moves
+from pbem.hammer.rules.state import GameState
 
 
 def illegal(state, side, order, rule: str, text: str = "") -> IllegalOrder:
@@ -293,7 +293,7 @@ def test_4_5_control_changes_at_once_so_player_2_must_stop_where_player_1_went()
 # --- 4.0 / 4.5 more ------------------------------------------------------------------------------
 
 def test_4_0_moves_cannot_be_saved_the_next_turn_has_only_its_own_card() -> None:
-    from pbem.hammer.cardphase import play_cards
+    from pbem.hammer.rules.cardphase import play_cards
     state = place(turn("scotland", england=1, scotland=3), "scotland", "Buchan", "Wallace")
     place(state, "scotland", "Fife", "Douglas")
     apply_moves(state, "scotland", moves(go("Buchan", (["Wallace"], ["Angus"]))))  # 2 of 3 unused

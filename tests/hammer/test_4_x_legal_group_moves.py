@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.hammer.bots import random_game
-from pbem.hammer.movement import legal_group_moves, legal_steps
-from pbem.hammer.state import GameState, Options, Turn
+from pbem.hammer.play.bots import random_game
+from pbem.hammer.rules.movement import legal_group_moves, legal_steps
+from pbem.hammer.rules.state import GameState, Options, Turn
 
 
 def _from_steps(state: GameState, side: str) -> dict[str, dict[str, list[str]]]:

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_movement_properties import positions, with_main_attacks
 
-from pbem.hammer.errors import IllegalOrder
-from pbem.hammer.movement import apply_moves, check_moves, legal_group_moves, legal_steps
-from pbem.hammer.order_kinds.card import A_MOVE_CARD
-from pbem.hammer.orders import MoveOrder
-from pbem.hammer.state import GameState, Turn
+from pbem.hammer.play.order_kinds.card import A_MOVE_CARD
+from pbem.hammer.rules.errors import IllegalOrder
+from pbem.hammer.rules.movement import apply_moves, check_moves, legal_group_moves, legal_steps
+from pbem.hammer.rules.orders import MoveOrder
+from pbem.hammer.rules.state import GameState, Turn
 
 
 def _from_steps(state: GameState, side: str) -> dict[str, dict[str, list[str]]]:

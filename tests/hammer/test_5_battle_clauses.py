@@ -7,14 +7,14 @@ import pytest
 from fakes import Recorder, ScriptedDice, bare_state, battle_at, put
 from test_5_battles import actions, entries, run, turns
 
-from pbem.hammer.battle import border_raid, fight, fight_defection
-from pbem.hammer.battle_log import format_log
-from pbem.hammer.decisions import BySide, Question, Scripted
-from pbem.hammer.errors import IllegalOrder
-from pbem.hammer.log import LogEntry
-from pbem.hammer.plans import decider
-from pbem.hammer.state import DEAD, POOL, GameState
-from pbem.hammer.views import filter_log, public_log
+from pbem.hammer.rules.battle import border_raid, fight, fight_defection
+from pbem.hammer.rules.decisions import BySide, Question, Scripted
+from pbem.hammer.rules.errors import IllegalOrder
+from pbem.hammer.rules.log import LogEntry
+from pbem.hammer.rules.plans import decider
+from pbem.hammer.rules.state import DEAD, POOL, GameState
+from pbem.hammer.show.battle_log import format_log
+from pbem.hammer.show.views import filter_log, public_log
 
 E, S = "england", "scotland"
 
@@ -99,8 +99,8 @@ def test_5_5_two_land_blocks_with_room_for_one_the_owner_chooses_which_is_lost()
     """The mandatory retreat resumed with one crossing of the red Atholl-Fife border already used in its
     window: two English land blocks must go and one may, so the owner is asked which is lost (5.5), not
     the first in name order taken by default."""
-    from pbem.hammer.battle_state import Fight
-    from pbem.hammer.retreat import crossing_key
+    from pbem.hammer.rules.battle_state import Fight
+    from pbem.hammer.rules.retreat import crossing_key
 
     state = _english_in_fife_hemmed_in("Lancaster Infantry", "York Infantry")
     state.current.fight = Fight(area="Fife", attacker=E, defender=S, original_attacker=E, round=3,

@@ -13,14 +13,15 @@ import pytest
 from fakes import bare_state, put
 from pause_points import pause_points
 
-from pbem.hammer import bots, engine
-from pbem.hammer.battle import border_raid
-from pbem.hammer.battle_log import format_entry
-from pbem.hammer.battle_state import Fight, fight_data, fight_of
-from pbem.hammer.decisions import Scripted
-from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, as_entry, redacted
-from pbem.hammer.scenario import setup
-from pbem.hammer.state import GameState, Options
+from pbem.hammer.play import bots
+from pbem.hammer.rules import engine
+from pbem.hammer.rules.battle import border_raid
+from pbem.hammer.rules.battle_state import Fight, fight_data, fight_of
+from pbem.hammer.rules.decisions import Scripted
+from pbem.hammer.rules.log import PRIVATE, PUBLIC, LogEntry, as_entry, redacted
+from pbem.hammer.rules.scenario import setup
+from pbem.hammer.rules.state import GameState, Options
+from pbem.hammer.show.battle_log import format_entry
 
 BATTLE_LINES = frozenset({"battle", "reveal", "celtic", "control", "fire", "hit", "eliminated", "retreat",
                           "no_retreat", "pass", "regroup", "battle_end", "border_raid"})

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from fakes import Recorder, ScriptedDice, bare_state, battle_at, put
 
-from pbem.hammer.battle import DefaultBattleDecider, apply_hits, battle_order, border_raid, fight, fight_defection
-from pbem.hammer.battle_log import format_log
-from pbem.hammer.decisions import Question, Scripted
-from pbem.hammer.errors import IllegalOrder
-from pbem.hammer.log import PRIVATE, PUBLIC, LogEntry, entry, redacted
-from pbem.hammer.state import DEAD, POOL, GameState
+from pbem.hammer.rules.battle import DefaultBattleDecider, apply_hits, battle_order, border_raid, fight, fight_defection
+from pbem.hammer.rules.decisions import Question, Scripted
+from pbem.hammer.rules.errors import IllegalOrder
+from pbem.hammer.rules.log import PRIVATE, PUBLIC, LogEntry, entry, redacted
+from pbem.hammer.rules.state import DEAD, POOL, GameState
+from pbem.hammer.show.battle_log import format_log
 
 E, S = "england", "scotland"
 
@@ -309,7 +309,7 @@ def test_5_33_reinforcements_example_arrive_in_round_2() -> None:
 # --- 5.5 ----------------------------------------------------------------------------------------------
 
 def test_5_5_retreat_only_to_friendly_or_neutral_areas() -> None:
-    from pbem.hammer.retreat import retreat_areas
+    from pbem.hammer.rules.retreat import retreat_areas
     state = bare_state()
     put(state, S, "Fife", "Campbell")
     put(state, E, "Fife", "York Knights")
@@ -338,8 +338,8 @@ def test_5_5_border_limit_per_combat_round() -> None:
 
 
 def test_5_5_border_control() -> None:
-    from pbem.hammer.retreat import retreat_areas
-    from pbem.hammer.state import Battle
+    from pbem.hammer.rules.retreat import retreat_areas
+    from pbem.hammer.rules.state import Battle
     state = bare_state()
     state.current.player1 = E
     put(state, S, "Fife", "Campbell")
@@ -351,7 +351,7 @@ def test_5_5_border_control() -> None:
 
 
 def test_5_5_no_retreat_into_the_other_sides_country() -> None:
-    from pbem.hammer.retreat import retreat_areas
+    from pbem.hammer.rules.retreat import retreat_areas
     state = bare_state()
     put(state, E, "England", "York Knights")
     put(state, S, "England", "Campbell")
@@ -365,7 +365,7 @@ def test_5_5_no_retreat_into_the_other_sides_country() -> None:
 
 
 def test_4_7_norse_retreat_by_sea_to_friendly_coastal_areas_only() -> None:
-    from pbem.hammer.retreat import retreat_areas
+    from pbem.hammer.rules.retreat import retreat_areas
     state = bare_state()
     put(state, S, "Fife", "Norse")
     put(state, E, "Fife", "York Knights")
@@ -546,7 +546,7 @@ def _tied_position() -> GameState:
 
 def test_5_0_a_paused_battle_resumes_and_ends_as_an_unbroken_one() -> None:
     from pbem.core.drbg import Drbg
-    from pbem.hammer.decisions import NeedDecision
+    from pbem.hammer.rules.decisions import NeedDecision
     key = bytes(range(32))
     whole = _tied_position()
     whole_log = fight(whole, "Fife", Drbg(key), DefaultBattleDecider())
@@ -577,7 +577,7 @@ class _Counting:
         self.answers = answers
 
     def decide(self, q: Question) -> str:
-        from pbem.hammer.decisions import NeedDecision
+        from pbem.hammer.rules.decisions import NeedDecision
         if self.answers[q.side]:
             return self.answers[q.side].pop(0)
         raise NeedDecision(q)

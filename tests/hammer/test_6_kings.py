@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from fakes import ScriptedDice, bare_state, owed, put
 
-from pbem.hammer import events, kings
-from pbem.hammer.decisions import FirstOption
-from pbem.hammer.errors import IllegalOrder
-from pbem.hammer.log import as_entry
-from pbem.hammer.state import DEAD, POOL, GameState
+from pbem.hammer.rules import events, kings
+from pbem.hammer.rules.decisions import FirstOption
+from pbem.hammer.rules.errors import IllegalOrder
+from pbem.hammer.rules.log import as_entry
+from pbem.hammer.rules.state import DEAD, POOL, GameState
 
 
 @pytest.fixture
@@ -151,7 +151,7 @@ def test_6_21_a_defection_battle_is_fought_at_once_with_the_defectors_attacking(
 
 def test_6_2_the_scots_choose_coronation_after_the_english_event_is_resolved() -> None:
     """Both Events: England's Herald first (3.12); the Scottish options are listed only then."""
-    from pbem.hammer import engine
+    from pbem.hammer.rules import engine
 
     def both_events(english_die: int) -> GameState:
         s = crowning_position()

@@ -10,9 +10,9 @@ from typing import Any
 
 from pause_points import pause_points
 
-from pbem.hammer.bots import random_game
-from pbem.hammer.state import GameState, Options
-from pbem.hammer.winter_progress import WinterProgress, winter_data
+from pbem.hammer.play.bots import random_game
+from pbem.hammer.rules.state import GameState, Options
+from pbem.hammer.rules.winter_progress import WinterProgress, winter_data
 
 
 def _games(state: dict[str, Any]) -> list[dict[str, Any]]:

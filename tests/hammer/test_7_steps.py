@@ -14,13 +14,15 @@ import pytest
 
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
-from pbem.hammer import drafts, engine, ruleset
-from pbem.hammer.cards import card
-from pbem.hammer.decisions import NeedDecision, Question, checked
-from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.log import PUBLIC, LogEntry, as_entry, entry
-from pbem.hammer.order_kinds import base as order_kinds_base
-from pbem.hammer.state import GameState
+from pbem.hammer import ruleset
+from pbem.hammer.play import drafts
+from pbem.hammer.play.order_kinds import base as order_kinds_base
+from pbem.hammer.rules import engine
+from pbem.hammer.rules.cards import card
+from pbem.hammer.rules.decisions import NeedDecision, Question, checked
+from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.rules.log import PUBLIC, LogEntry, as_entry, entry
+from pbem.hammer.rules.state import GameState
 
 
 class FakeBattle:
@@ -198,7 +200,7 @@ def test_7_a_year_of_default_orders_costs_at_most_two_and_a_fifth_exchanges_a_tu
 def test_7_bot_games_run_to_the_end_within_two_and_a_half_exchanges_a_turn(fake: FakeBattle) -> None:
     """Self-play (4.1, 4.6): bots move as Player 1 (from [if_player1]) and as Player 2, and Player 2
     stands pinned where Player 1 attacked it."""
-    from pbem.hammer import bots
+    from pbem.hammer.play import bots
 
     for i, pair in enumerate((("simple", "random"), ("random", "simple"), ("random", "random"))):
         s = R.setup("braveheart", {}, Drbg(bytes([i + 1]) * 32))
@@ -342,8 +344,8 @@ def test_7_the_winter_report_lists_the_plan_choices_and_the_template_and_random_
     """A report asking for ``winter`` carries the winter plan's legal choices (the legal-move
     generator for winter orders); the draft template lists them; a random bot's plan built from
     them is accepted and adjudicated."""
-    from pbem.hammer import bots
-    from pbem.hammer.winter import winter_plan_options
+    from pbem.hammer.play import bots
+    from pbem.hammer.rules.winter import winter_plan_options
 
     s = _to_winter()
     g = ruleset.game_of(s)
@@ -364,7 +366,7 @@ def test_7_the_winter_report_lists_the_plan_choices_and_the_template_and_random_
 
 def test_7_a_winter_build_plan_decides_where_the_steps_go() -> None:
     """7.62: the same winter with one damaged Scottish block: ``pass`` leaves it, ``step:`` builds it."""
-    from pbem.hammer.blocks import spec
+    from pbem.hammer.rules.blocks import spec
     s = _to_winter()
     g = ruleset.game_of(s)
     name, area = sorted((n, b.location) for n, b in g.blocks.items() if b.owner == "scotland"
@@ -382,7 +384,7 @@ def test_7_a_winter_build_plan_decides_where_the_steps_go() -> None:
 
 
 def test_9_at_game_end_nobody_owes_and_every_report_carries_the_result() -> None:
-    from pbem.hammer import bots
+    from pbem.hammer.play import bots
 
     s = R.setup("braveheart", {}, Drbg(bytes([9]) * 32))
     for steps in range(400):

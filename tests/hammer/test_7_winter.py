@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import winter as w
-from pbem.hammer.decisions import FirstOption, NeedDecision, Scripted
-from pbem.hammer.scenario import setup
-from pbem.hammer.state import OFF_MAP, POOL, GameState, Options
+from pbem.hammer.rules import winter as w
+from pbem.hammer.rules.decisions import FirstOption, NeedDecision, Scripted
+from pbem.hammer.rules.scenario import setup
+from pbem.hammer.rules.state import OFF_MAP, POOL, GameState, Options
 
 
 def ask(**answers: list[str]) -> Scripted:
@@ -393,7 +393,7 @@ def test_7_0_a_winter_plan_may_ask_for_a_kind_of_question() -> None:
     ("england", {"builds": {"Lothian": ["draw"]}}, "7.63"),
 ])
 def test_7_0_winter_plans_are_validated_with_the_rule(side: str, plan: dict, rule: str) -> None:
-    from pbem.hammer.errors import IllegalOrder
+    from pbem.hammer.rules.errors import IllegalOrder
     with pytest.raises(IllegalOrder) as err:
         w.validate_winter_plan(side, plan)
     assert err.value.rule == rule
@@ -402,7 +402,7 @@ def test_7_0_winter_plans_are_validated_with_the_rule(side: str, plan: dict, rul
 @pytest.mark.parametrize("plan", [{"wallaec": "stay"}, {"disband": "Grant"}, {"builds": {"Fife": ["dra"]}},
                                   {"ask": ["winter_everything"]}, {"disband": ["York Knights"]}])
 def test_7_0_malformed_winter_plans_are_invalid(plan: dict) -> None:
-    from pbem.hammer.errors import InvalidOrder
+    from pbem.hammer.rules.errors import InvalidOrder
     with pytest.raises(InvalidOrder):
         w.validate_winter_plan("scotland", plan)
 
@@ -420,8 +420,8 @@ class RandomChoices:
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**16), sid=st.sampled_from(["braveheart", "the_bruce"]))
 def test_7_0_after_any_winter_the_castle_limits_hold(seed: int, sid: str) -> None:
-    from pbem.hammer.blocks import spec
-    from pbem.hammer.board import board
+    from pbem.hammer.rules.blocks import spec
+    from pbem.hammer.rules.board import board
     s = setup(sid, Options(), Drbg(seed.to_bytes(4, "big") * 8))
     year = s.year
     w.winter(s, Drbg(b"r" * 16 + seed.to_bytes(4, "big") * 4), RandomChoices(seed))

@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import winter as w
-from pbem.hammer.blocks import spec
-from pbem.hammer.board import board
-from pbem.hammer.decisions import BySide
-from pbem.hammer.state import GameState
+from pbem.hammer.rules import winter as w
+from pbem.hammer.rules.blocks import spec
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.decisions import BySide
+from pbem.hammer.rules.state import GameState
 
 SIDES = ("england", "scotland")
 
@@ -100,7 +100,7 @@ class _AnswersWhenAsked:
         self.plans = plans
 
     def decide(self, question: Any) -> str:
-        from pbem.hammer.decisions import NeedDecision
+        from pbem.hammer.rules.decisions import NeedDecision
         try:
             return self.plans.decide(question)
         except NeedDecision as need:
@@ -158,8 +158,8 @@ def test_2_0_the_winter_options_never_tell_where_the_enemy_nobles_stand() -> Non
 def test_7_5_the_referee_refuses_a_winter_choice_not_offered_with_the_rule() -> None:
     """Wallace in England may go to Selkirk or disband; "stay" is refused by the referee's
     validation, citing 7.5, rather than replaced by the default."""
-    from pbem.hammer import drafts
-    from pbem.hammer.errors import IllegalOrder
+    from pbem.hammer.play import drafts
+    from pbem.hammer.rules.errors import IllegalOrder
     from pbem.hammer.ruleset import HammerRuleset
     s = bare_state("braveheart", 1299)
     s.phase = "winter"
@@ -184,7 +184,7 @@ def test_7_0_a_plan_choice_the_winter_made_illegal_is_asked_not_defaulted() -> N
     cathedral area held by the English, so the choice is gone: the Scots are asked (7.2)."""
     from fakes import ScriptedDice
 
-    from pbem.hammer.decisions import FirstOption, NeedDecision
+    from pbem.hammer.rules.decisions import FirstOption, NeedDecision
     s = bare_state("braveheart", 1299)
     s.phase = "winter"
     put(s, "scotland", "Fife", "King", "Douglas")

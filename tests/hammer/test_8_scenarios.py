@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from pbem.core.drbg import Drbg
-from pbem.hammer.blocks import blocks, spec
-from pbem.hammer.cards import deck
-from pbem.hammer.errors import InvalidOrder
-from pbem.hammer.scenario import draw_levy, edward_barred, scenario, setup
-from pbem.hammer.state import DEAD, OFF_MAP, POOL, GameState, Options
+from pbem.hammer.rules.blocks import blocks, spec
+from pbem.hammer.rules.cards import deck
+from pbem.hammer.rules.errors import InvalidOrder
+from pbem.hammer.rules.scenario import draw_levy, edward_barred, scenario, setup
+from pbem.hammer.rules.state import DEAD, OFF_MAP, POOL, GameState, Options
 
 
 def start(sid: str, seed: int = 0, **options: object) -> GameState:
@@ -208,7 +208,7 @@ class AlwaysWinter:
 
 
 def _winter_with_edward_in(state: GameState, area: str) -> AlwaysWinter:
-    from pbem.hammer import engine
+    from pbem.hammer.rules import engine
     state.blocks["Edward"].location, state.blocks["Edward"].strength = area, 4
     state.phase, state.turn = "winter", 5
     state.hands = {"england": [], "scotland": []}
@@ -238,7 +238,7 @@ def test_8_3_campaign_edward_i_may_winter_in_scotland_before_1306() -> None:
 def scenario_data() -> dict:
     import copy
 
-    from pbem.hammer.board import load_toml_resource
+    from pbem.hammer.rules.board import load_toml_resource
     return copy.deepcopy(load_toml_resource("scenarios.toml"))
 
 
@@ -250,8 +250,8 @@ def scenario_data() -> dict:
     (lambda d: d["the_bruce"]["scottish"].pop("Mar"), "the_bruce does not place noble Mar"),
 ])
 def test_8_0_a_bad_scenario_file_is_a_data_error(change: object, message: str) -> None:
-    from pbem.hammer.errors import DataError
-    from pbem.hammer.scenario import parse_scenarios
+    from pbem.hammer.rules.errors import DataError
+    from pbem.hammer.rules.scenario import parse_scenarios
     data = scenario_data()
     assert parse_scenarios(scenario_data())  # the shipped data is good
     change(data)  # type: ignore[operator]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fakes import ScriptedDice, bare_state, owed, put
 
-from pbem.hammer import victory, winter
-from pbem.hammer.decisions import FirstOption
-from pbem.hammer.state import DEAD, POOL, GameState
+from pbem.hammer.rules import victory, winter
+from pbem.hammer.rules.decisions import FirstOption
+from pbem.hammer.rules.state import DEAD, POOL, GameState
 
 NOBLES = ["Comyn", "Angus", "Argyll", "Bruce", "Mar", "Lennox", "Buchan", "Galloway", "Ross", "Atholl",
           "Dunbar", "Mentieth", "Steward"]
@@ -22,7 +22,7 @@ def end_of(year: int, scotland: list[str], scenario: str = "braveheart") -> Game
 
 
 def _home(noble: str) -> str:
-    from pbem.hammer.blocks import spec
+    from pbem.hammer.rules.blocks import spec
     return spec(noble).homes[0]
 
 
@@ -117,7 +117,7 @@ def test_8_3_the_campaign_plays_on_past_1314_while_the_count_gives_no_winner() -
 
 def test_9_1_sudden_death_waits_for_the_end_of_the_game_turn() -> None:
     """A Herald converts the last Scottish noble: England wins only when the Game Turn ends."""
-    from pbem.hammer import engine
+    from pbem.hammer.rules import engine
     s = end_of(1300, [])
     s.turn = 0
     s.blocks["Mar"].owner = "scotland"
@@ -139,7 +139,7 @@ def test_9_1_no_winner_when_no_noble_is_in_play() -> None:
 def test_9_2_opposite_bids_cancel_and_the_net_goes_to_the_higher_bidder() -> None:
     import pytest
 
-    from pbem.hammer.errors import InvalidOrder
+    from pbem.hammer.rules.errors import InvalidOrder
     assert victory.net_bid("E3", "S3") == ""      # an E3 bid plays an S3 bid: neither applies
     assert victory.net_bid("E2", "S1") == "E1"    # Edward not in play for 1297
     assert victory.net_bid("E1", "S3") == "S2"

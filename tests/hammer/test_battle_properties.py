@@ -10,12 +10,12 @@ from hypothesis import strategies as st
 
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
-from pbem.hammer.battle import fight
-from pbem.hammer.battle_log import format_log
-from pbem.hammer.blocks import blocks, spec
-from pbem.hammer.board import board
-from pbem.hammer.decisions import NeedDecision, Question
-from pbem.hammer.state import PLACES, GameState
+from pbem.hammer.rules.battle import fight
+from pbem.hammer.rules.blocks import blocks, spec
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.decisions import NeedDecision, Question
+from pbem.hammer.rules.state import PLACES, GameState
+from pbem.hammer.show.battle_log import format_log
 
 E, S = "england", "scotland"
 AREAS = ["Fife", "Buchan", "Lanark", "Atholl", "Annan", "Moray", "Lothian", "England"]

@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import bots, drafts, ruleset
-from pbem.hammer.errors import InvalidOrder
+from pbem.hammer import ruleset
+from pbem.hammer.play import bots, drafts
+from pbem.hammer.rules.errors import InvalidOrder
 from pbem.hammer.ruleset import HammerRuleset
 
 R = HammerRuleset()
@@ -105,7 +106,7 @@ def test_bot_same_seed_same_draft_and_unknown_bot_refused() -> None:
 
 @pytest.mark.parametrize("bot", bots.BOTS)
 def test_bot_drafts_carry_standing_battle_plans_that_parse(bot: str) -> None:
-    from pbem.hammer.plans import parse_plans
+    from pbem.hammer.rules.plans import parse_plans
     seen = []
     for i in range(30):
         for rep in (_report("card"), _moves_report()):

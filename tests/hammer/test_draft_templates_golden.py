@@ -14,8 +14,8 @@ from typing import Any
 from test_render_golden import golden
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import drafts
-from pbem.hammer.cards import card
+from pbem.hammer.play import drafts
+from pbem.hammer.rules.cards import card
 from pbem.hammer.ruleset import HammerRuleset, game_of
 
 R = HammerRuleset()

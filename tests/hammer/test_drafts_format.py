@@ -9,8 +9,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pbem.hammer import drafts
-from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.play import drafts
+from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "schemas" / "draft.schema.json").read_text())
@@ -155,7 +155,7 @@ def test_draft_template_lists_the_legal_options_of_every_kind(asks: str, options
 def test_draft_the_moves_draft_in_docs_orders_md_parses_as_written() -> None:
     import re
 
-    from pbem.hammer.orders import parse_moves
+    from pbem.hammer.rules.orders import parse_moves
     text = (ROOT / "docs" / "orders.md").read_text()
     block = next(b for b in re.findall(r"```toml\n(.*?)```", text, re.S) if 'kind = "moves"' in b)
     d = drafts.parse_draft('game = "g"\nside = "scotland"\nstep = 3\n' + block)

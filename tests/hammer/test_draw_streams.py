@@ -8,9 +8,9 @@ from typing import Any
 from fakes import bare_state, put
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import winter as w
-from pbem.hammer.decisions import Question
-from pbem.hammer.log import LogEntry
+from pbem.hammer.rules import winter as w
+from pbem.hammer.rules.decisions import Question
+from pbem.hammer.rules.log import LogEntry
 
 
 class ScotsBuild:
@@ -55,7 +55,7 @@ def test_draws_line_numbers_englands_winter_lines_are_the_same_whatever_hidden_l
     for byte the same whether the Scots spent their points on blocks or steps, and with three more hidden
     Scottish lines before it all."""
     from pbem.core.canonical import canonical_bytes
-    from pbem.hammer.views import filter_log
+    from pbem.hammer.show.views import filter_log
     drew, stepped = _winter("draw"), _winter("step")
     unseen = [e for e in drew if e.actor == "scotland" and not filter_log([e], "england")]
     assert unseen  # a Scottish line England does not see at all (the new year's deal)

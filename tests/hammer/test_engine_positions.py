@@ -8,10 +8,10 @@ import pytest
 
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError
-from pbem.hammer.errors import DataError
-from pbem.hammer.position import dump_position, load_position, parse_position
-from pbem.hammer.scenario import setup
-from pbem.hammer.state import OFF_MAP, POOL, Battle, Options
+from pbem.hammer.play.position import dump_position, load_position, parse_position
+from pbem.hammer.rules.errors import DataError
+from pbem.hammer.rules.scenario import setup
+from pbem.hammer.rules.state import OFF_MAP, POOL, Battle, Options
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "positions").glob("*.toml"))
 
@@ -127,7 +127,7 @@ def test_state_hash_is_the_sha256_of_its_canonical_json() -> None:
     import hashlib
     import json
 
-    from pbem.hammer.state import GameState
+    from pbem.hammer.rules.state import GameState
     state = setup("braveheart", Options(), Drbg(b"state-hash-key-0" * 2))
     body = state.canonical_bytes()
     assert state.hash() == hashlib.sha256(body).hexdigest()

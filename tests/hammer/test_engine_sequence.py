@@ -12,11 +12,11 @@ import pytest
 from fakes import owed
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import engine
-from pbem.hammer.decisions import FirstOption, NeedDecision, Question, Scripted
-from pbem.hammer.errors import IllegalOrder
-from pbem.hammer.scenario import setup
-from pbem.hammer.state import Battle, GameState, Options
+from pbem.hammer.rules import engine
+from pbem.hammer.rules.decisions import FirstOption, NeedDecision, Question, Scripted
+from pbem.hammer.rules.errors import IllegalOrder
+from pbem.hammer.rules.scenario import setup
+from pbem.hammer.rules.state import Battle, GameState, Options
 
 
 class Stand:
@@ -53,7 +53,7 @@ class Stand:
 
     def winter(self, state: GameState, rng: Any, decider: Any) -> list[dict[str, Any]]:
         self.calls.append(("winter", state.year))
-        from pbem.hammer.winter import new_year
+        from pbem.hammer.rules.winter import new_year
         return new_year(state, rng, decider)  # winter.py's last step turns the year (7.8)
 
     def sudden_death(self, state: GameState) -> None:
@@ -236,7 +236,7 @@ def test_3_0_the_state_survives_serialisation_between_steps(monkeypatch: pytest.
 
 def test_3_12_two_real_events_end_the_year_and_winter_deals_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the real events, winter and victory modules: Victuals and Truce, then Winter, then 1298."""
-    from pbem.hammer.events import legal_events
+    from pbem.hammer.rules.events import legal_events
     monkeypatch.setattr(engine, "_border_raid", lambda state, decider: [])  # no Scot is in England
     state = fresh({"england": ["victuals"] + MOVES["england"][:4], "scotland": ["truce"] + MOVES["scotland"][:4]})
     log = engine.submit_cards(state, {"england": "victuals", "scotland": "truce"}, RNG, FirstOption())

@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import events, kings
-from pbem.hammer.decisions import FirstOption, Scripted
-from pbem.hammer.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.log import PUBLIC
-from pbem.hammer.scenario import setup
-from pbem.hammer.state import POOL, GameState, Options
+from pbem.hammer.rules import events, kings
+from pbem.hammer.rules.decisions import FirstOption, Scripted
+from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
+from pbem.hammer.rules.log import PUBLIC
+from pbem.hammer.rules.scenario import setup
+from pbem.hammer.rules.state import POOL, GameState, Options
 
 
 @pytest.fixture
@@ -303,7 +303,7 @@ def test_3_12_mid_game_every_listed_option_validates_and_resolves(index: int, si
     ("truce", {"coronation": "Bruce"}),
 ])
 def test_3_12_a_rejected_event_changes_nothing_and_names_its_rule(card: str, params: dict[str, Any]) -> None:
-    from pbem.hammer import engine
+    from pbem.hammer.rules import engine
     s = bare_state()
     put(s, "scotland", "Fife", "Douglas", "Norse", strength=1)
     put(s, "scotland", "Moray", "Moray")

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from fakes import owed
 
-from pbem.hammer.blocks import SIDES, blocks
-from pbem.hammer.board import ENGLAND, board
-from pbem.hammer.cards import deck
-from pbem.hammer.position import dump_position, parse_position
-from pbem.hammer.scenario import HAND_SIZE
-from pbem.hammer.state import GameState, Options
+from pbem.hammer.play.position import dump_position, parse_position
+from pbem.hammer.rules.blocks import SIDES, blocks
+from pbem.hammer.rules.board import ENGLAND, board
+from pbem.hammer.rules.cards import deck
+from pbem.hammer.rules.scenario import HAND_SIZE
+from pbem.hammer.rules.state import GameState, Options
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "braveheart-engine-game.toml"
 GAMES_PER_SCENARIO = 80
@@ -68,7 +68,7 @@ def check_castle_limits(state: GameState, where: str) -> None:
 
 
 def play(sid: str, seed: int, **kw: object) -> GameState:
-    from pbem.hammer.bots import random_game
+    from pbem.hammer.play.bots import random_game
     return random_game(sid, seed, Options(schiltroms=seed % 2 == 1), after_step=check_invariants, **kw)
 
 
@@ -100,7 +100,7 @@ def test_3_0_a_bot_game_replays_to_the_same_hash() -> None:
 
 
 def test_scripted_braveheart_game_replays_through_the_engine_to_its_recorded_hash() -> None:
-    from pbem.hammer.bots import ScriptedPlayer, random_game
+    from pbem.hammer.play.bots import ScriptedPlayer, random_game
     data = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
     script = data["step"]
     players = {s: ScriptedPlayer(s, script) for s in SIDES}
@@ -126,7 +126,7 @@ class PauseOnce:
         self.armed = False
 
     def decide(self, question: object) -> str:
-        from pbem.hammer.decisions import NeedDecision
+        from pbem.hammer.rules.decisions import NeedDecision
         if self.queue:
             return self.queue.pop(0)
         if self.armed:
@@ -137,10 +137,10 @@ class PauseOnce:
 
 def paused_game(sid: str, seed: int) -> tuple[GameState, int]:
     """The same game as ``random_game(sid, seed)``, but every step pauses once and is resumed."""
-    from pbem.hammer import engine
-    from pbem.hammer.bots import RandomPlayer, game_stream
-    from pbem.hammer.decisions import NeedDecision
-    from pbem.hammer.scenario import setup
+    from pbem.hammer.play.bots import RandomPlayer, game_stream
+    from pbem.hammer.rules import engine
+    from pbem.hammer.rules.decisions import NeedDecision
+    from pbem.hammer.rules.scenario import setup
     label = f"{sid}|{seed}"
     options = Options(schiltroms=seed % 2 == 1)
     state = setup(sid, options, game_stream(label, "setup"))
@@ -192,7 +192,7 @@ def paused_game(sid: str, seed: int) -> tuple[GameState, int]:
 @pytest.mark.slow
 @pytest.mark.parametrize("sid", ["braveheart", "the_bruce"])
 def test_5_1_games_paused_at_every_decision_end_exactly_as_unbroken_ones(sid: str) -> None:
-    from pbem.hammer.bots import random_game
+    from pbem.hammer.play.bots import random_game
     for seed in range(6):
         paused, pauses = paused_game(sid, seed)
         unbroken = random_game(sid, seed, Options(schiltroms=seed % 2 == 1))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pbem.hammer.log import (
+from pbem.hammer.rules.log import (
     PRIVATE,
     PRIVATE_UNMARKED,
     PUBLIC,
@@ -24,7 +24,7 @@ from pbem.hammer.log import (
     entry,
     redacted,
 )
-from pbem.hammer.views import entry_for, filter_log, public_log
+from pbem.hammer.show.views import entry_for, filter_log, public_log
 
 LINES: list[Line] = [
     {"what": "fire", "side": "england", "public": True, "block": "Wallace", "dice": [{"value": 6, "hit": True}]},

@@ -1,4 +1,4 @@
-"""Log lines as typed records (pbem.hammer.log, docs/reports.md "Who sees a log entry"): every line
+"""Log lines as typed records (pbem.hammer.rules.log, docs/reports.md "Who sees a log entry"): every line
 of real bot games round-trips both ways, record -> data -> record and data -> record -> data, and
 the lines the card, move, Event, king and winter rules write state who may see them apart from
 whose act they record (2.0: the fog of war lives in ``visibility``, never in the actor)."""
@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from pbem.hammer import bots, engine
-from pbem.hammer.log import PRIVATE, PRIVATE_UNMARKED, PUBLIC, LogEntry, Plain
-from pbem.hammer.scenario import setup
-from pbem.hammer.state import Options
+from pbem.hammer.play import bots
+from pbem.hammer.rules import engine
+from pbem.hammer.rules.log import PRIVATE, PRIVATE_UNMARKED, PUBLIC, LogEntry, Plain
+from pbem.hammer.rules.scenario import setup
+from pbem.hammer.rules.state import Options
 
 RULES_LINES = {"cards", "moves", "event", "winter", "edward_ii"}  # by cardphase, movement, events, winter, kings
 

@@ -15,11 +15,11 @@ import pytest
 
 from pbem.cli.report import svg_of
 from pbem.core.drbg import Drbg
-from pbem.hammer import bots
-from pbem.hammer.board import board
-from pbem.hammer.mapgeom import geometry
+from pbem.hammer.play import bots
+from pbem.hammer.rules.board import board
 from pbem.hammer.ruleset import HammerRuleset
-from pbem.hammer.textbox import Box, text_box
+from pbem.hammer.show.mapgeom import geometry
+from pbem.hammer.show.textbox import Box, text_box
 
 SVG = "{http://www.w3.org/2000/svg}"
 R = HammerRuleset()

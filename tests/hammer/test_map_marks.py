@@ -12,11 +12,11 @@ from test_map_stacks import whole_games
 from test_render_golden import ASKS, position
 
 from pbem.cli.report import svg_of
-from pbem.hammer.board import board
-from pbem.hammer.htmlpage import render_html
-from pbem.hammer.render import render_report
-from pbem.hammer.svg import render_svg
-from pbem.hammer.views import view
+from pbem.hammer.rules.board import board
+from pbem.hammer.show.htmlpage import render_html
+from pbem.hammer.show.render import render_report
+from pbem.hammer.show.svg import render_svg
+from pbem.hammer.show.views import view
 
 SVG = "{http://www.w3.org/2000/svg}"
 

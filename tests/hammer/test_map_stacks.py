@@ -15,14 +15,14 @@ import pytest
 
 from pbem.cli.report import svg_of
 from pbem.core.drbg import Drbg
-from pbem.hammer import bots
-from pbem.hammer.blocks import blocks
-from pbem.hammer.board import board
-from pbem.hammer.mapgeom import Point, geometry
-from pbem.hammer.render import report_view
+from pbem.hammer.play import bots
+from pbem.hammer.rules.blocks import blocks
+from pbem.hammer.rules.board import board
 from pbem.hammer.ruleset import HammerRuleset
-from pbem.hammer.svg import render_svg
-from pbem.hammer.textbox import Box
+from pbem.hammer.show.mapgeom import Point, geometry
+from pbem.hammer.show.render import report_view
+from pbem.hammer.show.svg import render_svg
+from pbem.hammer.show.textbox import Box
 
 SVG = "{http://www.w3.org/2000/svg}"
 R = HammerRuleset()

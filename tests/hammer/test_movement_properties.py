@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from positions import CARD, OTHER_CARD
 
-from pbem.hammer.blocks import blocks, other_side
-from pbem.hammer.board import board
-from pbem.hammer.errors import IllegalOrder
-from pbem.hammer.movement import Step, apply_moves, legal_steps, scratch_copy
-from pbem.hammer.orders import SEA, GroupMove, MainAttack, MoveOrder, MovePart
-from pbem.hammer.state import GameState
+from pbem.hammer.rules.blocks import blocks, other_side
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.errors import IllegalOrder
+from pbem.hammer.rules.movement import Step, apply_moves, legal_steps, scratch_copy
+from pbem.hammer.rules.orders import SEA, GroupMove, MainAttack, MoveOrder, MovePart
+from pbem.hammer.rules.state import GameState
 
 AREAS = board().area_names()
 

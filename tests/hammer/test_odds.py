@@ -1,4 +1,4 @@
-"""5.0-5.8 exact battle odds (pbem.hammer.odds, docs/battles.md "Odds"): the distribution the
+"""5.0-5.8 exact battle odds (pbem.hammer.show.odds, docs/battles.md "Odds"): the distribution the
 engine's own battle code and deciders give, checked against battles the engine fights with real
 dice (a few thousand here; bench/battle_odds.py runs 100,000 on thirteen positions)."""
 
@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
-from pbem.hammer.cases import load_battle
-from pbem.hammer.odds import battle_odds, simulate, view_odds
-from pbem.hammer.position import load_position
-from pbem.hammer.views import view
+from pbem.hammer.play.cases import load_battle
+from pbem.hammer.play.position import load_position
+from pbem.hammer.show.odds import battle_odds, simulate, view_odds
+from pbem.hammer.show.views import view
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -157,8 +157,8 @@ def _engine_counts(path: Path, battles: int) -> dict[str, int]:
     """How often the engine's own battles (battle.fight, seeded dice) end with each side holding
     after the other was forced out after round 3, read from the battle logs alone."""
     from pbem.core.drbg import Drbg
-    from pbem.hammer.battle import fight
-    from pbem.hammer.odds import plan_deciders
+    from pbem.hammer.rules.battle import fight
+    from pbem.hammer.show.odds import plan_deciders
 
     counts = {"england": 0, "scotland": 0}
     rng = Drbg(b"control-change..")

@@ -18,14 +18,15 @@ from check_corpus import SCENARIOS, Position, positions
 
 from pbem.core.canonical import canonical_bytes
 from pbem.core.ruleset import load as load_ruleset
-from pbem.hammer import bots, drafts, known, ruleset
-from pbem.hammer.board import board
-from pbem.hammer.cards import card as card_of
-from pbem.hammer.cards import deck
-from pbem.hammer.errors import DataError, IllegalOrder, InvalidOrder
-from pbem.hammer.order_kinds import ORDER_KINDS, Ask, rules_for
+from pbem.hammer import ruleset
+from pbem.hammer.play import bots, drafts, known
+from pbem.hammer.play.order_kinds import ORDER_KINDS, Ask, rules_for
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.cards import card as card_of
+from pbem.hammer.rules.cards import deck
+from pbem.hammer.rules.errors import DataError, IllegalOrder, InvalidOrder
+from pbem.hammer.rules.vocab import ORDER_KINDS as KIND_NAMES
 from pbem.hammer.ruleset import HammerRuleset, ask_of
-from pbem.hammer.vocab import ORDER_KINDS as KIND_NAMES
 
 R = HammerRuleset()
 # a set-up key that deals England Move 2-5 and the Scots Move 1-2 (docs/draws.md, the deal)

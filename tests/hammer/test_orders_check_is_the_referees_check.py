@@ -16,8 +16,9 @@ import pytest
 from check_corpus import SCENARIOS, corpus, player, referee
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import drafts, known, ruleset
-from pbem.hammer.errors import IllegalOrder, InvalidOrder
+from pbem.hammer import ruleset
+from pbem.hammer.play import drafts, known
+from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.ruleset import HammerRuleset
 
 R = HammerRuleset()

@@ -113,8 +113,8 @@ def _beyond_allowance(game_dir: Path, side: str) -> dict[str, object] | None:
 
     from pbem.core.errors import PbemError
     from pbem.core.peer.rules import Facts
-    from pbem.hammer.blocks import spec
-    from pbem.hammer.board import board
+    from pbem.hammer.rules.blocks import spec
+    from pbem.hammer.rules.board import board
 
     out, mine = own(game_dir, side)
     rules, public = HammerPeer(), out.state

@@ -9,8 +9,6 @@ import pytest
 
 from pbem.core.drbg import Drbg
 from pbem.core.peer.rules import FactLie
-from pbem.hammer.blocks import SIDES, blocks, spec
-from pbem.hammer.board import ENGLAND
 from pbem.hammer.peer_setup import (
     card_deck,
     check_facts,
@@ -20,8 +18,10 @@ from pbem.hammer.peer_setup import (
     public_of,
     public_setup,
 )
-from pbem.hammer.scenario import scenario, scenarios
-from pbem.hammer.state import POOL, Options
+from pbem.hammer.rules.blocks import SIDES, blocks, spec
+from pbem.hammer.rules.board import ENGLAND
+from pbem.hammer.rules.scenario import scenario, scenarios
+from pbem.hammer.rules.state import POOL, Options
 
 SCENARIOS = sorted(scenarios())
 

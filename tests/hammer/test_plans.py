@@ -8,10 +8,10 @@ import tomllib
 import pytest
 from fakes import ScriptedDice, bare_state, battle_at, put
 
-from pbem.hammer import battle
-from pbem.hammer.decisions import NeedDecision, Question
-from pbem.hammer.errors import InvalidOrder
-from pbem.hammer.plans import decider, parse_plans
+from pbem.hammer.rules import battle
+from pbem.hammer.rules.decisions import NeedDecision, Question
+from pbem.hammer.rules.errors import InvalidOrder
+from pbem.hammer.rules.plans import decider, parse_plans
 
 PLAN = tomllib.loads("""
 hits = ["Douglas"]
@@ -131,7 +131,7 @@ def test_5_31_a_plan_reads_the_battle_numbers_the_engine_puts_in_the_question() 
               entered={"england": ["Fife-Mentieth"]})
     scots = decider("scotland", {"plans": {"battle": {"retreat_if_outnumbered": True, "retreat_from_round": 2,
                                                        "retreat_to": ["Atholl"]}}})
-    from pbem.hammer.decisions import BySide
+    from pbem.hammer.rules.decisions import BySide
     both = BySide(england=decider("england", {}), scotland=scots)
     log = battle.fight(s, "Fife", ScriptedDice([6] * 40), both)
     assert s.blocks["Barclay"].location == "Atholl"   # the plan's choice, not the first by name
@@ -176,7 +176,7 @@ def test_5_9_without_a_plan_the_raid_takes_the_weakest_block_of_the_live_game() 
 
 
 def test_5_31_fire_order_is_a_list_of_the_sides_own_blocks() -> None:
-    from pbem.hammer.plans import parse_plans
+    from pbem.hammer.rules.plans import parse_plans
     assert parse_plans("scotland", {"fire_order": ["Grant", "Barclay"]}).fire_order == ("Grant", "Barclay")
     with pytest.raises(InvalidOrder, match=r"plans\.fire_order: 'York Knights' is not a scotland block"):
         parse_plans("scotland", {"fire_order": ["York Knights"]})

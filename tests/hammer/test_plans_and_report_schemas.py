@@ -15,9 +15,9 @@ from test_render_golden import ASKS, position
 from test_views_noninterference import base
 
 from pbem.core.drbg import Drbg
-from pbem.hammer.plans import parse_plans
+from pbem.hammer.rules.plans import parse_plans
 from pbem.hammer.ruleset import HammerRuleset
-from pbem.hammer.views import view
+from pbem.hammer.show.views import view
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAN_SCHEMA = json.loads((ROOT / "schemas" / "plan.schema.json").read_text())

@@ -16,9 +16,11 @@ from fakes import bare_state, put
 
 from pbem.cli.report import render_report
 from pbem.core.drbg import Drbg
-from pbem.hammer import drafts, ruleset, sofar
-from pbem.hammer.log import PUBLIC, entry
-from pbem.hammer.state import DEAD, POOL
+from pbem.hammer import ruleset
+from pbem.hammer.play import drafts
+from pbem.hammer.rules import sofar
+from pbem.hammer.rules.log import PUBLIC, entry
+from pbem.hammer.rules.state import DEAD, POOL
 
 R = ruleset.HammerRuleset()
 SIDES = ("england", "scotland")

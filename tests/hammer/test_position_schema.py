@@ -15,12 +15,12 @@ import jsonschema
 import pytest
 
 from pbem.core.drbg import Drbg
-from pbem.hammer.blocks import blocks
-from pbem.hammer.board import board
-from pbem.hammer.cards import deck
-from pbem.hammer.position import dump_position
-from pbem.hammer.scenario import setup
-from pbem.hammer.state import PLACES, Options
+from pbem.hammer.play.position import dump_position
+from pbem.hammer.rules.blocks import blocks
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.cards import deck
+from pbem.hammer.rules.scenario import setup
+from pbem.hammer.rules.state import PLACES, Options
 
 ROOT = Path(__file__).parents[2]
 SCHEMA = json.loads((ROOT / "schemas" / "position.schema.json").read_text(encoding="utf-8"))

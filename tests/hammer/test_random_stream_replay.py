@@ -12,7 +12,7 @@ from typing import Any
 
 from test_7_steps import R, _order, paused_on_a_hit
 
-from pbem.hammer.log import as_entry
+from pbem.hammer.rules.log import as_entry
 
 PAUSED_SEED, ANSWER_SEED = b"a" * 32, b"d" * 31   # the step stream paused_on_a_hit uses; answers: + 1 byte
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from fakes import bare_state, battle_at, put
 
-from pbem.hammer.render import log_line, render_report, render_text
-from pbem.hammer.state import GameState
-from pbem.hammer.svg import render_svg
-from pbem.hammer.views import view
+from pbem.hammer.rules.state import GameState
+from pbem.hammer.show.render import log_line, render_report, render_text
+from pbem.hammer.show.svg import render_svg
+from pbem.hammer.show.views import view
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from test_7_steps import paused_on_a_hit
 
 from pbem.cli.report import render_report
-from pbem.hammer.render import pending_battles, question_where
+from pbem.hammer.show.render import pending_battles, question_where
 
 
 def test_5_1_the_battle_in_progress_is_not_listed_under_battles_to_fight() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.hammer.cases import load_case, mismatches, run_case
+from pbem.hammer.play.cases import load_case, mismatches, run_case
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.toml"))
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from fakes import Recorder, ScriptedDice, bare_state, put
 
-from pbem.hammer import engine, events
-from pbem.hammer.errors import IllegalOrder
-from pbem.hammer.log import as_entry
-from pbem.hammer.state import GameState
+from pbem.hammer.rules import engine, events
+from pbem.hammer.rules.errors import IllegalOrder
+from pbem.hammer.rules.log import as_entry
+from pbem.hammer.rules.state import GameState
 
 
 def _both_events(england: str, scotland: str) -> GameState:

@@ -29,8 +29,8 @@ from test_render_golden import golden
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
 from pbem.core.ruleset import load
-from pbem.hammer import bots
-from pbem.hammer.winter import QUESTION_KINDS
+from pbem.hammer.play import bots
+from pbem.hammer.rules.winter import QUESTION_KINDS
 
 GOLDEN_FILE = "ruleset-data-form.txt"
 BATTLE_QUESTIONS = {"battle_action", "hit", "regroup", "battle_next"}

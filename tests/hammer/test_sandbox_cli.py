@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
-from pbem.hammer.position import load_position, parse_position
+from pbem.hammer.play.position import load_position, parse_position
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "positions"
 runner = CliRunner()
@@ -107,7 +107,7 @@ def test_sandbox_4_6_pinning_example_one_block_of_six_may_leave(tmp_path: Path) 
 
 
 def test_sandbox_4_2_buchan_example_reaches_exactly_the_seven_areas() -> None:
-    from pbem.hammer.movement import legal_group_moves
+    from pbem.hammer.rules.movement import legal_group_moves
     state = load_position(EXAMPLES / "buchan-4-2.toml")
     reach = legal_group_moves(state, "england")["Buchan"]["Lancaster Infantry"]
     assert sorted(reach) == ["Angus", "Atholl", "Badenoch", "Fife", "Mar", "Moray", "Strathspey"]

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from test_render_golden import golden
 
-from pbem.hammer import sentences
-from pbem.hammer.render import render_text
-from pbem.hammer.sentences import generic, kind_of, kinds, sentence, summary
-from pbem.hammer.views import entry_for
+from pbem.hammer.show import sentences
+from pbem.hammer.show.render import render_text
+from pbem.hammer.show.sentences import generic, kind_of, kinds, sentence, summary
+from pbem.hammer.show.views import entry_for
 
 SAMPLES: dict[str, list[dict[str, Any]]] = json.loads(
     (Path(__file__).parent / "sentence_samples.json").read_text(encoding="utf-8"))
@@ -80,7 +80,7 @@ def test_reports_an_unknown_kind_of_log_line_reads_as_a_generic_sentence_and_nev
 def test_reports_the_report_opens_with_since_your_last_report_in_sentences() -> None:
     from test_render_golden import position
 
-    from pbem.hammer.views import view
+    from pbem.hammer.show.views import view
     s, log = position()
     log = log + SAMPLES["winter.7.7"] + SAMPLES["event.herald"][2:3] + SAMPLES["battle_end"][:1]
     text = render_text(view(s, "scotland", log))
@@ -95,8 +95,8 @@ def test_reports_the_report_opens_with_since_your_last_report_in_sentences() -> 
 def test_reports_orders_given_by_default_are_told_first() -> None:
     from test_render_golden import position
 
-    from pbem.hammer.render import report_view
-    from pbem.hammer.views import view
+    from pbem.hammer.show.render import report_view
+    from pbem.hammer.show.views import view
     s, log = position()
     rep = {"view": view(s, "scotland"), "log": log, "asks": "", "options": {},
            "defaults": ["Your orders for step 12 did not arrive before the deadline; the default orders were used."]}
@@ -107,7 +107,7 @@ def test_reports_orders_given_by_default_are_told_first() -> None:
 
 def test_reports_a_question_answered_by_default_is_named_with_its_answer() -> None:
     """Issue 14: "your regroup question was answered 'stay'"."""
-    from pbem.hammer.sentences import default_note
+    from pbem.hammer.show.sentences import default_note
     q = {"side": "scotland", "kind": "regroup", "rule": "5.6", "options": ["stay", "Lennox"],
          "context": {"area": "Fife", "round": 3, "block": "Wallace"}}
     assert default_note(12, "decide", q) == (
@@ -120,7 +120,7 @@ def test_reports_a_question_answered_by_default_is_named_with_its_answer() -> No
 def test_3_12_every_event_sentence_cites_the_rule_the_event_refusals_cite() -> None:
     """Events are ruled by 3.12 (the English rulebook; the cards carry their text), as every refusal
     of an Event's parameters cites it: a report's sentence about an Event cites the same."""
-    from pbem.hammer.events import RULE
+    from pbem.hammer.rules.events import RULE
     event_kinds = [k for k in kinds() if k == "event" or k.startswith("event.")]
     assert len(event_kinds) == 6, event_kinds
     for k in event_kinds:

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from pbem.hammer.battle_state import Fight, Hits, fight_data
-from pbem.hammer.bots import random_game
-from pbem.hammer.log import PUBLIC, entry
-from pbem.hammer.state import Battle, GameState, Options
-from pbem.hammer.winter_progress import WinterProgress, winter_data
+from pbem.hammer.play.bots import random_game
+from pbem.hammer.rules.battle_state import Fight, Hits, fight_data
+from pbem.hammer.rules.log import PUBLIC, entry
+from pbem.hammer.rules.state import Battle, GameState, Options
+from pbem.hammer.rules.winter_progress import WinterProgress, winter_data
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import bots, drafts, engine, ruleset
-from pbem.hammer.decisions import Question, checked
-from pbem.hammer.errors import IllegalOrder
-from pbem.hammer.state import GameState
+from pbem.hammer import ruleset
+from pbem.hammer.play import bots, drafts
+from pbem.hammer.rules import engine
+from pbem.hammer.rules.decisions import Question, checked
+from pbem.hammer.rules.errors import IllegalOrder
+from pbem.hammer.rules.state import GameState
 
 R = ruleset.HammerRuleset()
 HANDS = {"england": ["move3-1", "move2-1", "move2-2", "move1-1", "move1-2"],

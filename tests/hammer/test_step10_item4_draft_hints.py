@@ -14,8 +14,8 @@ import pytest
 from check_corpus import SCENARIOS, positions
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import drafts
-from pbem.hammer.cards import card
+from pbem.hammer.play import drafts
+from pbem.hammer.rules.cards import card
 from pbem.hammer.ruleset import HammerRuleset, game_of
 
 R = HammerRuleset()
@@ -182,7 +182,7 @@ def test_3_12_a_sea_move_draft_lists_each_origin_once_on_three_lines() -> None:
 ])
 def test_3_12_event_choices_are_listed_compactly_only_when_every_combination_is_legal(
         choices: list[dict[str, Any]]) -> None:
-    from pbem.hammer.order_kinds.event import event_choice_lines
+    from pbem.hammer.play.order_kinds.event import event_choice_lines
     lines = event_choice_lines(choices, "sea_move")
     assert sorted(map(_canon, _listed_choices(lines))) == sorted(map(_canon, choices)), lines
     assert all(tomllib.loads(h) for h in _hints("\n".join(lines)))

@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 
 from pbem.core.drbg import Drbg
-from pbem.hammer import drafts
-from pbem.hammer.errors import IllegalOrder, InvalidOrder, PbemError
-from pbem.hammer.movement import apply_moves
-from pbem.hammer.orders import parse_moves
+from pbem.hammer.play import drafts
+from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder, PbemError
+from pbem.hammer.rules.movement import apply_moves
+from pbem.hammer.rules.orders import parse_moves
+from pbem.hammer.rules.scenario import setup
+from pbem.hammer.rules.state import Options, Turn
+from pbem.hammer.rules.suggest import closest
 from pbem.hammer.ruleset import HammerRuleset, game_of
-from pbem.hammer.scenario import setup
-from pbem.hammer.state import Options, Turn
-from pbem.hammer.suggest import closest
 
 RULES = HammerRuleset()
 
@@ -67,12 +67,12 @@ def test_step10_item6_a_misspelt_card_gets_a_suggestion() -> None:
 
 
 def test_step10_item6_a_misspelt_noble_and_plan_names_get_a_suggestion() -> None:
-    from pbem.hammer.plans import parse_plans
+    from pbem.hammer.rules.plans import parse_plans
     with pytest.raises(InvalidOrder, match=r"'Dougls' is not a scotland block; did you mean Douglas\?"):
         parse_plans("scotland", {"hits": ["Dougls"]})
     with pytest.raises(InvalidOrder, match=r"unknown area \(1\.1\); did you mean Lennox\?"):
         parse_plans("scotland", {"areas": {"Lenox": {"ask": True}}})
-    from pbem.hammer.events import validate_event
+    from pbem.hammer.rules.events import validate_event
     g = game_of(_start())
     with pytest.raises(IllegalOrder, match=r"is not a noble \(3\.12\); did you mean Comyn\?"):
         validate_event(g, "scotland", "herald", {"noble": "Comin"})

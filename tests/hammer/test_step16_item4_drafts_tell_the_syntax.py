@@ -11,12 +11,12 @@ import pytest
 from test_draft_templates_golden import card_report
 
 from pbem.core.errors import PbemError
-from pbem.hammer import drafts
-from pbem.hammer.board import BORDER_COST, crosses_border
-from pbem.hammer.errors import InvalidOrder
-from pbem.hammer.orders import parse_moves
-from pbem.hammer.player import HammerPlayer
-from pbem.hammer.render import render_report
+from pbem.hammer.play import drafts
+from pbem.hammer.play.player import HammerPlayer
+from pbem.hammer.rules.board import BORDER_COST, crosses_border
+from pbem.hammer.rules.errors import InvalidOrder
+from pbem.hammer.rules.orders import parse_moves
+from pbem.hammer.show.render import render_report
 
 
 def test_5_32_the_move_template_shows_main_attack_and_its_line_is_toml() -> None:

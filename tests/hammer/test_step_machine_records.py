@@ -12,13 +12,14 @@ from pause_points import R, pause_points
 
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
-from pbem.hammer import bots, engine
-from pbem.hammer.blocks import SIDES
-from pbem.hammer.cards import card
-from pbem.hammer.errors import DataError
-from pbem.hammer.scenario import setup
-from pbem.hammer.state import GameState, Options
-from pbem.hammer.stepstate import StepState
+from pbem.hammer.play import bots
+from pbem.hammer.rules import engine
+from pbem.hammer.rules.blocks import SIDES
+from pbem.hammer.rules.cards import card
+from pbem.hammer.rules.errors import DataError
+from pbem.hammer.rules.scenario import setup
+from pbem.hammer.rules.state import GameState, Options
+from pbem.hammer.rules.stepstate import StepState
 
 
 def _states() -> list[dict[str, Any]]:

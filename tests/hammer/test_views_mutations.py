@@ -1,4 +1,4 @@
-"""2.0 fog of war, checked by mutation: each change below makes pbem/hammer/views.py leak a hidden fact
+"""2.0 fog of war, checked by mutation: each change below makes pbem/hammer/show/views.py leak a hidden fact
 (or, the last ones, hide a fact its side may see), and the quick fog-of-war tests of
 test_views_noninterference.py must fail with each one applied.
 
@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import test_views_noninterference as fog
 
-import pbem.hammer.views as views
+import pbem.hammer.show.views as views
 
 
 @dataclass(frozen=True)

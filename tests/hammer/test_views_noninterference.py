@@ -7,7 +7,7 @@ step kind and each question, battles paused with and without Reserves, regroups,
 winter questions, Events.
 
 Checked by mutation: tests/hammer/test_views_mutations.py applies each of 14 changes to
-pbem/hammer/views.py in-process and requires the QUICK tests of this module (those not marked
+pbem/hammer/show/views.py in-process and requires the QUICK tests of this module (those not marked
 slow) to fail with each one: the enemy's unrevealed reserves listed by name (``own_res`` keeping
 the enemy's blocks) or given as names; enemy strengths per area; enemy blocks in the side's own
 list; the enemy hand shown; the enemy Draw Pool by name; the top card of the deck; a redacted
@@ -32,20 +32,20 @@ from hypothesis import strategies as st
 from pbem.cli.report import html_of, render_report, svg_of
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
-from pbem.hammer.battle_state import fight_of
-from pbem.hammer.blocks import other_side, spec
-from pbem.hammer.board import board
-from pbem.hammer.bots import random_game
-from pbem.hammer.engine import next_step
-from pbem.hammer.htmlpage import render_html
-from pbem.hammer.log import to_data
-from pbem.hammer.render import render_text
+from pbem.hammer.play.bots import random_game
+from pbem.hammer.rules.battle_state import fight_of
+from pbem.hammer.rules.blocks import other_side, spec
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.engine import next_step
+from pbem.hammer.rules.log import to_data
+from pbem.hammer.rules.scenario import scenario as scenario_of
+from pbem.hammer.rules.scenario import setup
+from pbem.hammer.rules.state import DEAD, OFF_MAP, POOL, GameState
 from pbem.hammer.ruleset import HammerRuleset, parse_options
-from pbem.hammer.scenario import scenario as scenario_of
-from pbem.hammer.scenario import setup
-from pbem.hammer.state import DEAD, OFF_MAP, POOL, GameState
-from pbem.hammer.svg import render_svg
-from pbem.hammer.views import public_board, view
+from pbem.hammer.show.htmlpage import render_html
+from pbem.hammer.show.render import render_text
+from pbem.hammer.show.svg import render_svg
+from pbem.hammer.show.views import public_board, view
 
 SCENARIOS = ("braveheart", "the_bruce", "campaign")
 _BASE: dict[tuple[str, int], GameState] = {}

@@ -1,5 +1,5 @@
 """Names read from outside (a stored state, a position, a report) are checked one way, against the
-values of their Literal type (pbem.hammer.vocab.named): a known name comes back as itself, any
+values of their Literal type (pbem.hammer.rules.vocab.named): a known name comes back as itself, any
 other is refused with one sentence naming what kind of name it is and the names there are."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from typing import get_args
 
 import pytest
 
-from pbem.hammer import engine
-from pbem.hammer.battle_state import STAGE_NAMES, Fight, Stage, stage_named
-from pbem.hammer.errors import DataError, InvalidOrder
-from pbem.hammer.state import GameState
-from pbem.hammer.vocab import (
+from pbem.hammer.rules import engine
+from pbem.hammer.rules.battle_state import STAGE_NAMES, Fight, Stage, stage_named
+from pbem.hammer.rules.errors import DataError, InvalidOrder
+from pbem.hammer.rules.state import GameState
+from pbem.hammer.rules.vocab import (
     ORDER_KINDS,
     PHASE_NAMES,
     SIDE_NAMES,

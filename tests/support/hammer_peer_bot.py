@@ -1,4 +1,4 @@
-"""The Hammer peer bot (pbem/hammer/peer_bot.py) reading its own folder, for the tests."""
+"""The Hammer peer bot (pbem/hammer/play/peer_bot.py) reading its own folder, for the tests."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from pbem.core.peer import folder as peer
 from pbem.core.peer.rules import Facts
 from pbem.hammer.peer import HammerPeer
-from pbem.hammer.peer_bot import bot_order
+from pbem.hammer.play.peer_bot import bot_order
 
 
 def own(game_dir: Path, side: str) -> tuple[peer.Outcome, dict[str, Any]]:

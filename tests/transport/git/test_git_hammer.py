@@ -10,7 +10,7 @@ from git_support import git, pbem
 
 from pbem.core import game, identity
 from pbem.core.identity import PrivateIdentity
-from pbem.hammer import bots
+from pbem.hammer.play import bots
 from pbem.transport.git import adapter, hooks, referee, setup
 
 SIDES = ("england", "scotland")

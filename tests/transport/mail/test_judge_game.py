@@ -79,7 +79,7 @@ def test_judge_plays_a_whole_rps_game_by_mail(world: MailWorld) -> None:
 
 
 def hammer_bot(p: Player, report: dict[str, Any], step: int) -> Any:
-    from pbem.hammer import bots, drafts
+    from pbem.hammer.play import bots, drafts
 
     d = bots.auto_draft(report, "simple", f"mail|{step}|{p.side}".encode())
     drafts.check_draft(d, report)

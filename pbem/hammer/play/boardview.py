@@ -1,0 +1,421 @@
+"""Hammer's board in the browser (docs/board.md): the view model of a report and a draft, and what a
+click does to the draft, for the seam's ``BoardRules`` (pbem.core.board).
+
+Legality is never decided here: a destination lights up when the player's check (``drafts.check_draft``,
+the referee's own validation on the side's report) accepts the draft with that move added; a Main
+Attack is offered when the check accepts it. The choices (card, event parameters, answers, winter
+plans, battle plans) are the legal options the report lists, and the check judges the result again.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from functools import partial
+from itertools import combinations
+from typing import Any
+
+from pbem.core.board import BoardAction, BoardView, Choice, Panel, Piece
+from pbem.core.errors import PbemError
+from pbem.core.ruleset import Draft
+from pbem.hammer.play import drafts, known
+from pbem.hammer.play.order_kinds import rules_for
+from pbem.hammer.play.order_kinds.winter import SINGLE_CHOICES
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.cards import card as card_of
+from pbem.hammer.rules.errors import InvalidOrder
+from pbem.hammer.rules.events import legal_events
+from pbem.hammer.show import render
+from pbem.hammer.show.odds import estimates
+from pbem.hammer.show.sentences import summary
+from pbem.hammer.show.svg import render_svg
+
+STEP_LATER = ("main_attack", "battle_order")  # chosen once the moves are made: left out when trying a destination
+ROUNDS = (2, 3)  # the retreat rounds a battle plan offers (docs/plans.md)
+Sections = dict[str, Any]
+
+
+def _draft(d: Draft) -> drafts.Draft:
+    if not isinstance(d, drafts.Draft):
+        raise InvalidOrder("the board was handed a draft of another game")
+    return d
+
+
+def moves_section(report: dict[str, Any], sections: Sections) -> str:
+    """Which section holds this step's moves: ``moves``, or a card order's ``if_player1`` (4.1) unless
+    the card played is an Event (its player makes no Move Phase, 3.12); "" when there is none."""
+    asks = report.get("asks", "")
+    if asks == "moves":
+        return "moves"
+    play = sections.get("card", {}).get("play", "")
+    if asks == "card" and play and not card_of(play).is_event:
+        return "if_player1"
+    return ""
+
+
+def _passes(report: dict[str, Any], d: drafts.Draft) -> bool:
+    try:
+        drafts.check_draft(d, report)
+    except PbemError:
+        return False
+    return True
+
+
+def _with(d: drafts.Draft, change: Callable[[Sections], None]) -> drafts.Draft:
+    sections = copy.deepcopy(d.sections)
+    change(sections)
+    return drafts.Draft(side=d.side, step=d.step, kind=d.kind, game=d.game, sections=sections)
+
+
+def _area_of(report: dict[str, Any], piece: str) -> str:
+    for b in report["view"]["blocks"]:
+        if b["block"] == piece:
+            return str(b["area"])
+    raise InvalidOrder(f"{piece} is not one of your blocks on the map (2.0)")
+
+
+def _origin(report: dict[str, Any], pieces: tuple[str, ...]) -> str:
+    """The one area a group moves from (4.2): every piece must stand there."""
+    if not pieces:
+        raise InvalidOrder("select at least one block to move (4.2)")
+    areas = {_area_of(report, p) for p in pieces}
+    if len(areas) != 1:
+        raise InvalidOrder(f"a group move starts from one area (4.2): {', '.join(sorted(areas))} are several")
+    return areas.pop()
+
+
+def _add_move(section: str, origin: str, target: str, pieces: tuple[str, ...]) -> Callable[[Sections], None]:
+    """One more entry in the section's moves (entries from one area are one Group move, 4.2)."""
+    def change(sections: Sections) -> None:
+        sections.setdefault(section, {}).setdefault("moves", []).append(
+            {"from": origin, "to": target, "blocks": list(pieces)})
+    return change
+
+
+def _orders(sections: Sections, section: str) -> list[tuple[str, Callable[[Sections], None]]]:
+    """The orders so far as sentences, each with how to take it back."""
+    out: list[tuple[str, Callable[[Sections], None]]] = []
+    part = sections.get(section, {}) if section else {}
+    for i, m in enumerate(part.get("moves", [])):
+        to = m.get("to") or m.get("sea_to") or "/".join(p.get("path", [""])[-1] for p in m.get("parts", []))
+        blocks = m.get("blocks") or [b for p in m.get("parts", []) for b in p.get("blocks", [])]
+        out.append((f"move {', '.join(blocks)} from {m.get('from')} to {to}", partial(_drop, (section, "moves"), i)))
+    for area, main in sorted(part.get("main_attack", {}).items()):
+        out.append((f"Main Attack on {area}: the group from {main['from']} via {main['via']} (5.32)",
+                    partial(_drop, (section, "main_attack"), area)))
+    for i, area in enumerate(part.get("battle_order", [])):
+        out.append((f"fight the battle in {area} in this order (5.1)", partial(_drop, (section, "battle_order"), i)))
+    for area, pinned in sorted(part.get("pins", {}).items()):
+        out.append((f"pinned in {area}: {', '.join(pinned)} (4.6)", partial(_drop, (section, "pins"), area)))
+    if "event" in sections and sections["event"]:
+        out.append((f"event: {_params_label(sections['event'])}", partial(_put, (), "event", {})))
+    return out
+
+
+def _at(sections: Sections, path: tuple[str, ...]) -> Any:
+    """The table or list at ``path`` in the sections, made (as a table) where missing."""
+    here: Any = sections
+    for key in path:
+        here = here.setdefault(key, {})
+    return here
+
+
+def _drop(path: tuple[str, ...], key: Any, sections: Sections) -> None:
+    _at(sections, path).pop(key)
+
+
+def _put(path: tuple[str, ...], key: str, value: Any, sections: Sections) -> None:
+    _at(sections, path)[key] = copy.deepcopy(value)
+
+
+def _params_label(params: dict[str, Any]) -> str:
+    return "; ".join(f"{k} {', '.join(v) if isinstance(v, list) else v}" for k, v in sorted(params.items())) or "pass"
+
+
+class HammerBoard:
+    """The board rules of Hammer of the Scots (pbem.core.board.BoardRules)."""
+
+    def __init__(self) -> None:
+        self._map: tuple[dict[str, Any], str] | None = None  # (report, its map): the map is the report's alone
+
+    def _svg(self, report: dict[str, Any]) -> str:
+        """The report's map, drawn once per report (every click redraws the view, never the map)."""
+        if self._map is None or self._map[0] is not report:
+            self._map = (report, render_svg(render.report_view(report)))
+        return self._map[1]
+
+    def start(self, report: dict[str, Any]) -> Draft:
+        if not report.get("asks"):  # nothing owed: the board only shows the report
+            return drafts.Draft(str(report["side"]), int(report["step"]), "", str(report.get("game", "")))
+        return drafts.parse_draft(drafts.template(report), "the board's first draft")
+
+    def view(self, report: dict[str, Any], draft: Draft, earlier: list[dict[str, Any]]) -> BoardView:
+        d = _draft(draft)
+        section = moves_section(report, d.sections)
+        v = report["view"]
+        moved = {b for m in d.sections.get(section, {}).get("moves", []) for b in m.get("blocks", [])}
+        reach = report.get("options", {}).get("moves", {}) if section else {}
+        pieces = tuple(Piece(b["block"], b["area"], f"{b['block']} {b['strength']}/{b['steps']}") for b in v["blocks"]
+                       if reach.get(b["area"], {}).get(b["block"]) and b["block"] not in moved)
+        title = f"{v['side']} - step {report['step']} - {v['scenario']} {v['year']}"
+        return BoardView(title=title, asks=str(report.get("asks", "")), svg=self._svg(report),
+                         pieces=pieces, choices=tuple(self._choices(report, d, section)),
+                         orders=tuple(text for text, _ in _orders(d.sections, section)),
+                         panels=tuple(_panels(report, earlier)), draft=drafts.dump_draft(d),
+                         arrows=tuple((str(m["from"]), str(m.get("to") or m.get("sea_to") or ""))
+                                      for m in d.sections.get(section, {}).get("moves", []) if section))
+
+    def dests(self, report: dict[str, Any], draft: Draft, pieces: tuple[str, ...]) -> tuple[str, ...]:
+        d = _draft(draft)
+        section = moves_section(report, d.sections)
+        if not section:
+            return ()
+        origin = _origin(report, pieces)
+        bare = _with(d, partial(_strip, section))
+        return tuple(area for area in board().area_names() if area != origin
+                     and _passes(report, _with(bare, _add_move(section, origin, area, pieces))))
+
+    def act(self, report: dict[str, Any], draft: Draft, action: BoardAction) -> Draft:
+        d = _draft(draft)
+        section = moves_section(report, d.sections)
+        if action.type == "move":
+            if not section:
+                raise InvalidOrder(f"a {d.kind} order makes no moves")
+            return _with(d, _add_move(section, _origin(report, action.pieces), action.target, action.pieces))
+        if action.type == "remove":
+            orders = _orders(d.sections, section)
+            if not 0 <= action.index < len(orders):
+                raise InvalidOrder(f"there is no order number {action.index + 1} to take back")
+            return _with(d, orders[action.index][1])
+        for choice, change in self._changes(report, d, section):
+            if choice.id == action.choice:
+                return _with(d, change)
+        raise InvalidOrder(f"{action.choice!r} is not one of the choices the board offers now")
+
+    def _choices(self, report: dict[str, Any], d: drafts.Draft, section: str) -> list[Choice]:
+        return [c for c, _ in self._changes(report, d, section)]
+
+    def _changes(self, report: dict[str, Any], d: drafts.Draft,
+                 section: str) -> list[tuple[Choice, Callable[[Sections], None]]]:
+        """Every choice the board offers now, with what choosing it does to the draft's sections."""
+        out: list[tuple[Choice, Callable[[Sections], None]]] = []
+        options = report.get("options", {})
+        sections = d.sections
+        if d.kind == "card":
+            play = sections.get("card", {}).get("play", "")
+            for c in options.get("hand", []):
+                out.append((Choice(f"card:{c}", f"{c} ({card_of(c).name})", "Play a card (3.1)", c == play),
+                            partial(_play, c)))
+            if play and card_of(play).is_event:
+                g = known.game_from_view(report["view"])
+                out += _event_choices(legal_events(g, report["side"], play), sections.get("event"))
+        if d.kind == "event":
+            out += _event_choices(options.get("event_params", []), sections.get("event"))
+        if section:
+            out += _main_attack_choices(report, d, section)
+            out += _battle_order_choices(report, d, section)
+            out += _pin_choices(report, d, section)
+        if d.kind == "decide":
+            out += _answer_choices(options, sections.get("decide", {}))
+        if d.kind == "winter":
+            out += _winter_choices(options.get("winter_plan", {}), sections.get("winter", {}))
+        if d.kind and "plans" in rules_for(d.kind).sections:
+            out += _plan_choices(sections.get("plans", {}))
+        return out
+
+
+def _strip(section: str, sections: Sections) -> None:
+    for key in STEP_LATER:
+        sections.get(section, {}).pop(key, None)
+
+
+def _play(c: str, sections: Sections) -> None:
+    sections["card"] = {"play": c}
+    sections.pop("event", None)
+    if card_of(c).is_event:
+        sections.pop("if_player1", None)
+        sections["event"] = {}
+    else:
+        sections.setdefault("if_player1", {"moves": []})
+
+
+def _event_choices(params: list[dict[str, Any]], now: Any) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    return [(Choice(f"event:{i}", _params_label(p), "The event's parameters (3.12)", p == now),
+             partial(_put, (), "event", p)) for i, p in enumerate(params)]
+
+
+def _main_attack_choices(report: dict[str, Any], d: drafts.Draft,
+                         section: str) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    """For each area the draft's moves enter from more than one origin: each (origin, via) the check
+    accepts as its Main Attack (5.32), tried as the referee would judge it."""
+    moves = d.sections.get(section, {}).get("moves", [])
+    origins: dict[str, set[str]] = {}
+    for m in moves:
+        if m.get("to"):
+            origins.setdefault(m["to"], set()).add(m["from"])
+    out: list[tuple[Choice, Callable[[Sections], None]]] = []
+    chosen = d.sections.get(section, {}).get("main_attack", {})
+    for area, froms in sorted(origins.items()):
+        if len(froms) < 2 and area not in chosen:
+            continue
+        for origin in sorted(froms):
+            for via in [*sorted(board().neighbours(area)), "sea"]:
+                main = {"from": origin, "via": via}
+                change = partial(_put, (section, "main_attack"), area, main)
+                if chosen.get(area) == main or _passes(report, _with(d, change)):
+                    out.append((Choice(f"main:{area}:{origin}:{via}", f"{area}: from {origin} via {via}",
+                                       "Main Attack (5.32)", chosen.get(area) == main), change))
+    return out
+
+
+def _battle_order_choices(report: dict[str, Any], d: drafts.Draft,
+                          section: str) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    """Player 1's battle order (5.1): each area with a battle, or entered by the draft's moves, that the
+    check accepts next in the order."""
+    part = d.sections.get(section, {})
+    order = part.get("battle_order", [])
+    areas = {b["area"] for b in report["view"].get("battles", [])} | {m["to"] for m in part.get("moves", [])
+                                                                      if m.get("to")}
+    out: list[tuple[Choice, Callable[[Sections], None]]] = []
+    for area in sorted(areas - set(order)):
+        change = partial(_append, (section, "battle_order"), area)
+        if _passes(report, _with(d, change)):
+            out.append((Choice(f"order:{area}", f"{area} (battle {len(order) + 1})", "Battles fought first (5.1)"),
+                        change))
+    return out
+
+
+def _append(path: tuple[str, ...], item: str, sections: Sections) -> None:
+    here: Any = sections
+    for key in path[:-1]:
+        here = here.setdefault(key, {})
+    here.setdefault(path[-1], []).append(item)
+
+
+def _pin_choices(report: dict[str, Any], d: drafts.Draft,
+                 section: str) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    """Player 2's pins (4.6): in each area the enemy attacked, each set of the side's blocks there the
+    check accepts as the pinned ones (without pins, the blocks that do not move are pinned)."""
+    v = report["view"]
+    if section != "moves" or v.get("player1") == v["side"]:
+        return []
+    out: list[tuple[Choice, Callable[[Sections], None]]] = []
+    chosen = d.sections.get(section, {}).get("pins", {})
+    for battle in v.get("battles", []):
+        area = battle["area"]
+        if battle.get("attacker") == v["side"]:
+            continue
+        mine = sorted(b["block"] for b in v["blocks"] if b["area"] == area)
+        for n in range(1, len(mine) + 1):
+            for pinned in combinations(mine, n):
+                change = partial(_put, (section, "pins"), area, list(pinned))
+                if chosen.get(area) == list(pinned) or _passes(report, _with(d, change)):
+                    out.append((Choice(f"pin:{area}:{'+'.join(pinned)}", ", ".join(pinned), f"Pinned in {area} (4.6)",
+                                       chosen.get(area) == list(pinned)), change))
+    return out
+
+
+def _answer_choices(options: dict[str, Any], now: dict[str, Any]) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    asked = options.get("questions") or ([options["question"]] if options.get("question") else [])
+    out: list[tuple[Choice, Callable[[Sections], None]]] = []
+    answers = now.get("answers") or ([now["answer"]] if "answer" in now else [])
+    for qi, q in enumerate(asked):
+        where = " ".join(f"{k} {q['context'][k]}" for k in sorted(q.get("context", {})))
+        group = f"Question {qi + 1}: {q['kind']} ({q.get('rule', '')}) {where}".rstrip()
+        for option in q.get("options", []):
+            picked = qi < len(answers) and answers[qi] == option
+            out.append((Choice(f"answer:{qi}:{option}", option, group, picked), partial(_answer, asked, qi, option)))
+    return out
+
+
+def _answer(asked: list[dict[str, Any]], qi: int, option: str, sections: Sections) -> None:
+    """Answer question ``qi``; the questions not answered yet take their first option (their default)."""
+    old = sections.get("decide", {})
+    got = list(old.get("answers") or ([old["answer"]] if "answer" in old else []))
+    got += [(q.get("options") or [""])[0] for q in asked[len(got):]]
+    got[qi] = option
+    sections["decide"] = {"answers": got} if len(asked) > 1 else {"answer": got[0]}
+
+
+def _winter_choices(legal: dict[str, Any], now: dict[str, Any]) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    out: list[tuple[Choice, Callable[[Sections], None]]] = []
+    for key in SINGLE_CHOICES:
+        for value in legal.get(key, []):
+            out.append((Choice(f"winter:{key}:{value}", str(value), f"Winter: {key} (7.0)", now.get(key) == value),
+                        partial(_put, ("winter",), key, value)))
+    for noble, homes in sorted(legal.get("homes", {}).items()):
+        for home in homes:
+            out.append((Choice(f"winter:homes.{noble}:{home}", home, f"Winter: {noble} goes home to (7.12)",
+                               now.get("homes", {}).get(noble) == home),
+                        partial(_put, ("winter", "homes"), noble, home)))
+    for area, builds in sorted(legal.get("builds", {}).items()):
+        for build in builds:
+            out.append((Choice(f"winter:builds.{area}:{build}", build, f"Winter: build in {area} (7.3)",
+                               build in now.get("builds", {}).get(area, [])),
+                        partial(_put, ("winter", "builds"), area, [build])))
+    # The list keys: each item toggled in or out, in the order clicked (the plan's order of preference).
+    for key, group in LIST_KEYS:
+        for item in legal.get(key, []):
+            out.append((Choice(f"winter:{key}:{item}", item, group, item in now.get(key, [])),
+                        partial(_toggle, key, item)))
+    return out
+
+
+# The winter plan's list keys as the board groups them (docs/orders.md "Winter"): blocks to disband
+# over a Castle Limit, blocks to release by choice, and the questions to be asked about instead.
+LIST_KEYS = (("disband", "Winter: disband when over the Castle Limit, in this order (7.31)"),
+             ("release", "Winter: disband by choice though within limits (7.32, 7.5)"),
+             ("ask", "Winter: ask me instead, in a decide step"))
+
+
+def _toggle(key: str, item: str, sections: Sections) -> None:
+    items = sections.setdefault("winter", {}).setdefault(key, [])
+    if item in items:
+        items.remove(item)
+    else:
+        items.append(item)
+
+
+def _plan_choices(now: dict[str, Any]) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    """Standing battle plans (docs/plans.md): retreat when outnumbered, or from a round on."""
+    battle = now.get("battle", {})
+    group = "Standing battle plans (docs/plans.md)"
+    out: list[tuple[Choice, Callable[[Sections], None]]] = [
+        (Choice("plans:outnumbered", "retreat when outnumbered", group, bool(battle.get("retreat_if_outnumbered"))),
+         _flip)]
+    for n in ROUNDS:
+        out.append((Choice(f"plans:round:{n}", f"retreat from round {n}", group, battle.get("retreat_from_round") == n),
+                    partial(_set_round, n)))
+    return out
+
+
+def _flip(sections: Sections) -> None:
+    battle, key = _at(sections, ("plans", "battle")), "retreat_if_outnumbered"
+    if battle.get(key):
+        battle.pop(key)
+    else:
+        battle[key] = True
+
+
+def _set_round(n: int, sections: Sections) -> None:
+    battle = _at(sections, ("plans", "battle"))
+    if battle.get("retreat_from_round") == n:
+        battle.pop("retreat_from_round")
+    else:
+        battle["retreat_from_round"] = n
+
+
+def _panels(report: dict[str, Any], earlier: list[dict[str, Any]]) -> list[Panel]:
+    """The side panel: the turn, since your last report, battles with their exact odds, pools and
+    cards, this step die by die, and the game so far (the summaries of this side's earlier reports)."""
+    v = render.report_view(report)
+    v["odds"] = estimates(v, [b["area"] for b in render.pending_battles(v)])
+    story = [f"step {r.get('step')}: {line}." for r in earlier
+             for line in summary(render.report_view(r).get("log", []), str(report["side"]))]
+    parts = [("The turn", render.header_lines(v)), ("Since your last report", render.since_last(v)[1:]),
+             ("Battles to fight, with your odds", render.battle_lines(v)), ("Pools and cards", render.list_lines(v)),
+             ("This step, die by die", render.log_lines(v)[1:]), ("The game so far", story)]
+    return [Panel(title, tuple(lines)) for title, lines in parts if lines]
+
+
+__all__ = ["HammerBoard", "moves_section"]

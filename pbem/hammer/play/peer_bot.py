@@ -1,0 +1,49 @@
+"""A bot for Hammer with no referee (``pbem demo --no-referee``, the tests): from what its own folder holds
+(the public state, the facts revealed, its own facts), it plays the first Move card of its hand (an Event,
+passed, when it holds no other) and attacks with the first of its blocks that may legally enter an area
+holding the enemy, as Player 1 in ``if_player1`` and as Player 2 in its Move round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.errors import PbemError
+from pbem.core.peer.rules import Facts
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.cards import card
+from pbem.hammer.rules.state import PLACES
+
+
+def bot_order(rules: Any, public: dict[str, Any], side: str, facts: Facts) -> dict[str, Any]:
+    """The bot's order for what ``side`` owes now ({} when it owes nothing: its commit only carries its link)."""
+    kind = rules.owes(public).get(side)
+    if kind is None:
+        return {}
+    if kind == "card":
+        hand = public["game"]["hands"][side]
+        moves = [label for label in hand if not card(str(facts.get(label, "its own card"))).is_event]
+        if not moves:
+            return {"card": hand[0], "event": {"pass": True}}
+        attack = _attack(rules, public, side, facts, {"card": moves[0], "if_player1": {}}, "if_player1")
+        return {"card": moves[0], **({"if_player1": attack} if attack else {})}
+    return _attack(rules, public, side, facts, {}, "")
+
+
+def _attack(rules: Any, public: dict[str, Any], side: str, facts: Facts, base: dict[str, Any],
+            key: str) -> dict[str, Any]:
+    """The first single-block attack on an enemy area next to it that the rules accept (or {})."""
+    blocks = public["game"]["blocks"]
+    enemy = {b["location"] for b in blocks.values() if b["owner"] != side and b["location"] not in PLACES}
+    for name, b in sorted(blocks.items()):
+        if b["owner"] != side or b["location"] in PLACES:
+            continue
+        for nxt in board().neighbours(b["location"]):
+            if nxt not in enemy:
+                continue
+            attempt = {"moves": [{"from": b["location"], "parts": [{"blocks": [name], "path": [nxt]}]}]}
+            try:
+                rules.validate(public, side, {**base, key: attempt} if key else attempt, facts)
+            except PbemError:
+                continue
+            return attempt
+    return {}

@@ -1,0 +1,126 @@
+"""Kings (6.0-6.22): Edward I and II, the Scottish coronations, and defection battles.
+
+A coronation is announced instead of an Event's own text (6.21, 6.22): ``events.resolve_event``
+hands ``{"coronation": candidate}`` here. Nobles who defect because of a coronation or a Herald
+fight at once, as attackers, wherever they now stand among former friends (``fight_defections``).
+"""
+
+from __future__ import annotations
+
+from pbem.core.drbg import Dice
+from pbem.hammer.rules import sofar
+from pbem.hammer.rules.battle import fight_defection
+from pbem.hammer.rules.blocks import spec
+from pbem.hammer.rules.decisions import Decider
+from pbem.hammer.rules.errors import IllegalOrder
+from pbem.hammer.rules.log import PUBLIC, LogEntry, entry
+from pbem.hammer.rules.state import DEAD, OFF_MAP, POOL, BlockState, GameState
+from pbem.hammer.rules.victory import edward_dies as edward_dies
+from pbem.hammer.rules.victory import king_dies as king_dies
+
+Log = list[LogEntry]
+KING = "King"
+FIFE = "Fife"
+FRENCH = "French Knights"
+MORAY = "Moray"
+WALLACE = "Wallace"
+BALLIOL_FROM = 1301  # 6.22
+CANDIDATES = ("Bruce", "Comyn", "Balliol")
+# Who defects to the English when each candidate is crowned (6.21, 6.22).
+DEFECTING_FACTION = {"Bruce": "comyn", "Comyn": "bruce", "Balliol": "bruce"}
+
+
+# --- English kings (6.1) ---------------------------------------------------------------------
+
+def end_of_1306(state: GameState) -> Log:
+    """Edward I becomes Edward II at the end of 1306 (6.1)."""
+    if state.year >= 1306 and state.edward == "I":
+        state.edward = "II"
+        return [entry("edward_ii", None, PUBLIC, year=state.year, why="end of 1306 (6.1)")]
+    return []
+
+
+# --- Scottish kings (6.2-6.22) ----------------------------------------------------------------
+
+def coronation_refusal(state: GameState, candidate: str) -> str:
+    """Why ``candidate`` cannot be crowned now (with the rule), or "" when he can."""
+    if candidate not in CANDIDATES:
+        return f"there is no candidate {candidate!r}; the candidates are {', '.join(CANDIDATES)} (6.2)"
+    if state.king:
+        return f"a King ({state.king}) has already been crowned: once per game (6.2)"
+    if candidate == "Balliol":
+        if state.year < BALLIOL_FROM:
+            return f"King Balliol cannot return before {BALLIOL_FROM} (6.22)"
+        french = state.blocks.get(FRENCH)
+        if french is None or not state.on_map(FRENCH) or french.owner != "scotland":
+            return "the French Knights are not on the map (6.22)"
+        return ""
+    wallace = state.blocks.get(WALLACE)
+    if wallace is not None and wallace.location != DEAD:
+        return "Wallace is not dead (6.21)"
+    b = state.blocks.get(candidate)
+    if b is None or b.owner != "scotland" or b.location != FIFE:
+        return f"{candidate} is not a Scottish block in Fife (6.21)"
+    return ""
+
+
+def coronation_candidates(state: GameState) -> list[str]:
+    """Candidates the Scots may crown now by announcing an Event as a coronation (6.21, 6.22).
+
+    When both sides play Events, England's is resolved first and the Scots may choose then
+    (6.2 sidebar): the engine asks for the Scottish parameters after England's Event.
+    """
+    return [c for c in CANDIDATES if not coronation_refusal(state, c)]
+
+
+def crown(state: GameState, candidate: str, rng: Dice, decider: Decider) -> Log:
+    """Crown ``candidate``: the King block deploys at full strength, the rival faction defects to
+    the English and fights at once wherever it stands among Scots (6.21, 6.22)."""
+    why = coronation_refusal(state, candidate)
+    if why:
+        rule = why[why.rfind("(") + 1:-1]
+        raise IllegalOrder(f"coronation of {candidate}: {why}", rule=rule)
+    where = state.blocks[FRENCH].location if candidate == "Balliol" else FIFE
+    state.blocks[KING] = BlockState("scotland", where, spec(KING).steps)
+    state.king = candidate
+    faction = DEFECTING_FACTION[candidate]
+    defectors = [n for n in state.nobles_of("scotland") if spec(n).faction == faction and n != MORAY]
+    for name in defectors:
+        state.blocks[name].owner = "england"
+    log: Log = [entry("coronation", None, PUBLIC, king=candidate, area=where, defectors=list(defectors),
+                        rule="6.22" if candidate == "Balliol" else "6.21")]
+    with sofar.writing(log):  # a question in the battles it starts shows the coronation (sofar.py)
+        log += fight_defections(state, defectors, rng, decider)
+    return log
+
+
+# --- defection battles -------------------------------------------------------------------------
+
+def defection_areas(state: GameState, defectors: list[str]) -> dict[str, list[str]]:
+    """Areas where a defector now stands with enemy blocks: area -> defectors there (sorted)."""
+    out: dict[str, list[str]] = {}
+    for name in sorted(defectors):
+        b = state.blocks[name]
+        if b.location in (POOL, DEAD, OFF_MAP):
+            continue
+        if state.is_enemy_occupied(b.location, b.owner):
+            out.setdefault(b.location, []).append(name)
+    return dict(sorted(out.items()))
+
+
+def fight_defections(state: GameState, defectors: list[str], rng: Dice, decider: Decider) -> Log:
+    """Fight every battle the defection causes at once, the defectors attacking, in area-name order."""
+    log: Log = []
+    with sofar.writing(log):
+        for area, names in defection_areas(state, defectors).items():
+            log += _fight_defection(state, area, names, rng, decider)
+    return log
+
+
+def _fight_defection(state: GameState, area: str, defectors: list[str], rng: Dice, decider: Decider) -> Log:
+    """A battle fought at once with ``defectors`` attacking (battle.py: a normal battle, 3 rounds)."""
+    return list(fight_defection(state, area, list(defectors), rng, decider) or [])
+
+
+__all__ = ["coronation_candidates", "coronation_refusal", "crown", "edward_dies", "king_dies",
+           "end_of_1306", "fight_defections", "defection_areas"]
