@@ -3,6 +3,7 @@ an outsider would send them, and Debian's chromium driven by Selenium (docs/boar
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -137,3 +138,22 @@ def click_choice(driver: Any, server: BoardServer, choice: str) -> dict[str, Any
     wait(driver, lambda d: d.find_element("css selector", f'button[data-choice="{choice}"]')
           .get_attribute("aria-pressed") == "true")
     return settled(driver, server)
+
+
+def same_randomness(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sealing's randomness (the content key, the HPKE encapsulation) and clock, fixed alike for both paths."""
+    from pbem.core import envelope
+    from pbem.core import game as core_game
+
+    real = envelope._suite()
+
+    class Suite:
+        def encrypt(self, key: bytes, recipient: Any, info: bytes) -> bytes:
+            return hashlib.sha256(key + info).digest() * 3
+
+        def decrypt(self, *args: Any, **kwargs: Any) -> Any:  # the report is opened as usual, to check the draft
+            return real.decrypt(*args, **kwargs)
+
+    monkeypatch.setattr(envelope.os, "urandom", lambda n: bytes(range(n)))
+    monkeypatch.setattr(envelope, "_suite", lambda: Suite())
+    monkeypatch.setattr(core_game, "_now", lambda now=None: 1_900_000_000)

@@ -66,3 +66,27 @@ def test_board_winter_release_and_ask_are_choices_the_check_accepts() -> None:
     assert isinstance(d, drafts.Draft)
     winter = d.sections["winter"]
     assert winter["release"] == [release.rsplit(":", 1)[1]] and winter["ask"] == [ask.rsplit(":", 1)[1]], name
+
+
+def test_board_winter_builds_of_several_rps_in_one_area_7_6() -> None:
+    """docs/orders.md "Winter": ``builds`` holds one entry per RP of an area (7.6); the board sets each
+    RP's entry in turn, every one offered accepted by the check, so no build needs the TOML draft."""
+    for name, report in REPORTS:
+        if not name.startswith("winter/"):
+            continue
+        d = BOARD.start(report)
+        first = [c.id for c in BOARD.view(report, d, []).choices if c.id.startswith("winter:builds.")
+                 and not c.id.endswith(":pass")]
+        for choice in first:
+            after = BOARD.act(report, d, BoardAction("choose", choice=choice))
+            second = [c.id for c in BOARD.view(report, after, []).choices
+                      if c.id.startswith(choice.split(":")[1].replace("builds.", "winter:builds.") + ".2:")]
+            if second:
+                after = BOARD.act(report, after, BoardAction("choose", choice=second[0]))
+                drafts.check_draft(after, report)
+                assert isinstance(after, drafts.Draft)
+                area = choice.split(":")[1].removeprefix("builds.")
+                assert after.sections["winter"]["builds"][area] == [choice.split(":", 2)[2],
+                                                                    second[0].split(":", 2)[2]], name
+                return
+    raise AssertionError("no winter pause with an area of two RPs")

@@ -3,7 +3,6 @@ and actions keep their schemas; Seal writes the very bytes ``orders seal`` write
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -12,7 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from board_support import a_legal_move, board_of, game_in, move_card, request
+from board_support import a_legal_move, board_of, game_in, move_card, request, same_randomness
 from e2e.e2e_support import run
 
 from pbem.board.server import ASSETS, BoardServer, asset
@@ -123,25 +122,6 @@ def test_board_dests_are_what_the_referees_check_accepts(board: BoardServer) -> 
     assert not view["check"]["ok"] and view["check"]["rule"]
 
 
-def _same_randomness(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Sealing's randomness (the content key, the HPKE encapsulation) and clock, fixed alike for both paths."""
-    from pbem.core import envelope
-    from pbem.core import game as core_game
-
-    real = envelope._suite()
-
-    class Suite:
-        def encrypt(self, key: bytes, recipient: Any, info: bytes) -> bytes:
-            return hashlib.sha256(key + info).digest() * 3
-
-        def decrypt(self, *args: Any, **kwargs: Any) -> Any:  # the report is opened as usual, to check the draft
-            return real.decrypt(*args, **kwargs)
-
-    monkeypatch.setattr(envelope.os, "urandom", lambda n: bytes(range(n)))
-    monkeypatch.setattr(envelope, "_suite", lambda: Suite())
-    monkeypatch.setattr(core_game, "_now", lambda now=None: 1_900_000_000)
-
-
 def test_board_seal_writes_the_bytes_orders_seal_writes_from_the_same_draft(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game_in(tmp_path)
@@ -153,7 +133,7 @@ def test_board_seal_writes_the_bytes_orders_seal_writes_from_the_same_draft(
             assert request(server, "api/act", action)[1]["check"]["ok"]
         draft = tmp_path / "same.toml"
         draft.write_text(request(server, "api/view")[1]["draft"])
-        _same_randomness(monkeypatch)
+        same_randomness(monkeypatch)
         status, view = request(server, "api/seal", {})
         assert status == 200, view
         assert view["sealed"].startswith("sealed card orders for england, step 0, to ")

@@ -21,6 +21,7 @@ from pbem.core.ruleset import Draft
 from pbem.hammer.play import drafts, known
 from pbem.hammer.play.order_kinds import rules_for
 from pbem.hammer.play.order_kinds.winter import SINGLE_CHOICES
+from pbem.hammer.rules.blocks import spec
 from pbem.hammer.rules.board import board
 from pbem.hammer.rules.cards import card as card_of
 from pbem.hammer.rules.errors import InvalidOrder
@@ -51,6 +52,17 @@ def moves_section(report: dict[str, Any], sections: Sections) -> str:
     if asks == "card" and play and not card_of(play).is_event:
         return "if_player1"
     return ""
+
+
+def _dest(m: dict[str, Any]) -> str:
+    """Where a draft's move ends: its ``to`` (or sea move's ``sea_to``), or its one part's last area (4.2)."""
+    parts = m.get("parts", [])
+    path = parts[0].get("path", []) if len(parts) == 1 else []
+    return str(m.get("to") or m.get("sea_to") or (path[-1] if path else ""))
+
+
+def _blocks(m: dict[str, Any]) -> list[str]:
+    return list(m.get("blocks") or [b for p in m.get("parts", []) for b in p.get("blocks", [])])
 
 
 def _passes(report: dict[str, Any], d: drafts.Draft) -> bool:
@@ -97,9 +109,10 @@ def _orders(sections: Sections, section: str) -> list[tuple[str, Callable[[Secti
     out: list[tuple[str, Callable[[Sections], None]]] = []
     part = sections.get(section, {}) if section else {}
     for i, m in enumerate(part.get("moves", [])):
-        to = m.get("to") or m.get("sea_to") or "/".join(p.get("path", [""])[-1] for p in m.get("parts", []))
-        blocks = m.get("blocks") or [b for p in m.get("parts", []) for b in p.get("blocks", [])]
-        out.append((f"move {', '.join(blocks)} from {m.get('from')} to {to}", partial(_drop, (section, "moves"), i)))
+        to = _dest(m) or "/".join(p.get("path", [""])[-1] for p in m.get("parts", []))
+        via = f" by {' > '.join(m['parts'][0]['path'])}" if len(m.get("parts", [])) == 1 else ""
+        out.append((f"move {', '.join(_blocks(m))} from {m.get('from')} to {to}{via}",
+                    partial(_drop, (section, "moves"), i)))
     for area, main in sorted(part.get("main_attack", {}).items()):
         out.append((f"Main Attack on {area}: the group from {main['from']} via {main['via']} (5.32)",
                     partial(_drop, (section, "main_attack"), area)))
@@ -124,7 +137,7 @@ def _drop(path: tuple[str, ...], key: Any, sections: Sections) -> None:
     _at(sections, path).pop(key)
 
 
-def _put(path: tuple[str, ...], key: str, value: Any, sections: Sections) -> None:
+def _put(path: tuple[str, ...], key: Any, value: Any, sections: Sections) -> None:
     _at(sections, path)[key] = copy.deepcopy(value)
 
 
@@ -153,7 +166,7 @@ class HammerBoard:
         d = _draft(draft)
         section = moves_section(report, d.sections)
         v = report["view"]
-        moved = {b for m in d.sections.get(section, {}).get("moves", []) for b in m.get("blocks", [])}
+        moved = {b for m in d.sections.get(section, {}).get("moves", []) for b in _blocks(m)}
         reach = report.get("options", {}).get("moves", {}) if section else {}
         pieces = tuple(Piece(b["block"], b["area"], f"{b['block']} {b['strength']}/{b['steps']}") for b in v["blocks"]
                        if reach.get(b["area"], {}).get(b["block"]) and b["block"] not in moved)
@@ -162,7 +175,7 @@ class HammerBoard:
                          pieces=pieces, choices=tuple(self._choices(report, d, section)),
                          orders=tuple(text for text, _ in _orders(d.sections, section)),
                          panels=tuple(_panels(report, earlier)), draft=drafts.dump_draft(d),
-                         arrows=tuple((str(m["from"]), str(m.get("to") or m.get("sea_to") or ""))
+                         arrows=tuple((str(m["from"]), _dest(m))
                                       for m in d.sections.get(section, {}).get("moves", []) if section))
 
     def dests(self, report: dict[str, Any], draft: Draft, pieces: tuple[str, ...]) -> tuple[str, ...]:
@@ -212,6 +225,7 @@ class HammerBoard:
         if d.kind == "event":
             out += _event_choices(options.get("event_params", []), sections.get("event"))
         if section:
+            out += _path_choices(report, d, section)
             out += _main_attack_choices(report, d, section)
             out += _battle_order_choices(report, d, section)
             out += _pin_choices(report, d, section)
@@ -219,6 +233,7 @@ class HammerBoard:
             out += _answer_choices(options, sections.get("decide", {}))
         if d.kind == "winter":
             out += _winter_choices(options.get("winter_plan", {}), sections.get("winter", {}))
+            out += _build_choices(report, d, options.get("winter_plan", {}).get("builds", {}))
         if d.kind and "plans" in rules_for(d.kind).sections:
             out += _plan_choices(sections.get("plans", {}))
         return out
@@ -244,6 +259,46 @@ def _event_choices(params: list[dict[str, Any]], now: Any) -> list[tuple[Choice,
              partial(_put, (), "event", p)) for i, p in enumerate(params)]
 
 
+def _paths(origin: str, target: str, longest: int) -> list[tuple[str, ...]]:
+    """Every path from ``origin`` to ``target`` of at most ``longest`` borders, no area entered twice nor
+    the origin again (4.x: docs/orders.md "Paths"), shortest first, then by name (the ``to`` order)."""
+    out: list[tuple[str, ...]] = []
+    frontier: list[tuple[str, ...]] = [()]
+    for _ in range(longest):
+        grown: list[tuple[str, ...]] = []
+        for path in frontier:
+            for nxt in sorted(board().neighbours(path[-1] if path else origin)):
+                if nxt == origin or nxt in path:
+                    continue
+                (out if nxt == target else grown).append((*path, nxt))
+        frontier = grown
+    return sorted(out, key=lambda p: (len(p), p))
+
+
+def _path_choices(report: dict[str, Any], d: drafts.Draft,
+                  section: str) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    """A move's own path (docs/orders.md "Paths", 4.0-4.4): for each land move of one part whose target
+    more than one path reaches, each path the check accepts in its place (the ``to`` shorthand lets the
+    referee take the first legal one; this names it)."""
+    out: list[tuple[Choice, Callable[[Sections], None]]] = []
+    for i, m in enumerate(d.sections.get(section, {}).get("moves", [])):
+        blocks, target = _blocks(m), _dest(m)
+        if m.get("sea_to") or len(m.get("parts", [None])) != 1 or not target or not blocks:
+            continue
+        now = tuple(m["parts"][0].get("path", [])) if m.get("parts") else ()
+        offered = []
+        for path in _paths(str(m["from"]), target, max(spec(b).move for b in blocks)):
+            move = {"from": m["from"], "parts": [{"blocks": blocks, "path": list(path)}]}
+            change = partial(_put, (section, "moves"), i, move)
+            if path == now or _passes(report, _with(d, change)):
+                offered.append((Choice(f"path:{i}:{'>'.join(path)}", " > ".join(path),
+                                       f"Path of {', '.join(blocks)} from {m['from']} to {target} (4.3)",
+                                       path == now), change))
+        if len(offered) > 1:
+            out += offered
+    return out
+
+
 def _main_attack_choices(report: dict[str, Any], d: drafts.Draft,
                          section: str) -> list[tuple[Choice, Callable[[Sections], None]]]:
     """For each area the draft's moves enter from more than one origin: each (origin, via) the check
@@ -251,8 +306,8 @@ def _main_attack_choices(report: dict[str, Any], d: drafts.Draft,
     moves = d.sections.get(section, {}).get("moves", [])
     origins: dict[str, set[str]] = {}
     for m in moves:
-        if m.get("to"):
-            origins.setdefault(m["to"], set()).add(m["from"])
+        if _dest(m) and not m.get("sea_to"):
+            origins.setdefault(_dest(m), set()).add(m["from"])
     out: list[tuple[Choice, Callable[[Sections], None]]] = []
     chosen = d.sections.get(section, {}).get("main_attack", {})
     for area, froms in sorted(origins.items()):
@@ -274,8 +329,8 @@ def _battle_order_choices(report: dict[str, Any], d: drafts.Draft,
     check accepts next in the order."""
     part = d.sections.get(section, {})
     order = part.get("battle_order", [])
-    areas = {b["area"] for b in report["view"].get("battles", [])} | {m["to"] for m in part.get("moves", [])
-                                                                      if m.get("to")}
+    areas = {b["area"] for b in report["view"].get("battles", [])} | {_dest(m) for m in part.get("moves", [])
+                                                                      if m.get("to") or m.get("parts")}
     out: list[tuple[Choice, Callable[[Sections], None]]] = []
     for area in sorted(areas - set(order)):
         change = partial(_append, (section, "battle_order"), area)
@@ -348,17 +403,49 @@ def _winter_choices(legal: dict[str, Any], now: dict[str, Any]) -> list[tuple[Ch
             out.append((Choice(f"winter:homes.{noble}:{home}", home, f"Winter: {noble} goes home to (7.12)",
                                now.get("homes", {}).get(noble) == home),
                         partial(_put, ("winter", "homes"), noble, home)))
-    for area, builds in sorted(legal.get("builds", {}).items()):
-        for build in builds:
-            out.append((Choice(f"winter:builds.{area}:{build}", build, f"Winter: build in {area} (7.3)",
-                               build in now.get("builds", {}).get(area, [])),
-                        partial(_put, ("winter", "builds"), area, [build])))
     # The list keys: each item toggled in or out, in the order clicked (the plan's order of preference).
     for key, group in LIST_KEYS:
         for item in legal.get(key, []):
             out.append((Choice(f"winter:{key}:{item}", item, group, item in now.get(key, [])),
                         partial(_toggle, key, item)))
     return out
+
+
+def _build_choices(report: dict[str, Any], d: drafts.Draft,
+                   legal: dict[str, Any]) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    """The winter builds (7.6, docs/orders.md "Winter"): one entry per Replacement Point of each area (its
+    Castle Limit for the side, 7.6), in order. The first RP's entry is offered as ever; each next one once
+    the one before it is set and is not ``pass`` (a pass forfeits the rest), and only where the check
+    accepts the plan with it."""
+    side = str(report["side"])
+    now = d.sections.get("winter", {}).get("builds", {})
+    out: list[tuple[Choice, Callable[[Sections], None]]] = []
+    for area, builds in sorted(legal.items()):
+        got = list(now.get(area, []))
+        rps = board().area(area).castle_limit(side)
+        for rp in range(min(rps, len(got) + 1)):
+            if rp and got[rp - 1] == "pass":
+                break
+            for build in builds:
+                picked = rp < len(got) and got[rp] == build
+                change = partial(_build, area, rp, build)
+                if rp and not picked and not _passes(report, _with(d, change)):
+                    continue
+                choice = f"winter:builds.{area}:{build}" if rp == 0 else f"winter:builds.{area}.{rp + 1}:{build}"
+                out.append((Choice(choice, build, f"Winter: build in {area}, RP {rp + 1} of {rps} (7.6)", picked),
+                            change))
+    return out
+
+
+def _build(area: str, rp: int, build: str, sections: Sections) -> None:
+    """Set the entry of the area's RP ``rp`` (0 the first); a pass drops the entries after it."""
+    got = _at(sections, ("winter", "builds")).setdefault(area, [])
+    if rp < len(got):
+        got[rp] = build
+    else:
+        got.append(build)
+    if build == "pass":
+        del got[rp + 1:]
 
 
 # The winter plan's list keys as the board groups them (docs/orders.md "Winter"): blocks to disband
