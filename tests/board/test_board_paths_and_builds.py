@@ -13,6 +13,7 @@ from board_support import board_of, click_choice, css, game_in, move_card, open_
 from e2e.e2e_support import run
 
 from pbem.board.server import BoardServer
+from pbem.core import game, identity, ledger, ruleset, seen
 
 
 def _a_move_with_two_paths(server: BoardServer) -> tuple[str, str, list[str]]:
@@ -59,3 +60,59 @@ def test_board_browser_a_moves_own_path_4_3_sealed_as_orders_seal_writes_it(
     run("orders", "check", draft, *keys)  # the referee's validation accepts it
     run("orders", "seal", draft, *keys, "--out", tmp_path / "cli.asc")
     assert (tmp_path / "board.asc").read_bytes() == (tmp_path / "cli.asc").read_bytes()
+
+
+def _to_winter(folder: Path) -> None:
+    """Both sides play the default orders until both owe their winter plans (7.0)."""
+    d, k = folder / "g", folder / "keys"
+    rules = ruleset.load("hammer")
+    referee = identity.load_private(k / "referee.key")
+    for _ in range(60):
+        info = game.status(d)
+        if set(info["owes"].values()) == {"winter"}:
+            return
+        man = ledger.read_manifest(d)
+        state = game._load_state(d, man, ledger.read_entry(d, int(info["step"]), man), referee)["state"]
+        orders = [game.write_order(d, identity.load_private(k / f"{s}.key"), s, info["step"],
+                                   rules.default_order(state, s)) for s in sorted(info["owes"])]
+        game.adjudicate(d, referee, orders)
+        man = ledger.read_manifest(d)
+        seen.note(d, ledger.latest(d, man))  # the player's folder saw each entry as it came (§8.3)
+    raise AssertionError("no winter step reached")
+
+
+def test_board_browser_winter_builds_7_6_several_rps_in_one_area_sealed_as_orders_seal_writes_them(
+        tmp_path: Path, driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    game_in(tmp_path)
+    _to_winter(tmp_path)
+    same_randomness(monkeypatch)
+    for side in ("scotland", "england"):
+        server = board_of(tmp_path, side, out=tmp_path / "board.asc")
+        try:
+            view = open_board(driver, server)
+            firsts = [c["id"] for c in view["choices"] if c["id"].startswith("winter:builds.")
+                      and not c["id"].endswith(":pass")]
+            for first in firsts:
+                view = click_choice(driver, server, first)
+                area = first.split(":")[1].removeprefix("builds.")
+                second = [c["id"] for c in view["choices"] if c["id"].startswith(f"winter:builds.{area}.2:")]
+                if second:
+                    break
+            else:
+                continue
+            view = click_choice(driver, server, second[-1])
+            builds = tomllib.loads(view["draft"])["winter"]["builds"]
+            assert builds[area] == [first.split(":", 2)[2], second[-1].split(":", 2)[2]]
+            assert "Check: ok" in css(driver, "#check").text
+            css(driver, "#seal").click()
+            assert "sealed winter orders" in wait(driver, lambda d: d.find_element("id", "sealed").text)
+        finally:
+            server.stop()
+        draft = tmp_path / "same.toml"
+        draft.write_text(view["draft"])
+        keys = ("--key", tmp_path / "keys" / f"{side}.key", "--game", tmp_path / "g")
+        run("orders", "seal", draft, *keys, "--out", tmp_path / "cli.asc")  # before check notes the sight (§8.3)
+        assert (tmp_path / "board.asc").read_bytes() == (tmp_path / "cli.asc").read_bytes()
+        run("orders", "check", draft, *keys)  # the referee's validation accepts it
+        return
+    raise AssertionError("no area of two RPs with a build to set in this winter")
