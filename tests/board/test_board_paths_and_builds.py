@@ -16,6 +16,17 @@ from pbem.board.server import BoardServer
 from pbem.core import game, identity, ledger, ruleset, seen
 
 
+def _sealed_as_orders_seal_writes_it(folder: Path, side: str, text: str) -> None:
+    """The board's sealed file (``board.asc``) is the one ``orders seal`` writes from the draft it shows,
+    and the referee's validation (``orders check``) accepts that draft."""
+    draft = folder / "same.toml"
+    draft.write_text(text)
+    keys = ("--key", folder / "keys" / f"{side}.key", "--game", folder / "g")
+    run("orders", "seal", draft, *keys, "--out", folder / "cli.asc")
+    assert (folder / "board.asc").read_bytes() == (folder / "cli.asc").read_bytes()
+    run("orders", "check", draft, *keys)
+
+
 def _a_move_with_two_paths(server: BoardServer) -> tuple[str, str, list[str]]:
     """(block, destination, its path choices) for a move the check accepts by more than one path."""
     view = request(server, "api/view")[1]
@@ -54,12 +65,7 @@ def test_board_browser_a_moves_own_path_4_3_sealed_as_orders_seal_writes_it(
         assert "sealed card orders for england" in wait(driver, lambda d: d.find_element("id", "sealed").text)
     finally:
         server.stop()
-    draft = tmp_path / "same.toml"
-    draft.write_text(view["draft"])
-    keys = ("--key", tmp_path / "keys" / "england.key", "--game", tmp_path / "g")
-    run("orders", "check", draft, *keys)  # the referee's validation accepts it
-    run("orders", "seal", draft, *keys, "--out", tmp_path / "cli.asc")
-    assert (tmp_path / "board.asc").read_bytes() == (tmp_path / "cli.asc").read_bytes()
+    _sealed_as_orders_seal_writes_it(tmp_path, "england", view["draft"])
 
 
 def _to_winter(folder: Path) -> None:
@@ -108,11 +114,6 @@ def test_board_browser_winter_builds_7_6_several_rps_in_one_area_sealed_as_order
             assert "sealed winter orders" in wait(driver, lambda d: d.find_element("id", "sealed").text)
         finally:
             server.stop()
-        draft = tmp_path / "same.toml"
-        draft.write_text(view["draft"])
-        keys = ("--key", tmp_path / "keys" / f"{side}.key", "--game", tmp_path / "g")
-        run("orders", "seal", draft, *keys, "--out", tmp_path / "cli.asc")  # before check notes the sight (§8.3)
-        assert (tmp_path / "board.asc").read_bytes() == (tmp_path / "cli.asc").read_bytes()
-        run("orders", "check", draft, *keys)  # the referee's validation accepts it
+        _sealed_as_orders_seal_writes_it(tmp_path, side, view["draft"])
         return
     raise AssertionError("no area of two RPs with a build to set in this winter")
