@@ -10,6 +10,7 @@ renders whole games to check it). Text sizes come from textbox.py.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -317,7 +318,7 @@ class _Spots:
                  for x in range(x0 + MARGIN, x1 - MARGIN - w + 1, 3)]
         spots.sort(key=lambda p: ((p[0] - cx) ** 2 + (p[1] - top) ** 2, p[1], p[0]))
         self.area, self.w, self.h = area, w, h
-        self.order = [(cx, top)] + spots
+        self.order = array("i", [v for p in [(cx, top)] + spots for v in p])  # x, y pairs: 8 bytes a spot
         self.inside: list[tuple[int, int]] = []
         self.scanned = 0
 
@@ -328,15 +329,15 @@ class _Spots:
                 yield self.inside[k]
                 k += 1
             elif self.scanned < len(self.order):
-                x, y = self.order[self.scanned]
-                self.scanned += 1
+                x, y = self.order[self.scanned], self.order[self.scanned + 1]
+                self.scanned += 2
                 if box_in_area(self.area, x - MARGIN, y - MARGIN, x + self.w + MARGIN, y + self.h + MARGIN):
                     self.inside.append((x, y))
             else:
                 return
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def _spots(area: str, cx: int, top: int, w: int, h: int) -> _Spots:
     return _Spots(area, cx, top, w, h)
 
