@@ -227,6 +227,7 @@ def box_in_area(area: str, x0: int, y0: int, x1: int, y1: int) -> bool:
     return all(any(lo <= x0 and x1 <= hi for lo, hi in rows[y]) for y in range(y0, y1 + 1))
 
 
+@lru_cache(maxsize=None)
 def area_extent(area: str) -> tuple[int, int, int, int]:
     """The area's land as a bounding box (x0, y0, x1, y1)."""
     rows = area_rows()[area]

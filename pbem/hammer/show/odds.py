@@ -15,6 +15,7 @@ Probabilities are exact ``Fraction`` values; only printing rounds them.
 
 from __future__ import annotations
 
+import copy
 import functools
 import heapq
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,9 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
+from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
+from pbem.core.errors import FormatError
 from pbem.hammer.rules import plans as plans_mod
 from pbem.hammer.rules.battle import STAGES, _begin, _rating, fight
 from pbem.hammer.rules.battle_state import Fight, stage_named
@@ -843,9 +846,26 @@ def view_odds(view: dict[str, Any], area: str, max_states: int = VIEW_BUDGET) ->
         return None
 
 
+_ESTIMATES: dict[bytes, dict[str, dict[str, Any]]] = {}
+ESTIMATES_KEPT = 64  # the latest views' estimates kept: a report's text, HTML and board reckon the same view
+
+
 def estimates(view: dict[str, Any], areas: list[str]) -> dict[str, dict[str, Any]]:
     """The report's ``odds`` field: for each pending battle, the side's estimate (``view_odds``)
-    as plain data, ``{}`` when it is too large to reckon in a report."""
+    as plain data, ``{}`` when it is too large to reckon in a report. ``view_odds`` is a function
+    of the view alone, so the answer for the same view (canonical bytes) and areas is reused."""
+    try:
+        key = canonical_bytes([view, areas])
+    except FormatError:  # not plain data: reckoned afresh
+        return _estimates(view, areas)
+    if key not in _ESTIMATES:
+        if len(_ESTIMATES) >= ESTIMATES_KEPT:
+            _ESTIMATES.pop(next(iter(_ESTIMATES)), None)
+        _ESTIMATES[key] = _estimates(view, areas)
+    return copy.deepcopy(_ESTIMATES[key])
+
+
+def _estimates(view: dict[str, Any], areas: list[str]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for area in areas:
         odds = view_odds(view, area)

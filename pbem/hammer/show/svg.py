@@ -10,7 +10,10 @@ renders whole games to check it). Text sizes come from textbox.py.
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import isqrt
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -304,10 +307,39 @@ def _layout(own: list[tuple[str, str]], enemies: int, style: str, per: int, enem
     return Stack(w + 6, h + 6, tuple(pieces))
 
 
-def _fits(near: list[Box], area: str, box: Box) -> bool:
-    if any(box.overlaps(t, 3) for t in near):
-        return False
-    return box_in_area(area, box.x0 - MARGIN, box.y0 - MARGIN, box.x1 + MARGIN, box.y1 + MARGIN)
+class _Spots:
+    """The top-left corners where a w x h stack lies on land inside ``area`` (its edge MARGIN clear),
+    nearest the spot (cx, top) first: the order and the in-area test depend only on the key, so they
+    are worked out once per key and lazily (a render stops at the first free spot), then reused."""
+
+    def __init__(self, area: str, cx: int, top: int, w: int, h: int) -> None:
+        x0, y0, x1, y1 = area_extent(area)
+        spots = [(x, y) for y in range(y0 + MARGIN, y1 - MARGIN - h + 1, 3)
+                 for x in range(x0 + MARGIN, x1 - MARGIN - w + 1, 3)]
+        spots.sort(key=lambda p: ((p[0] - cx) ** 2 + (p[1] - top) ** 2, p[1], p[0]))
+        self.area, self.w, self.h = area, w, h
+        self.order = array("i", [v for p in [(cx, top)] + spots for v in p])  # x, y pairs: 8 bytes a spot
+        self.inside: list[tuple[int, int]] = []
+        self.scanned = 0
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        k = 0
+        while True:
+            if k < len(self.inside):
+                yield self.inside[k]
+                k += 1
+            elif self.scanned < len(self.order):
+                x, y = self.order[self.scanned], self.order[self.scanned + 1]
+                self.scanned += 2
+                if box_in_area(self.area, x - MARGIN, y - MARGIN, x + self.w + MARGIN, y + self.h + MARGIN):
+                    self.inside.append((x, y))
+            else:
+                return
+
+
+@lru_cache(maxsize=1024)
+def _spots(area: str, cx: int, top: int, w: int, h: int) -> _Spots:
+    return _Spots(area, cx, top, w, h)
 
 
 def _place_in(c: Canvas, area: str, anchor: Box, w: int, h: int) -> Box | None:
@@ -316,14 +348,11 @@ def _place_in(c: Canvas, area: str, anchor: Box, w: int, h: int) -> Box | None:
     if x1 - x0 < w + 2 * MARGIN or y1 - y0 < h + 2 * MARGIN:
         return None
     cx, top = (anchor.x0 + anchor.x1) // 2 - w // 2, anchor.y1 + 2
-    spots = [(x, y) for y in range(y0 + MARGIN, y1 - MARGIN - h + 1, 3)
-             for x in range(x0 + MARGIN, x1 - MARGIN - w + 1, 3)]
-    spots.sort(key=lambda p: ((p[0] - cx) ** 2 + (p[1] - top) ** 2, p[1], p[0]))
     extent = Box(min(x0, cx), min(y0, top), max(x1, cx + w), max(y1, top + h))
     near = [t for t in c.taken if t.overlaps(extent, 3)]  # only these can touch a box tried here
-    for x, y in [(cx, top)] + spots:
+    for x, y in _spots(area, cx, top, w, h):
         box = Box(x, y, x + w, y + h)
-        if _fits(near, area, box):
+        if not any(box.overlaps(t, 3) for t in near):
             return box
     return None
 
