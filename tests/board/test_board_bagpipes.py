@@ -24,7 +24,8 @@ def test_board_bagpipes_an_order_by_clicks_through_the_same_seam(tmp_path: Path,
         from selenium.webdriver.support.ui import WebDriverWait
         wait = WebDriverWait(driver, 20, ignored_exceptions=(StaleElementReferenceException,))  # the page redraws
         seats = wait.until(lambda d: d.execute_script(
-            "return [...document.querySelectorAll('#map svg [data-seat]')].map(g => g.textContent)"))
+            "return [...document.querySelectorAll('#map svg [data-seat]')]"
+            ".map(g => g.querySelector('text').textContent)"))  # each row's first cell: the seat
         assert sorted(s.split(" ")[0] for s in seats) == ["clan1", "clan2"]  # a row per seat, in turn order
         assert [s for s in seats if "(you)" in s] == [next(s for s in seats if s.startswith("clan1"))]
         first = [c for c in view["choices"] if not c["chosen"]][-1]["id"]  # a pick, a play or a loyalty not made yet
