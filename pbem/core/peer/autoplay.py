@@ -16,7 +16,7 @@ from typing import Any
 from pbem.core import atomic, inputs
 from pbem.core.identity import PrivateIdentity
 from pbem.core.peer import chain, folder
-from pbem.core.peer.record import Outcome
+from pbem.core.peer.rounds import Outcome
 from pbem.core.peer.rules import Facts
 from pbem.core.records import record
 

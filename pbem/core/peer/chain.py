@@ -36,12 +36,30 @@ def fresh_secret() -> bytes:
     return os.urandom(LINK_LEN)
 
 
+# Every PEBBLE-th link of the chains walked in this process (``_PEBBLES[(secret, length)][i]`` is
+# ``H^(i*PEBBLE)(secret)``): a side opens one link a round, and walking down from the nearest pebble costs
+# at most PEBBLE hashes instead of up to ``length`` (the whole walk is done once, at the first use).
+PEBBLE = 64
+_PEBBLES: dict[tuple[bytes, int], list[bytes]] = {}
+
+
 def link_at(secret: bytes, length: int, use: int) -> bytes:
     """``H^(length-use)(secret)``: use 0 is the anchor, use ``length`` the secret itself."""
     if not 0 <= use <= length:
         raise LedgerError(f"chain use {use} is outside 0..{length}: the hash chain is spent (protocol §13.3).")
-    out = secret
-    for _ in range(length - use):
+    pebbles = _PEBBLES.get((secret, length))
+    if pebbles is None:
+        pebbles, out = [], secret
+        for i in range(length + 1):
+            if i % PEBBLE == 0:
+                pebbles.append(out)
+            out = step(out)
+        if len(_PEBBLES) >= 64:
+            _PEBBLES.clear()
+        _PEBBLES[(secret, length)] = pebbles
+    hashes = length - use
+    out = pebbles[hashes // PEBBLE]
+    for _ in range(hashes % PEBBLE):
         out = step(out)
     return out
 

@@ -54,6 +54,13 @@ class Dealt:
         return parts[-1].isdigit() and int(parts[-1]) - self.offset in mine
 
 
+def copied(d: Dealt) -> Dealt:
+    """The deal with its own copy of what the record adds to as the game goes: the keys delivered and the
+    positions drawn (its decks and messages never change once made)."""
+    return Dealt(d.step, d.offset, d.locked, {s: dict(k) for s, k in d.keys.items()},
+                 {s: list(js) for s, js in d.positions.items()}, d.used, d.shuffles, d.locks)
+
+
 def positions(deck: Deck, sides: Sequence[str]) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     j = 0

@@ -26,7 +26,8 @@ from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.lock import PRIVATE, game_lock
 from pbem.core.peer import chain, dealing, handles, message
 from pbem.core.peer.message import Message
-from pbem.core.peer.record import MANIFEST_FORMAT, Manifest, Outcome, compute, entry_hash, round_started
+from pbem.core.peer.record import compute
+from pbem.core.peer.rounds import MANIFEST_FORMAT, Manifest, Outcome, entry_hash, round_started
 from pbem.core.peer.rules import Facts, HiddenRules, NeedReveal, card_label, hidden_rules, prepare
 
 MANIFEST = "game.toml"
@@ -62,52 +63,72 @@ def open_game(game_dir: Path, ruleset: str, scenario: str, options: dict[str, An
 def manifest(game_dir: Path) -> Manifest:
     path = Path(game_dir) / MANIFEST
     raw = inputs.read_input(path, LIMIT, "a game manifest", root=Path(game_dir))
+    known = _MANIFESTS.get((str(path), raw))
+    if known is not None:
+        return known
     where = str(path)
     try:
         d = tomllib.loads(raw.decode("utf-8"))
         keys = {s: PublicIdentity.from_dict(d["keys"][s], f"{where} keys.{s}") for s in d["sides"]}
-        return Manifest(d["game"], d["ruleset"], d["scenario"], dict(d["options"]), tuple(d["sides"]), keys,
+        made = Manifest(d["game"], d["ruleset"], d["scenario"], dict(d["options"]), tuple(d["sides"]), keys,
                         int(d["chain_length"]), int(d["deadline_hours"]), sha256_hex(raw))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
         raise FormatError(f"{where} is not a peer game manifest (protocol §13.1).") from None
+    if len(_MANIFESTS) >= 64:
+        _MANIFESTS.clear()
+    _MANIFESTS[(str(path), raw)] = made
+    return made
 
 
-_LISTED: dict[tuple[Any, ...], list[Message]] = {}
+# Manifests already parsed in this process, by path and bytes (the file is read each time; only its parse
+# is kept: no caller changes a manifest's options or keys).
+_MANIFESTS: dict[tuple[str, bytes], Manifest] = {}
+# Message files already read and checked in this process, by manifest and path, with the file's stamp then
+# (kind, inode, size, write time): a client lists its folder at each message and reads again only what is
+# new or changed (verify reads every file: ``fresh``).
+_FILES: dict[str, tuple[tuple[int, int, int, int], Message]] = {}
+FILES_KEPT = 8192
 
 
-def messages(game_dir: Path, man: Manifest) -> list[Message]:
-    """Every message of the folder, each checked (protocol §13.2). A folder whose files (names, inodes,
-    sizes, write times) and manifest are as when last read in this process is not read again."""
+def messages(game_dir: Path, man: Manifest, fresh: bool = False) -> list[Message]:
+    """Every message of the folder, each checked (protocol §13.2). A file whose stamp is as when it was read
+    in this process is not read again, unless ``fresh`` (verify)."""
     folder = Path(game_dir) / "messages"
     if not folder.is_dir():
         return []
-    try:
-        stamp: tuple[Any, ...] = (str(folder.resolve()), man.hash, tuple(sorted(
-            (e.name, e.inode(), e.stat(follow_symlinks=False).st_size, e.stat(follow_symlinks=False).st_mtime_ns)
-            for e in os.scandir(folder))))
-    except OSError:
-        stamp = ()
-    if stamp and stamp in _LISTED:
-        return list(_LISTED[stamp])
-    out = _read_messages(game_dir, man, folder)
-    if stamp:
-        if len(_LISTED) > 256:
-            _LISTED.clear()
-        _LISTED[stamp] = list(out)
-    return out
-
-
-def _read_messages(game_dir: Path, man: Manifest, folder: Path) -> list[Message]:
     out = []
     for name, is_file in inputs.list_folder(folder, "the messages folder"):
         if not is_file or not name.endswith(".pbem"):
             raise FormatError(f"{folder / name} does not belong in a peer game's messages folder (protocol §13.1).")
-        data = inputs.read_input(folder / name, LIMIT, "a peer message", root=Path(game_dir))
-        m = message.read(data, str(folder / name), man.game, man.keys)
-        if m.slot != name and not name.startswith(m.slot[:-5] + "."):
-            raise FormatError(f"{folder / name} holds the message {m.slot} (protocol §13.1).")
+        key = f"{man.hash}:{folder / name}"
+        known = _FILES.get(key)
+        stamp = _stamp(folder / name)
+        if fresh or known is None or known[0] != stamp or not stamp[0]:
+            m = _read_message(game_dir, man, folder, name)
+            if len(_FILES) >= FILES_KEPT:
+                _FILES.clear()
+            _FILES[key] = (stamp, m)
+        else:
+            m = known[1]
         out.append(m)
     return out
+
+
+def _stamp(path: Path) -> tuple[int, int, int, int]:
+    """A file's kind, inode, size and write time (all 0 when it cannot be looked at: then it is read)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return (0, 0, 0, 0)
+    return (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _read_message(game_dir: Path, man: Manifest, folder: Path, name: str) -> Message:
+    data = inputs.read_input(folder / name, LIMIT, "a peer message", root=Path(game_dir))
+    m = message.read(data, str(folder / name), man.game, man.keys)
+    if m.slot != name and not name.startswith(m.slot[:-5] + "."):
+        raise FormatError(f"{folder / name} holds the message {m.slot} (protocol §13.1).")
+    return m
 
 
 def outcome(game_dir: Path) -> Outcome:
@@ -160,6 +181,11 @@ def _save_secrets(game_dir: Path, side: str, data: dict[str, Any]) -> None:
     write_atomic(path, canonical_bytes(data), mode=0o600)
 
 
+# Ledger files this process wrote or found right, with their stamp then: rebuild writes only the entries
+# that are new or whose file changed since (verify reads every one).
+_ENTRIES: dict[str, tuple[tuple[int, int, int, int], bytes]] = {}
+
+
 def rebuild(game_dir: Path) -> Outcome:
     """Recompute the record from the messages and write every entry (and the proof, when one convicts)."""
     man = manifest(game_dir)
@@ -168,8 +194,14 @@ def rebuild(game_dir: Path) -> Outcome:
     ledger.mkdir(exist_ok=True)
     for n, e in enumerate(out.entries):
         path = ledger / f"{n:04d}.json"
+        known = _ENTRIES.get(str(path))
+        if known is not None and known[0] == _stamp(path) and known[0][0] and known[1] == e:
+            continue  # written or read by this process, and not touched since
         if not path.exists() or inputs.read_input(path, LIMIT, "a ledger entry", root=Path(game_dir)) != e:
             write_atomic(path, e)
+        if len(_ENTRIES) >= FILES_KEPT:
+            _ENTRIES.clear()
+        _ENTRIES[str(path)] = (_stamp(path), e)
     if out.verdict and json.loads(out.entries[-1])["kind"] == "void":
         write_proof(game_dir, man, json.loads(out.entries[-1]))
     return out
@@ -475,9 +507,11 @@ def _send(game_dir: Path, me: PrivateIdentity, man: Manifest, side: str, step: i
 
 
 def verify(game_dir: Path) -> list[str]:
-    """Replay the record from the manifest and the messages; every ledger file must be what it computes."""
+    """Replay the record from the manifest and the messages; every ledger file must be what it computes.
+    Every message file is read again and the record computed from the first message, with nothing this
+    process kept (record.compute's ``fresh``): what a folder says is checked, never remembered."""
     man = manifest(game_dir)
-    out = compute(man, messages(game_dir, man))
+    out = compute(man, messages(game_dir, man, fresh=True), fresh=True)
     ledger = Path(game_dir) / "ledger"
     names = sorted(n for n, _ in inputs.list_folder(ledger, "the ledger folder")) if ledger.is_dir() else []
     want = [f"{n:04d}.json" for n in range(len(out.entries))]
@@ -504,7 +538,7 @@ def audit(game_dir: Path) -> list[str]:
     """The end of a game: the replay passes, the game is over, and every commitment was opened."""
     lines = verify(game_dir)
     man = manifest(game_dir)
-    out = compute(man, messages(game_dir, man))
+    out = compute(man, messages(game_dir, man, fresh=True), fresh=True)
     if out.verdict and json.loads(out.entries[-1])["kind"] == "void":
         raise LedgerError(out.verdict)
     if out.owes:
@@ -532,7 +566,7 @@ def check_proof(path: Path, man: Manifest) -> str:
     except (ValueError, KeyError, TypeError):
         raise FormatError(f"{path} is not a peer proof of this game (protocol §13.6).") from None
     msgs = [message.read(str(t), f"{path} message {i}", man.game, man.keys) for i, t in enumerate(texts)]
-    out = compute(man, msgs)
+    out = compute(man, msgs, fresh=True)
     last = json.loads(out.entries[-1]) if out.entries else {}
     if last.get("kind") != "void" or (last["cheater"], last["step"]) != (cheater, step):
         raise LedgerError(f"{path} does not prove that {cheater} cheated at step {step}: its messages compute "

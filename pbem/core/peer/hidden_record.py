@@ -11,15 +11,16 @@ an order that broke a rule decided by a fact hidden until then convicts its side
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError, LedgerError, PbemError
-from pbem.core.peer import chain, deal, dealing, handles, memo
+from pbem.core.peer import chain, deal, dealing, handles, marks, memo
 from pbem.core.peer.message import Message
-from pbem.core.peer.record import Cheat, Manifest, Outcome, claimed, entry_hash, get, make_entry, order_round
+from pbem.core.peer.rounds import Cheat, Manifest, Outcome, claimed, entry_hash, get, make_entry, order_round
 from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, owner_of, sealed
 
 
@@ -122,6 +123,15 @@ class _Book:
     def facts(self) -> Facts:
         return Facts(self.revealed, self.owners)
 
+    def copy(self) -> _Book:
+        """A copy that changes apart from this one (a mark's, marks.py): the dicts and each deal's keys copied."""
+        other = _Book.__new__(_Book)
+        other.man, other.rules, other.tag, other.deck = self.man, self.rules, self.tag, self.deck
+        other.deals = [dealing.copied(d) for d in self.deals]
+        other.handles, other.owners = dict(self.handles), dict(self.owners)
+        other.revealed, other.fresh = dict(self.revealed), dict(self.fresh)
+        return other
+
     def flush(self) -> dict[str, Any]:
         out, self.fresh = dict(sorted(self.fresh.items())), {}
         return out
@@ -129,6 +139,7 @@ class _Book:
 
 def compute_hidden(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, links: dict[str, bytes],
                    used: list[Message], entries: list[bytes]) -> Outcome:
+    """The record from its set-up: entry 0 (the handles, the first deal), then every entry the messages allow."""
     book = _Book(man, rules)
     for m in used:
         if m.phase == "start":
@@ -145,8 +156,33 @@ def compute_hidden(man: Manifest, held: Mapping[str, Message], rules: HiddenRule
         public = rules.dealt(public, dealt.labels())
     entries.append(make_entry(man, 0, "setup", "", used, seed=chain.seed(man.game, 0, seed_links).hex(),
                               handles=dict(sorted(book.handles.items())), **dealt_fields, state=public))
+    return _entries(man, held, rules, book, links, entries, public)
+
+
+def resumed(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, entries: list[bytes]) -> Outcome | None:
+    """The record computed on from the latest mark ``held`` bears out (marks.py), or None when there is none."""
+    mark = marks.latest(_game_key(man, rules), held)
+    if mark is None:
+        return None
+    before: list[bytes] = mark.state[0]
+    public: dict[str, Any] = copy.deepcopy(mark.state[1])
+    book: _Book = mark.state[2].copy()
+    entries.extend(before)
+    return _entries(man, held, rules, book, dict(mark.state[3]), entries, public)
+
+
+def _game_key(man: Manifest, rules: HiddenRules) -> str:
+    return f"{man.hash}:{type(rules).__module__}.{type(rules).__qualname__}"
+
+
+def _entries(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, book: _Book, links: dict[str, bytes],
+             entries: list[bytes], public: dict[str, Any]) -> Outcome:
+    """Every entry from the head of the next one (the set-up written, or a mark resumed): each head is marked,
+    so the next message resumes at the latest entry rather than at the set-up (marks.py)."""
+    game = _game_key(man, rules)
     while True:
         step = len(entries)
+        marks.keep(game, step, held, (list(entries), copy.deepcopy(public), book.copy(), dict(links)))
         book.draws(public, step)
         owes = rules.owes(public)
         if not owes:
