@@ -27,6 +27,7 @@ import json
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.core.drbg import Drbg
+from pbem.core.plain import plain_copy
 from pbem.core.ruleset import Ruleset, StepResult
 from pbem.hammer.peer import HammerPeer
 from pbem.hammer.play import drafts
@@ -44,7 +45,7 @@ from pbem.hammer.rules.log import PRIVATE, LogEntry, entry, to_data
 from pbem.hammer.rules.plaindata import plain as _plain
 from pbem.hammer.rules.scenario import scenarios as scenario_names
 from pbem.hammer.rules.scenario import setup as scenario_setup
-from pbem.hammer.rules.state import PLACES, GameState, parse_options, plain_copy
+from pbem.hammer.rules.state import PLACES, GameState, parse_options
 from pbem.hammer.rules.stepstate import GameData, PausedCall, StepState, owes_of
 from pbem.hammer.rules.vocab import SIDE_NAMES, Side, order_kind_named, side_named
 from pbem.hammer.rules.winter import plan_decider as winter_plan

@@ -26,7 +26,7 @@ from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.lock import PRIVATE, game_lock
 from pbem.core.peer import chain, dealing, handles, message
 from pbem.core.peer.message import Message
-from pbem.core.peer.record import compute
+from pbem.core.peer.record import compute, rules_of
 from pbem.core.peer.rounds import MANIFEST_FORMAT, Manifest, Outcome, entry_hash, round_started
 from pbem.core.peer.rules import Facts, HiddenRules, NeedReveal, card_label, hidden_rules, prepare
 
@@ -97,12 +97,14 @@ def messages(game_dir: Path, man: Manifest, fresh: bool = False) -> list[Message
     if not folder.is_dir():
         return []
     out = []
+    where = os.fspath(folder)
     for name, is_file in inputs.list_folder(folder, "the messages folder"):
         if not is_file or not name.endswith(".pbem"):
             raise FormatError(f"{folder / name} does not belong in a peer game's messages folder (protocol §13.1).")
-        key = f"{man.hash}:{folder / name}"
+        path = os.path.join(where, name)
+        key = f"{man.hash}:{path}"
         known = _FILES.get(key)
-        stamp = _stamp(folder / name)
+        stamp = _stamp(path)
         if fresh or known is None or known[0] != stamp or not stamp[0]:
             m = _read_message(game_dir, man, folder, name)
             if len(_FILES) >= FILES_KEPT:
@@ -114,7 +116,7 @@ def messages(game_dir: Path, man: Manifest, fresh: bool = False) -> list[Message
     return out
 
 
-def _stamp(path: Path) -> tuple[int, int, int, int]:
+def _stamp(path: Path | str) -> tuple[int, int, int, int]:
     """A file's kind, inode, size and write time (all 0 when it cannot be looked at: then it is read)."""
     try:
         st = os.lstat(path)
@@ -287,7 +289,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     text). ``facts``: the side's hidden facts to commit to at start (default: the rules' own set-up)."""
     man = manifest(game_dir)
     side = side_of(man, me)
-    rules = rs.load(man.ruleset, man.options)
+    rules = rules_of(man)
     hidden = hidden_rules(rules)
     out = compute(man, messages(game_dir, man))
     if out.verdict:
@@ -456,7 +458,7 @@ def own(game_dir: Path, me: PrivateIdentity) -> dict[str, Any]:
 def own_of(game_dir: Path, side: str) -> dict[str, Any]:
     """``own`` for the side named (its private area is in this folder)."""
     man = manifest(game_dir)
-    hidden = hidden_rules(rs.load(man.ruleset, man.options))
+    hidden = hidden_rules(rules_of(man))
     out = compute(man, messages(game_dir, man))
     secrets = _secrets(game_dir, side)
     if hidden is not None and out.deals:
@@ -528,7 +530,7 @@ def verify(game_dir: Path) -> list[str]:
     elif out.owes:
         lines.append(describe(out, len(out.entries)))
     else:
-        rules = rs.load(man.ruleset, man.options)
+        rules = rules_of(man)
         judge = hidden_rules(rules) or rules
         lines.append(f"result: {json.dumps(judge.result(out.state), sort_keys=True)}")
     return lines

@@ -11,7 +11,6 @@ an order that broke a rule decided by a fact hidden until then convicts its side
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -22,6 +21,7 @@ from pbem.core.peer import chain, deal, dealing, handles, marks, memo
 from pbem.core.peer.message import Message
 from pbem.core.peer.rounds import Cheat, Manifest, Outcome, claimed, entry_hash, get, make_entry, order_round
 from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, owner_of, sealed
+from pbem.core.plain import plain_copy
 
 
 class _Book:
@@ -165,7 +165,7 @@ def resumed(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, entr
     if mark is None:
         return None
     before: list[bytes] = mark.state[0]
-    public: dict[str, Any] = copy.deepcopy(mark.state[1])
+    public: dict[str, Any] = plain_copy(mark.state[1])
     book: _Book = mark.state[2].copy()
     entries.extend(before)
     return _entries(man, held, rules, book, dict(mark.state[3]), entries, public)
@@ -182,7 +182,7 @@ def _entries(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, boo
     game = _game_key(man, rules)
     while True:
         step = len(entries)
-        marks.keep(game, step, held, (list(entries), copy.deepcopy(public), book.copy(), dict(links)))
+        marks.keep(game, step, held, (list(entries), plain_copy(public), book.copy(), dict(links)))
         book.draws(public, step)
         owes = rules.owes(public)
         if not owes:

@@ -8,7 +8,6 @@ rule ends the game with a ``void`` entry naming the cheater, the step and the ru
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,6 +28,7 @@ from pbem.core.peer.rounds import (
     order_round,
 )
 from pbem.core.peer.rules import hidden_rules
+from pbem.core.plain import plain_copy
 
 
 def equivocations(messages: Sequence[Message]) -> Cheat | None:
@@ -55,7 +55,7 @@ def compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset | None
     """Every entry the messages allow, in order; a conviction ends the record with a void entry. A client
     resumes from what this process computed before (marks.py); ``fresh`` (verify, audit, a proof) computes
     from the first message with nothing kept."""
-    rules = rules or rs.load(man.ruleset, man.options)
+    rules = rules or rules_of(man)
     if fresh:
         return _computed(man, messages, rules, fresh)
     key = (man.hash, f"{type(rules).__module__}.{type(rules).__qualname__}", tuple(sorted(m.hash for m in messages)))
@@ -68,11 +68,27 @@ def compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset | None
     return _handed(known)
 
 
+# The ruleset of each manifest this process met (its module imported and its seats built once, not at each
+# message): a ruleset keeps no state between calls (protocol §10: every call is a pure function).
+_RULES: dict[str, rs.Ruleset] = {}
+
+
+def rules_of(man: Manifest) -> rs.Ruleset:
+    """The manifest's ruleset, built with its options."""
+    made = _RULES.get(man.hash)
+    if made is None:
+        made = rs.load(man.ruleset, man.options)
+        if len(_RULES) >= 64:
+            _RULES.clear()
+        _RULES[man.hash] = made
+    return made
+
+
 def _handed(out: Outcome) -> Outcome:
     """A copy no caller can change the kept one through: the states copied, each deal's keys and positions
     copied (the rest of a deal never changes once made)."""
-    return Outcome(list(out.entries), copy.deepcopy(out.state), dict(out.owes), out.verdict,
-                   copy.deepcopy(out.revealed), dict(out.owners), copy.deepcopy(out.resume),
+    return Outcome(list(out.entries), plain_copy(out.state), dict(out.owes), out.verdict,
+                   plain_copy(out.revealed), dict(out.owners), plain_copy(out.resume),
                    [dealing.copied(d) for d in out.deals])
 
 

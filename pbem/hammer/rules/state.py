@@ -7,12 +7,12 @@ keys the canonical form sorts).
 
 from __future__ import annotations
 
-import copy
 import hashlib
-from dataclasses import asdict, dataclass, field, is_dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.core.canonical import canonical_bytes
+from pbem.core.plain import plain_copy
 from pbem.hammer.rules.battle_state import Fight, fight_data, fight_of
 from pbem.hammer.rules.blocks import SIDES, blocks, other_side, spec
 from pbem.hammer.rules.board import board
@@ -81,23 +81,6 @@ class Turn:
                     fighting=self.fighting, fight=self.fight.copy() if self.fight is not None else None)
 
 
-_SCALARS = frozenset({str, int, bool, float, type(None)})
-
-
-def plain_copy(data: Any) -> Any:
-    """A deep copy of plain data (dicts, lists, tuples, scalars), as ``asdict`` would give it."""
-    kind = type(data)
-    if kind is dict:  # scalars (most of the data) are kept without a call
-        return {k: v if type(v) in _SCALARS else plain_copy(v) for k, v in data.items()}
-    if kind is list:
-        return [v if type(v) in _SCALARS else plain_copy(v) for v in data]
-    if kind in _SCALARS:
-        return data
-    if kind is tuple:
-        return tuple(plain_copy(v) for v in data)
-    if is_dataclass(data) and not isinstance(data, type):
-        return asdict(data)
-    return copy.deepcopy(data)
 
 
 def _battle_dict(b: Battle) -> dict[str, Any]:

@@ -20,9 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from pbem.core.plain import plain_copy
 from pbem.hammer.rules.engine import StepName, step_named
 from pbem.hammer.rules.errors import DataError
-from pbem.hammer.rules.state import plain_copy
 from pbem.hammer.rules.vocab import SIDE_NAMES, OrderKind, Side, order_kind_named, side_named
 
 GameData = dict[str, Any]  # GameState.to_dict(): replaced whole, never changed in place
