@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.hammer_peer_bot import order
@@ -66,21 +67,56 @@ def test_hammer_peer_5_1_game_turns_with_battles_on_handles_verify_and_audit(yea
         assert any("audit ok" in line for line in peer.audit(dirs[s]))
 
 
+def _entries(game_dir: Path) -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted((game_dir / "ledger").iterdir())]
+
+
 def test_hammer_peer_13_10_noninterference_a_side_opens_only_blocks_the_rules_reveal(year: dict[str, Path]) -> None:
-    """Before the end, every hidden block a side opens (ahead in its reveal, or in an open the rules asked
-    for) is one a battle then reveals (5.1, 5.32): no order, no Player 1 plan that did not come to pass
-    (``if_player1`` while the other side became Player 1), no move, shows the other side anything more."""
-    dirs = year
-    revealed = set()
-    for path in sorted((dirs["scotland"] / "ledger").iterdir()):
-        for line in json.loads(path.read_text()).get("log", []):
-            if line["what"] == "reveal":
-                revealed |= {b["block"] for b in line["blocks"]}
-    opened = set()
-    for m in peer.messages(dirs["scotland"], peer.manifest(dirs["scotland"])):
-        if m.phase in ("reveal", "open"):
-            opened |= {o["label"] for o in m.body.get("openings", []) if o["label"].startswith("hidden.")}
-    assert opened and opened <= revealed, sorted(opened - revealed)
+    """At every pause point, in both directions: every hidden block a side opens before the end (ahead in its
+    reveal, or in an open the rules asked for) is one the very entry that takes the message reveals in a
+    battle (5.1, 5.32): no order, no Player 1 plan that did not come to pass (``if_player1`` while the other
+    side became Player 1), no move, shows the other side anything more, nor anything sooner."""
+    man = peer.manifest(year["scotland"])
+    by_hash = {m.hash: m for m in peer.messages(year["scotland"], man)}
+    checked = {s: 0 for s in SIDES}
+    for e in _entries(year["scotland"]):
+        if e["kind"] == "end":
+            continue
+        revealed = {b["block"] for line in e.get("log", []) if line["what"] == "reveal" for b in line["blocks"]}
+        for h in e["messages"]:
+            m = by_hash[h]
+            opened = {o["label"] for o in m.body.get("openings", []) if o["label"].startswith("hidden.")}
+            assert opened <= revealed, (e["entry"], m.side, m.phase, sorted(opened - revealed))
+            checked[m.side] += len(opened)
+    assert all(checked.values()), checked  # both directions were put to the test
+
+
+def test_hammer_peer_13_10_noninterference_no_entry_names_a_hidden_block_before_the_rules_reveal_it(
+        year: dict[str, Path]) -> None:
+    """At every pause point, in both directions: an entry before the end (its state, its orders, its log,
+    its question, the facts it says were opened) names no hidden block of either side but those a battle
+    revealed up to it (5.1, 5.32; an area named like a noble is no proof of a leak and is left out)."""
+    from pbem.hammer.rules.board import board
+
+    entries = _entries(year["scotland"])
+    hidden = {label: name for label, name in entries[-1]["revealed"].items() if label.startswith("hidden.")}
+    for e in entries:
+        hidden.update({k: v for k, v in e.get("revealed", {}).items() if k.startswith("hidden.")})
+    names = set(hidden.values()) - set(board().area_names())
+    assert {label.split(".")[1] for label in hidden} == set(SIDES) and names
+
+    def strings(value: Any) -> set[str]:
+        if isinstance(value, dict):
+            return {s for k, v in value.items() for s in {k} | strings(v)}
+        if isinstance(value, list):
+            return {s for v in value for s in strings(v)}
+        return {value} if isinstance(value, str) else set()
+
+    known: set[str] = set()  # the names of the blocks the rules revealed so far (the battles' reveal lines)
+    for e in entries[:-1]:
+        known |= {hidden[b["block"]] for line in e.get("log", []) if line["what"] == "reveal" for b in line["blocks"]}
+        leaked = (strings({k: v for k, v in e.items() if k not in ("messages", "prev", "seed")}) & names) - known
+        assert not leaked, (e["entry"], e["kind"], sorted(leaked))
 
 
 def test_hammer_peer_5_1_a_battle_reveal_that_does_not_open_its_handle_names_the_cheater(tmp_path: Path) -> None:
