@@ -512,6 +512,11 @@ def verify(game_dir: Path) -> list[str]:
     """Replay the record from the manifest and the messages; every ledger file must be what it computes.
     Every message file is read again and the record computed from the first message, with nothing this
     process kept (record.compute's ``fresh``): what a folder says is checked, never remembered."""
+    return _verified(game_dir)[0]
+
+
+def _verified(game_dir: Path) -> tuple[list[str], Outcome]:
+    """verify's lines and the record it computed."""
     man = manifest(game_dir)
     out = compute(man, messages(game_dir, man, fresh=True), fresh=True)
     ledger = Path(game_dir) / "ledger"
@@ -533,14 +538,13 @@ def verify(game_dir: Path) -> list[str]:
         rules = rules_of(man)
         judge = hidden_rules(rules) or rules
         lines.append(f"result: {json.dumps(judge.result(out.state), sort_keys=True)}")
-    return lines
+    return lines, out
 
 
 def audit(game_dir: Path) -> list[str]:
     """The end of a game: the replay passes, the game is over, and every commitment was opened."""
-    lines = verify(game_dir)
+    lines, out = _verified(game_dir)  # (the record verify computed from the first message)
     man = manifest(game_dir)
-    out = compute(man, messages(game_dir, man, fresh=True), fresh=True)
     if out.verdict and json.loads(out.entries[-1])["kind"] == "void":
         raise LedgerError(out.verdict)
     if out.owes:

@@ -74,12 +74,12 @@ class _Book:
         except FactLie as exc:
             raise Cheat(side, step, f"its revealed facts break the rules: {exc}", proof) from None
 
-    def draws(self, public: dict[str, Any], step: int) -> None:
+    def draws(self, public: dict[str, Any], at: str, step: int) -> None:
         """The cards the rules gave out of the last deal's stock: their positions now belong to the drawer,
         and every other side owes its key for them in its next commit (protocol §13.12)."""
         if self.deck is None or not self.deals:
             return
-        for label in memo.cards_drawn(self.tag, self.rules, public):
+        for label in memo.cards_drawn(self.tag, self.rules, public, at):
             if label in self.owners:
                 continue
             side = owner_of(label)
@@ -183,7 +183,8 @@ def _entries(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, boo
     while True:
         step = len(entries)
         marks.keep(game, step, held, (list(entries), plain_copy(public), book.copy(), dict(links)))
-        book.draws(public, step)
+        at = entry_hash(entries[-1])  # the entry whose state ``public`` is (memo.py)
+        book.draws(public, at, step)
         owes = rules.owes(public)
         if not owes:
             return _final(man, held, rules, book, entries, public)
@@ -207,10 +208,10 @@ def _entries(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, boo
         orders, round_used = got
         orders = {s: orders[s] for s in owes}
         book.seal(public, orders, step, round_used)
-        _validate(rules, public, orders, book, step, round_used)
+        _validate(rules, public, at, orders, book, step, round_used)
         seed_links = [(s, links[s]) for s in man.sides]
         seed = chain.seed(man.game, step, seed_links)
-        waiting = _adjudicate(man, held, rules, book, entries, public, orders, seed, step, round_used)
+        waiting = _adjudicate(man, held, rules, book, entries, public, at, orders, seed, step, round_used)
         if isinstance(waiting, Outcome):
             return waiting
         result, opens = waiting
@@ -241,13 +242,13 @@ def _deal(man: Manifest, held: Mapping[str, Message], book: _Book, step: int,
     return dealt
 
 
-def _validate(rules: HiddenRules, public: dict[str, Any], orders: Mapping[str, Any], book: _Book, step: int,
+def _validate(rules: HiddenRules, public: dict[str, Any], at: str, orders: Mapping[str, Any], book: _Book, step: int,
               used: list[Message]) -> None:
     """Each order against the rules as far as the facts revealed tell: a fact revealed now checks what
     depended on it (a block's allowance) at once."""
     for side, order in orders.items():
         try:
-            memo.validate(book.tag, rules, public, side, order, book.facts())
+            memo.validate(book.tag, rules, public, at, side, order, book.facts())
         except NeedReveal:
             continue  # the rule waits for a fact still hidden: checked when it opens, or at the final audit
         except PbemError as exc:
@@ -256,13 +257,13 @@ def _validate(rules: HiddenRules, public: dict[str, Any], orders: Mapping[str, A
 
 
 def _adjudicate(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, book: _Book, entries: list[bytes],
-                public: dict[str, Any], orders: dict[str, Any], seed: bytes, step: int,
+                public: dict[str, Any], at: str, orders: dict[str, Any], seed: bytes, step: int,
                 used: list[Message]) -> Outcome | tuple[Any, list[Message]]:
     """The step on its stream, pausing for each reveal question until the owner's ``open`` answers it."""
     opens: list[Message] = []
     while True:
         try:
-            return memo.adjudicate(book.tag, rules, public, orders, book.facts(), seed), opens
+            return memo.adjudicate(book.tag, rules, public, at, orders, book.facts(), seed), opens
         except NeedReveal as q:
             if q.label not in book.owners or q.label in book.revealed:  # a handle, or a card dealt (§13.12)
                 raise LedgerError(f"the {man.ruleset} rules asked for {q.label!r}, which is no hidden fact "
@@ -281,7 +282,7 @@ def _adjudicate(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, 
                 raise Cheat(q.owner, n, f"its open message does not open {q.label}, which the rules ask "
                             f"({q.rule}; protocol §13.10)", [m.hash])
             opens.append(m)
-            _validate(rules, public, orders, book, n, [*used, m])
+            _validate(rules, public, at, orders, book, n, [*used, m])
 
 
 def _final(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, book: _Book, entries: list[bytes],
@@ -325,20 +326,21 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
     by_hash = {m.hash: m for m in held.values()}
     tag = f"{man.ruleset}:{man.hash}"
     public: dict[str, Any] = {}
+    at = ""  # the hash of the entry whose state ``public`` is (memo.py)
     for raw in entries:
         e = json.loads(raw)
         if e["kind"] == "setup":
-            public = e["state"]
+            public, at = e["state"], entry_hash(raw)
             continue
         if e["kind"] == "deal":  # the public state the deal's labels make (checked by its own computation)
-            public = rules.dealt(public, e["dealt"])
+            public, at = rules.dealt(public, e["dealt"]), entry_hash(raw)
             continue
         if e["kind"] != "step":
             continue
         full = Facts(facts, owners, everything=True)
         for side, order in sorted(e["orders"].items()):
             try:
-                memo.validate(tag, rules, public, side, order, full)
+                memo.validate(tag, rules, public, at, side, order, full)
             except NeedReveal as q:
                 raise _unknown(man, e["entry"], q) from None
             except PbemError as exc:
@@ -346,14 +348,14 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
                 raise Cheat(side, e["entry"], f"its order broke a rule its hidden facts decide, shown when "
                             f"every handle opened: {exc} (protocol §13.10)", proof) from None
         try:
-            result = memo.adjudicate(tag, rules, public, e["orders"], full, bytes.fromhex(e["seed"]))
+            result = memo.adjudicate(tag, rules, public, at, e["orders"], full, bytes.fromhex(e["seed"]))
         except NeedReveal as q:
             raise _unknown(man, e["entry"], q) from None
         if canonical_bytes(result.public) != canonical_bytes(e["state"]):
             raise LedgerError(f"entry {e['entry']}: the replay with every fact known does not reach the public "
                               f"state the record holds: the {man.ruleset} rules read a hidden fact without "
                               "asking for it (protocol §13.10).")
-        public = result.public
+        public, at = result.public, entry_hash(raw)
 
 
 def _unknown(man: Manifest, entry: int, q: NeedReveal) -> LedgerError:

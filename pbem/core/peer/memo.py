@@ -1,10 +1,11 @@
 """A per-process memo of a hidden game's pure rule calls (protocol §13.10: every one is deterministic).
 
-Each client recomputes the whole record from its messages whenever one arrives, so the same step is
-adjudicated with the same public state, orders, revealed facts and seed again and again; the answer
-(or the question or refusal it raised) is kept, keyed by the SHA-256 of all of them. A call made
-with the owner's own facts (its client working out what to send ahead) is never kept: it notes what
-it reads.
+The folders of one game compute the same steps, and a step paused on reveal questions is adjudicated
+again at each open; the answer (or the question or refusal it raised) is kept, keyed by the SHA-256 of
+the call's inputs: the public state stands there as ``at``, the hash of the entry that holds it (the
+entry's bytes hold the state, so the hash names it; serializing the state at each call cost more than
+some calls). A call made with the owner's own facts (its client working out what to send ahead) is
+never kept: it notes what it reads.
 """
 
 from __future__ import annotations
@@ -45,19 +46,21 @@ def _facts(facts: Facts) -> list[Any]:
     return [facts.revealed, facts.owners, facts.everything]
 
 
-def adjudicate(tag: str, rules: HiddenRules, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts,
-               seed: bytes) -> PeerStep:
+def adjudicate(tag: str, rules: HiddenRules, public: dict[str, Any], at: str, orders: Mapping[str, Any],
+               facts: Facts, seed: bytes) -> PeerStep:
+    """The step; ``at``: the hash of the entry whose state ``public`` is."""
     if facts.own:
         return rules.adjudicate(public, orders, facts, Drbg(seed))
-    step: PeerStep = _kept(["adjudicate", tag, public, dict(orders), *_facts(facts), seed.hex()],
+    step: PeerStep = _kept(["adjudicate", tag, at, dict(orders), *_facts(facts), seed.hex()],
                            lambda: rules.adjudicate(public, orders, facts, Drbg(seed)))
     return step
 
 
-def validate(tag: str, rules: HiddenRules, public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
-    _kept(["validate", tag, public, side, order, *_facts(facts)], lambda: rules.validate(public, side, order, facts))
+def validate(tag: str, rules: HiddenRules, public: dict[str, Any], at: str, side: str, order: Any,
+             facts: Facts) -> None:
+    _kept(["validate", tag, at, side, order, *_facts(facts)], lambda: rules.validate(public, side, order, facts))
 
 
-def cards_drawn(tag: str, rules: HiddenRules, public: dict[str, Any]) -> list[str]:
-    out: list[str] = _kept(["drawn", tag, public], lambda: drawn(rules, public))
+def cards_drawn(tag: str, rules: HiddenRules, public: dict[str, Any], at: str) -> list[str]:
+    out: list[str] = _kept(["drawn", tag, at], lambda: drawn(rules, public))
     return out
