@@ -17,6 +17,7 @@ from pbem.core.peer import chain, dealing, hidden_record
 from pbem.core.peer.message import Message
 from pbem.core.peer.rounds import (
     ENTRY_FORMAT,
+    MANIFEST_FORMAT,
     Cheat,
     Manifest,
     Outcome,
@@ -26,9 +27,14 @@ from pbem.core.peer.rounds import (
     make_entry,
     open_link,
     order_round,
+    round_started,
 )
 from pbem.core.peer.rules import hidden_rules
 from pbem.core.plain import plain_copy
+
+# What the record's callers read here (the shared parts live in rounds.py since issue 23; the names stay).
+__all__ = ["MANIFEST_FORMAT", "Cheat", "Manifest", "Outcome", "compute", "entry_hash", "equivocations", "round_started",
+           "rules_of"]
 
 
 def equivocations(messages: Sequence[Message]) -> Cheat | None:
