@@ -6,6 +6,8 @@ check``) accepts."""
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -41,13 +43,27 @@ def _a_move_with_two_paths(server: BoardServer) -> tuple[str, str, list[str]]:
     raise AssertionError("no move the check accepts by two paths")
 
 
-def test_board_browser_a_moves_own_path_4_3_sealed_as_orders_seal_writes_it(
-        tmp_path: Path, driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+@contextmanager
+def _england_card_played(tmp_path: Path, driver: Any) -> Iterator[BoardServer]:
+    """England's board of a new Braveheart game (sealing to ``board.asc``), its highest Move card played."""
     game_in(tmp_path)
     server = board_of(tmp_path, "england", out=tmp_path / "board.asc")
     try:
-        view = open_board(driver, server)
-        click_choice(driver, server, move_card(view))
+        click_choice(driver, server, move_card(open_board(driver, server)))
+        yield server
+    finally:
+        server.stop()
+
+
+def _seal_in_the_browser(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    same_randomness(monkeypatch)
+    css(driver, "#seal").click()
+    assert "sealed card orders for england" in wait(driver, lambda d: d.find_element("id", "sealed").text)
+
+
+def test_board_browser_a_moves_own_path_4_3_sealed_as_orders_seal_writes_it(
+        tmp_path: Path, driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    with _england_card_played(tmp_path, driver) as server:
         block, dest, paths = _a_move_with_two_paths(server)
         driver.refresh()
         wait(driver, lambda d: d.find_elements("css selector", "#map svg"))
@@ -61,11 +77,7 @@ def test_board_browser_a_moves_own_path_4_3_sealed_as_orders_seal_writes_it(
         assert moves == [{"from": moves[0]["from"], "parts": [{"blocks": [block], "path": path}]}]
         assert path[-1] == dest
         assert "Check: ok" in css(driver, "#check").text
-        same_randomness(monkeypatch)
-        css(driver, "#seal").click()
-        assert "sealed card orders for england" in wait(driver, lambda d: d.find_element("id", "sealed").text)
-    finally:
-        server.stop()
+        _seal_in_the_browser(driver, monkeypatch)
     _sealed_as_orders_seal_writes_it(tmp_path, "england", view["draft"])
 
 
@@ -91,11 +103,7 @@ def test_board_browser_a_group_split_into_parts_with_their_own_paths_4_2_sealed_
         tmp_path: Path, driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/orders.md "Paths": a group's blocks take different paths to one area, by clicks: the board
     writes ``{from, parts = [{blocks, path}, ...]}``, checked live, sealed as ``orders seal`` seals it."""
-    game_in(tmp_path)
-    server = board_of(tmp_path, "england", out=tmp_path / "board.asc")
-    try:
-        view = open_board(driver, server)
-        click_choice(driver, server, move_card(view))
+    with _england_card_played(tmp_path, driver) as server:
         blocks, dest, split = _a_group_to_split(server)
         driver.refresh()
         wait(driver, lambda d: d.find_elements("css selector", "#map svg"))
@@ -121,11 +129,7 @@ def test_board_browser_a_group_split_into_parts_with_their_own_paths_4_2_sealed_
             assert tomllib.loads(again["draft"])["if_player1"]["moves"] == [
                 {"from": origin, "parts": [{"blocks": blocks, "path": paths[0]}]}]
             view = click_choice(driver, server, second)
-        same_randomness(monkeypatch)
-        css(driver, "#seal").click()
-        assert "sealed card orders for england" in wait(driver, lambda d: d.find_element("id", "sealed").text)
-    finally:
-        server.stop()
+        _seal_in_the_browser(driver, monkeypatch)
     _sealed_as_orders_seal_writes_it(tmp_path, "england", view["draft"])
 
 
