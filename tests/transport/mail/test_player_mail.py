@@ -179,3 +179,21 @@ def test_judge_3_mail_send_over_tls_trusts_only_the_servers_certificate(tmp_path
                                                            ).blocks == [order.read_bytes()]
     finally:
         controller.stop()
+
+
+def test_judge_3_an_order_mail_the_judge_would_ignore_is_never_sent(tmp_path: Path, smtp: Smtp,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mail is read back by the judge's own parser before it goes: a builder drifted so that the
+    judge would take the mail for a robot's (and ignore it) sends nothing and says why."""
+    from pbem.transport.mail import compose
+
+    g, order = rps_folder(tmp_path)
+    set_account(g, smtp.port, "north@player.test", REFEREE)
+    real = compose.message
+
+    def drifted(*args: Any, **kwargs: Any) -> Any:
+        return real(*args, **{**kwargs, "marks": (("Auto-Submitted", "auto-generated"),)})
+    monkeypatch.setattr(compose, "message", drifted)
+    res = pbem("mail", "send", order, "--game", g)
+    assert res.exit_code == 1 and "would not reach the judge as one order (Auto-Submitted" in res.output
+    assert smtp.mailer.count == 0
