@@ -197,3 +197,17 @@ def test_judge_3_an_order_mail_the_judge_would_ignore_is_never_sent(tmp_path: Pa
     res = pbem("mail", "send", order, "--game", g)
     assert res.exit_code == 1 and "would not reach the judge as one order (Auto-Submitted" in res.output
     assert smtp.mailer.count == 0
+
+
+def test_judge_3_orders_seal_names_mail_send_where_the_game_has_a_mail_account(tmp_path: Path) -> None:
+    from e2e.e2e_support import new_game, report_of
+
+    g = new_game(tmp_path)
+    key = tmp_path / "keys" / "england.key"
+    assert pbem("orders", "new", report_of(g, "england"), "--key", key, "--out", tmp_path / "d.toml").exit_code == 0
+    plain = pbem("orders", "seal", tmp_path / "d.toml", "--key", key, "--game", g, "--out", tmp_path / "o.asc")
+    assert plain.exit_code == 0 and "pbem mail send" not in plain.output
+    set_account(g, 2525, "england@player.test", REFEREE)
+    res = pbem("orders", "seal", tmp_path / "d.toml", "--key", key, "--game", g, "--out", tmp_path / "o.asc")
+    assert res.exit_code == 0, res.output
+    assert f"(pbem mail send {tmp_path / 'o.asc'} --game {g} mails it to {REFEREE})" in res.output
