@@ -136,6 +136,8 @@ def test_board_submit_by_mail_sends_the_sealed_order_as_mail_send_does(tmp_path:
         said = _wait(driver, lambda d: d.find_element("id", "submitted").text)
         assert f"mailed 0000-england-orders.asc to {REFEREE} through 127.0.0.1:{smtp.port}" in said
         assert not driver.find_element("id", "submit").is_enabled()
+        assert SMTP_PASSWORD not in driver.page_source  # the password stays in the terminal's process
+        assert SMTP_PASSWORD not in str(request(server, "api/view")[1])
     [raw] = smtp.mailer.delivered[REFEREE]
     read = inbound.parse(raw, REFEREE, 2_000_000)  # the judge's own reader finds the very file Seal wrote
     assert read.sender == "england@player.test" and not read.automatic
