@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from pbem.bagpipes import drafts
-from pbem.bagpipes.player import BagpipesDraft
+from pbem.bagpipes.drafts import BagpipesDraft
 from pbem.bagpipes.tableview import table_svg
 from pbem.core.board import BoardAction, BoardView, Choice, Panel
 from pbem.core.errors import InvalidOrder, PbemError
@@ -94,8 +94,6 @@ class BagpipesBoard:
                              {k: v for k, v in order.items() if k not in ("game", "side", "step", "kind")})
 
     def view(self, report: dict[str, Any], draft: Draft, earlier: list[dict[str, Any]]) -> BoardView:
-        from pbem.bagpipes.player import BagpipesPlayer
-
         d = _draft(draft)
         v = report["view"]
         text = drafts.render_text(report).splitlines()  # it holds what happened and the messages already
@@ -103,7 +101,7 @@ class BagpipesBoard:
         return BoardView(title=f"{report['side']} - step {report['step']} - round {v.get('round', '')}",
                          asks=str(report.get("asks", "")), svg=table_svg(v), pieces=(),
                          choices=tuple(c for c, _ in self._changes(report, d)), orders=(),
-                         panels=tuple(panels), draft=BagpipesPlayer().dump_draft(d))
+                         panels=tuple(panels), draft=drafts.dump(d))
 
     def dests(self, report: dict[str, Any], draft: Draft, pieces: tuple[str, ...]) -> tuple[str, ...]:
         return ()  # no map: nothing moves by pieces

@@ -6,15 +6,51 @@ the referee then runs the full check (``engine.check``) on the real table, with 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
+
+import tomli_w
 
 from pbem.bagpipes.bots import _chooses, safe_order
 from pbem.bagpipes.engine import badge_refusal, clockwise, preference_refusal, stay_home_refusal
 from pbem.bagpipes.fields import Seating, applicable, ignored, never_in_this_game, why_not
 from pbem.bagpipes.model import KIND_FIELDS, REFEREE, parse_order
 from pbem.core.errors import FormatError, IllegalOrder, InvalidOrder
+from pbem.core.ruleset import Draft, draft_header
 
 TIMING_OF_KIND = {"plan": "axe", "turn": "axe"}
+
+
+@dataclass
+class BagpipesDraft:
+    """One seat's order for one step as the player edits it."""
+
+    side: str
+    step: int
+    kind: str
+    game: str = ""
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def body(self) -> dict[str, Any]:
+        """What is sealed: the header and the order's fields (the engine reads ``kind`` and ``round``)."""
+        return {**draft_header(self), **self.fields}
+
+
+def _plain(data: Any) -> Any:
+    """The data without None values (TOML has no null; a missing field is the order's default)."""
+    if isinstance(data, dict):
+        return {k: _plain(v) for k, v in data.items() if v is not None}
+    if isinstance(data, list):
+        return [_plain(v) for v in data]
+    return data
+
+
+def dump(draft: Draft) -> str:
+    """The draft as the TOML ``orders seal`` reads (the player side's ``dump_draft``, and the board's)."""
+    body = _plain(draft.body())
+    if not body.get("game"):
+        body.pop("game", None)
+    return tomli_w.dumps(body)
 
 
 def template(view: dict[str, Any], seat: str) -> dict[str, Any]:

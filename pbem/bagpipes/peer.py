@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.bagpipes.components import Components, face_of
-from pbem.bagpipes.engine import check
+from pbem.bagpipes.engine import check, seat_ids
 from pbem.bagpipes.model import Table, parse_order
 from pbem.bagpipes.peergame import COUNT, MaskedGame, choice_label, deck, is_label, loyalty_value
-from pbem.bagpipes.ruleset import SCENARIO, parse_options
+from pbem.bagpipes.rules import SCENARIO, parse_options
 from pbem.core.drbg import Drbg
 from pbem.core.errors import IllegalOrder, InvalidOrder
 from pbem.core.peer.rules import Deck, FactLie, Facts, PeerStep, owner_of
@@ -30,6 +30,11 @@ class BagpipesPeer:
 
     def __init__(self, players: int, comps: Components, seats: tuple[str, ...]) -> None:
         self.players, self.comps, self.sides = players, comps, seats
+
+    @classmethod
+    def of(cls, players: int, comps: Components) -> BagpipesPeer:
+        """The game of ``players`` seats with no referee: the clans alone (a manual card has no effect)."""
+        return cls(players, comps, seat_ids(players))
 
     def _game(self, t: Table, facts: Facts, rng: Drbg) -> MaskedGame:
         return MaskedGame(t, self.comps, rng, facts)

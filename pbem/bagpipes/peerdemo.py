@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.bagpipes import bots
-from pbem.bagpipes.ruleset import SCENARIO, BagpipesRuleset
+from pbem.bagpipes.peer import BagpipesPeer
+from pbem.bagpipes.rules import SCENARIO, BagpipesRules
 from pbem.core import identity
 from pbem.core.drbg import Drbg
 from pbem.core.peer import autoplay
@@ -23,8 +24,8 @@ def seat_folders(root: Path, players: int, options: Mapping[str, Any] | None = N
                  ) -> tuple[dict[str, Path], dict[str, identity.PrivateIdentity]]:
     """A new game with no referee: a key per seat, the manifest opened by the first seat and copied into
     every other seat's folder."""
-    rules = BagpipesRuleset(players)
-    seats = rules.peer().sides
+    rules = BagpipesRules(players)
+    seats = BagpipesPeer.of(players, rules.components).sides
     keys = {s: identity.generate(s) for s in seats}
     dirs = {s: root / s / "game" for s in seats}
     autoplay.opened(dirs, keys, "bagpipes", SCENARIO, rules.options(**dict(options or {})), HOURS)
@@ -33,7 +34,7 @@ def seat_folders(root: Path, players: int, options: Mapping[str, Any] | None = N
 
 def simple_bot(players: int, seed: bytes) -> autoplay.Bot:
     """The simple bot at every seat, reading only the seat's own view (its cards, the public table)."""
-    peer = BagpipesRuleset(players).peer()
+    peer = BagpipesPeer.of(players, BagpipesRules(players).components)
 
     def bot(side: str, public: dict[str, Any], facts: Facts) -> Any:
         kind = public["pending"]["owes"].get(side)
@@ -45,5 +46,5 @@ def simple_bot(players: int, seed: bytes) -> autoplay.Bot:
 
 
 def demo(root: Path, players: int, seed: bytes) -> DemoResult:
-    return peer_demo.play(root, "bagpipes", SCENARIO, BagpipesRuleset(players).options(), simple_bot(players, seed),
+    return peer_demo.play(root, "bagpipes", SCENARIO, BagpipesRules(players).options(), simple_bot(players, seed),
                           HOURS)

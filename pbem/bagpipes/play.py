@@ -18,7 +18,7 @@ from pbem.bagpipes.components import Components, dagger_value
 from pbem.bagpipes.engine import check as check_order
 from pbem.bagpipes.engine import default_order, defeats_to_lose
 from pbem.bagpipes.model import REFEREE, Phase, Table, parse_order, to_data
-from pbem.bagpipes.ruleset import BagpipesRuleset, parse_options, step
+from pbem.bagpipes.rules import BagpipesRules, parse_options, step
 from pbem.core import inputs
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
@@ -97,7 +97,7 @@ def play_engine_game(players: int, seed: bytes, bots: Mapping[str, str] | str = 
                      options: Mapping[str, Any] | None = None, components: Components | None = None,
                      check: bool = True) -> Summary:
     """A whole game between bots on the engine alone (no files, no crypto): the property tests' driver."""
-    rules = BagpipesRuleset(players, components)
+    rules = BagpipesRules(players, components)
     opts = rules.options(**dict(options or {}))
     state = rules.setup("standard", opts, Drbg(hashlib.sha256(b"setup" + seed).digest()))
     t = Table.from_data(state)
@@ -147,7 +147,7 @@ def play_protocol_game(game_dir: Path, players: int, seed: bytes = b"demo", bots
         digest = hashlib.sha256(seed + name.encode()).digest()
         return identity.from_seeds(name, digest, hashlib.sha256(digest + bytes([n])).digest())
 
-    rules = BagpipesRuleset(players, components)
+    rules = BagpipesRules(players, components)
     opts = rules.options(**dict(options or {}))
     referee = key("referee", 0)
     keys = {s: (referee if s == REFEREE else key(s, i + 1)) for i, s in enumerate(rules.sides)}

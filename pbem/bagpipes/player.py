@@ -11,47 +11,21 @@ import hashlib
 import tomllib
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from pbem.bagpipes import drafts
 from pbem.bagpipes.bots import BOTS, referee_bot
+from pbem.bagpipes.drafts import BagpipesDraft
 from pbem.bagpipes.model import KIND_FIELDS, ORDER_KINDS, REFEREE, Options
-from pbem.bagpipes.ruleset import SCENARIO, BagpipesRuleset
+from pbem.bagpipes.rules import SCENARIO, BagpipesRules
 from pbem.core.board import BoardRules
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError, InvalidOrder
-from pbem.core.ruleset import DRAFT_HEADER, DemoResult, Draft, draft_header
+from pbem.core.ruleset import DRAFT_HEADER, DemoResult, Draft
 
 HEADER = DRAFT_HEADER
 DEMO_PLAYERS = 5
-
-
-@dataclass
-class BagpipesDraft:
-    """One seat's order for one step as the player edits it."""
-
-    side: str
-    step: int
-    kind: str
-    game: str = ""
-    fields: dict[str, Any] = field(default_factory=dict)
-
-    def body(self) -> dict[str, Any]:
-        """What is sealed: the header and the order's fields (the engine reads ``kind`` and ``round``)."""
-        return {**draft_header(self), **self.fields}
-
-
-def _plain(data: Any) -> Any:
-    """The data without None values (TOML has no null; a missing field is the order's default)."""
-    if isinstance(data, dict):
-        return {k: _plain(v) for k, v in data.items() if v is not None}
-    if isinstance(data, list):
-        return [_plain(v) for v in data]
-    return data
 
 
 def _typed_option(name: str, text: str) -> Any:
@@ -86,7 +60,7 @@ class BagpipesPlayer:
         players = typed.get("players", 4)
         if not isinstance(players, int) or not 2 <= players <= 6:
             raise InvalidOrder(f"option players = {players!r}: Swords and Bagpipes seats 2 to 6 players.")
-        return BagpipesRuleset.for_options(typed).options(**typed)
+        return BagpipesRules.for_options(typed).options(**typed)
 
     def parse_draft(self, text: str, source: str) -> Draft:
         try:
@@ -101,10 +75,7 @@ class BagpipesPlayer:
                              {k: v for k, v in data.items() if k not in HEADER})
 
     def dump_draft(self, draft: Draft) -> str:
-        body = _plain(draft.body())
-        if not body.get("game"):
-            body.pop("game", None)
-        return tomli_w.dumps(body)
+        return drafts.dump(draft)
 
     def _draft(self, report: dict[str, Any], order: dict[str, Any]) -> BagpipesDraft:
         return BagpipesDraft(str(report["side"]), int(report["step"]), str(order["kind"]), str(report.get("game", "")),

@@ -18,11 +18,12 @@ from pbem.core.board import BoardRules, BoardView, Check, action_from_json
 from pbem.core.errors import FormatError, PbemError
 from pbem.core.ruleset import Draft, PlayerSide
 
-NO_SUBMIT = ("this game does not go by git from this folder: mail the file Seal wrote to the referee or the "
-             "judge (docs/board.md \"Submit\").")
+NO_SUBMIT = ("this game folder is no git clone and has no mail account: mail the file Seal wrote to the referee "
+             "or the judge yourself, or set your account with pbem mail account to Submit by mail (docs/board.md "
+             "\"Submit\").")
 NOTHING_OWED = "you owe nothing at this step: the board shows your report, and there is nothing to seal."
 Sealer = Callable[[Draft], list[str]]  # seals a draft as ``orders seal`` does; returns what it says
-Submitter = Callable[[], list[str]]  # sends the file the last seal wrote as ``pbem git submit`` does
+Submitter = Callable[[], list[str]]  # sends the file the last seal wrote, as ``pbem git submit`` or ``mail send`` does
 
 
 class Session:
@@ -30,9 +31,10 @@ class Session:
     since the server answers each request in its own thread."""
 
     def __init__(self, report: dict[str, Any], player: PlayerSide, rules: BoardRules,
-                 earlier: list[dict[str, Any]], sealer: Sealer | None, submitter: Submitter | None = None) -> None:
+                 earlier: list[dict[str, Any]], sealer: Sealer | None, submitter: Submitter | None = None,
+                 submit_to: str = "") -> None:
         self.report, self.player, self.rules, self.earlier, self.sealer = report, player, rules, earlier, sealer
-        self.submitter = submitter
+        self.submitter, self.submit_to = submitter, submit_to
         self.history: list[Draft] = [rules.start(report)]
         self.at = 0
         self.sealed = self.submitted = ""
@@ -57,7 +59,8 @@ class Session:
             v = self.rules.view(self.report, self.draft, self.earlier)
             return replace(v, check=self.check(self.draft), can_undo=self.at > 0,
                            can_redo=self.at < len(self.history) - 1, sealed=self.sealed,
-                           can_submit=self.submitter is not None, submitted=self.submitted)
+                           can_submit=self.submitter is not None, submit_to=self.submit_to,
+                           submitted=self.submitted)
 
     def act(self, data: Any) -> BoardView:
         """Apply a click (schemas/board-action.schema.json); a new draft drops what redo held."""
@@ -109,8 +112,9 @@ class Session:
         return self.view()
 
     def submit(self) -> BoardView:
-        """Send the order Seal just wrote, through the transport's own code (``pbem git submit``);
-        refused before a Seal, or after a change the sealed file no longer holds."""
+        """Send the order Seal just wrote, through the transport's own code (``pbem git submit`` or
+        ``pbem mail send``); refused before a Seal, or after a change the sealed file no longer holds.
+        A send that fails says why and leaves nothing marked submitted."""
         if self.submitter is None:
             raise FormatError(NO_SUBMIT)
         if not self.sealed:

@@ -3,7 +3,9 @@
 The key is read here, in the terminal's process, as every verb reads it (``--key``, and
 ``--passphrase-file`` for a key made with one); the page never sees it nor the passphrase. The board
 is the game's own (its player side's ``board()``, through the seam: this module names no game), and
-Seal runs ``orders seal``'s own code (``seal_order``), so the board writes the file the CLI would.
+Seal runs ``orders seal``'s own code (``seal_order``), so the board writes the file the CLI would;
+Submit runs ``pbem git submit``'s or ``pbem mail send``'s (the mail password, typed in the terminal
+when the board starts or read from PBEM_MAIL_PASSWORD, stays in this process too).
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ DRAFT_SOURCE = "the board's draft"
 
 
 def start_board(report: Path, key: Path | None, passphrase_file: Path | None = None, game: Path | None = None,
-                port: int = 0, out: Path | None = None) -> BoardServer:
-    """The board of ``report``, served on 127.0.0.1 (``port`` 0: any free one), started."""
+                port: int = 0, out: Path | None = None, mail_password: str | None = None) -> BoardServer:
+    """The board of ``report``, served on 127.0.0.1 (``port`` 0: any free one), started. ``mail_password``:
+    the password of the game's mail account, for Submit by mail (else PBEM_MAIL_PASSWORD when sending)."""
     from pbem.board.server import BoardServer
     from pbem.board.session import Session
     from pbem.core.board import board_of
@@ -44,8 +47,9 @@ def start_board(report: Path, key: Path | None, passphrase_file: Path | None = N
     with reading(rep):
         earlier = _earlier_reports(folder, rep, key, me)
         sealed = _Sealed()
-        session = Session(rep, player, rules, earlier, _sealer(folder, report, key, me, out, sealed),
-                          _submitter(folder, sealed))
+        submit, submit_to = _submitter(folder, sealed, mail_password)
+        session = Session(rep, player, rules, earlier, _sealer(folder, report, key, me, out, sealed), submit,
+                          submit_to)
         session.view()  # a report the board cannot draw fails here, in one line, not in the page
     return BoardServer(session, port).start()
 
@@ -73,22 +77,37 @@ def _sealer(folder: Path | None, report: Path, key: Path | None, me: PrivateIden
     return seal
 
 
-def _submitter(folder: Path | None, sealed: _Sealed) -> Any:
-    """Submit as ``pbem git submit SEALED --repo FOLDER`` does, when the game folder is a player's
-    clone of a git game (docs/git.md); None otherwise (by mail, the player's own mail client sends
-    the file: pbem holds no mail account of a player's)."""
+def _submitter(folder: Path | None, sealed: _Sealed, mail_password: str | None) -> tuple[Any, str]:
+    """(Submit, where it sends): as ``pbem git submit SEALED --repo FOLDER`` does, when the game folder
+    is a player's clone of a git game (docs/git.md); else as ``pbem mail send SEALED --game FOLDER``
+    does, when the folder has a mail account (docs/judge.md §3); else (None, "")."""
+    import os
+
     from pbem.cli.inbox import is_clone
+    from pbem.transport.mail import player_mail
 
-    if folder is None or not is_clone(folder):
-        return None
+    if folder is None:
+        return None, ""
+    if is_clone(folder):
+        def push() -> list[str]:
+            from pbem.transport.git import player
 
-    def submit() -> list[str]:
-        from pbem.transport.git import player
+            return player.submit(folder, sealed_file(sealed)).lines
+        return push, "the game's repository (pbem git submit)"
+    account = player_mail.load(folder)
+    if account is None:
+        return None, ""
 
-        if sealed.path is None:
-            raise FormatError("Seal the orders first: Submit sends the file Seal wrote.")
-        return player.submit(folder, sealed.path).lines
-    return submit
+    def mail() -> list[str]:
+        password = mail_password if mail_password is not None else os.environ.get(player_mail.PASSWORD_ENV)
+        return player_mail.send(folder, sealed_file(sealed), password)
+    return mail, f"{account.to} by mail (pbem mail send)"
+
+
+def sealed_file(sealed: _Sealed) -> Path:
+    if sealed.path is None:
+        raise FormatError("Seal the orders first: Submit sends the file Seal wrote.")
+    return sealed.path
 
 
 def _earlier_reports(folder: Path | None, rep: dict[str, Any], key: Path | None,
@@ -130,8 +149,13 @@ def board(
     """
     if not 0 <= port <= 65535:
         raise FormatError(f"--port {port} is not a port number (0 to 65535; 0 picks a free one).")
+    from pbem.cli.inbox import is_clone
+    from pbem.cli.mail import mail_password
+
+    folder = game_folder(report, game)
+    password = mail_password(folder) if folder is not None and not is_clone(folder) else None  # held here only
     try:
-        server = start_board(report, key, passphrase_file, game, port, out)
+        server = start_board(report, key, passphrase_file, game, port, out, password)
     except OSError as exc:
         raise FormatError(f"the board cannot listen on 127.0.0.1:{port} ({exc.strerror}); give another --port."
                           ) from None

@@ -1,4 +1,5 @@
-"""``pbem mail import | extend``: the player's and host's side of a mail judge (docs/judge.md)."""
+"""``pbem mail import | account | send | open-request | extend``: the player's and host's side of a mail
+judge or a referee by mail (docs/judge.md)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pbem.core import game as core_game
 from pbem.core.canonical import canonical_bytes
 from pbem.core.errors import FormatError
 
-mail_app = typer.Typer(no_args_is_help=True, help="Play with a mail judge: import its files, host commands.")
+mail_app = typer.Typer(no_args_is_help=True, help="Play by mail: import the files, mail your orders, host commands.")
 
 
 @mail_app.command("import")
@@ -117,3 +118,77 @@ def extend(
     write_output(out, armor.armor(env))
     say(f"extension by {hours} hours of step {step} of game {game} written to {out}; mail it to the judge "
         f"(host key {base64.b64encode(host.public.sign_key).decode()[:12]}…)")
+
+
+@mail_app.command("account")
+@fails_cleanly
+def account(
+    game: Annotated[Path, typer.Option("--game", envvar="PBEM_GAME", help="Your copy of the game folder: the "
+                                       "account is kept in its private area (GAME/.pbem/), never published.")],
+    host: Annotated[str | None, typer.Option("--host", help="Your SMTP server (e.g. smtp.example.org).")] = None,
+    sender: Annotated[str | None, typer.Option("--from", help="Your address: the one the judge or referee knows "
+                                               "for your side.")] = None,
+    to: Annotated[str | None, typer.Option("--to", help="The referee's or the mail judge's address for this "
+                                           "game.")] = None,
+    user: Annotated[str | None, typer.Option("--user", help="Your login at the server (default: --from).")] = None,
+    port: Annotated[int | None, typer.Option("--port", help="Default: 465 with --security tls, 587 with "
+                                             "starttls.")] = None,
+    security: Annotated[str, typer.Option("--security", help="tls (implicit TLS) | starttls | none (a server on "
+                                          "this machine only).")] = "tls",
+    cafile: Annotated[Path | None, typer.Option("--cafile", help="A private certificate authority that signs the "
+                                                "server's certificate.")] = None,
+) -> None:
+    """Set the mail account pbem mail send and the board's Submit mail your sealed orders through (no
+    password: it is asked when sending, or read from PBEM_MAIL_PASSWORD). Without --host, show it."""
+    from pbem.transport.mail import player_mail
+
+    if host is None:
+        acc = player_mail.load(game)
+        say(f"{game} has no mail account; set one with --host, --from and --to" if acc is None else
+            f"mail to {acc.to} from {acc.sender} through {acc.host}:{acc.port} ({acc.security}), login "
+            f"{acc.user or '(none)'}; the password is never stored (type it when asked, or set "
+            f"{player_mail.PASSWORD_ENV})")
+        return
+    if sender is None or to is None:
+        raise FormatError("pbem mail account needs --from (your address) and --to (the referee's or judge's).")
+    acc = player_mail.Account(host, port or (465 if security == "tls" else 587), security,
+                              sender if user is None else user, sender, to, str(cafile.resolve()) if cafile else "")
+    where = player_mail.save(game, acc)
+    say(f"mail account written to {where}: orders go to {to} from {sender} through {host}:{acc.port} "
+        f"({security}); the password is not stored")
+
+
+def mail_password(game: Path) -> str | None:
+    """The password of the game's mail account: PBEM_MAIL_PASSWORD, else typed in the terminal; None
+    when the game has no account or it needs none. Never written anywhere."""
+    import getpass
+    import os
+    import sys
+
+    from pbem.transport.mail import player_mail
+
+    acc = player_mail.load(game)
+    if acc is None or not acc.user:
+        return None
+    given = os.environ.get(player_mail.PASSWORD_ENV)
+    if given is not None:
+        return given
+    if not sys.stdin.isatty():
+        return None
+    return getpass.getpass(f"mail password of {acc.user} at {acc.host} (not stored): ")
+
+
+@mail_app.command("send")
+@fails_cleanly
+def send(
+    order: Annotated[Path, typer.Argument(help="Your sealed order (pbem orders seal --out, or the board's Seal).")],
+    game: Annotated[Path, typer.Option("--game", envvar="PBEM_GAME", help="Your copy of the game folder, with "
+                                       "its mail account (pbem mail account).")],
+) -> None:
+    """Mail your sealed order to the referee or the mail judge through your mail account, as the judge
+    reads a player's mail (the file attached); nothing is sent unless the order is this game's current one."""
+    from pbem.transport.mail import player_mail
+
+    player_mail.order_mail(game, player_mail.needed(game), order)  # refused before any password is asked
+    for line in player_mail.send(game, order, mail_password(game)):
+        say(line)

@@ -79,7 +79,7 @@ VERBS: tuple[Verb, ...] = (
     Verb("components", "pbem.cli.components:components_app",
          "Component files (card data a ruleset reads, protocol §10.3): check one."),
     Verb("judge", "pbem.cli.judge:judge_app", "The mail judge: a robot referee serving games by email."),
-    Verb("mail", "pbem.cli.mail:mail_app", "Play with a mail judge: import its files, host commands."),
+    Verb("mail", "pbem.cli.mail:mail_app", "Play by mail: import the files, mail your orders, host commands."),
     Verb("git", "pbem.cli.git:git_app", "Play through a git repository: push orders, pull reports."),
 )
 

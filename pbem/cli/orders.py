@@ -23,7 +23,7 @@ from pbem.cli.files import read_text, record_file_of_a_game, write_output
 from pbem.cli.key import load_key
 from pbem.cli.lazy import lazy
 from pbem.cli.seam import player_of_report
-from pbem.core.errors import EnvelopeError, FormatError, InvalidOrder
+from pbem.core.errors import EnvelopeError, FormatError, InvalidOrder, PbemError
 
 if TYPE_CHECKING:  # the real modules for the type checker; at run time each is imported on first use
     from pbem.core import ruleset as rs
@@ -317,7 +317,7 @@ def seal_order(d: rs.Draft, source: str, game: Path, out: Path, key: Path, me: P
     deadline = int(info.get("deadline") or 0)
     by = f" by {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(deadline))}" if deadline else ""
     lines.append(f"sealed {d.kind} orders for {d.side}, step {d.step}, to {out} ({checked}); "
-                 f"mail it to the referee{by}")
+                 f"mail it to the referee{by}{_mail_send_hint(game, out)}")
     from pbem.cli.status import deadline_warning
     warning = deadline_warning(info) if deadline else ""
     if warning:
@@ -325,6 +325,17 @@ def seal_order(d: rs.Draft, source: str, game: Path, out: Path, key: Path, me: P
     if verbose:
         lines += [line.format(step=d.step) for line in SEAL_DETAILS]
     return lines
+
+
+def _mail_send_hint(game: Path, out: Path) -> str:
+    """How to mail the file from the player's own account, where the game folder has one (docs/judge.md §3)."""
+    from pbem.transport.mail import player_mail
+
+    try:
+        account = player_mail.load(game)
+    except PbemError:
+        return ""  # pbem mail send says what is wrong with it
+    return f" (pbem mail send {out} --game {game} mails it to {account.to})" if account else ""
 
 
 # What ``orders seal --verbose`` adds: said once in docs/playing.md, not on every seal.

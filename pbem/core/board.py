@@ -72,7 +72,8 @@ class BoardView:
     can_undo: bool = False
     can_redo: bool = False
     sealed: str = ""  # what the last Seal said
-    can_submit: bool = False  # the game goes by git: Submit pushes the sealed file (docs/board.md "Submit")
+    can_submit: bool = False  # Submit sends the sealed file, by git or by mail (docs/board.md "Submit")
+    submit_to: str = ""  # where Submit sends it, in words ("" when there is no Submit)
     submitted: str = ""  # what the last Submit said
     arrows: tuple[tuple[str, str], ...] = ()  # (from, to) areas of the draft's moves, drawn on the map
 

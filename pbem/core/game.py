@@ -462,6 +462,20 @@ def order_entropy(man: led.Manifest, env: env_mod.Envelope, proof: bytes, where:
     return beacon.check_entropy_proof(man.identities[h.side], man.game, h.step, h.answers, proof, where)
 
 
+def check_order_public(game_dir: Path, raw: bytes | str, where: str) -> env_mod.Envelope:
+    """What a player can check of a sealed order before sending it, by git or by mail: signed by the
+    side it names, for this game, its latest entry and its referee (protocol §4.5, §7.3)."""
+    man = led.read_manifest(Path(game_dir))
+    entry = led.latest(Path(game_dir), man)
+    env = env_mod.read(raw, where)
+    env_mod.expect(env, where, kind="order", game=man.game)
+    side = env.header.side
+    if side not in man.identities:
+        raise EnvelopeError(f"{where} is for side {side!r}, which is not in game {man.game} (protocol §4.5).")
+    env_mod.expect(env, where, signer=man.identities[side], step=entry.number, answers=entry.hash, to=man.referee)
+    return env
+
+
 def _check_order(man: led.Manifest, entry: led.Entry, referee: PrivateIdentity, raw: bytes | str,
                  where: str, now: int) -> tuple[env_mod.Envelope, str, bytes, Any, Seen]:
     """Verify one received order against the game and the latest entry at the referee's clock ``now``;

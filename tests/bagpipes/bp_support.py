@@ -8,7 +8,7 @@ from typing import Any
 from pbem.bagpipes.components import Components, sample_components
 from pbem.bagpipes.engine import Game, check, default_order
 from pbem.bagpipes.model import Options, Order, Phase, Table, parse_order, to_data
-from pbem.bagpipes.ruleset import step
+from pbem.bagpipes.rules import step
 from pbem.core.drbg import Drbg
 
 COMPS: Components = sample_components()

@@ -17,7 +17,7 @@ from bp_support import COMPS, rng
 from pbem.bagpipes.components import Components, RoundCard
 from pbem.bagpipes.engine import Game, default_order
 from pbem.bagpipes.model import Options, Order, Table, parse_order
-from pbem.bagpipes.ruleset import step
+from pbem.bagpipes.rules import step
 
 
 def comps_with(effect: list[dict[str, Any]]) -> Components:

@@ -1,10 +1,13 @@
-"""docs/board.md, docs/orders.md "Paths" (4.0-4.4) and "Winter" (7.6): a move's own path is chosen by
-clicks, in chromium, and the draft the board seals is the one ``orders seal`` writes from the same TOML
-draft, which the referee's check (``orders check``) accepts."""
+"""docs/board.md, docs/orders.md "Paths" (4.0-4.4) and "Winter" (7.6): a move's own path, and a group
+split into parts with their own paths, are chosen by clicks, in chromium, and the draft the board
+seals is the one ``orders seal`` writes from the same TOML draft, which the referee's check (``orders
+check``) accepts."""
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +43,27 @@ def _a_move_with_two_paths(server: BoardServer) -> tuple[str, str, list[str]]:
     raise AssertionError("no move the check accepts by two paths")
 
 
-def test_board_browser_a_moves_own_path_4_3_sealed_as_orders_seal_writes_it(
-        tmp_path: Path, driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+@contextmanager
+def _england_card_played(tmp_path: Path, driver: Any) -> Iterator[BoardServer]:
+    """England's board of a new Braveheart game (sealing to ``board.asc``), its highest Move card played."""
     game_in(tmp_path)
     server = board_of(tmp_path, "england", out=tmp_path / "board.asc")
     try:
-        view = open_board(driver, server)
-        click_choice(driver, server, move_card(view))
+        click_choice(driver, server, move_card(open_board(driver, server)))
+        yield server
+    finally:
+        server.stop()
+
+
+def _seal_in_the_browser(driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    same_randomness(monkeypatch)
+    css(driver, "#seal").click()
+    assert "sealed card orders for england" in wait(driver, lambda d: d.find_element("id", "sealed").text)
+
+
+def test_board_browser_a_moves_own_path_4_3_sealed_as_orders_seal_writes_it(
+        tmp_path: Path, driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    with _england_card_played(tmp_path, driver) as server:
         block, dest, paths = _a_move_with_two_paths(server)
         driver.refresh()
         wait(driver, lambda d: d.find_elements("css selector", "#map svg"))
@@ -60,11 +77,59 @@ def test_board_browser_a_moves_own_path_4_3_sealed_as_orders_seal_writes_it(
         assert moves == [{"from": moves[0]["from"], "parts": [{"blocks": [block], "path": path}]}]
         assert path[-1] == dest
         assert "Check: ok" in css(driver, "#check").text
-        same_randomness(monkeypatch)
-        css(driver, "#seal").click()
-        assert "sealed card orders for england" in wait(driver, lambda d: d.find_element("id", "sealed").text)
-    finally:
-        server.stop()
+        _seal_in_the_browser(driver, monkeypatch)
+    _sealed_as_orders_seal_writes_it(tmp_path, "england", view["draft"])
+
+
+def _a_group_to_split(server: BoardServer) -> tuple[list[str], str, dict[str, list[str]]]:
+    """(two blocks of one area, a destination, each block's split choices) for a group move the check
+    accepts with each block by more than one path."""
+    view = request(server, "api/view")[1]
+    by_area: dict[str, list[str]] = {}
+    for piece in view["pieces"]:
+        by_area.setdefault(piece["area"], []).append(piece["id"])
+    for blocks in (pair for ids in by_area.values() for pair in zip(ids, ids[1:])):
+        for dest in request(server, "api/dests", {"pieces": list(blocks)})[1]["dests"]:
+            after = request(server, "api/act", {"type": "move", "pieces": list(blocks), "target": dest})[1]
+            request(server, "api/undo", {})
+            split = {b: [c["id"] for c in after["choices"] if c["id"].startswith("split:") and
+                         c["id"].split(":")[2] == b] for b in blocks}
+            if all(len(ids) > 1 for ids in split.values()):
+                return list(blocks), dest, split
+    raise AssertionError("no group the check accepts with each block by two paths")
+
+
+def test_board_browser_a_group_split_into_parts_with_their_own_paths_4_2_sealed_as_orders_seal_writes_it(
+        tmp_path: Path, driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/orders.md "Paths": a group's blocks take different paths to one area, by clicks: the board
+    writes ``{from, parts = [{blocks, path}, ...]}``, checked live, sealed as ``orders seal`` seals it."""
+    with _england_card_played(tmp_path, driver) as server:
+        blocks, dest, split = _a_group_to_split(server)
+        driver.refresh()
+        wait(driver, lambda d: d.find_elements("css selector", "#map svg"))
+        for block in blocks:
+            css(driver, f'#pieces button[data-piece="{block}"]').click()
+        wait(driver, lambda d: f"{', '.join(blocks)} may move to:" in d.find_element("id", "dests").text)
+        wait(driver, lambda d: d.find_element("css selector", f'#dests button[data-dest="{dest}"]').click() or True)
+        wait(driver, lambda d: d.find_elements("css selector", "#orders button[data-remove]"))
+        first, second = split[blocks[0]][-1], split[blocks[1]][0]  # the first block the long way, the other not
+        click_choice(driver, server, first)
+        view = click_choice(driver, server, second)
+        paths = [choice.split(":", 3)[3].split(">") for choice in (first, second)]
+        assert paths[0] != paths[1] and paths[0][-1] == paths[1][-1] == dest
+        moves = tomllib.loads(view["draft"])["if_player1"]["moves"]
+        origin = moves[0]["from"]
+        assert moves == [{"from": origin, "parts": [{"blocks": [blocks[0]], "path": paths[0]},
+                                                    {"blocks": [blocks[1]], "path": paths[1]}]}]
+        assert "Check: ok" in css(driver, "#check").text
+        assert f"{blocks[0]} by {' > '.join(paths[0])}" in css(driver, "#orders").text
+        alike = [c for c in split[blocks[1]] if c.split(":", 3)[3] == first.split(":", 3)[3]]
+        if alike:  # the second block the first one's way too: one part of both again
+            again = click_choice(driver, server, alike[0])
+            assert tomllib.loads(again["draft"])["if_player1"]["moves"] == [
+                {"from": origin, "parts": [{"blocks": blocks, "path": paths[0]}]}]
+            view = click_choice(driver, server, second)
+        _seal_in_the_browser(driver, monkeypatch)
     _sealed_as_orders_seal_writes_it(tmp_path, "england", view["draft"])
 
 

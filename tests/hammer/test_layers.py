@@ -167,28 +167,10 @@ def hammer_layer(module: str) -> str:
     return LAYERS[own_name(module)]
 
 
-# Circles outside Hammer's player side not broken yet, each still held apart by an import inside a function,
-# by the package they lie in (a circle wholly inside it is let pass; the module list may grow on other
-# branches). This list may only shrink: a test below fails when a package has none left, to strike it off.
-NOT_YET_BROKEN = {
-    "pbem.bagpipes.": "ruleset.player() imports the player side, whose demo (play.py) runs the ruleset",
-}
-
-
-def _tolerated(circle: list[str]) -> bool:
-    return any(all(m.startswith(package) for m in circle) for package in NOT_YET_BROKEN)
-
-
 def test_issue_24_6_no_import_circle_among_pbem_modules() -> None:
-    found = [c for c in circles(graph(modules())) if not _tolerated(c)]
+    found = circles(graph(modules()))
     assert found == [], "import circles (each module imports, by some path, one that imports it back):\n" + \
         "\n".join(" <-> ".join(c) for c in found)
-
-
-def test_issue_24_6_the_circles_not_yet_broken_are_still_there() -> None:
-    found = circles(graph(modules()))
-    gone = [p for p in NOT_YET_BROKEN if not any(all(m.startswith(p) for m in c) for c in found)]
-    assert gone == [], "no circle left in these: remove them from NOT_YET_BROKEN"
 
 
 def test_issue_24_6_every_hammer_module_has_a_layer() -> None:

@@ -237,6 +237,7 @@ function show(data) {
   sealed.textContent = view.sealed;
   const submit = document.getElementById("submit");
   submit.hidden = !view.can_submit;
+  submit.title = view.submit_to ? `Send the sealed orders to ${view.submit_to}` : "";
   submit.disabled = !view.sealed || Boolean(view.submitted);
   const submitted = document.getElementById("submitted");
   submitted.hidden = !view.submitted;

@@ -55,10 +55,10 @@ def moves_section(report: dict[str, Any], sections: Sections) -> str:
 
 
 def _dest(m: dict[str, Any]) -> str:
-    """Where a draft's move ends: its ``to`` (or sea move's ``sea_to``), or its one part's last area (4.2)."""
-    parts = m.get("parts", [])
-    path = parts[0].get("path", []) if len(parts) == 1 else []
-    return str(m.get("to") or m.get("sea_to") or (path[-1] if path else ""))
+    """Where a draft's move ends: its ``to`` (or sea move's ``sea_to``), or the last area its parts'
+    paths share (4.2); "" when its parts end in different areas."""
+    ends = {str((p.get("path") or [""])[-1]) for p in m.get("parts", [])}
+    return str(m.get("to") or m.get("sea_to") or (ends.pop() if len(ends) == 1 else ""))
 
 
 def _blocks(m: dict[str, Any]) -> list[str]:
@@ -110,7 +110,8 @@ def _orders(sections: Sections, section: str) -> list[tuple[str, Callable[[Secti
     part = sections.get(section, {}) if section else {}
     for i, m in enumerate(part.get("moves", [])):
         to = _dest(m) or "/".join(p.get("path", [""])[-1] for p in m.get("parts", []))
-        via = f" by {' > '.join(m['parts'][0]['path'])}" if len(m.get("parts", [])) == 1 else ""
+        via = f" by {' > '.join(m['parts'][0]['path'])}" if len(m.get("parts", [])) == 1 else \
+            "".join(f"; {', '.join(p['blocks'])} by {' > '.join(p['path'])}" for p in m.get("parts", []))
         out.append((f"move {', '.join(_blocks(m))} from {m.get('from')} to {to}{via}",
                     partial(_drop, (section, "moves"), i)))
     for area, main in sorted(part.get("main_attack", {}).items()):
@@ -226,6 +227,7 @@ class HammerBoard:
             out += _event_choices(options.get("event_params", []), sections.get("event"))
         if section:
             out += _path_choices(report, d, section)
+            out += _split_choices(report, d, section)
             out += _main_attack_choices(report, d, section)
             out += _battle_order_choices(report, d, section)
             out += _pin_choices(report, d, section)
@@ -281,10 +283,13 @@ def _path_choices(report: dict[str, Any], d: drafts.Draft,
     more than one path reaches, each path the check accepts in its place (the ``to`` shorthand lets the
     referee take the first legal one; this names it)."""
     out: list[tuple[Choice, Callable[[Sections], None]]] = []
-    for i, m in enumerate(d.sections.get(section, {}).get("moves", [])):
+    moves = d.sections.get(section, {}).get("moves", [])
+    for i, m in enumerate(moves):
         blocks, target = _blocks(m), _dest(m)
         if m.get("sea_to") or len(m.get("parts", [None])) != 1 or not target or not blocks:
             continue
+        if len(_ways(moves, (str(m["from"]), target))) > len(blocks):
+            continue  # a part of a split group: each block's own path is offered (_split_choices)
         now = tuple(m["parts"][0].get("path", [])) if m.get("parts") else ()
         offered = []
         for path in _paths(str(m["from"]), target, max(spec(b).move for b in blocks)):
@@ -296,6 +301,68 @@ def _path_choices(report: dict[str, Any], d: drafts.Draft,
                                        path == now), change))
         if len(offered) > 1:
             out += offered
+    return out
+
+
+def _way(m: dict[str, Any]) -> tuple[str, str] | None:
+    """(origin, destination) of a land move entry: a ``to`` shorthand, or parts whose paths all end in one
+    area; None for a sea move or parts that end apart."""
+    target = _dest(m)
+    return None if m.get("sea_to") or not target else (str(m.get("from")), target)
+
+
+def _ways(moves: list[dict[str, Any]], way: tuple[str, str]) -> dict[str, tuple[str, ...]]:
+    """Each block the entries from ``way``'s origin to its destination move, with its own path (() where
+    the ``to`` shorthand lets the referee take the first legal one), in the draft's order."""
+    out: dict[str, tuple[str, ...]] = {}
+    for m in moves:
+        if _way(m) == way:
+            for part in m.get("parts") or [{"blocks": m.get("blocks", []), "path": []}]:
+                out.update(dict.fromkeys(part.get("blocks", []), tuple(part.get("path", []))))
+    return out
+
+
+def _split(section: str, way: tuple[str, str], block: str, path: tuple[str, ...], sections: Sections) -> None:
+    """``block`` takes ``path`` and the others of its group keep theirs (4.2: each part its own path): the
+    entries from the origin to the destination become one ``{from, parts}`` move, a part per path, and a
+    ``to`` move for the blocks with no path of their own, where the first such entry stood."""
+    moves = sections[section]["moves"]
+    ways = _ways(moves, way)
+    ways[block] = path
+    by_path: dict[tuple[str, ...], list[str]] = {}
+    for b, p in ways.items():
+        by_path.setdefault(p, []).append(b)
+    origin, target = way
+    new: list[dict[str, Any]] = [{"from": origin, "parts": [{"blocks": bs, "path": list(p)}
+                                                             for p, bs in by_path.items() if p]}]
+    if () in by_path:
+        new.append({"from": origin, "to": target, "blocks": by_path[()]})
+    first = next(i for i, m in enumerate(moves) if _way(m) == way)
+    sections[section]["moves"] = moves[:first] + new + [m for m in moves[first:] if _way(m) != way]
+
+
+def _split_choices(report: dict[str, Any], d: drafts.Draft,
+                   section: str) -> list[tuple[Choice, Callable[[Sections], None]]]:
+    """A group split into parts with their own paths (4.2, 4.3; docs/orders.md "Paths"): for each group
+    of two blocks or more moving from one area to another, each block's paths the check accepts with
+    the others' as they stand, where it accepts more than one; a click gives that block that path."""
+    out: list[tuple[Choice, Callable[[Sections], None]]] = []
+    moves = d.sections.get(section, {}).get("moves", [])
+    for way in dict.fromkeys(w for w in map(_way, moves) if w is not None):
+        ways = _ways(moves, way)
+        if len(ways) < 2:
+            continue
+        for block, now in ways.items():
+            offered = []
+            for path in _paths(way[0], way[1], spec(block).move):
+                change = partial(_split, section, way, block, path)
+                if path == now or _passes(report, _with(d, change)):
+                    offered.append((Choice(f"split:{way[0]}>{way[1]}:{block}:{'>'.join(path)}",
+                                           f"{block} by {' > '.join(path)}",
+                                           f"Each block's own path from {way[0]} to {way[1]} (4.2, 4.3)",
+                                           path == now), change))
+            if len(offered) > 1:
+                out += offered
     return out
 
 

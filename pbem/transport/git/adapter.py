@@ -17,7 +17,7 @@ from pbem.core import envelope as env_mod
 from pbem.core import game as core_game
 from pbem.core import ledger as led
 from pbem.core import receipts as receipts_mod
-from pbem.core.errors import EnvelopeError, FormatError, GameBusy, PbemError, SignatureError
+from pbem.core.errors import FormatError, GameBusy, PbemError, SignatureError
 from pbem.core.identity import PrivateIdentity
 from pbem.core.lazy import lazy
 from pbem.core.records import record
@@ -116,17 +116,9 @@ def header(raw: bytes, where: str) -> Header:
 
 
 def check_order_public(game_dir: Path, raw: bytes, where: str) -> Header:
-    """What a player can check before sending: signed by the side it names, for this game, step and entry."""
-    man = led.read_manifest(Path(game_dir))
-    entry = led.latest(Path(game_dir), man)
-    env = env_mod.read(raw, where)
-    env_mod.expect(env, where, kind="order", game=man.game)
-    side = env.header.side
-    if side not in man.identities:
-        raise EnvelopeError(f"{where} is for side {side!r}, which is not in game {man.game} "
-                                      "(protocol §4.5).")
-    env_mod.expect(env, where, signer=man.identities[side], step=entry.number, answers=entry.hash, to=man.referee)
-    return Header(env.header.game, env.header.kind, side, env.header.step, env.hash)
+    """What a player can check before sending (pbem.core.game.check_order_public)."""
+    env = core_game.check_order_public(Path(game_dir), raw, where)
+    return Header(env.header.game, env.header.kind, env.header.side, env.header.step, env.hash)
 
 
 BUSY_TRIES = 25

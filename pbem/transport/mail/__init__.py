@@ -10,6 +10,8 @@ player takes in (``intake``, ``pbem inbox``) or a referee writes by hand (``step
 - ``intake``: the player's side: a mail, mailbox, maildir or folder taken in (bundles applied, receipts
   filed through pbem.core's one reader and receipt checks), for ``pbem inbox`` and ``pbem mail import``.
 - ``bundle``: the public files a mail carries, and ``pbem mail import``.
+- ``player_mail``: a player's own mail account and order mail (``pbem mail account``, ``pbem mail send``,
+  the board's Submit by mail), built and read back with ``compose`` and ``inbound``.
 - ``journal``: SQLite: games, registered addresses, processed Message-IDs, outbox, deadlines.
 - ``servers``: IMAP (poll, IDLE), Maildir, SMTP; standard library only.
 - ``judge``: one mail in, answers out; ticking games (adjudicate, announce, remind).

@@ -1,8 +1,10 @@
-"""The mails the judge writes: plain words in the body, files attached.
+"""The mails the judge writes (and a player's order mail, ``player_mail``): plain words in the body, files
+attached.
 
-Every mail carries ``Auto-Submitted`` (RFC 3834) so that well-behaved auto-responders stay
+Every mail of the judge's carries ``Auto-Submitted`` (RFC 3834) so that well-behaved auto-responders stay
 silent, and ``X-Pbem-Judge`` so that two judges never answer each other. Message-IDs are
-derived from what caused the mail, so a mail composed twice (after a crash) is queued once.
+derived from what caused the mail, so a mail composed twice (after a crash) is queued once. A
+player's order mail carries neither mark: the judge must read it.
 """
 
 from __future__ import annotations
@@ -41,15 +43,25 @@ def domain_of(address: str) -> str:
 def build(judge: str, judge_name: str, to: Sequence[str], subject: str, body: str, mid: str, *,
           in_reply_to: str = "", attachments: Sequence[tuple[str, bytes, str]] = (), now: int | None = None,
           auto: str = "auto-generated") -> Outgoing:
-    """One mail: text body (short lines, no re-wrapping), attachments as (filename, bytes, mime type)."""
+    """One mail of the judge's: marked automatic and the judge's, so no robot answers it."""
+    msg = message(formataddr((judge_name, judge)), to, subject, body, mid, in_reply_to=in_reply_to,
+                  attachments=attachments, now=now, marks=(("Auto-Submitted", auto), ("X-Pbem-Judge", "1")))
+    return Outgoing(mid, tuple(to), msg.as_bytes())
+
+
+def message(sender: str, to: Sequence[str], subject: str, body: str, mid: str, *, in_reply_to: str = "",
+            attachments: Sequence[tuple[str, bytes, str]] = (), now: float | None = None,
+            marks: Sequence[tuple[str, str]] = ()) -> EmailMessage:
+    """One mail as pbem writes it, the judge's and a player's alike: text body (short lines, no
+    re-wrapping), ``marks`` as extra headers, attachments as (filename, bytes, mime type)."""
     msg = EmailMessage(policy=SMTP)
-    msg["From"] = formataddr((judge_name, judge))
+    msg["From"] = sender
     msg["To"] = ", ".join(to)
     msg["Subject"] = subject
     msg["Message-ID"] = mid
     msg["Date"] = formatdate(float(now if now is not None else time.time()), usegmt=True)
-    msg["Auto-Submitted"] = auto
-    msg["X-Pbem-Judge"] = "1"
+    for name, value in marks:
+        msg[name] = value
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
@@ -57,7 +69,7 @@ def build(judge: str, judge_name: str, to: Sequence[str], subject: str, body: st
     for name, data, mime in attachments:
         main, _, sub = mime.partition("/")
         msg.add_attachment(data, maintype=main, subtype=sub, filename=name)
-    return Outgoing(mid, tuple(to), msg.as_bytes())
+    return msg
 
 
 def when(ts: int) -> str:

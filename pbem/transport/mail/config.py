@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import stat
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +27,11 @@ class Secret:
 
     env: str = ""
     file: str = ""
+    given: str = field(default="", repr=False)  # a password the user typed in (a player's, never stored)
 
     def read(self, where: str) -> str:
+        if self.given:
+            return self.given
         if self.env:
             value = os.environ.get(self.env)
             if value is None:
