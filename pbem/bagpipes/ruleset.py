@@ -8,7 +8,6 @@ The extra ``referee`` side owes only the ``ruling`` orders of ``manual`` cards.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,18 @@ from typing import Any
 from pbem.bagpipes import views
 from pbem.bagpipes.components import Components, load_components, parse_components
 from pbem.bagpipes.engine import Game, check, default_order, seat_ids
-from pbem.bagpipes.model import REFEREE, Options, Order, Phase, Table, from_data, order_data, parse_order, to_data
+from pbem.bagpipes.model import (
+    REFEREE,
+    Options,
+    Order,
+    Phase,
+    Table,
+    copy_record,
+    from_data,
+    order_data,
+    parse_order,
+    to_data,
+)
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError, InvalidOrder
 from pbem.core.ruleset import StepResult
@@ -168,7 +178,7 @@ class BagpipesRuleset:
 
 def step(t: Table, comps: Components, orders: dict[str, Order], rng: Drbg) -> Table:
     """One adjudication on a copy of the table: clear last step's log and talk, take the orders, run on."""
-    work = copy.deepcopy(t)
+    work = copy_record(t)
     work.step += 1
     work.log, work.mail = [], []
     Game(work, comps, rng).take(orders)
