@@ -124,7 +124,8 @@ def _sharing(value: Any) -> list[tuple[str, int]]:
     return [(path, first.setdefault(i, len(first))) for path, i in _holding(value).items()]
 
 
-@pytest.mark.parametrize("players,games", [(2, 3), (4, 2), (6, 1)])
+@pytest.mark.parametrize("players,games", [(2, 3), pytest.param(4, 2, marks=pytest.mark.slow),   # 2-3 s each
+                                           pytest.param(6, 1, marks=pytest.mark.slow)])
 def test_SB_state_a_table_copy_is_what_deepcopy_made_and_shares_nothing_with_the_table(
         players: int, games: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every copy of bot games (each step's and each trial's) is deepcopy's: equal, holding the same
