@@ -218,30 +218,25 @@ def _record_reader(kind: type) -> Reader:
     return read_record
 
 
+_PLAIN_TESTS: dict[Any, typing.Callable[[Any], bool]] = {
+    Any: lambda data: True,
+    bool: lambda data: isinstance(data, bool),
+    int: lambda data: isinstance(data, int) and not isinstance(data, bool),
+    str: lambda data: isinstance(data, str),
+}
+
+
 def _plain_reader(kind: Any) -> Reader:
     """The reader of Any, bool, int and str (anything else has no codec)."""
-    def read_any(data: Any) -> Any:
-        return data
+    test = _PLAIN_TESTS.get(kind)
 
-    def read_bool(data: Any) -> Any:
-        if not isinstance(data, bool):
+    def read_plain(data: Any) -> Any:
+        if test is None:
+            raise TypeError(f"no codec for {kind!r}")
+        if not test(data):
             raise _Unreadable
         return data
-
-    def read_int(data: Any) -> Any:
-        if not isinstance(data, int) or isinstance(data, bool):
-            raise _Unreadable
-        return data
-
-    def read_str(data: Any) -> Any:
-        if not isinstance(data, str):
-            raise _Unreadable
-        return data
-
-    def no_codec(data: Any) -> Any:
-        raise TypeError(f"no codec for {kind!r}")
-    readers: dict[Any, Reader] = {Any: read_any, bool: read_bool, int: read_int, str: read_str}
-    return readers.get(kind, no_codec)
+    return read_plain
 
 
 def _explain(kind: Any, data: Any, where: str = "state") -> Any:
