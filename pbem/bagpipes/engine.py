@@ -8,7 +8,6 @@ Pure: every random draw comes from the Drbg handed in; no set or dict order reac
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +32,7 @@ from pbem.bagpipes.model import (
     Side,
     Table,
     Turn,
+    copy_record,
 )
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError, IllegalOrder, InvalidOrder
@@ -460,9 +460,8 @@ class Game:
     def trial(self, action: Any) -> None:
         """Run ``action`` on a copy, raising Illegal if it cannot be done (the real table is untouched)."""
         t = self.t   # share what a trial never changes (standing orders, talk) and start an empty log
-        memo = {id(t.plans): t.plans, id(t.choices): t.choices, id(t.mail): t.mail, id(t.log): [],
-                id(t.options): t.options}
-        copy_game = self.fork(copy.deepcopy(t, memo))
+        keep = {"plans": t.plans, "choices": t.choices, "mail": t.mail, "log": [], "options": t.options}
+        copy_game = self.fork(copy_record(t, keep))
         action(copy_game)
 
     def run_turn(self, sid: str, turn: Turn, source: str) -> None:

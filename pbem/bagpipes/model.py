@@ -6,6 +6,7 @@ hands back ``to_data()``; the plain form is what the protocol commits to and sto
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import types
@@ -71,6 +72,51 @@ def to_data(value: Any) -> Any:
     return value
 
 
+_ATOMIC = frozenset({str, int, bool, float, type(None)})
+
+
+def copy_record(value: T, keep: typing.Mapping[str, Any] | None = None) -> T:
+    """A deep copy of a table (or any record), as ``copy.deepcopy`` makes it, without its generic dispatch.
+
+    Why: each step and each trial of a plan's alternative copies the table, and ``deepcopy`` (a lookup
+    of each object's copier, its reduce protocol) was most of a bot game's CPU. Here records, lists and
+    tables are made anew in the same order, and text, numbers and enums shared, as ``deepcopy`` does; an
+    object held twice is copied once and held twice in the copy (the memo, as ``deepcopy``'s: a ruling
+    due is held both in the list of rulings due and by the pending call that asks for it). ``keep``
+    hands over top-level fields of ``value``: each is replaced by the object given, wherever it is held
+    (``deepcopy`` with a memo seeded so)."""
+    memo: dict[int, Any] = {id(getattr(value, name)): given for name, given in (keep or {}).items()}
+    return typing.cast(T, _copy(value, memo))
+
+
+def _copy(value: Any, memo: dict[int, Any]) -> Any:
+    kind = type(value)
+    if kind in _ATOMIC or isinstance(value, Enum):
+        return value
+    if kind is tuple:
+        return tuple(_copy(v, memo) for v in value)
+    done = memo.get(id(value))
+    if done is not None:
+        return done
+    if kind is list:
+        new_list: list[Any] = []
+        memo[id(value)] = new_list
+        new_list.extend(v if type(v) in _ATOMIC else _copy(v, memo) for v in value)
+        return new_list
+    if kind is dict:
+        new_dict: dict[Any, Any] = {}
+        memo[id(value)] = new_dict
+        for k, v in value.items():
+            new_dict[k] = v if type(v) in _ATOMIC else _copy(v, memo)
+        return new_dict
+    if dataclasses.is_dataclass(value) and not hasattr(kind, "__slots__"):
+        new = object.__new__(kind)
+        memo[id(value)] = new
+        new.__dict__.update({k: _copy(v, memo) for k, v in value.__dict__.items()})
+        return new
+    return copy.deepcopy(value, memo)
+
+
 @functools.lru_cache(maxsize=None)
 def _hints(kind: type) -> tuple[tuple[str, Any, bool], ...]:
     """(name, type, required) of a record's fields, computed once per class."""
@@ -80,7 +126,121 @@ def _hints(kind: type) -> tuple[tuple[str, Any, bool], ...]:
 
 
 def from_data(kind: Any, data: Any, where: str = "state") -> Any:
-    """The record of type ``kind`` from its plain data (the inverse of ``to_data``)."""
+    """The record of type ``kind`` from its plain data (the inverse of ``to_data``).
+
+    Why two readers: a step reads the whole table several times (a 6-clan game some 600 times), and
+    walking the type hints for every value was most of a bot game's CPU. ``_reader(kind)`` is worked out
+    once per type and takes the same decisions (same checks, same order of a union's options, fresh lists
+    and tables); on any failure the data is read again by ``_explain``, which names where it went wrong,
+    so a refusal's sentence is the one it always was."""
+    try:
+        return _reader(kind)(data)
+    except Exception:   # any failure: read again, to raise the one clear error (or the very same exception)
+        return _explain(kind, data, where)
+
+
+class _Unreadable(Exception):
+    """The fast reader's refusal: carries nothing, since ``_explain`` says what and where."""
+
+
+_UNION_MISSES = (FormatError, TypeError, ValueError, KeyError, _Unreadable)
+Reader = typing.Callable[[Any], Any]
+
+
+@functools.lru_cache(maxsize=None)
+def _reader(kind: Any) -> Reader:
+    """The plain-data reader of one type, built once (the decisions of ``_explain`` without the ``where``)."""
+    origin = get_origin(kind)
+    if origin in (Union, types.UnionType):
+        optional = type(None) in get_args(kind)
+        options = [_reader(a) for a in get_args(kind) if a is not type(None)]
+
+        def read_union(data: Any) -> Any:
+            if data is None and optional:
+                return None
+            for option in options:
+                try:
+                    return option(data)
+                except _UNION_MISSES:
+                    pass
+            raise _Unreadable
+        return read_union
+    if origin is Literal:
+        allowed = get_args(kind)
+
+        def read_literal(data: Any) -> Any:
+            if data not in allowed:
+                raise _Unreadable
+            return data
+        return read_literal
+    if origin in (list, tuple):
+        item = _reader(get_args(kind)[0])   # records read their fields lazily, so this ends
+        as_tuple = origin is tuple
+
+        def read_list(data: Any) -> Any:
+            if not isinstance(data, list):
+                raise _Unreadable
+            items = [item(v) for v in data]
+            return tuple(items) if as_tuple else items
+        return read_list
+    if origin is dict:
+        value = _reader(get_args(kind)[1])
+
+        def read_dict(data: Any) -> Any:
+            if not isinstance(data, dict):
+                raise _Unreadable
+            return {k: value(v) for k, v in data.items()}
+        return read_dict
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return kind
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        return _record_reader(kind)
+    return _plain_reader(kind)
+
+
+def _record_reader(kind: type) -> Reader:
+    """A dataclass's reader: unknown fields refused, required ones demanded, each field read by its type."""
+    names = frozenset(name for name, _, _ in _hints(kind))
+    fields: list[tuple[str, Reader, bool]] = []   # filled at the first read, so that records may nest
+
+    def read_record(data: Any) -> Any:
+        if not isinstance(data, dict) or not names.issuperset(data):
+            raise _Unreadable
+        if not fields:
+            fields[:] = [(name, _reader(hint), required) for name, hint, required in _hints(kind)]
+        values = {}
+        for name, read, required in fields:
+            if name in data:
+                values[name] = read(data[name])
+            elif required:
+                raise _Unreadable
+        return kind(**values)
+    return read_record
+
+
+_PLAIN_TESTS: dict[Any, typing.Callable[[Any], bool]] = {
+    Any: lambda data: True,
+    bool: lambda data: isinstance(data, bool),
+    int: lambda data: isinstance(data, int) and not isinstance(data, bool),
+    str: lambda data: isinstance(data, str),
+}
+
+
+def _plain_reader(kind: Any) -> Reader:
+    """The reader of Any, bool, int and str (anything else has no codec)."""
+    test = _PLAIN_TESTS.get(kind)
+
+    def read_plain(data: Any) -> Any:
+        if test is None:
+            raise TypeError(f"no codec for {kind!r}")
+        if not test(data):
+            raise _Unreadable
+        return data
+    return read_plain
+
+
+def _explain(kind: Any, data: Any, where: str = "state") -> Any:
+    """The reference reader, which says where data fails (``from_data`` calls it when its fast reader fails)."""
     origin = get_origin(kind)
     if origin in (Union, types.UnionType):
         if data is None and type(None) in get_args(kind):
@@ -89,7 +249,7 @@ def from_data(kind: Any, data: Any, where: str = "state") -> Any:
         errors = []
         for option in inner:
             try:
-                return from_data(option, data, where)
+                return _explain(option, data, where)
             except (FormatError, TypeError, ValueError, KeyError) as exc:
                 errors.append(str(exc))
         raise FormatError(f"{where}: {data!r} fits none of the expected forms")
@@ -101,13 +261,13 @@ def from_data(kind: Any, data: Any, where: str = "state") -> Any:
         args = get_args(kind)
         if not isinstance(data, list):
             raise FormatError(f"{where}: expected a list, not {type(data).__name__}")
-        items = [from_data(args[0], v, f"{where}[{i}]") for i, v in enumerate(data)]
+        items = [_explain(args[0], v, f"{where}[{i}]") for i, v in enumerate(data)]
         return items if origin is list else tuple(items)
     if origin is dict:
         key_t, val_t = get_args(kind)
         if not isinstance(data, dict):
             raise FormatError(f"{where}: expected a table, not {type(data).__name__}")
-        return {k: from_data(val_t, v, f"{where}.{k}") for k, v in data.items()}
+        return {k: _explain(val_t, v, f"{where}.{k}") for k, v in data.items()}
     if isinstance(kind, type) and issubclass(kind, Enum):
         try:
             return kind(data)
@@ -123,7 +283,7 @@ def from_data(kind: Any, data: Any, where: str = "state") -> Any:
         values = {}
         for name, hint, required in fields:
             if name in data:
-                values[name] = from_data(hint, data[name], f"{where}.{name}")
+                values[name] = _explain(hint, data[name], f"{where}.{name}")
             elif required:
                 raise FormatError(f"{where}: missing field {name!r}")
         return kind(**values)
@@ -427,4 +587,4 @@ def parse_order(body: Any, where: str = "order") -> Order:
 
 __all__ = ["Side", "Replenish", "Phase", "Options", "Talk", "Mail", "LogEntry", "CardPlay", "Turn", "Guard",
            "Alternative", "Policy", "WindowStanding", "Order", "Seat", "Pending", "Table", "to_data", "from_data",
-           "parse_order", "order_data", "REFEREE", "ORDER_KINDS", "typing"]
+           "parse_order", "order_data", "copy_record", "REFEREE", "ORDER_KINDS", "typing"]

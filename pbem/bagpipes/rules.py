@@ -9,7 +9,6 @@ rules alone, so the dependency runs one way: rules, then the player's tools, the
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
@@ -17,7 +16,18 @@ from typing import Any, Self
 from pbem.bagpipes import views
 from pbem.bagpipes.components import Components, load_components
 from pbem.bagpipes.engine import Game, check, default_order, seat_ids
-from pbem.bagpipes.model import REFEREE, Options, Order, Phase, Table, from_data, order_data, parse_order, to_data
+from pbem.bagpipes.model import (
+    REFEREE,
+    Options,
+    Order,
+    Phase,
+    Table,
+    copy_record,
+    from_data,
+    order_data,
+    parse_order,
+    to_data,
+)
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError, InvalidOrder
 from pbem.core.ruleset import StepResult
@@ -153,7 +163,7 @@ class BagpipesRules:
 
 def step(t: Table, comps: Components, orders: dict[str, Order], rng: Drbg) -> Table:
     """One adjudication on a copy of the table: clear last step's log and talk, take the orders, run on."""
-    work = copy.deepcopy(t)
+    work = copy_record(t)
     work.step += 1
     work.log, work.mail = [], []
     Game(work, comps, rng).take(orders)

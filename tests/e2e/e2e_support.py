@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
+from support.run_once import run_once
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
-from pbem.hammer.play.demo import make_keys
+from pbem.core import game as core_game
+from pbem.core import identity
+from pbem.hammer.play.demo import make_keys, play_bot_game
 
 runner = CliRunner()
 
@@ -93,3 +98,51 @@ def bagpipes_until_clan1_owes(folder: Path) -> Path:
         run("adjudicate", g, *envelopes, "--key", k / "referee.key")
         info = core_game.status(g)
     return core_game.report_path(g, int(info["step"]), "clan1")
+
+
+# --- a finished Hammer game with its dice -------------------------------------------------------------
+
+SIDES = ("england", "scotland")
+
+
+def dice_of(report: dict[str, Any]) -> list[tuple[list[int], int, int, str]]:
+    """Every die in the report's log and paused battle: (stream, value, index, where)."""
+    lines = list(report.get("log", [])) + list(((report.get("view") or {}).get("fight") or {}).get("log", []))
+    out = []
+    for e in lines:
+        if e.get("what") == "fire":
+            out += [(e["stream"], d["value"], d["index"], f"fire {e.get('block')}") for d in e["dice"]]
+        elif "die" in e:
+            out.append((e["stream"], e["die"], e["index"] if "index" in e else e["die_index"], str(e.get("what"))))
+    return out
+
+
+def every_die(game_dir: Path, keys: dict[str, Any]) -> list[tuple[int, str, str, list[int], int, int]]:
+    """Every die of every report of the game, opened with its side's key: (entry, side, where,
+    stream, value, index)."""
+    out = []
+    for e in range(len(list((game_dir / "ledger").glob("*.toml")))):
+        for side in SIDES:
+            path = game_dir / "reports" / f"{e:04d}-{side}.pbem"
+            if path.exists():
+                report = core_game.open_report(path, keys[side], game_dir)
+                out += [(e, side, where, stream, value, index) for stream, value, index, where in dice_of(report)]
+    return out
+
+
+def finished_hammer_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished Braveheart game between random bots (``keys/`` and ``game/`` in the folder returned),
+    played once per test run and shared by the tests that read its dice and draws (read it, never write
+    it: copy it first). The keys are fresh, so the dice differ on every run and a short game may roll
+    100 or fewer (a run drew one with 86): such a game is put aside and the next seed played, up to five."""
+    def play(root: Path) -> Path:
+        for attempt in range(5):
+            folder = root / f"game-{attempt}"
+            summary = play_bot_game(folder, "braveheart", bot={"england": "random", "scotland": "random"},
+                                    seed=b"dice" + (b"-%d" % attempt if attempt else b""))
+            assert summary.winner and summary.verified and summary.audited
+            keys = {n: identity.load_private(folder / "keys" / f"{n}.key") for n in SIDES}
+            if len(every_die(folder / "game", keys)) > 100:
+                break
+        return folder
+    return run_once(tmp_path_factory, "finished-hammer-game", play)

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 import tomli_w
+from support.run_once import run_once
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -352,11 +353,30 @@ POSITION_VARIANTS = [
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """Built once per run (tests/support/run_once.py) and copied for each test worker: a case that
+    fails to refuse must not disturb the other worker's, nor its snapshot of folder times."""
+    shared, names = run_once(tmp_path_factory, "hostile-world", lambda root: (root, _build(root)))
     root = tmp_path_factory.mktemp("hostile")
-    world = World(root, _build(root))
+    _copy_world(shared, root)
+    world = World(root, {k: v.replace(str(shared), str(root)) for k, v in names.items()})
     before = _contents(root)
     yield world
     assert _contents(root) == before, "a refused command changed a game folder"
+
+
+def _copy_world(shared: Path, root: Path) -> None:
+    """The world's folder copied whole: links kept as links (those into the world pointed into the copy),
+    the named pipe made again (copying one would read it)."""
+    fifos = [p for p in shared.rglob("*") if p.is_fifo()]
+    shutil.copytree(shared, root, symlinks=True, dirs_exist_ok=True,
+                    ignore=lambda folder, names: [n for n in names if (Path(folder) / n).is_fifo()])
+    for fifo in fifos:
+        os.mkfifo(root / fifo.relative_to(shared))
+    for link in [p for p in root.rglob("*") if p.is_symlink()]:
+        target = os.readlink(link)
+        if target.startswith(str(shared)):
+            link.unlink()
+            link.symlink_to(target.replace(str(shared), str(root), 1), target_is_directory=Path(target).is_dir())
 
 
 # (id, argv with {R} {M} {O} to fill, a fragment the error line must hold)

@@ -1,8 +1,11 @@
 """``pbem demo`` and the self-play gate: 10 whole games through the protocol with no failure.
 
-The gate is one test marked ``slow`` (``-m "not slow"`` leaves it out of a quick run) that plays
-the 10 games and checks each and all of them together. It was 20 games in 21 cases, and with
-test workers the case over all 20 played again the games another worker had played. Ten, not
+The gate is marked ``slow`` (``-m "not slow"`` leaves it out of a quick run): one case per game,
+which checks that game, and one over all 10 together. Each game is played once in a run, by the
+first worker that asks for it (tests/support/run_once.py), so the two workers share the games and
+the case over all 10 reads what the cases of each played. It was 20 games in 21 cases, whose case
+over all 20 played again the games another worker had played; then one test of 10 games that one
+worker ran alone while the other finished the rest of the suite. Ten, not
 twenty: the keys are fresh, so each game's dice differ on every run, and over twenty games
 measured with coverage.py in branch mode the first ten reached all but 8 of the 7,027 arcs
 (line-to-line transitions) of pbem/ that the twenty reached; each of those 8 was reached by one
@@ -16,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from e2e_support import run
+from support.run_once import run_once
 
 from pbem.hammer.play.demo import GameSummary, play_bot_game
 
@@ -47,29 +51,37 @@ BOT_PAIRS = [("simple", "random"), ("random", "simple"), ("random", "random"), (
 GAMES = 10
 
 
-def _game(folder: Path, i: int) -> GameSummary:
+def _game(tmp_path_factory: pytest.TempPathFactory, i: int) -> GameSummary:
+    """Game ``i`` of this run, played once by whichever worker asks first (tests/support/run_once.py)."""
     bots = BOT_PAIRS[i % 4]
-    return play_bot_game(folder / f"g{i}", "braveheart", {"england": bots[0], "scotland": bots[1]},
-                         f"selfplay-{i}".encode())
+
+    def play(folder: Path) -> GameSummary:
+        return play_bot_game(folder / "g", "braveheart", {"england": bots[0], "scotland": bots[1]},
+                             f"selfplay-{i}".encode())
+    return run_once(tmp_path_factory, f"selfplay-{i}", play)
 
 
 @pytest.mark.slow
-def test_e2e_ten_bot_games_through_sealed_files_ledger_verify_and_audit_keep_the_round_trips(tmp_path: Path) -> None:
+@pytest.mark.parametrize("i", range(GAMES))
+def test_e2e_a_bot_game_through_sealed_files_ends_verifies_audits_and_keeps_the_round_trips(
+        tmp_path_factory: pytest.TempPathFactory, i: int) -> None:
     """Each game ends, verifies and audits, within 2.5 exchanges per game turn besides the decide
-    steps its plans asked for; over the 10: at most 2.5 on average, decide steps included; both
-    sides move as Player 1 (from [if_player1]) and as Player 2, and Player 1's attacks pin Player
-    2's blocks (4.1, 4.6)."""
-    games = []
-    for i in range(GAMES):
-        s = _game(tmp_path, i)
-        assert s.winner, f"game {i} ended"
-        assert s.verified and s.audited, f"game {i}"
-        assert s.steps == sum(s.steps_by_kind.values()) and s.game_turns > 0
-        # docs/round-trips.md: at most 2.5 exchanges a game turn besides the decide steps a side's
-        # plans asked for (the random bot's plans ask now and then; a side chooses each of those).
-        asked = s.steps_by_kind.get("decide", 0)
-        assert (s.steps - asked) / s.game_turns <= 2.5, f"round trips per game turn in game {i} (docs/round-trips.md)"
-        games.append(s)
+    steps its plans asked for (docs/round-trips.md; the random bot's plans ask now and then)."""
+    s = _game(tmp_path_factory, i)
+    assert s.winner, f"game {i} ended"
+    assert s.verified and s.audited, f"game {i}"
+    assert s.steps == sum(s.steps_by_kind.values()) and s.game_turns > 0
+    asked = s.steps_by_kind.get("decide", 0)
+    assert (s.steps - asked) / s.game_turns <= 2.5, f"round trips per game turn in game {i} (docs/round-trips.md)"
+
+
+@pytest.mark.slow
+def test_e2e_ten_bot_games_keep_the_round_trips_and_move_both_sides_as_player_1_and_player_2(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Over the 10 games (each played once in the run, by whichever worker came first): at most 2.5
+    exchanges per game turn on average, decide steps included; both sides move as Player 1 (from
+    [if_player1]) and as Player 2, and Player 1's attacks pin Player 2's blocks (4.1, 4.6)."""
+    games = [_game(tmp_path_factory, i) for i in range(GAMES)]
     assert sum(s.steps for s in games) / sum(s.game_turns for s in games) <= 2.5, \
         "round trips per game turn (docs/round-trips.md)"
     moves: dict[str, int] = {}

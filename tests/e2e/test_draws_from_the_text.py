@@ -169,10 +169,13 @@ def bundle_of(game_dir: Path, referee_key: Path, tmp: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def hammer_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    from pbem.hammer.play.demo import play_bot_game
+    """The run's finished Hammer game with more than 100 dice, played by pbem's bots (shared with the
+    random-stream test: e2e_support.finished_hammer_game), copied here before its bundle is made."""
+    import shutil
+
+    from e2e_support import finished_hammer_game
     folder = tmp_path_factory.mktemp("hammer-draws")
-    summary = play_bot_game(folder, "braveheart", bot={"england": "random", "scotland": "random"}, seed=b"draws")
-    assert summary.winner and summary.verified and summary.audited
+    shutil.copytree(finished_hammer_game(tmp_path_factory), folder, dirs_exist_ok=True)
     return folder / "game", bundle_of(folder / "game", folder / "keys" / "referee.key", folder)
 
 
