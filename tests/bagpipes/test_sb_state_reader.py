@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from bp_support import COMPS, new, rng
 
-from pbem.bagpipes import engine, ruleset
+from pbem.bagpipes import engine, rules
 from pbem.bagpipes.engine import default_order
 from pbem.bagpipes.model import Order, Phase, Table, _explain, copy_record, from_data, order_data, to_data
 from pbem.bagpipes.play import play_engine_game
-from pbem.bagpipes.ruleset import step
+from pbem.bagpipes.rules import step
 from pbem.core.errors import FormatError
 
 
@@ -149,10 +149,10 @@ def test_SB_state_a_table_copy_is_what_deepcopy_made_and_shares_nothing_with_the
         return copy.deepcopy(t, {id(getattr(t, k)): v for k, v in (keep or {}).items()})
 
     seeds = [f"copy-{players}-{i}".encode() for i in range(games)]
-    monkeypatch.setattr(ruleset, "copy_record", checked)
+    monkeypatch.setattr(rules, "copy_record", checked)
     monkeypatch.setattr(engine, "copy_record", checked)
     fast = [play_engine_game(players, seed, "random", {"stay_home": players == 6}) for seed in seeds]
-    monkeypatch.setattr(ruleset, "copy_record", deep)
+    monkeypatch.setattr(rules, "copy_record", deep)
     monkeypatch.setattr(engine, "copy_record", deep)
     slow = [play_engine_game(players, seed, "random", {"stay_home": players == 6}) for seed in seeds]
     assert [repr(g) for g in fast] == [repr(g) for g in slow]
