@@ -396,7 +396,7 @@ def test_2_0_a_decide_report_mid_battle_never_depends_on_hidden_facts(salt_a: in
 # without Reserves. ``hide`` changes every fact the viewer may not know; the report's bytes
 # (canonical data, text and SVG map) must not change. ``shown`` checks the other direction.
 
-from pause_points import Paused, pause_points  # noqa: E402
+from hammer.pause_points import Paused, pause_points  # noqa: E402
 
 SIDES2 = ("england", "scotland")
 STATES_PER_KIND = 24
