@@ -1,5 +1,12 @@
 """Settings for the whole test run (docs/performance.md "Test suite").
 
+The order the suite runs in: the long tests first. With parallel workers, a long test that starts late
+runs alone at the end while the other worker waits. The tests marked ``slow`` or ``real_games`` (the
+fog-of-war checks over real games, which the quick loop keeps) are the long ones, so the modules that
+hold one go first, their long tests first within them, and every other module after them in
+collection order. A module's tests stay together, so a module fixture is made once per worker that
+runs the module.
+
 Files are not flushed to the disk in the test process: ``os.fsync`` there only checks that its
 descriptor is open. Why: a flush makes no byte any test reads different (the tests never cut the
 power; a killed process loses nothing the kernel holds), yet each one waits for the disk, and a whole
@@ -12,6 +19,10 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
+LONG = ("slow", "real_games")
+
 
 def _fsync_without_the_disk(fd: int) -> None:
     """What ``os.fsync`` checks before it waits for the disk: ``fd`` is an open descriptor."""
@@ -20,3 +31,21 @@ def _fsync_without_the_disk(fd: int) -> None:
 
 if os.environ.get("PBEM_TEST_FSYNC") != "1":
     os.fsync = _fsync_without_the_disk
+
+
+def _long(item: pytest.Item) -> bool:
+    return any(item.get_closest_marker(mark) for mark in LONG)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    long_modules = {item.nodeid.split("::")[0] for item in items if _long(item)}
+    first_seen: dict[str, int] = {}
+    for index, item in enumerate(items):
+        first_seen.setdefault(item.nodeid.split("::")[0], index)
+
+    def rank(pair: tuple[int, pytest.Item]) -> tuple[int, int, int, int]:
+        index, item = pair
+        module = item.nodeid.split("::")[0]
+        return (module not in long_modules, first_seen[module], not _long(item), index)
+
+    items[:] = [item for _, item in sorted(enumerate(items), key=rank)]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fakes import bare_state, put
-from pause_points import pause_points
+from hammer.pause_points import pause_points
 
 from pbem.hammer.play import bots
 from pbem.hammer.rules import engine

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pause_points import pause_points
+from hammer.pause_points import pause_points
 
 from pbem.hammer.play.bots import random_game
 from pbem.hammer.rules.state import GameState, Options

@@ -43,7 +43,6 @@ def test_reports_arrows_show_the_last_moves_and_own_retreats_but_not_a_hidden_re
     assert sorted((k, a, b) for k, a, b, _ in scots) == [("moves", "Lothian", "Fife"), ("retreat", "Fife", "Lennox")]
 
 
-@pytest.mark.slow
 def test_reports_arrows_show_only_what_the_reports_own_lines_show() -> None:
     """Non-interference: every arrow of every report of whole games carries, as its hover text, a
     line of that very text report naming its destination (a battle's lines name the battle's area

@@ -4,6 +4,7 @@ dice (a few thousand here; bench/battle_odds.py runs 100,000 on thirteen positio
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from fractions import Fraction
@@ -16,7 +17,8 @@ from typer.testing import CliRunner
 from pbem.cli.main import app
 from pbem.hammer.play.cases import load_battle
 from pbem.hammer.play.position import load_position
-from pbem.hammer.show.odds import battle_odds, simulate, view_odds
+from pbem.hammer.rules.blocks import blocks as block_specs
+from pbem.hammer.show.odds import battle_odds, estimates, pct, sight_odds, sight_of, simulate, view_odds
 from pbem.hammer.show.views import view
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,6 +96,32 @@ def test_2_0_a_side_s_estimate_reads_its_view_only() -> None:
     assert v1 == v2
     a, b = view_odds(v1, "Fife"), view_odds(v2, "Fife")
     assert a is not None and b is not None and a == b
+
+
+def test_battles_odds_from_a_report_kept_estimates_follow_what_the_view_shows_of_the_battle() -> None:
+    """docs/battles.md "Odds from a report": a report's estimate is kept per what its view shows of
+    the battle (``Sight``); a view that shows the battle otherwise (a strength, a block gone, an
+    area's control) gets its own estimate, equal to one reckoned afresh, and a view that differs
+    elsewhere only (the hand) gets the kept one."""
+    state = load_position(ROOT / "examples/positions/battle-fife.toml")
+    base = view(state, "england")
+    own = next(b for b in base["blocks"] if b["area"] == "Fife")
+    changed = [copy.deepcopy(base) for _ in range(3)]
+    next(b for b in changed[0]["blocks"] if b["block"] == own["block"])["strength"] = 1
+    scot = next(n for n, sp in sorted(block_specs().items()) if "scotland" in sp.sides and not sp.is_noble
+                and n not in ("Wallace", "King") and not sp.celtic)
+    changed[1]["dead"] = {**(changed[1].get("dead") or {}), "scotland": [scot]}  # a block known gone
+    changed[2]["control"] = {**(changed[2].get("control") or {}), "Lennox": "scotland"}
+    first = estimates(base, ["Fife"])
+    assert first["Fife"] and first == estimates(base, ["Fife"])
+    for v in changed:
+        assert sight_of(v, "Fife") != sight_of(base, "Fife")
+        odds = sight_odds(sight_of(v, "Fife"))          # reckoned afresh, not kept
+        assert odds is not None
+        assert estimates(v, ["Fife"])["Fife"]["attacker_wins"] == pct(odds.attacker_wins)
+    assert estimates(changed[0], ["Fife"]) != first
+    elsewhere = {**copy.deepcopy(base), "hand": ["x"]}
+    assert sight_of(elsewhere, "Fife") == sight_of(base, "Fife") and estimates(elsewhere, ["Fife"]) == first
 
 
 # --- odds as data (docs/battles.md "Odds as data") ----------------------------------------------------

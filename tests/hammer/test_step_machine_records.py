@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from fakes import NoOrders
-from pause_points import R, pause_points
+from hammer.pause_points import R, pause_points
 
 from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg

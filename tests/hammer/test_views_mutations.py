@@ -1,6 +1,7 @@
 """2.0 fog of war, checked by mutation: each change below makes pbem/hammer/show/views.py leak a hidden fact
-(or, the last ones, hide a fact its side may see), and the quick fog-of-war tests of
-test_views_noninterference.py must fail with each one applied.
+(or, the last ones, hide a fact its side may see), and the fog-of-war tests of
+test_views_noninterference.py that play no game (the quick checks: not marked ``real_games``) must
+fail with each one applied.
 
 A mutation is applied in-process (``mutated``): the changed source of views.py is compiled and each
 function and method of the module takes the changed code, so every caller (the report, the renderers)
@@ -120,9 +121,9 @@ def mutated(module: ModuleType, source: str) -> Iterator[None]:
 
 
 def _quick_checks() -> list[Callable[[], None]]:
-    """The quick (not slow) tests of the fog-of-war module, cheapest first."""
+    """The tests of the fog-of-war module that play no game (not marked ``real_games``), cheapest first."""
     tests = [getattr(fog, n) for n in dir(fog) if n.startswith("test_")]
-    quick = [t for t in tests if not any(m.name == "slow" for m in getattr(t, "pytestmark", []))]
+    quick = [t for t in tests if not any(m.name in ("slow", "real_games") for m in getattr(t, "pytestmark", []))]
     cost = ("5_32", "no_enemy_block_name", "view_shows_everything", "change_the_side", "report_shows_everything",
             "view_never_depends", "decide_report_mid_battle")
     return sorted(quick, key=lambda t: next((i for i, c in enumerate(cost) if c in t.__name__), len(cost)))
@@ -144,7 +145,6 @@ def test_2_0_every_views_mutation_still_applies() -> None:
     assert stale == [], f"views.py changed: update these mutations to today's code: {stale}"
 
 
-@pytest.mark.slow
 def test_2_0_the_fog_of_war_tests_pass_on_views_unchanged() -> None:
     """The harness itself: views.py recompiled unchanged passes every quick check."""
     with mutated(views, SOURCE):
@@ -152,7 +152,6 @@ def test_2_0_the_fog_of_war_tests_pass_on_views_unchanged() -> None:
             check()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("m", MUTATIONS, ids=[m.name for m in MUTATIONS])
 def test_2_0_each_views_mutation_is_caught_by_a_quick_fog_of_war_test(m: Mutation) -> None:
     assert SOURCE.count(m.old) == 1, m.name

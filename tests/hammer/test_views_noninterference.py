@@ -7,15 +7,16 @@ step kind and each question, battles paused with and without Reserves, regroups,
 winter questions, Events.
 
 Checked by mutation: tests/hammer/test_views_mutations.py applies each of 14 changes to
-pbem/hammer/show/views.py in-process and requires the QUICK tests of this module (those not marked
-slow) to fail with each one: the enemy's unrevealed reserves listed by name (``own_res`` keeping
-the enemy's blocks) or given as names; enemy strengths per area; enemy blocks in the side's own
-list; the enemy hand shown; the enemy Draw Pool by name; the top card of the deck; a redacted
-retreat or regroup destination; the name of a block drawn in winter; a private enemy line shown
-whole; a paused battle's log unfiltered; and, hiding too much, the enemy hand size withheld, the
-side's own reserves withheld, the reveal lines of a paused battle dropped. It also requires each
-change's target text to be in views.py exactly once, so the list cannot go stale. The slow tests
-over every pause point of real games check the same properties on many more states.
+pbem/hammer/show/views.py in-process and requires the tests of this module that play no game (those
+not marked ``real_games``) to fail with each one: the enemy's unrevealed reserves listed by name
+(``own_res`` keeping the enemy's blocks) or given as names; enemy strengths per area; enemy blocks
+in the side's own list; the enemy hand shown; the enemy Draw Pool by name; the top card of the deck;
+a redacted retreat or regroup destination; the name of a block drawn in winter; a private enemy line
+shown whole; a paused battle's log unfiltered; and, hiding too much, the enemy hand size withheld,
+the side's own reserves withheld, the reveal lines of a paused battle dropped. It also requires each
+change's target text to be in views.py exactly once, so the list cannot go stale. The ``real_games``
+tests over every pause point of real games check the same properties on many more states; they run
+in the quick loop too (docs/performance.md "Test suite").
 """
 
 from __future__ import annotations
@@ -282,7 +283,7 @@ def report_bytes(state: dict[str, Any], side: str, log: list[dict[str, Any]]) ->
     return canonical_bytes(rep), render_report(rep).encode(), svg_of(rep).encode(), html_of(rep).encode()
 
 
-@pytest.mark.slow
+@pytest.mark.real_games
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(SCENARIOS), st.integers(0, 1), st.sampled_from(("england", "scotland")),
        st.sampled_from(("card", "winter")), st.integers(0, 50), st.integers(0, 2**32), st.integers(0, 2**32))
@@ -304,7 +305,7 @@ def test_2_0_a_report_s_bytes_never_depend_on_hidden_facts(scenario: str, seed: 
     assert report_bytes(states[0][0], side, states[0][1]) == report_bytes(states[1][0], side, states[1][1])
 
 
-@pytest.mark.slow
+@pytest.mark.real_games
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from(SCENARIOS), st.integers(0, 1), st.sampled_from(("england", "scotland")),
        st.integers(0, 50), st.integers(0, 2**32), st.integers(0, 2**32))
@@ -395,7 +396,7 @@ def test_2_0_a_decide_report_mid_battle_never_depends_on_hidden_facts(salt_a: in
 # without Reserves. ``hide`` changes every fact the viewer may not know; the report's bytes
 # (canonical data, text and SVG map) must not change. ``shown`` checks the other direction.
 
-from pause_points import Paused, pause_points  # noqa: E402
+from hammer.pause_points import Paused, pause_points  # noqa: E402
 
 SIDES2 = ("england", "scotland")
 STATES_PER_KIND = 24
@@ -535,7 +536,7 @@ def _sample(kind: str) -> list[Paused]:
     return found[::step][:STATES_PER_KIND]
 
 
-@pytest.mark.slow
+@pytest.mark.real_games
 def test_2_0_the_driven_games_reach_every_pause_point() -> None:
     found = pause_points()
     assert [k for k in WANTED if not found.get(k)] == []
@@ -549,7 +550,7 @@ def test_2_0_the_driven_games_reach_every_pause_point() -> None:
     assert any(e.get("drawn") for ps in found.values() for p in ps for e in p.log if e.get("step") == "7.62")
 
 
-@pytest.mark.slow
+@pytest.mark.real_games
 @pytest.mark.parametrize("kind", WANTED)
 def test_2_0_a_report_at_every_pause_point_never_depends_on_hidden_facts(kind: str) -> None:
     """Two redraws of everything a side may not know give the same report, byte for byte."""
@@ -563,7 +564,7 @@ def test_2_0_a_report_at_every_pause_point_never_depends_on_hidden_facts(kind: s
 CALLS = ("submit_events", "run_battles", "run_winter")
 
 
-@pytest.mark.slow
+@pytest.mark.real_games
 @pytest.mark.parametrize("call", CALLS)
 def test_2_0_a_decide_report_of_a_call_in_progress_never_depends_on_hidden_facts(call: str) -> None:
     """docs/playing.md §5: a decide step opened in an Event, a Battle Phase or a Winter Turn shows
@@ -578,7 +579,7 @@ def test_2_0_a_decide_report_of_a_call_in_progress_never_depends_on_hidden_facts
             assert got[0] == got[1], (call, i, side)
 
 
-@pytest.mark.slow
+@pytest.mark.real_games
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(st.sampled_from(WANTED), st.integers(0, 10**6), st.sampled_from(SIDES2), st.integers(0, 2**32),
        st.integers(0, 2**32))
@@ -598,7 +599,7 @@ def _public_or_own(e: dict[str, Any], side: str) -> bool:
     return e.get("public") is True or e.get("side") == side
 
 
-@pytest.mark.slow
+@pytest.mark.real_games
 @pytest.mark.parametrize("kind", WANTED)
 def test_2_0_a_report_at_every_pause_point_shows_what_its_side_may_see(kind: str) -> None:
     """A report that hides too much is wrong too: its side's blocks with their strengths, its

@@ -23,9 +23,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from pbem.core.canonical import canonical_bytes
 from pbem.core.drbg import Drbg
-from pbem.core.errors import FormatError
 from pbem.hammer.rules import plans as plans_mod
 from pbem.hammer.rules.battle import STAGES, _begin, _rating, fight
 from pbem.hammer.rules.battle_state import Fight, stage_named
@@ -793,6 +791,48 @@ VIEW_BUDGET = 10_000  # battle states a report's estimate may take (about a tent
 LEADER_BLOCKS = ("Edward", "King", "Wallace")
 
 
+@dataclass(frozen=True)
+class Sight:
+    """All ``view_odds`` reads of a view for the battle in one area, and nothing else: the
+    estimate is a function of it alone, so it is also the key of the estimates kept."""
+
+    area: str
+    side: str
+    enemy: str
+    attacker: str
+    count: int                                  # the enemy's blocks in the battle
+    own: tuple[tuple[str, str, int], ...]       # the side's blocks: name, area, strength (view order)
+    gone: tuple[str, ...]                       # the side's own, dead and off-map blocks, sorted
+    control: tuple[tuple[str, str], ...]        # area -> holder, sorted
+    scenario: str
+    year: int
+    turn: int
+    edward: str
+    king: str
+    player1: str
+
+
+def sight_of(view: dict[str, Any], area: str) -> Sight | None:
+    """What ``view`` shows of the battle pending in ``area``; None when none is pending there."""
+    battle = next((b for b in view.get("battles", []) if b.get("area") == area), None)
+    if battle is None:
+        return None
+    side, enemy = str(view["side"]), str(view["enemy"])
+    own = {str(b["block"]): (str(b["area"]), int(b["strength"])) for b in view.get("blocks", [])}
+    known_gone = set(own)
+    for place in ("dead", "off_map"):
+        for names in (view.get(place) or {}).values():
+            known_gone |= set(names)
+    return Sight(area=area, side=side, enemy=enemy, attacker=str(battle["attacker"]),
+                 count=int(battle["blocks"].get(enemy, 0)),
+                 own=tuple((n, where, strength) for n, (where, strength) in own.items()),
+                 gone=tuple(sorted(known_gone)),
+                 control=tuple(sorted((str(a), str(h)) for a, h in (view.get("control") or {}).items())),
+                 scenario=str(view["scenario"]), year=int(view["year"]), turn=int(view.get("turn", 0)),
+                 edward=str(view.get("edward", "I")), king=str(view.get("king", "")),
+                 player1=str(view.get("player1", "")))
+
+
 def view_odds(view: dict[str, Any], area: str, max_states: int = VIEW_BUDGET) -> BattleOdds | None:
     """The odds of the pending battle in ``area`` as ``view``'s side can reckon them: a function
     of the view alone (docs/battles.md "Odds from a report"), so it can be shown in a report.
@@ -804,76 +844,75 @@ def view_odds(view: dict[str, Any], area: str, max_states: int = VIEW_BUDGET) ->
     from round 1 (reserves not told apart), no border control, the default plans; areas the
     enemy holds get one stand-in enemy block each, so retreats see the control the view shows.
     None when the battle takes more than ``max_states`` states (too costly for a report)."""
+    sight = sight_of(view, area)
+    return None if sight is None else sight_odds(sight, max_states)
 
-    battle = next((b for b in view.get("battles", []) if b.get("area") == area), None)
-    if battle is None:
-        return None
-    side, enemy = str(view["side"]), str(view["enemy"])
-    own = {str(b["block"]): (str(b["area"]), int(b["strength"])) for b in view.get("blocks", [])}
-    known_gone = set(own)
-    for place in ("dead", "off_map"):
-        for names in (view.get(place) or {}).values():
-            known_gone |= set(names)
+
+def sight_odds(sight: Sight, max_states: int = VIEW_BUDGET) -> BattleOdds | None:
+    """``view_odds`` from what the view shows of the battle (``sight_of``)."""
+    area, side, enemy = sight.area, sight.side, sight.enemy
+    known_gone = set(sight.gone)
     possible = [n for n, sp in block_specs().items() if enemy in sp.sides and n not in known_gone
                 and n not in LEADER_BLOCKS and not sp.celtic]
     rating = lambda n: (spec(n).letter, -spec(n).fire, spec(n).steps, n)  # noqa: E731
     plain = sorted((n for n in possible if not spec(n).is_noble), key=rating)
     candidates = plain + sorted((n for n in possible if spec(n).is_noble), key=rating)
-    count = int(battle["blocks"].get(enemy, 0))
+    count = sight.count
     if count == 0 or count > len(candidates):
         return None
     first = max(0, (len(plain) - count) // 2)
     fighting = candidates[first:first + count]
     spare = [n for n in candidates if n not in fighting]
-    state = GameState(scenario=str(view["scenario"]), year=int(view["year"]), turn=int(view.get("turn", 0)),
-                      phase="battle", edward=str(view.get("edward", "I")), king=str(view.get("king", "")))
+    state = GameState(scenario=sight.scenario, year=sight.year, turn=sight.turn,
+                      phase="battle", edward=sight.edward, king=sight.king)
     for name, sp in block_specs().items():
         state.blocks[name] = BlockState(sp.sides[0], OFF_MAP, 0)
-    for name, (where, strength) in own.items():
+    for name, where, strength in sight.own:
         state.blocks[name] = BlockState(side, where, strength)
     for name in fighting:
         state.blocks[name] = BlockState(enemy, area, spec(name).steps)
-    for a, holder in sorted((view.get("control") or {}).items()):
+    for a, holder in sight.control:
         if a != area and holder in (enemy, "contested") and spare:
             name = spare.pop(0)
             state.blocks[name] = BlockState(enemy, a, 1)
-    state.current = Turn(player1=str(view.get("player1", "")))
-    attacker = str(battle["attacker"])
-    state.current.battles[area] = Battle(area=area, attacker=attacker, main=state.blocks_in(area, attacker))
+    state.current = Turn(player1=sight.player1)
+    state.current.battles[area] = Battle(area=area, attacker=sight.attacker, main=state.blocks_in(area, sight.attacker))
     try:
         return battle_odds(state, area, plan_deciders(state), max_states=max_states)
     except TooLarge:
         return None
 
 
-_ESTIMATES: dict[bytes, dict[str, dict[str, Any]]] = {}
-ESTIMATES_KEPT = 64  # the latest views' estimates kept: a report's text, HTML and board reckon the same view
+_ESTIMATES: dict[Sight, dict[str, Any]] = {}
+ESTIMATES_KEPT = 256  # the latest battles' estimates kept: reports of one step, its pauses and redraws share them
 
 
 def estimates(view: dict[str, Any], areas: list[str]) -> dict[str, dict[str, Any]]:
     """The report's ``odds`` field: for each pending battle, the side's estimate (``view_odds``)
     as plain data, ``{}`` when it is too large to reckon in a report. ``view_odds`` is a function
-    of the view alone, so the answer for the same view (canonical bytes) and areas is reused."""
-    try:
-        key = canonical_bytes([view, areas])
-    except FormatError:  # not plain data: reckoned afresh
-        return _estimates(view, areas)
-    if key not in _ESTIMATES:
-        if len(_ESTIMATES) >= ESTIMATES_KEPT:
-            _ESTIMATES.pop(next(iter(_ESTIMATES)), None)
-        _ESTIMATES[key] = _estimates(view, areas)
-    return copy.deepcopy(_ESTIMATES[key])
-
-
-def _estimates(view: dict[str, Any], areas: list[str]) -> dict[str, dict[str, Any]]:
+    of what the view shows of the battle (``Sight``), so the answer for the same sight is reused:
+    by the text, the HTML and the board of one report, and by every report that shows the
+    battle alike (each pause of one step, a redraw of what the side may not see)."""
     out: dict[str, dict[str, Any]] = {}
     for area in areas:
-        odds = view_odds(view, area)
-        out[area] = {} if odds is None else {
-            "attacker": odds.attacker, "defender": odds.defender, "attacker_wins": pct(odds.attacker_wins),
-            "defender_holds": pct(odds.defender_holds),
-            "expected_lost": {s: f"{float(v):.1f}" for s, v in sorted(odds.expected_lost.items())}}
+        sight = sight_of(view, area)
+        if sight is None:
+            out[area] = {}
+            continue
+        if sight not in _ESTIMATES:
+            if len(_ESTIMATES) >= ESTIMATES_KEPT:
+                _ESTIMATES.pop(next(iter(_ESTIMATES)), None)
+            _ESTIMATES[sight] = _estimate(sight)
+        out[area] = copy.deepcopy(_ESTIMATES[sight])
     return out
+
+
+def _estimate(sight: Sight) -> dict[str, Any]:
+    odds = sight_odds(sight)
+    return {} if odds is None else {
+        "attacker": odds.attacker, "defender": odds.defender, "attacker_wins": pct(odds.attacker_wins),
+        "defender_holds": pct(odds.defender_holds),
+        "expected_lost": {s: f"{float(v):.1f}" for s, v in sorted(odds.expected_lost.items())}}
 
 
 def estimate_line(area: str, odds: dict[str, Any]) -> str:
@@ -886,4 +925,5 @@ def estimate_line(area: str, odds: dict[str, Any]) -> str:
 
 
 __all__ = ["BattleOdds", "BlockOdds", "Policy", "battle_odds", "exact", "format_odds", "policy_of",
-           "plan_deciders", "pct", "simulate", "view_odds", "estimates", "estimate_line", "TooLarge"]
+           "plan_deciders", "pct", "simulate", "view_odds", "Sight", "sight_of", "sight_odds", "estimates",
+           "estimate_line", "TooLarge"]

@@ -349,7 +349,14 @@ def _place_in(c: Canvas, area: str, anchor: Box, w: int, h: int) -> Box | None:
         return None
     cx, top = (anchor.x0 + anchor.x1) // 2 - w // 2, anchor.y1 + 2
     extent = Box(min(x0, cx), min(y0, top), max(x1, cx + w), max(y1, top + h))
-    near = [t for t in c.taken if t.overlaps(extent, 3)]  # only these can touch a box tried here
+    near = tuple(t for t in c.taken if t.overlaps(extent, 3))  # only these can touch a box tried here
+    return _free_spot(area, cx, top, w, h, near)
+
+
+@lru_cache(maxsize=4096)
+def _free_spot(area: str, cx: int, top: int, w: int, h: int, near: tuple[Box, ...]) -> Box | None:
+    """The first of the area's spots (``_spots``) where a w x h box keeps clear of ``near``: a
+    function of its arguments, kept, since the maps of one game place most stacks alike."""
     for x, y in _spots(area, cx, top, w, h):
         box = Box(x, y, x + w, y + h)
         if not any(box.overlaps(t, 3) for t in near):
