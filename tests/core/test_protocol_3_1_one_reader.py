@@ -42,6 +42,7 @@ ALLOWED = {
     ("transport/git/history.py", "tarfile.open"): "a tar stream git archive wrote into memory",
     ("transport/mail/runner.py", "sender.open"): "an SMTP connection",
     ("transport/mail/servers.py", "sender.open"): "an SMTP connection",
+    ("transport/mail/player_mail.py", "sender.open"): "an SMTP connection (a player's order mailed)",
     ("cli/board.py", "webbrowser.open"): "the player's browser, opened at the board's address",
 }
 READS = {"read_bytes", "read_text", "open"}
