@@ -15,6 +15,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.hammer_peer_bot import order
@@ -260,3 +261,100 @@ def test_hammer_peer_13_5_a_side_that_stops_after_seeing_the_others_link_forfeit
     for s in SIDES:
         last = json.loads(sorted((dirs[s] / "ledger").iterdir())[-1].read_text())
         assert last["kind"] == "forfeit" and last["forfeit"] == ["scotland"] and last["claimant"] == "england"
+
+
+def _lying(monkeypatch: pytest.MonkeyPatch, liar: str, stage: str, lie: Callable[..., Any]) -> list[str]:
+    """``liar``'s client commits, at the winter's ``stage``, the order ``lie(order, hide, public, sealed)`` makes
+    of its honest one (``sealed``: label -> the value the honest order sealed), its own check before sealing
+    switched off, as a cheat's client would: the lies told (once)."""
+    from pbem.hammer import peer_winter
+
+    honest = peer_winter.prepare
+    told: list[str] = []
+
+    def prepare(public: dict[str, Any], side: str, draft: Any, own: Any, hide: Any) -> Any:
+        if side != liar or peer_winter.stage(public) != stage or told:
+            return honest(public, side, draft, own, hide)
+        values: dict[str, Any] = {}
+
+        def noting(label: str, value: Any) -> str:
+            values[label] = value
+            return str(hide(label, value))
+
+        order = honest(public, side, draft, own, noting)
+        lied = lie(order, hide, public, values)
+        if lied:
+            told.append(lied)
+        return order
+
+    monkeypatch.setattr(peer_winter, "prepare", prepare)
+    monkeypatch.setattr(peer, "_check_own", lambda *args: None)
+    return told
+
+
+def _caught(tmp_path: Path, told: list[str], liar: str, why: str) -> None:
+    """The lie is told, the record goes on (the other side cannot see it yet), and the final audit's replay
+    with every fact convicts the liar, naming it and the rule."""
+    from pbem.core.peer.record import Cheat
+
+    dirs = play(tmp_path)
+    assert told
+    assert not peer.outcome(dirs["england"]).verdict
+    with pytest.raises(Cheat) as caught:
+        full_replay(dirs["england"], dirs)
+    assert caught.value.side == liar and why in str(caught.value), str(caught.value)
+
+
+def test_hammer_peer_7_1_a_lie_about_a_nobles_home_is_caught_with_the_side_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """England claims one of its blocks on the map goes somewhere the winter does not send it (a noble kept
+    from home, or a block sent home that is no noble there): the other side cannot tell, the final audit's
+    replay of the winter on England's true blocks convicts England (7.1)."""
+    from pbem.hammer.rules.board import board
+
+    def lie(order: dict[str, Any], hide: Any, public: dict[str, Any], sealed: Any) -> str:
+        moves = order["claims"]["moves"]
+        for key, b in sorted(public["game"]["blocks"].items()):
+            if b["owner"] == "england" and key.startswith("hidden.") and b["location"] in board().areas \
+                    and key not in moves:
+                where = next(n for n in board().neighbours(b["location"]) if n != "England")
+                moves[key] = where
+                return f"{key} to {where}"
+        return ""
+
+    told = _lying(monkeypatch, "england", "england", lie)
+    _caught(tmp_path, told, "england", "are not what the winter makes of its blocks")
+
+
+def test_hammer_peer_7_6_a_lie_about_a_strength_after_builds_is_caught_with_the_side_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scotland seals one of its blocks on the map a step stronger than its Replacement Points built it (7.6):
+    the handle hides the lie soundly (its opening opens it), and the final audit's replay of the builds with
+    every fact convicts Scotland."""
+    from pbem.hammer.rules.blocks import spec
+
+    def lie(order: dict[str, Any], hide: Any, public: dict[str, Any], sealed: Any) -> str:
+        for label, value in sorted(sealed.items()):
+            if value["strength"] < spec(value["block"]).steps:
+                order["seal"][label] = hide(label, {**value, "strength": value["strength"] + 1})
+                return f"{label} one step stronger"
+        return ""
+
+    told = _lying(monkeypatch, "scotland", "builds", lie)
+    _caught(tmp_path, told, "scotland", "RPs")
+
+
+def test_hammer_peer_7_62_a_pool_sealed_with_a_block_it_does_not_hold_is_caught_with_the_side_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scotland seals its pool again with a block it does not hold (Edward) behind one handle in place of one it
+    does, as a side would that wants the joint stream's draw (7.62) to give it a block its pool lacks: the
+    handle opens soundly, and the final audit's replay convicts Scotland, its sealed pool not being its pool."""
+    def lie(order: dict[str, Any], hide: Any, public: dict[str, Any], sealed: Any) -> str:
+        labels = order["rekey"]["pool"]
+        if not labels:
+            return ""
+        order["seal"][labels[0]] = hide(labels[0], "Edward")
+        return f"Edward behind {labels[0]} in place of {sealed[labels[0]]}"
+
+    told = _lying(monkeypatch, "scotland", "scotland", lie)
+    _caught(tmp_path, told, "scotland", "its sealed pool is not its pool")
