@@ -35,7 +35,7 @@ from pbem.hammer.rules.board import ENGLAND, board
 from pbem.hammer.rules.decisions import NeedDecision, Question
 from pbem.hammer.rules.draws import draw_stream
 from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.rules.hidden import PREFIX, Resolver, block_of, resolving
+from pbem.hammer.rules.hidden import PREFIX, Resolver, block_of, resolving, reveal
 from pbem.hammer.rules.log import LogEntry, Seen
 from pbem.hammer.rules.scenario import LEVY, edward_barred
 from pbem.hammer.rules.state import OFF_MAP, POOL, BlockState, GameState, Turn
@@ -176,7 +176,8 @@ def prepare(public: dict[str, Any], side: str, draft: Any, own: Mapping[str, Any
                 areas.setdefault(area, []).append(label)
                 seal[label] = hide(label, {"block": name, "strength": steps.get(name, g.blocks[name].strength)})
         named = {n: s for n, s in sorted(steps.items()) if keys.get(n) == n}
-        return {"rekey": {"areas": areas}, "named": named, "seal": seal}
+        nobles = sum(spec(n).is_noble for names in _on_map(g, keys, side).values() for n in names)
+        return {"rekey": {"areas": areas}, "named": named, "nobles": nobles, "seal": seal}
     g, claims = _play(public, side, facts, plan_decider(side, plan))
     if side == "scotland":
         claims["draws"] = _draws(public, g, claims, plan)
@@ -307,8 +308,11 @@ def apply_claims(public: Mapping[str, Any], side: str, claims: Mapping[str, Any]
     g = GameState.from_dict(public["game"])
     log: list[dict[str, Any]] = []
     if resolver is not None:
-        from pbem.hammer.rules.hidden import reveal
-        reveal(g, [k for k in claims.get("defect", []) if k.startswith(PREFIX)], "7.1: a noble defects")
+        defectors = [k for k in claims.get("defect", []) if k.startswith(PREFIX)]
+        reveal(g, defectors, "7.1: a noble defects")
+        if defectors:
+            log.append({"what": "reveal", "rule": "7.1", "blocks": [{"block": k, "strength": g.blocks[k].strength}
+                                                                    for k in sorted(defectors)]})
     for key in claims.get("defect", []):
         g.blocks[key].owner = "scotland" if g.blocks[key].owner == "england" else "england"
     for key, where in sorted(claims.get("moves", {}).items()):
@@ -368,7 +372,7 @@ def adjudicate(public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, 
         order = orders[side]
         mine = [k for k, b in g.blocks.items()
                 if b.owner == side and k.startswith(PREFIX) and b.location in board().areas]
-        nobles[side] += sum(1 for k in mine if k in public["seen"] and spec(public["seen"][k]).is_noble)
+        nobles[side] = int(order["nobles"])  # how many of the blocks sealed now are nobles (9.0, 9.1): public
         for k in mine:
             del g.blocks[k]
         for area, new in order["rekey"]["areas"].items():
@@ -438,10 +442,11 @@ def check(public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
     """The order's shape and public part at once; its claims and seals against the side's true blocks as far
     as ``facts`` tell (``NeedReveal`` elsewhere: on the owner's client, and at the final audit, all of them)."""
     st = stage(public)
-    want_keys = ["named", "rekey", "seal"] if st == "builds" else ["claims", "rekey", "seal"]
+    want_keys = ["named", "nobles", "rekey", "seal"] if st == "builds" else ["claims", "rekey", "seal"]
     if not isinstance(order, dict) or sorted(order) != want_keys:
         raise InvalidOrder(f"winter order of {side}: the {st} round's order holds {', '.join(want_keys)} "
                            "(docs/hammer-peer.md)")
+    _shape(public, side, order)
     nxt = next_label(public, side)
     if st == "builds":
         g = GameState.from_dict(public["game"])
@@ -460,6 +465,41 @@ def check(public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
         _check_builds(public, side, order, facts)
     else:
         _check_claims(public, side, order, facts)
+
+
+def _strs(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _shape(public: Mapping[str, Any], side: str, order: Mapping[str, Any]) -> None:
+    """Every field of a winter order of the type it must have, naming blocks of the side (one sentence, no
+    traceback, for whatever a cheat or a broken client sends)."""
+    g = GameState.from_dict(public["game"])
+    rekey, seal = order["rekey"], order["seal"]
+    ok = isinstance(rekey, dict) and isinstance(seal, dict) and all(isinstance(v, str) for v in seal.values())
+    if stage(public) == "builds":
+        named, nobles = order["named"], order["nobles"]
+        ok = ok and sorted(rekey) == ["areas"] and isinstance(rekey["areas"], dict) \
+            and all(a in board().areas and _strs(v) for a, v in rekey["areas"].items()) \
+            and isinstance(nobles, int) and not isinstance(nobles, bool) and nobles >= 0 \
+            and isinstance(named, dict) and all(n in g.blocks and not n.startswith(PREFIX) and g.blocks[n].owner == side
+                                                and g.blocks[n].location in board().areas and isinstance(v, int)
+                                                for n, v in named.items())
+    else:
+        claims = order["claims"]
+        ok = ok and sorted(rekey) == ["coastal", "pool"] and _strs(rekey["pool"]) and _strs(rekey["coastal"]) \
+            and isinstance(claims, dict) and isinstance(claims.get("moves", {}), dict) \
+            and all(isinstance(v, str) for v in claims.get("moves", {}).values()) \
+            and _strs(claims.get("defect", [])) \
+            and all(k in g.blocks and g.blocks[k].owner == side for k in claims.get("defect", [])) \
+            and isinstance(claims.get("choices", {}), dict) \
+            and all(k in CHOICES.values() and isinstance(v, str) for k, v in claims.get("choices", {}).items()) \
+            and claims.get("edward", "") in ("", *board().areas) and ("edward" in claims) == (side == "england") \
+            and ("draws" not in claims or side == "scotland") \
+            and isinstance(claims.get("draws", {}), dict) and all(a in board().areas for a in claims.get("draws", {}))
+    if not ok:
+        raise InvalidOrder(f"winter order of {side}: a field is not of its type or names no block of {side} "
+                           "(docs/hammer-peer.md)")
 
 
 def _index(label: str) -> int:
@@ -508,6 +548,8 @@ def _check_builds(public: dict[str, Any], side: str, order: Mapping[str, Any], f
             name, strength = block_of(facts.get(label, "7.6: a sealed block"))
             now.setdefault(area, []).append((name, strength))
     named = order.get("named", {})
+    if order["nobles"] != sum(spec(n).is_noble for blocks in now.values() for n, _ in blocks):
+        raise _bad(side, f"it counts {order['nobles']} nobles among the blocks it seals, which is not so", "9.0, 9.1")
     rps = replacement_points(g, side)
     drawn = public.get("winter", {}).get("drawn", {})
     for area in sorted(set(before) | set(now) | {g.blocks[n].location for n in named if n in g.blocks}):
