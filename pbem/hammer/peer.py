@@ -9,8 +9,9 @@ waits for the block's reveal or the final audit. Orders: ``{"card": LABEL}`` for
 moves may ride in ``if_player1``), the refereed moves table (docs/orders.md, blocks named by handle,
 ``battle_order`` beside it) for a Move Phase. Decisions in battle take the defaults (battle.py).
 
-Not built yet (docs/hammer-peer.md): an Event used other than a Truce (an Event is passed, 3.12), the
-Winter Turn and the next year's deal (the record ends at the first winter: ``owes`` gives nobody anything there).
+The Winter Turn is peer_winter.py's (three rounds of claims and seals, 7.1-7.7); the next year is dealt again by
+the mental deal (``owes`` gives every side "deal", 7.8). Not built yet (docs/hammer-peer.md): an Event used other
+than a Truce (an Event is passed, 3.12).
 """
 
 from __future__ import annotations
@@ -138,7 +139,7 @@ def _in_line(g: GameState, side: str) -> list[str]:
 
 
 class HammerPeer:
-    """Hammer's ``HiddenRules``: the set-up, the deal and the Game Turns up to the first winter."""
+    """Hammer's ``HiddenRules``: the set-up, each year's deal, the Game Turns and the Winter Turns, to the end."""
 
     def parse_order(self, text: str, source: str) -> dict[str, Any]:
         """A draft as a player writes it with no referee: TOML, ``card = LABEL`` (and ``[if_player1]`` moves),
