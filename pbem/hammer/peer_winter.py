@@ -458,6 +458,11 @@ def check(public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
     else:
         pool = order["rekey"]
         labels = [*pool.get("pool", []), *pool.get("coastal", [])]
+        after = apply_claims(public, side, order["claims"], None)[0]
+        want = sum(1 for k, b in after.blocks.items()
+                   if b.owner == side and b.location == POOL and k.startswith(PREFIX))
+        if len(labels) != want + (side == "scotland" and french_join(public, order["claims"])):
+            raise _bad(side, f"it seals {len(labels)} blocks into its pool, which holds {want} behind handles", "7.6")
     if sorted(labels, key=_index) != [f"{PREFIX}{side}.{n}" for n in range(nxt, nxt + len(labels))] \
             or sorted(order["seal"]) != sorted(labels):
         raise _bad(side, f"its new handles are not {PREFIX}{side}.{nxt} on, each sealed once", "7.6")
@@ -489,10 +494,11 @@ def _shape(public: Mapping[str, Any], side: str, order: Mapping[str, Any]) -> No
         claims = order["claims"]
         ok = ok and sorted(rekey) == ["coastal", "pool"] and _strs(rekey["pool"]) and _strs(rekey["coastal"]) \
             and isinstance(claims, dict) and isinstance(claims.get("moves", {}), dict) \
-            and all(isinstance(v, str) for v in claims.get("moves", {}).values()) \
+            and all(k in g.blocks and g.blocks[k].owner == side and isinstance(v, str)
+                    and (v == POOL or v in board().areas) for k, v in claims.get("moves", {}).items()) \
             and _strs(claims.get("defect", [])) \
             and all(k in g.blocks and g.blocks[k].owner == side for k in claims.get("defect", [])) \
-            and isinstance(claims.get("choices", {}), dict) \
+            and isinstance(claims.get("choices", {}), dict) and (side == "scotland" or not claims.get("choices")) \
             and all(k in CHOICES.values() and isinstance(v, str) for k, v in claims.get("choices", {}).items()) \
             and claims.get("edward", "") in ("", *board().areas) and ("edward" in claims) == (side == "england") \
             and ("draws" not in claims or side == "scotland") \
@@ -511,10 +517,6 @@ def _check_claims(public: dict[str, Any], side: str, order: Mapping[str, Any], f
     if not isinstance(claims, dict) or set(claims) - {"moves", "defect", "choices", "edward", "draws"}:
         raise InvalidOrder(f"winter order of {side}: claims hold moves, defect, choices, edward, draws "
                            "(docs/hammer-peer.md)")
-    g = GameState.from_dict(public["game"])
-    for key, where in claims.get("moves", {}).items():
-        if key not in g.blocks or g.blocks[key].owner != side or (where != POOL and where not in board().areas):
-            raise _bad(side, f"it moves {key!r} to {where!r}: only its own blocks, to an area or its pool", "7.1-7.5")
     if side == "scotland":
         after = apply_claims(public, side, claims, None)[0]
         rps = replacement_points(after, side)

@@ -322,8 +322,8 @@ def test_hammer_peer_7_1_a_lie_about_a_nobles_home_is_caught_with_the_side_named
                 return f"{key} to {where}"
         return ""
 
-    told = _lying(monkeypatch, "england", "england", lie)
-    _caught(tmp_path, told, "england", "are not what the winter makes of its blocks")
+    _caught(tmp_path, _lying(monkeypatch, "england", "england", lie), "england",
+            "are not what the winter makes of its blocks")
 
 
 def test_hammer_peer_7_6_a_lie_about_a_strength_after_builds_is_caught_with_the_side_named(
@@ -340,8 +340,7 @@ def test_hammer_peer_7_6_a_lie_about_a_strength_after_builds_is_caught_with_the_
                 return f"{label} one step stronger"
         return ""
 
-    told = _lying(monkeypatch, "scotland", "builds", lie)
-    _caught(tmp_path, told, "scotland", "RPs")
+    _caught(tmp_path, _lying(monkeypatch, "scotland", "builds", lie), "scotland", "RPs")
 
 
 def test_hammer_peer_7_62_a_pool_sealed_with_a_block_it_does_not_hold_is_caught_with_the_side_named(
@@ -356,5 +355,36 @@ def test_hammer_peer_7_62_a_pool_sealed_with_a_block_it_does_not_hold_is_caught_
         order["seal"][labels[0]] = hide(labels[0], "Edward")
         return f"Edward behind {labels[0]} in place of {sealed[labels[0]]}"
 
-    told = _lying(monkeypatch, "scotland", "scotland", lie)
-    _caught(tmp_path, told, "scotland", "its sealed pool is not its pool")
+    _caught(tmp_path, _lying(monkeypatch, "scotland", "scotland", lie), "scotland", "its sealed pool is not its pool")
+
+
+def test_hammer_peer_7_0_a_malformed_winter_order_is_refused_in_one_sentence(year: dict[str, Path]) -> None:
+    """Winter orders that name the other side's blocks, places off the board, wrong types, too few pool handles
+    or another side's choices are refused before they bind (each a ``PbemError`` the record turns into a
+    conviction of the sender), never a traceback."""
+    from pbem.core.errors import PbemError
+    from pbem.core.peer.rules import Facts
+
+    entries = [json.loads(p.read_text()) for p in sorted((year["england"] / "ledger").iterdir())]
+    public = next(e["state"] for e in entries if e.get("state", {}).get("game", {}).get("phase") == "winter"
+                  and "winter" not in e["state"])
+    mine = sorted(k for k, b in public["game"]["blocks"].items() if b["owner"] == "england")
+    theirs = sorted(k for k, b in public["game"]["blocks"].items() if b["owner"] == "scotland")
+    good = {"choices": {}, "defect": [], "edward": "", "moves": {}}
+    bad = [
+        {"claims": {**good, "moves": {theirs[0]: "pool"}}, "rekey": {"pool": [], "coastal": []}, "seal": {}},
+        {"claims": {**good, "moves": {mine[0]: "Atlantis"}}, "rekey": {"pool": [], "coastal": []}, "seal": {}},
+        {"claims": {**good, "moves": {mine[0]: ["pool"]}}, "rekey": {"pool": [], "coastal": []}, "seal": {}},
+        {"claims": {**good, "draws": {"Fife": 1}}, "rekey": {"pool": [], "coastal": []}, "seal": {}},
+        {"claims": {**good, "choices": {"moray": "stay"}, "moves": {}}, "rekey": {"pool": [], "coastal": []},
+         "seal": {}},
+        {"claims": good, "rekey": {"pool": [], "coastal": []}, "seal": {}},  # its pool not sealed again
+        {"claims": good, "rekey": {"pool": "hidden.england.99"}, "seal": {}},
+        {"card": "card.england.0"},
+        [],
+    ]
+    for wrong in bad:
+        with pytest.raises(PbemError) as refused:
+            HammerPeer().validate(public, "england", wrong, Facts({}, {}))
+        assert "\n" not in str(refused.value) and ("winter order of england" in str(refused.value)
+                                                   or "owes" in str(refused.value)), str(refused.value)
