@@ -3,8 +3,8 @@
     python bench/peer_demo.py            # one game of each, Braveheart
     python bench/peer_demo.py --tiny     # the same (one game is the least)
 
-The refereed demo plays a whole game (its years until a winner); the peer demo plays what Hammer with
-no referee builds so far, the first year (docs/hammer-peer.md), so the two are compared per game turn.
+Both demos play a whole game (its years until a winner, each its own length), so the two are compared
+per game turn (docs/hammer-peer.md).
 Goal: the peer demo at most 2x the refereed one.
 """
 
