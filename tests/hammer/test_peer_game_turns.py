@@ -388,3 +388,37 @@ def test_hammer_peer_7_0_a_malformed_winter_order_is_refused_in_one_sentence(yea
             HammerPeer().validate(public, "england", wrong, Facts({}, {}))
         assert "\n" not in str(refused.value) and ("winter order of england" in str(refused.value)
                                                    or "owes" in str(refused.value)), str(refused.value)
+
+
+def test_hammer_peer_7_62_a_players_winter_plan_names_blocks_by_name_and_binds_its_builds(
+        year: dict[str, Path]) -> None:
+    """A player's winter draft is the refereed ``[winter]`` plan under ``[plan]`` with blocks by name (docs/
+    hammer-peer.md §8): at the builds its client puts the step where the plan says, seals each block with its
+    strength, and the order passes the audit's check with every fact known (7.62)."""
+    from pbem.core.peer import handles
+    from pbem.core.peer.rules import Facts
+    from pbem.hammer import peer_winter
+    from pbem.hammer.rules.blocks import spec
+    from pbem.hammer.rules.winter import replacement_points
+
+    entries = [json.loads(p.read_text()) for p in sorted((year["scotland"] / "ledger").iterdir())]
+    public = next(e["state"] for e in entries if e.get("state", {}).get("winter", {}).get("stage") == "builds")
+    secrets = json.loads(peer.private(year["scotland"], "scotland").read_text())
+    own = {k: o["value"] for k, o in secrets["openings"].items() if k.startswith("hidden.scotland.")}
+    g, _ = peer_winter.truth(public, "scotland", Facts({}, {}, own))
+    area, name = next((a, n) for a, rps in sorted(replacement_points(g, "scotland").items())
+                      for n in g.blocks_in(a, "scotland") if g.blocks[n].strength < spec(n).steps)
+    draft = HammerPeer().parse_order(f'[plan]\nbuilds = {{ "{area}" = ["step:{name}", "pass"] }}\n', "the draft")
+    values: dict[str, Any] = {}
+
+    def hide(label: str, value: Any) -> str:
+        values[label] = value
+        return handles.make(label, value)[0]
+
+    order = HammerPeer().prepare(public, "scotland", draft, own, hide)
+    built = {v["block"]: v["strength"] for v in values.values()}
+    assert built[name] == g.blocks[name].strength + 1
+    others = [n for n in g.blocks_in(area, "scotland") if n != name and n in built]
+    assert all(built[n] == g.blocks[n].strength for n in others)  # one RP spent there, the rest passed
+    everything = Facts({**own, **values}, {}, everything=True)
+    HammerPeer().validate(public, "scotland", order, everything)
