@@ -9,8 +9,9 @@ waits for the block's reveal or the final audit. Orders: ``{"card": LABEL}`` for
 moves may ride in ``if_player1``), the refereed moves table (docs/orders.md, blocks named by handle,
 ``battle_order`` beside it) for a Move Phase. Decisions in battle take the defaults (battle.py).
 
-Not built yet (docs/hammer-peer.md): an Event used other than a Truce (an Event is passed, 3.12), the
-Winter Turn and the next year's deal (the record ends at the first winter: ``owes`` gives nobody anything there).
+The Winter Turn is peer_winter.py's (three rounds of claims and seals, 7.1-7.7); the next year is dealt again by
+the mental deal (``owes`` gives every side "deal", 7.8). Not built yet (docs/hammer-peer.md): an Event used other
+than a Truce (an Event is passed, 3.12).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Deck, Facts, PeerStep
-from pbem.hammer import peer_setup
+from pbem.hammer import peer_setup, peer_winter
 from pbem.hammer.play import peer_bot
 from pbem.hammer.rules import engine
 from pbem.hammer.rules.battle import DefaultBattleDecider
@@ -138,7 +139,7 @@ def _in_line(g: GameState, side: str) -> list[str]:
 
 
 class HammerPeer:
-    """Hammer's ``HiddenRules``: the set-up, the deal and the Game Turns up to the first winter."""
+    """Hammer's ``HiddenRules``: the set-up, each year's deal, the Game Turns and the Winter Turns, to the end."""
 
     def parse_order(self, text: str, source: str) -> dict[str, Any]:
         """A draft as a player writes it with no referee: TOML, ``card = LABEL`` (and ``[if_player1]`` moves),
@@ -147,10 +148,10 @@ class HammerPeer:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise InvalidOrder(f"{source}: not valid TOML ({exc}) (docs/hammer-peer.md)") from None
-        unknown = sorted(set(data) - {"card", "if_player1", "event", *MOVE_KEYS})
+        unknown = sorted(set(data) - {"card", "if_player1", "event", "plan", *MOVE_KEYS})
         if unknown:
             raise InvalidOrder(f"{source}: unknown key {unknown[0]!r}: a draft holds card and if_player1, or "
-                               f"{', '.join(MOVE_KEYS)} (docs/hammer-peer.md)")
+                               f"{', '.join(MOVE_KEYS)}, or a winter's plan (docs/hammer-peer.md)")
         return data
 
     def deck(self, scenario: str, options: dict[str, Any]) -> Deck | None:
@@ -176,12 +177,15 @@ class HammerPeer:
         peer_setup.check_facts(scenario, parse_options(options), side, facts, complete)
 
     def owes(self, public: dict[str, Any]) -> dict[str, str]:
-        """Who owes what (the engine's ``next_call``); nobody at the first winter (not built yet)."""
+        """Who owes what (the engine's ``next_call``); the winter's rounds (peer_winter.py); every side "deal"
+        once a new year has no hands yet (7.8: the mental deal, protocol §13.11)."""
         if "game" not in public:
             return {s: "card" for s in SIDES}
         g = GameState.from_dict(public["game"])
         if g.phase == "winter":
-            return {}
+            return peer_winter.owes(public)
+        if g.phase == "card" and g.turn == 0 and not any(g.hands.get(s) for s in SIDES):
+            return {s: "deal" for s in SIDES}
         step = engine.next_call(g, _Orders({}, Facts({}, {})))
         return dict(sorted(step.owes.items())) if isinstance(step, engine.Waiting) else {}
 
@@ -193,6 +197,9 @@ class HammerPeer:
             return  # a side that owes nothing commits an empty order: its reveal carries its chain link (§13.3)
         if owed is None or not isinstance(order, dict):
             raise InvalidOrder(f"order from {side}: {side} owes no order now, so its order is empty ({{}}) (3.0)")
+        if owed == "winter":
+            peer_winter.check(public, side, order, facts)
+            return
         g = GameState.from_dict(public["game"])
         with resolving(Resolver(facts, public["seen"], public["unseen_nobles"])):
             if owed == "card":
@@ -221,6 +228,8 @@ class HammerPeer:
         owed = self.owes(public).get(side)
         if owed == "card":
             return [order["card"]] if "card" in order else []
+        if owed == "winter":
+            return peer_winter.foresee(public, side, order)
         g = GameState.from_dict(public["game"])
         with resolving(Resolver(Facts({}, {}), public["seen"], public["unseen_nobles"])):
             if owed == "moves":
@@ -232,6 +241,8 @@ class HammerPeer:
 
     def adjudicate(self, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, rng: Drbg) -> PeerStep:
         """One step of the engine's turn sequence on the public state; ``NeedReveal`` where it reads a hidden fact."""
+        if public["game"]["phase"] == "winter":
+            return peer_winter.adjudicate(public, orders, facts, rng)
         resolver = Resolver(facts, public["seen"], public["unseen_nobles"])
         with resolving(resolver):
             g = _game(public, orders, facts)
@@ -245,6 +256,17 @@ class HammerPeer:
             g, _ = engine.drive(g, _Orders(orders, facts), run)
         return PeerStep({**public, "game": g.to_dict(), "seen": dict(sorted(resolver.seen.items())),
                          "unseen_nobles": resolver.unseen_nobles}, public_log(log))
+
+    def sealed(self, public: dict[str, Any], side: str, order: Any) -> dict[str, str]:
+        """The handles a winter order seals (protocol §13.12): its pool, or its blocks on the map, again."""
+        return peer_winter.sealed(public, side, order) if self.owes(public).get(side) == "winter" else {}
+
+    def prepare(self, public: dict[str, Any], side: str, order: Any, own: Mapping[str, Any], hide: Any) -> Any:
+        """The owner's client: a winter draft (``plan``, docs/orders.md "Winter", blocks by name) into the
+        order it commits (peer_winter.py); any other draft as it is."""
+        if self.owes(public).get(side) == "winter":
+            return peer_winter.prepare(public, side, order, own, hide)
+        return order
 
     def bot_order(self, public: dict[str, Any], side: str, facts: Facts) -> Any:
         """The demo's bot (peer_bot.py): its order from its own folder's knowledge."""

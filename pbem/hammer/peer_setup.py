@@ -80,6 +80,9 @@ def check_facts(scenario_id: str, options: Options, side: str, facts: Mapping[st
     allowed = dict(places(sc, side, options))
     seen: set[str] = set()
     for label, name in sorted(facts.items()):
+        if label not in where and winter_label(label, side, len(where)):
+            check_winter_fact(label, side, name)
+            continue
         if label not in where:
             raise FactLie(f"{label} is not a handle of {side} in scenario {scenario_id} (8.0)")
         if name not in allowed[where[label]]:
@@ -90,6 +93,25 @@ def check_facts(scenario_id: str, options: Options, side: str, facts: Mapping[st
         seen.add(name)
     if complete and len(seen) != len(where):
         raise FactLie(f"{side} leaves handles of scenario {scenario_id} without a block (8.0)")
+
+
+def winter_label(label: str, side: str, first: int) -> bool:
+    """Whether ``label`` is one a winter sealed (``hidden.SIDE.n``, n past the set-up's handles: 7.6)."""
+    parts = label.split(".")
+    return len(parts) == 3 and parts[0] == "hidden" and parts[1] == side and parts[2].isdigit() \
+        and int(parts[2]) >= first
+
+
+def check_winter_fact(label: str, side: str, fact: Any) -> None:
+    """A winter's fact: a block by name (its pool) or {block, strength} with a strength
+    the block can have (7.6); which block stands where is checked by the replay of the winter's orders."""
+    name = fact.get("block") if isinstance(fact, dict) else fact
+    strength = fact.get("strength") if isinstance(fact, dict) else None
+    if not isinstance(name, str) or name not in blocks():
+        raise FactLie(f"{label} hides {name!r}, which is no block (7.6)")
+    if strength is not None and (not isinstance(strength, int) or not 1 <= strength <= spec(name).steps
+                                 or sorted(fact) != ["block", "strength"]):
+        raise FactLie(f"{label} hides {name} at strength {strength!r}, which it cannot have (1.2, 7.6)")
 
 
 def public_setup(scenario_id: str, options: Options, rng: Drbg) -> dict[str, Any]:

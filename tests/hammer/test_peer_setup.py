@@ -99,7 +99,12 @@ def test_rules_8_0_facts_that_cannot_be_the_sides_are_refused() -> None:
     with pytest.raises(FactLie, match="puts no"):
         check_facts("braveheart", Options(), "england", {first: "Wallace"}, False)
     with pytest.raises(FactLie, match="is not a handle of england"):
-        check_facts("braveheart", Options(), "england", {"hidden.england.999": "Edward"}, False)
+        check_facts("braveheart", Options(), "england", {"hidden.scotland.0": "Edward"}, False)
+    with pytest.raises(FactLie, match="is no block"):  # a handle a winter seals (7.6) hides a block
+        check_facts("braveheart", Options(), "england", {"hidden.england.999": "Nobody"}, False)
+    with pytest.raises(FactLie, match="which it cannot have"):
+        check_facts("braveheart", Options(), "england", {"hidden.england.999": {"block": "Edward", "strength": 9}},
+                    False)
     with pytest.raises(FactLie, match="without a block"):
         check_facts("braveheart", Options(), "england", {first: facts[first]}, True)
 

@@ -17,8 +17,8 @@ from pbem.hammer.rules.state import PLACES
 def bot_order(rules: Any, public: dict[str, Any], side: str, facts: Facts) -> dict[str, Any]:
     """The bot's order for what ``side`` owes now ({} when it owes nothing: its commit only carries its link)."""
     kind = rules.owes(public).get(side)
-    if kind is None:
-        return {}
+    if kind is None or kind == "winter":
+        return {}  # a winter's plan left empty: every question takes its default (docs/orders.md "Winter")
     if kind == "card":
         hand = public["game"]["hands"][side]
         moves = [label for label in hand if not card(str(facts.get(label, "its own card"))).is_event]

@@ -44,11 +44,24 @@ class Resolver:
         return handle in self.seen or bool(self.facts.is_public(handle)) or handle in self.facts.own
 
     def name(self, handle: str) -> str:
+        return block_of(self.fact(handle, "its block is read"))[0]
+
+    def fact(self, handle: str, rule: str) -> Any:
+        """The fact behind ``handle``: its block's name, or after a winter {block, strength} (7.6)."""
         if handle in self.seen:
             return self.seen[handle]
         if not self.facts.is_public(handle) and handle in self.facts.own:
-            return str(self.facts.own[handle])
-        return str(self.facts.get(handle, "its block is read"))
+            return self.facts.own[handle]
+        return self.facts.get(handle, rule)
+
+
+def block_of(fact: Any) -> tuple[str, int]:
+    """A handle's fact as (block, strength): a set-up or pool handle hides a name (its strength is the
+    block's full strength on the map, 8.0, 7.7: 0 here); a handle sealed at a winter hides
+    {"block", "strength"} (7.6: builds change strengths)."""
+    if isinstance(fact, dict):
+        return str(fact.get("block", "")), int(fact.get("strength", 0))
+    return str(fact), 0
 
 
 _ACTIVE: ContextVar[Resolver | None] = ContextVar("pbem_hammer_hidden", default=None)
@@ -87,11 +100,11 @@ def reveal(state: GameState, names: list[str], rule: str) -> None:
     for h in sorted(names):
         if not h.startswith(PREFIX) or h in r.seen:
             continue
-        name = str(r.facts.get(h, rule))
+        name, strength = block_of(r.facts.get(h, rule))
         s = blocks()[name]
         b = state.blocks[h]
         if b.location not in PLACES and b.strength == 0:
-            b.strength = s.steps
+            b.strength = strength or s.steps
         if s.is_noble and b.location not in PLACES:
             r.unseen_nobles[b.owner] -= 1
         r.seen[h] = name
