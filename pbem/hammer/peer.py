@@ -9,8 +9,9 @@ waits for the block's reveal or the final audit. Orders: ``{"card": LABEL}`` for
 moves may ride in ``if_player1``), the refereed moves table (docs/orders.md, blocks named by handle,
 ``battle_order`` beside it) for a Move Phase. Decisions in battle take the defaults (battle.py).
 
-Not built yet (docs/hammer-peer.md): an Event used other than a Truce (an Event is passed, 3.12), the
-Winter Turn and the next year's deal (the record ends at the first winter: ``owes`` gives nobody anything there).
+Events (3.12) resolve in the same engine, reading hidden blocks as the table shows them (peer_events.py).
+Not built yet (docs/hammer-peer.md): a coronation with no referee, the Winter Turn and the next year's deal
+(the record ends at the first winter: ``owes`` gives nobody anything there).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Deck, Facts, PeerStep
 from pbem.hammer import peer_setup
 from pbem.hammer.play import peer_bot
-from pbem.hammer.rules import engine
+from pbem.hammer.rules import engine, peer_events
 from pbem.hammer.rules.battle import DefaultBattleDecider
 from pbem.hammer.rules.blocks import SIDES, spec
 from pbem.hammer.rules.cards import card
@@ -37,7 +38,7 @@ from pbem.hammer.rules.scenario import HAND_SIZE, scenario
 from pbem.hammer.rules.state import POOL, BlockState, GameState, Turn, parse_options
 
 CARD_RULE = "3.1: the cards played are revealed"
-PASS = {"pass": True}  # an Event passed (3.12): the Events with no referee so far, besides a Truce used
+PASS = peer_events.PASS  # an Event passed (3.12): what a card order without ``event`` means
 MOVE_KEYS = ("moves", "pins", "main_attack", "battle_order")
 
 
@@ -90,7 +91,7 @@ class _Orders:
         return {s: str(self.facts.get(self.orders[s]["card"], CARD_RULE)) for s in SIDES}
 
     def event(self, g: GameState, side: str) -> dict[str, Any] | None:
-        return self.events.get(side)
+        return peer_events.still_legal(g, side, self.events.get(side))
 
     def moves(self, g: GameState, side: str) -> Any:
         order = self.orders.get(side)
@@ -187,7 +188,7 @@ class HammerPeer:
 
     def validate(self, public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
         """The order's shape, and its rules as far as ``facts`` tell: the card in the side's hand and no
-        Event (not built yet); the moves by the engine on a copy, an unseen block's allowance waiting."""
+        Event's parameters (peer_events.py); the moves by the engine on a copy, an unseen block's allowance waiting."""
         owed = self.owes(public).get(side)
         if owed is None and order == {}:
             return  # a side that owes nothing commits an empty order: its reveal carries its chain link (§13.3)
@@ -200,11 +201,8 @@ class HammerPeer:
                     raise IllegalOrder(f"card from {side}: play one of the card labels in its hand "
                                        f"({', '.join(g.hands.get(side, []))}), with if_player1 its moves (3.1)")
                 played = card(str(facts.get(order["card"], CARD_RULE)))
-                params = order.get("event", PASS)
-                if played.is_event and params != PASS and not (played.event == "truce" and params == {}):
-                    raise IllegalOrder(f"card from {side}: with no referee an Event is passed (event = "
-                                       "{pass = true}) or a Truce used (event = {}); the others are not built yet "
-                                       "(docs/hammer-peer.md)")
+                if played.is_event:
+                    peer_events.check(g, side, played.id, order.get("event", PASS))
                 if order.get("if_player1") and not played.is_event:  # checked as if this side is Player 1 (4.1)
                     g.current = Turn(cards={side: played.id}, player1=side)
                     _after_moves(g, side, order["if_player1"])

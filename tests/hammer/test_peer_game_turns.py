@@ -4,7 +4,8 @@ Two folders, one per side, play the Braveheart set-up, the deal and Game Turns t
 functions the CLI verbs call (join, start, seal what is owed, receive): the cards are opened with their
 orders (3.1), the moves name handles, a battle asks its blocks of their owners (5.1) and the record pauses
 until they open; both records are byte-identical, and the final audit (every handle opened, the game
-replayed with every fact) passes. The record ends at the first winter (not built yet); Events are passed."""
+replayed with every fact) passes. The record ends at the first winter (not built yet); the bots play Events from
+the third Game Turn (tests/hammer/test_peer_events.py plays each one)."""
 
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ def test_hammer_peer_5_1_game_turns_with_battles_on_handles_verify_and_audit(yea
     assert entries[-1]["kind"] == "end" and entries[-1]["audit"] == "ok"  # the first winter ends it (not built)
     assert entries[-2]["state"]["game"]["phase"] == "winter" and entries[-2]["state"]["game"]["turn"] >= 3
     pauses = [e for e in entries if e["kind"] == "pause"]
-    assert all(q["question"]["rule"].startswith("5.") for q in pauses)  # only a battle asks (5.1, 5.32)
+    assert all(q["question"]["rule"].startswith(("5.", "3.12")) for q in pauses)  # a battle asks, or an Event
     battles = [line for e in entries if e["kind"] == "step" for line in e["log"] if line["what"] == "battle"]
     assert battles
     for s in SIDES:
@@ -68,8 +69,9 @@ def test_hammer_peer_5_1_game_turns_with_battles_on_handles_verify_and_audit(yea
 
 def test_hammer_peer_13_10_noninterference_a_side_opens_only_blocks_the_rules_reveal(year: dict[str, Path]) -> None:
     """Before the end, every hidden block a side opens (ahead in its reveal, or in an open the rules asked
-    for) is one a battle then reveals (5.1, 5.32): no order, no Player 1 plan that did not come to pass
-    (``if_player1`` while the other side became Player 1), no move, shows the other side anything more."""
+    for) is one a battle or an Event then reveals (5.1, 5.32, 3.12): no order, no Player 1 plan that did not
+    come to pass (``if_player1`` while the other side became Player 1), no move, shows the other side anything
+    more."""
     dirs = year
     revealed = set()
     for path in sorted((dirs["scotland"] / "ledger").iterdir()):

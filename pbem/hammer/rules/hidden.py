@@ -21,13 +21,20 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
-from pbem.hammer.rules.blocks import HANDLE_SPEC, UNSEEN, BlockSpec, blocks, spec
+from pbem.core.errors import PbemError
+from pbem.hammer.rules.blocks import HANDLE_SPEC, SIDES, UNSEEN, BlockSpec, blocks, spec
 from pbem.hammer.rules.vocab import PLACES
 
 if TYPE_CHECKING:
     from pbem.hammer.rules.state import GameState
 
 PREFIX = "hidden."
+NOBLE_PREFIX = "noble."  # a side's noble index: noble.SIDE.NAME -> the handle he stands behind (committed at the start)
+
+
+def noble_label(side: str, name: str) -> str:
+    """The label of ``side``'s committed answer to "which of your handles is the noble ``name``?" (Herald, 3.12)."""
+    return f"{NOBLE_PREFIX}{side}.{name}"
 
 
 class Resolver:
@@ -78,12 +85,14 @@ def spec_of(handle: str) -> BlockSpec | None:
     return blocks()[r.name(handle)] if r.known(handle) else UNSEEN
 
 
-def reveal(state: GameState, names: list[str], rule: str) -> None:
+def reveal(state: GameState, names: list[str], rule: str) -> list[str]:
     """The blocks ``names`` are revealed (a battle, 5.1 / 5.32): each hidden handle among them is asked of
-    its owner, becomes seen, and an unseen block on the map takes its full strength."""
+    its owner, becomes seen, and an unseen block on the map takes its full strength. Returns the handles
+    seen now for the first time (none in a refereed game)."""
     r = _ACTIVE.get()
     if r is None:
-        return
+        return []
+    shown: list[str] = []
     for h in sorted(names):
         if not h.startswith(PREFIX) or h in r.seen:
             continue
@@ -95,6 +104,8 @@ def reveal(state: GameState, names: list[str], rule: str) -> None:
         if s.is_noble and b.location not in PLACES:
             r.unseen_nobles[b.owner] -= 1
         r.seen[h] = name
+        shown.append(h)
+    return shown
 
 
 def counted_noble(name: str) -> bool:
@@ -108,3 +119,69 @@ def counted_noble(name: str) -> bool:
 def unseen_nobles(side: str) -> int:
     r = _ACTIVE.get()
     return 0 if r is None else r.unseen_nobles.get(side, 0)
+
+
+def unseen_on_map(state: GameState, name: str) -> bool:
+    """Whether ``name`` is a handle nobody has seen standing on the map: it stands at full strength (8.0, 7.7;
+    nothing hidden changes a strength before the first winter), so it has no room for a step (2.11)."""
+    r = _ACTIVE.get()
+    return (r is not None and name.startswith(PREFIX) and name not in r.seen and name in state.blocks
+            and state.blocks[name].location not in PLACES)
+
+
+def locate(state: GameState, name: str) -> str | None:
+    """The key the block ``name`` stands under in ``state``: its name, or the handle a reveal showed it behind;
+    None while it is hidden behind a handle nobody has seen."""
+    if name in state.blocks:
+        return name
+    r = _ACTIVE.get()
+    if r is None:
+        return None
+    return next((h for h, n in sorted(r.seen.items()) if n == name and h in state.blocks), None)
+
+
+def hidden_by(name: str) -> str | None:
+    """The side whose noble index hides the noble ``name`` behind a handle nobody has seen (public: the scenario
+    card says whose nobles start on the map, 8.0), or None."""
+    r = _ACTIVE.get()
+    if r is None or name in r.seen.values():
+        return None
+    return next((s for s in SIDES if noble_label(s, name) in r.facts.owners), None)
+
+
+def indexed_nobles(side: str) -> list[str]:
+    """``side``'s nobles hidden behind handles nobody has seen (each on the map: only a reveal moves one off)."""
+    r = _ACTIVE.get()
+    if r is None:
+        return []
+    head = f"{NOBLE_PREFIX}{side}."
+    seen = set(r.seen.values())
+    return sorted(label[len(head):] for label in r.facts.owners if label.startswith(head)
+                  and label[len(head):] not in seen)
+
+
+def find(state: GameState, name: str, rule: str) -> str:
+    """The key of the block ``name``; a noble hidden behind an unseen handle is asked of its owner: its noble index
+    opens the handle, which is revealed (its block must be ``name``: the record's check of the facts convicts a
+    false index at once, ``peer_setup.check_facts``)."""
+    key = locate(state, name)
+    side = hidden_by(name) if key is None else None
+    if key is not None or side is None:
+        if key is None:
+            raise PbemError(f"{name} stands nowhere on the board ({rule})")
+        return key
+    r = _ACTIVE.get()
+    assert r is not None  # hidden_by found an index, so a resolver is active
+    handle = str(r.facts.get(noble_label(side, name), rule))
+    if handle not in state.blocks or not handle.startswith(PREFIX):
+        raise PbemError(f"{side}'s noble index puts {name} behind {handle!r}, which is no handle on the board ({rule})")
+    reveal(state, [handle], rule)  # the caller tells it (``events``: a reveal line)
+    if r.seen[handle] != name:
+        raise PbemError(f"{side}'s noble index puts {name} behind {handle}, which is {r.seen[handle]} ({rule})")
+    return handle
+
+
+def name_of(key: str) -> str:
+    """The block's name behind ``key`` when it is public (a handle seen), else ``key``."""
+    r = _ACTIVE.get()
+    return r.seen.get(key, key) if r is not None else key

@@ -1,0 +1,271 @@
+"""Event cards with no referee (3.12; docs/hammer-peer.md §3, protocol §13.10): each Event played in a peer game
+between two folders to a record both verify and audit, revealing what the table shows and no more.
+
+The deal is rigged (each side's shuffle pass is replaced by one that hands each side the cards the test names:
+the deal's checks and the audit's replay of every pass still run), and so is the Herald's die where a test needs
+the noble converted (events.HERALD_SUCCESS); everything else is the real record: handles, pauses, the final audit.
+Two Events in one Game Turn end the year (3.12), so most games here are one Game Turn long."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.hammer_peer_bot import own
+
+from pbem.core import identity
+from pbem.core.errors import PbemError
+from pbem.core.peer import dealing
+from pbem.core.peer import folder as peer
+from pbem.core.peer.demo import joined
+from pbem.core.peer.rules import Facts
+from pbem.hammer import peer_setup
+from pbem.hammer.peer import HammerPeer
+from pbem.hammer.play.peer_bot import bot_order, event_order
+from pbem.hammer.rules import events
+from pbem.hammer.rules.cards import card, deck
+
+SIDES = ("england", "scotland")
+KEYS: dict[str, identity.PrivateIdentity] = {}
+Plan = dict[str, list[tuple[int, str, Callable[[dict[str, Any]], bool]]]]  # side -> (Game Turn, Event, which use)
+
+
+def rig_deal(monkeypatch: pytest.MonkeyPatch, hands: dict[str, list[str]]) -> None:
+    """The first shuffle pass of the deal puts ``hands`` (each side's Events, then Move cards) at the positions
+    dealt to each side (seat order from 0, protocol §13.11); every other pass keeps the order it receives."""
+    cards = sorted(deck())
+    moves = [c for c in cards if not card(c).is_event]
+    order: list[int] = []
+    for side in SIDES:
+        mine = [*hands.get(side, []), *[m for m in moves if m not in sum(hands.values(), [])]][:5]
+        moves = [m for m in moves if m not in mine]
+        order += [cards.index(c) for c in mine]
+    order += [i for i in range(len(cards)) if i not in order]
+    calls: list[int] = []
+
+    class Rigged:
+        def shuffle(self, pile: list[int]) -> None:
+            if not calls:
+                pile[:] = order
+            calls.append(1)
+
+    monkeypatch.setattr(dealing.system_random, "SystemRandom", Rigged)
+
+
+def play(tmp_path: Path, plan: Plan, limit: int = 200,
+         stop: Callable[[peer.Outcome], bool] = lambda out: False) -> dict[str, Path]:
+    """Both folders play: a side plays the Event its plan names at that Game Turn (its first use ``wanted`` takes),
+    else the peer bot's order."""
+    KEYS.update({s: identity.generate(s) for s in SIDES})
+    dirs, send = joined({s: tmp_path / s / "bh" for s in SIDES}, KEYS, "hammer", "braveheart", {}, length=256,
+                        clock=1)
+
+    def order(side: str) -> dict[str, Any]:
+        out, mine = own(dirs[side], side)
+        facts = Facts(out.revealed, out.owners, mine)
+        if HammerPeer().owes(out.state).get(side) == "card":
+            for turn, event, wanted in plan.get(side, []):
+                if out.state["game"]["turn"] + 1 == turn:
+                    played = event_order(out.state, side, facts, event, wanted)
+                    assert played, f"{side} cannot play {event} at Game Turn {turn}"
+                    return played
+        return bot_order(HammerPeer(), out.state, side, facts)
+
+    for _ in range(limit):
+        out = peer.outcome(dirs["england"])
+        if out.verdict or (out.entries and not out.owes) or stop(out):
+            break
+        for s in sorted(out.owes):
+            send(s, peer.write_owed(dirs[s], KEYS[s], order(s) if out.owes[s] == "commit" else None, 1)[1])
+    return dirs
+
+
+def entries(game_dir: Path) -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted((game_dir / "ledger").iterdir())]
+
+
+def audited(dirs: dict[str, Path]) -> list[dict[str, Any]]:
+    """Both records byte for byte the same, verify ok and audit ok in each folder; the entries."""
+    names = sorted(p.name for p in (dirs["england"] / "ledger").iterdir())
+    assert names == sorted(p.name for p in (dirs["scotland"] / "ledger").iterdir())
+    assert all((dirs["england"] / "ledger" / n).read_bytes() == (dirs["scotland"] / "ledger" / n).read_bytes()
+               for n in names)
+    for s in SIDES:
+        assert any("verify ok" in line for line in peer.verify(dirs[s]))
+        assert any("audit ok" in line for line in peer.audit(dirs[s]))
+    return entries(dirs["england"])
+
+
+def lines(record: list[dict[str, Any]], event: str) -> list[dict[str, Any]]:
+    return [line for e in record if e["kind"] == "step" for line in e["log"]
+            if line["what"] == "event" and line.get("event") == event]
+
+
+def opened(game_dir: Path, side: str, upto: int = 1 << 30) -> set[str]:
+    """Every label ``side`` opened before its final message (in the entries up to ``upto``)."""
+    return {o["label"] for m in peer.messages(game_dir, peer.manifest(game_dir)) if m.side == side
+            and m.phase in ("reveal", "open") and m.step <= upto for o in m.body.get("openings", [])}
+
+
+def only_what_the_rules_reveal(dirs: dict[str, Path], record: list[dict[str, Any]]) -> None:
+    """Non-interference (protocol §13.10): every block a side opened before the end is one a battle or an Event
+    revealed in the log (5.1, 3.12), and every noble index opened is one a Herald asked."""
+    shown = {b["block"] for e in record for line in e.get("log", []) if line["what"] == "reveal"
+             for b in line["blocks"]}
+    asked = {e["question"]["label"] for e in record if e["kind"] == "pause"}
+    for side in SIDES:
+        got = opened(dirs["england"], side)
+        assert {label for label in got if label.startswith("hidden.")} <= shown
+        assert {label for label in got if label.startswith("noble.")} <= asked
+
+
+def _any(params: dict[str, Any]) -> bool:
+    return True
+
+
+def test_hammer_peer_3_12_herald_converts_a_hidden_noble_his_owner_opens_which_handle_he_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """England's Herald names Bruce (hidden behind a Scottish handle); the die converts him (rigged to succeed).
+    The record pauses with a reveal question to Scotland (3.12) and Scotland's one open carries its noble index of
+    Bruce and Bruce's handle: he changes sides at full strength, seen; nothing else of Scotland opens. Scotland's
+    Pillage in the same Game Turn ends the year (3.12); both records verify and audit."""
+    monkeypatch.setattr(events, "HERALD_SUCCESS", 6)
+    rig_deal(monkeypatch, {"england": ["herald"], "scotland": ["pillage"]})
+    dirs = play(tmp_path, {"england": [(1, "herald", lambda p: p["noble"] == "Bruce")],
+                           "scotland": [(1, "pillage", _any)]})
+    record = audited(dirs)
+    only_what_the_rules_reveal(dirs, record)
+    herald = lines(record, "herald")
+    assert herald and herald[0]["noble"] == "Bruce" and herald[0]["converted"] is True
+    pauses = [e["question"] for e in record if e["kind"] == "pause"]
+    assert {"owner": "scotland", "label": "noble.scotland.Bruce", "rule": events.HERALD_FOUND} in pauses
+    game = next(e for e in record if e["kind"] == "step" and herald[0] in e["log"])["state"]
+    handle = next(h for h, n in game["seen"].items() if n == "Bruce")
+    bruce = game["game"]["blocks"][handle]
+    assert bruce["owner"] == "england" and bruce["strength"] == 4  # his current strength: full (8.0)
+    scots = opened(dirs["england"], "scotland")
+    assert {"noble.scotland.Bruce", handle} <= scots
+    assert not {label for label in scots if label.startswith("noble.")} - {"noble.scotland.Bruce"}
+
+
+def test_hammer_peer_3_12_pillage_reveals_the_pillaged_group_and_hits_it_as_in_combat(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """England pillages the Scots in Fife: the pillaged group is revealed (a pause to Scotland: "applied as in
+    combat", 5.41, 5.1), its strongest blocks take the two hits, and nothing of England opens but its card. At
+    Game Turn 2 Scotland's Victuals gives back steps to the pillaged blocks (their strengths are public now)
+    while England's Truce ends the year with two Events (3.12); both records verify and audit."""
+    rig_deal(monkeypatch, {"england": ["pillage", "truce"], "scotland": ["victuals"]})
+    dirs = play(tmp_path, {"england": [(1, "pillage", lambda p: p["target"] == "Fife"), (2, "truce", _any)],
+                           "scotland": [(2, "victuals", _any)]})
+    record = audited(dirs)
+    only_what_the_rules_reveal(dirs, record)
+    pillage = lines(record, "pillage")
+    assert pillage and pillage[0]["target"] == "Fife" and pillage[0]["hits"] == 2
+    pauses = [e["question"] for e in record if e["kind"] == "pause"]
+    assert pauses[0]["owner"] == "scotland" and pauses[0]["rule"] == events.PILLAGE_SHOWN
+    fife = [h for h, b in record[0]["state"]["game"]["blocks"].items() if b["location"] == "Fife"]
+    assert len(fife) == 3
+    step = next(e for e in record if e["kind"] == "step" and pillage[0] in e["log"])
+    assert set(fife) <= set(step["state"]["seen"])  # Wallace, Douglas and Barclay, shown
+    assert all(label.startswith("card.") for label in opened(dirs["scotland"], "england", step["entry"]))
+    victuals = lines(record, "victuals")
+    assert victuals and victuals[0]["area"] == "Fife" and victuals[0]["steps"] >= 1
+
+
+def test_hammer_peer_3_12_a_defector_among_enemies_fights_on_handles_and_a_sea_move_moves_handles(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scotland's Herald converts Mentieth, who stands with English infantry in Mentieth: the battle is fought at
+    once with him attacking (3.12), its blocks revealed by their owners (5.1). England's Sea Move moves two unseen
+    handles by sea: they change area publicly and stay unseen (nothing opened). Both records verify and audit."""
+    monkeypatch.setattr(events, "HERALD_SUCCESS", 6)
+    rig_deal(monkeypatch, {"england": ["sea_move"], "scotland": ["herald"]})
+    dirs = play(tmp_path, {"england": [(1, "sea_move", lambda p: len(p["blocks"]) == 2)],
+                           "scotland": [(1, "herald", lambda p: p["noble"] == "Mentieth")]})
+    record = audited(dirs)
+    only_what_the_rules_reveal(dirs, record)
+    sea = lines(record, "sea_move")
+    assert sea and sea[0]["count"] == 2
+    step = next(e for e in record if e["kind"] == "step" and sea[0] in e["log"])
+    moved = step["orders"]["england"]["event"]["blocks"]
+    assert all(step["state"]["game"]["blocks"][h]["location"] == sea[0]["to"] for h in moved)
+    assert not set(moved) & set(step["state"]["seen"]) and not set(moved) & opened(dirs["england"], "england")
+    assert any(line["what"] == "battle" and line.get("area") == "Mentieth" for line in step["log"])
+
+
+def test_hammer_peer_3_12_a_false_noble_index_is_caught_when_the_herald_opens_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scotland commits at the start a noble index that puts Bruce behind Galloway's handle (so that a Herald on
+    Bruce would take Galloway). When England's Herald converts Bruce, Scotland's open opens the index and the
+    handle it names: the record's check of the facts convicts Scotland at once, naming it (protocol §13.10)."""
+    monkeypatch.setattr(events, "HERALD_SUCCESS", 6)
+    rig_deal(monkeypatch, {"england": ["herald"], "scotland": ["truce"]})
+    honest = peer_setup.private_setup
+
+    def lying(scenario_id: str, options: Any, side: str, rng: Any) -> dict[str, str]:
+        facts = honest(scenario_id, options, side, rng)
+        if side == "scotland":
+            facts["noble.scotland.Bruce"], facts["noble.scotland.Galloway"] = \
+                facts["noble.scotland.Galloway"], facts["noble.scotland.Bruce"]
+        return facts
+
+    monkeypatch.setattr(peer_setup, "private_setup", lying)
+    honest_check = peer_setup.check_facts
+    monkeypatch.setattr(peer_setup, "check_facts", lambda *a: None)  # the liar's client lets its own lie through
+    dirs = play(tmp_path, {"england": [(1, "herald", lambda p: p["noble"] == "Bruce")],
+                           "scotland": [(1, "truce", _any)]},
+                stop=lambda out: bool(out.resume))
+    monkeypatch.setattr(peer_setup, "check_facts", honest_check)
+    out = peer.outcome(dirs["england"])
+    assert out.resume and out.resume["question"]["label"] == "noble.scotland.Bruce"
+    secrets = json.loads((dirs["scotland"] / ".pbem" / "peer-scotland" / "secrets.json").read_text())["openings"]
+    named = secrets["noble.scotland.Bruce"]["value"]  # the liar's client opens its index and the handle it names
+    monkeypatch.setattr(peer, "_openings", lambda *a: [secrets["noble.scotland.Bruce"], secrets[named]])
+    peer.take(dirs["england"], peer.write_owed(dirs["scotland"], KEYS["scotland"], None, 1)[1].encode("ascii"),
+              "scotland's open")
+    last = entries(dirs["england"])[-1]
+    assert last["kind"] == "void" and last["cheater"] == "scotland", last
+    assert "noble index puts Bruce behind" in last["reason"]
+    assert any("scotland cheated at step" in line for line in peer.verify(dirs["england"]))
+
+
+def test_hammer_peer_4_7_a_sea_move_of_the_hidden_norse_waits_for_its_reveal_and_then_convicts() -> None:
+    """The rule "the Norse never use the Sea Move card" (4.7) on an unseen handle: the other side's client accepts
+    the order (the handle reads as no Norse: nothing is revealed by moving), the owner's own client refuses it,
+    and with every fact known (the final audit's replay) it is refused, citing 4.7, which convicts its side."""
+    rules = HammerPeer()
+    public, handle = _norse_on_the_coast(rules)
+    order = {"card": "card.scotland.5", "event": {"from": "Fife", "to": "Moray", "blocks": [handle]}}
+    owners = {handle: "scotland", "card.scotland.5": "scotland"}
+    revealed = {"card.scotland.5": "sea_move"}
+    rules.validate(public, "scotland", order, Facts(revealed, owners))  # the other side: waits
+    for facts in (Facts(revealed, owners, {handle: "Norse"}), Facts({**revealed, handle: "Norse"}, owners,
+                                                                     everything=True)):
+        with pytest.raises(PbemError, match=r"the Norse never use the Sea Move card \(4\.7\)"):
+            rules.validate(public, "scotland", order, facts)
+
+
+def test_hammer_peer_2_11_victuals_on_an_unseen_block_is_refused_it_stands_at_full_strength() -> None:
+    """An unseen block on the map stands at full strength (8.0) before the first winter, so Victuals may not give it
+    a step (2.11): every client refuses it alike, whatever the block, and nothing is revealed."""
+    rules = HammerPeer()
+    public, handle = _norse_on_the_coast(rules)
+    order = {"card": "card.scotland.5", "event": {"area": "Fife", "steps": [handle]}}
+    owners = {handle: "scotland", "card.scotland.5": "scotland"}
+    with pytest.raises(PbemError, match=r"can take 0 more step\(s\), not 1 \(2\.11\)"):
+        rules.validate(public, "scotland", order, Facts({"card.scotland.5": "victuals"}, owners))
+
+
+def _norse_on_the_coast(rules: HammerPeer) -> tuple[dict[str, Any], str]:
+    """A public state (Braveheart's set-up, the cards dealt) whose Scottish handle in Fife hides, in this test, the
+    Norse (the scenario never puts him there: the rule is what is tested), Scotland holding card.scotland.5."""
+    from pbem.core.drbg import Drbg
+
+    public = rules.dealt(rules.public_setup("braveheart", {}, Drbg(b"\x01" * 32)),
+                         {"england": [f"card.england.{j}" for j in range(5)],
+                          "scotland": [f"card.scotland.{j}" for j in range(5, 10)]})
+    handle = sorted(h for h, b in public["game"]["blocks"].items()
+                                       if b["location"] == "Fife" and b["owner"] == "scotland")[0]
+    return public, handle
