@@ -7,7 +7,8 @@ whose hidden blocks are keyed by handle, under a ``hidden.Resolver`` over the co
 played is opened with its order (3.1), a battle asks its blocks (5.1, 5.32), a move allowance (2.13)
 waits for the block's reveal or the final audit. Orders: ``{"card": LABEL}`` for the card (Player 1's
 moves may ride in ``if_player1``), the refereed moves table (docs/orders.md, blocks named by handle,
-``battle_order`` beside it) for a Move Phase. Decisions in battle take the defaults (battle.py).
+``battle_order`` beside it) for a Move Phase; either may carry a standing battle plan, sealed (peer_plans.py):
+decisions in battle follow it, or the defaults (battle.py) for a side with none.
 
 Events (3.12) resolve in the same engine, reading hidden blocks as the table shows them (peer_events.py).
 Not built yet (docs/hammer-peer.md): a coronation with no referee, the Winter Turn and the next year's deal
@@ -17,7 +18,7 @@ Not built yet (docs/hammer-peer.md): a coronation with no referee, the Winter Tu
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.core.drbg import Drbg
@@ -25,8 +26,7 @@ from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Deck, Facts, PeerStep
 from pbem.hammer import peer_setup
 from pbem.hammer.play import peer_bot
-from pbem.hammer.rules import engine, peer_events
-from pbem.hammer.rules.battle import DefaultBattleDecider
+from pbem.hammer.rules import engine, peer_events, peer_plans
 from pbem.hammer.rules.blocks import SIDES, spec
 from pbem.hammer.rules.cards import card
 from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
@@ -40,6 +40,7 @@ from pbem.hammer.rules.state import POOL, BlockState, GameState, Turn, parse_opt
 CARD_RULE = "3.1: the cards played are revealed"
 PASS = peer_events.PASS  # an Event passed (3.12): what a card order without ``event`` means
 MOVE_KEYS = ("moves", "pins", "main_attack", "battle_order")
+CARD_KEYS = ("card", "if_player1", "event", peer_plans.KEY)
 
 
 def turn_public(setup: Mapping[str, Any], options: dict[str, Any]) -> dict[str, Any]:
@@ -126,7 +127,7 @@ def _game(public: Mapping[str, Any], orders: Mapping[str, Any], facts: Facts) ->
 
 def _after_moves(g: GameState, side: str, order: Any) -> GameState:
     """The board after ``side``'s moves (raising where the engine refuses them), on a copy."""
-    return check_moves(g, side, parse_moves(order, "moves", also=("battle_order",)))
+    return check_moves(g, side, parse_moves(order, "moves", also=("battle_order", peer_plans.KEY)))
 
 
 def _in_line(g: GameState, side: str) -> list[str]:
@@ -148,10 +149,10 @@ class HammerPeer:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise InvalidOrder(f"{source}: not valid TOML ({exc}) (docs/hammer-peer.md)") from None
-        unknown = sorted(set(data) - {"card", "if_player1", "event", *MOVE_KEYS})
+        unknown = sorted(set(data) - {*CARD_KEYS, *MOVE_KEYS})
         if unknown:
             raise InvalidOrder(f"{source}: unknown key {unknown[0]!r}: a draft holds card and if_player1, or "
-                               f"{', '.join(MOVE_KEYS)} (docs/hammer-peer.md)")
+                               f"{', '.join(MOVE_KEYS)}, and plans (docs/hammer-peer.md)")
         return data
 
     def deck(self, scenario: str, options: dict[str, Any]) -> Deck | None:
@@ -194,10 +195,11 @@ class HammerPeer:
             return  # a side that owes nothing commits an empty order: its reveal carries its chain link (§13.3)
         if owed is None or not isinstance(order, dict):
             raise InvalidOrder(f"order from {side}: {side} owes no order now, so its order is empty ({{}}) (3.0)")
+        _check_plan(public, side, order)
         g = GameState.from_dict(public["game"])
         with resolving(Resolver(facts, public["seen"], public["unseen_nobles"])):
             if owed == "card":
-                if set(order) - {"card", "if_player1", "event"} or order.get("card") not in g.hands.get(side, []):
+                if set(order) - set(CARD_KEYS) or order.get("card") not in g.hands.get(side, []):
                     raise IllegalOrder(f"card from {side}: play one of the card labels in its hand "
                                        f"({', '.join(g.hands.get(side, []))}), with if_player1 its moves (3.1)")
                 played = card(str(facts.get(order["card"], CARD_RULE)))
@@ -231,18 +233,38 @@ class HammerPeer:
     def adjudicate(self, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, rng: Drbg) -> PeerStep:
         """One step of the engine's turn sequence on the public state; ``NeedReveal`` where it reads a hidden fact."""
         resolver = Resolver(facts, public["seen"], public["unseen_nobles"])
+        plans = {**public.get("plans", {}), **{s: peer_plans.label(s, public["game"]) for s, o in sorted(orders.items())
+                                                if isinstance(o, dict) and isinstance(o.get(peer_plans.KEY), str)}}
         with resolving(resolver):
             g = _game(public, orders, facts)
             log: list[LogEntry] = []
-            decider = DefaultBattleDecider()
+            decider = peer_plans.PeerDecider(plans, facts, tuple(sorted(h for h in g.blocks if h.startswith(PREFIX))))
 
             def run(game: GameState, step: engine.StepCall) -> GameState:
                 log.extend(step.run(game, rng, decider))
                 return game
 
             g, _ = engine.drive(g, _Orders(orders, facts), run)
-        return PeerStep({**public, "game": g.to_dict(), "seen": dict(sorted(resolver.seen.items())),
-                         "unseen_nobles": resolver.unseen_nobles}, public_log(log))
+        out = {**public, "game": g.to_dict(), "seen": dict(sorted(resolver.seen.items())),
+               "unseen_nobles": resolver.unseen_nobles}
+        if plans:
+            out["plans"] = dict(sorted(plans.items()))
+        return PeerStep(out, public_log(log))
+
+    def sealed(self, public: dict[str, Any], side: str, order: Any) -> dict[str, str]:
+        """The standing battle plan an order seals, by its handle (protocol §13.12)."""
+        if isinstance(order, dict) and isinstance(order.get(peer_plans.KEY), str) and "game" in public:
+            return {peer_plans.label(side, public["game"]): order[peer_plans.KEY]}
+        return {}
+
+    def prepare(self, public: dict[str, Any], side: str, order: Any, own: Mapping[str, Any],
+                hide: Callable[[str, Any], str]) -> Any:
+        """The draft as committed: its ``plans`` table, checked, sealed behind a fresh handle (peer_plans.py)."""
+        if not isinstance(order, dict) or not isinstance(order.get(peer_plans.KEY), dict) or "game" not in public:
+            return order
+        handles = tuple(sorted(h for h in public["game"]["blocks"] if h.startswith(PREFIX)))
+        peer_plans.parse(side, order[peer_plans.KEY], handles)
+        return {**order, peer_plans.KEY: hide(peer_plans.label(side, public["game"]), order[peer_plans.KEY])}
 
     def bot_order(self, public: dict[str, Any], side: str, facts: Facts) -> Any:
         """The demo's bot (peer_bot.py): its order from its own folder's knowledge."""
@@ -261,3 +283,12 @@ class HammerPeer:
             return {"winner": "", "reason": "", "year": public["year"]}
         g = public["game"]
         return {"winner": g["winner"], "reason": g["win_reason"], "year": g["year"]}
+
+
+def _check_plan(public: Mapping[str, Any], side: str, order: Mapping[str, Any]) -> None:
+    """A committed order's plan is sealed: a handle (its client's ``prepare`` checks the table and seals it; its
+    content is checked again when it opens, ``peer_setup.check_facts``), never the plan in the clear."""
+    plan = order.get(peer_plans.KEY)
+    if plan is not None and not (isinstance(plan, str) and len(plan) == 64):
+        raise InvalidOrder(f"plans from {side}: an order carries its plan sealed, as a handle its client makes "
+                           f"from the draft's table, not {type(plan).__name__} (docs/hammer-peer.md)")

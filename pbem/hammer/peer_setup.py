@@ -25,10 +25,12 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.peer import handles
 from pbem.core.peer.rules import Deck, FactLie
+from pbem.hammer.rules import peer_plans
 from pbem.hammer.rules.blocks import SIDES, blocks, spec
 from pbem.hammer.rules.board import ENGLAND
 from pbem.hammer.rules.cards import deck
 from pbem.hammer.rules.draws import draw_stream
+from pbem.hammer.rules.errors import InvalidOrder
 from pbem.hammer.rules.hidden import NOBLE_PREFIX, noble_label
 from pbem.hammer.rules.scenario import HAND_SIZE, LEVY, Scenario, edward_barred, scenario
 from pbem.hammer.rules.state import DEAD, OFF_MAP, POOL, BlockState, GameState, Options
@@ -90,6 +92,13 @@ def check_facts(scenario_id: str, options: Options, side: str, facts: Mapping[st
     where = dict(layout(sc, side, options))
     allowed = dict(places(sc, side, options))
     seen: set[str] = set()
+    for label, plan in sorted(facts.items()):
+        if peer_plans.is_plan(label):
+            try:
+                peer_plans.parse(side, plan, tuple(sorted(h for s in SIDES for h, _ in layout(sc, s, options))))
+            except InvalidOrder as exc:
+                raise FactLie(f"its plan {label} is no plan: {exc}") from None
+    facts = {label: value for label, value in facts.items() if not peer_plans.is_plan(label)}
     index = {label: value for label, value in facts.items() if label.startswith(NOBLE_PREFIX)}
     for label, handle in sorted(index.items()):
         noble = label.split(".", 2)[2]

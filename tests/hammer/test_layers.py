@@ -28,7 +28,7 @@ LAYERS: dict[str, str] = {
         "errors", "plaindata", "vocab", "suggest", "board", "blocks", "cards", "state", "battle_state",
         "winter_progress", "stepstate", "log", "draws", "decisions", "sofar", "scenario", "cardphase", "orders",
         "movement", "retreat", "battle", "events", "kings", "winter", "victory", "engine", "plans", "hidden",
-        "peer_events",
+        "peer_events", "peer_plans",
     ), "rules"),
     # show: what one side may see and how it is drawn and told (text, map, page, log lines, odds).
     **dict.fromkeys((
