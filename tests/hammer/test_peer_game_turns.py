@@ -4,8 +4,8 @@ Two folders, one per side, play the Braveheart set-up, the deal and Game Turns t
 functions the CLI verbs call (join, start, seal what is owed, receive): the cards are opened with their
 orders (3.1), the moves name handles, a battle asks its blocks of their owners (5.1) and the record pauses
 until they open; both records are byte-identical, and the final audit (every handle opened, the game
-replayed with every fact) passes. The record ends at the first winter (not built yet); the bots play Events from
-the third Game Turn (tests/hammer/test_peer_events.py plays each one)."""
+replayed with every fact) passes. The record ends at the first winter (not built yet); the bots play an Event
+they hold in some Game Turns (peer_bot.EVENT_TURNS; tests/hammer/test_peer_events.py plays each one)."""
 
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ from support.hammer_peer_play import KEYS, audited, entries, lines, play, rig_de
 
 from pbem.core.errors import PbemError
 from pbem.core.peer import folder as peer
+from pbem.core.peer.rules import Facts
 from pbem.hammer.rules import peer_plans
 
 GAME = {"england": [(1, "pillage", lambda p: p["target"] == "Fife")], "scotland": [(1, "truce", lambda p: True)]}
@@ -82,3 +83,32 @@ def test_hammer_peer_docs_plans_a_plan_that_asks_or_names_a_block_of_the_other_s
         peer_plans.parse("scotland", {"hits": ["Edward"]}, ("hidden.scotland.0",))
     assert peer_plans.parse("scotland", {"hits": ["hidden.scotland.0"]}, ("hidden.scotland.0",)).hits == \
         ("hidden.scotland.0",)
+
+
+def test_hammer_peer_13_12_a_drafts_plan_is_sealed_by_its_client_and_never_committed_in_the_clear() -> None:
+    """``orders seal`` reads a TOML draft with ``[plans]`` naming a handle; the client's ``prepare`` checks the plan
+    and seals it behind a fresh handle under the phase's label, which ``sealed`` gives the record; an order that
+    carries a plan in the clear (or a plan that asks) is refused, so a record convicts its side, never crashes."""
+    from pbem.core.drbg import Drbg
+    from pbem.hammer.peer import HammerPeer
+
+    rules = HammerPeer()
+    public = rules.dealt(rules.public_setup("braveheart", {}, Drbg(b"\x02" * 32)),
+                         {"england": [f"card.england.{j}" for j in range(5)],
+                          "scotland": [f"card.scotland.{j}" for j in range(5, 10)]})
+    draft = rules.parse_order('card = "card.scotland.5"\n[plans]\nhits = ["hidden.scotland.0"]\n'
+                              '[plans.battle]\nretreat_from_round = 2\n', "draft.toml")
+    sealed: dict[str, Any] = {}
+
+    def hide(label: str, value: Any) -> str:
+        sealed[label] = value
+        return "ab" * 32
+
+    order = rules.prepare(public, "scotland", draft, {}, hide)
+    label = "hidden.scotland.plan-1297-0-card"
+    assert order == {"card": "card.scotland.5", "plans": "ab" * 32} and sealed == {label: draft["plans"]}
+    assert rules.sealed(public, "scotland", order) == {label: "ab" * 32}
+    with pytest.raises(PbemError, match="an order carries its plan sealed"):
+        rules.validate(public, "scotland", draft, Facts({"card.scotland.5": "move3-1"}, {}))
+    with pytest.raises(PbemError, match="plans.ask"):
+        rules.prepare(public, "scotland", {**draft, "plans": {"ask": True}}, {}, hide)

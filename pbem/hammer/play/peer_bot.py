@@ -1,8 +1,9 @@
 """A bot for Hammer with no referee (``pbem demo --no-referee``, the tests): from what its own folder holds
 (the public state, the facts revealed, its own facts), it plays the first Move card of its hand (an Event,
 passed, when it holds no other) and attacks with the first of its blocks that may legally enter an area
-holding the enemy, as Player 1 in ``if_player1`` and as Player 2 in its Move round. From the year's third
-Game Turn it plays an Event it holds, in its first legal use (peer_events.uses), so the demo shows them."""
+holding the enemy, as Player 1 in ``if_player1`` and as Player 2 in its Move round. In the Game Turns
+``EVENT_TURNS`` gives its side it plays an Event it holds, in its first legal use (peer_events.uses), so the
+demo shows them; one side at a time, since two Events end the year (3.12)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pbem.hammer.rules.cards import card
 from pbem.hammer.rules.hidden import Resolver, resolving
 from pbem.hammer.rules.state import PLACES, GameState
 
-EVENT_FROM_TURN = 3  # the bot plays an Event it can use from this Game Turn of the year (the turns before: moves)
+EVENT_TURNS = {"england": (3, 5), "scotland": (4,)}  # the Game Turns a side's bot plays an Event it can use
 Use = Callable[[dict[str, Any]], bool]
 
 
@@ -27,7 +28,7 @@ def bot_order(rules: Any, public: dict[str, Any], side: str, facts: Facts) -> di
     if kind is None:
         return {}
     if kind == "card":
-        if int(public["game"]["turn"]) + 1 >= EVENT_FROM_TURN:
+        if int(public["game"]["turn"]) + 1 in EVENT_TURNS.get(side, ()):
             for label in public["game"]["hands"][side]:
                 played = event_order(public, side, facts, str(facts.get(label, "its own card")))
                 if played:
