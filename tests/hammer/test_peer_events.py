@@ -182,3 +182,19 @@ def _norse_on_the_coast(rules: HammerPeer) -> tuple[dict[str, Any], str]:
     handle = sorted(h for h, b in public["game"]["blocks"].items()
                                        if b["location"] == "Fife" and b["owner"] == "scotland")[0]
     return public, handle
+
+
+def test_hammer_peer_3_12_an_event_the_other_sides_event_made_illegal_is_passed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """England's Event resolves first (3.12): its Sea Move takes Angus's only block away, so the Scottish Pillage of
+    Angus sent with Scotland's card has no target left. With no referee nobody is asked again (that would cost an
+    exchange): the Pillage is passed, said in the public log, and both records verify and audit."""
+    rig_deal(monkeypatch, {"england": ["sea_move"], "scotland": ["pillage"]})
+    dirs = play(tmp_path, {"england": [(1, "sea_move", lambda p: p["from"] == "Angus" and p["to"] == "Buchan")],
+                           "scotland": [(1, "pillage", lambda p: p["target"] == "Angus")]})
+    record = audited(dirs)
+    only_what_the_rules_reveal(dirs, record)
+    step = next(e for e in record if e["kind"] == "step" and lines([e], "sea_move"))
+    assert step["orders"]["scotland"]["event"]["target"] == "Angus"
+    assert lines([step], "pillage") == [{**lines([step], "pillage")[0], "passed": True}]
+    assert not [e for e in record if e["kind"] == "pause"]  # nothing asked: nothing of Angus's group shown
