@@ -40,7 +40,7 @@ from pbem.hammer.rules.state import POOL, BlockState, GameState, Turn, parse_opt
 CARD_RULE = "3.1: the cards played are revealed"
 PASS = peer_events.PASS  # an Event passed (3.12): what a card order without ``event`` means
 MOVE_KEYS = ("moves", "pins", "main_attack", "battle_order")
-CARD_KEYS = ("card", "if_player1", "event", peer_plans.KEY)
+CARD_KEYS = ("card", "if_player1", "event", peer_plans.KEY)  # and the answers its client seals (peer_events.py)
 
 
 def turn_public(setup: Mapping[str, Any], options: dict[str, Any]) -> dict[str, Any]:
@@ -197,14 +197,16 @@ class HammerPeer:
             raise InvalidOrder(f"order from {side}: {side} owes no order now, so its order is empty ({{}}) (3.0)")
         _check_plan(public, side, order)
         g = GameState.from_dict(public["game"])
-        with resolving(Resolver(facts, public["seen"], public["unseen_nobles"])):
+        with resolving(Resolver.of(public, facts)):
             if owed == "card":
-                if set(order) - set(CARD_KEYS) or order.get("card") not in g.hands.get(side, []):
+                if set(order) - {*CARD_KEYS, peer_events.ANSWERS} or order.get("card") not in g.hands.get(side, []):
                     raise IllegalOrder(f"card from {side}: play one of the card labels in its hand "
                                        f"({', '.join(g.hands.get(side, []))}), with if_player1 its moves (3.1)")
                 played = card(str(facts.get(order["card"], CARD_RULE)))
                 if played.is_event:
                     peer_events.check(g, side, played.id, order.get("event", PASS))
+                peer_events.check_answers(g, side, order.get(peer_events.ANSWERS), facts,
+                                          _decider(public, {side: order}, facts, g), public["game"])
                 if order.get("if_player1") and not played.is_event:  # checked as if this side is Player 1 (4.1)
                     g.current = Turn(cards={side: played.id}, player1=side)
                     _after_moves(g, side, order["if_player1"])
@@ -222,7 +224,7 @@ class HammerPeer:
         if owed == "card":
             return [order["card"]] if "card" in order else []
         g = GameState.from_dict(public["game"])
-        with resolving(Resolver(Facts({}, {}), public["seen"], public["unseen_nobles"])):
+        with resolving(Resolver.of(public, Facts({}, {}))):
             if owed == "moves":
                 try:
                     g = _after_moves(g, side, order)
@@ -232,13 +234,15 @@ class HammerPeer:
 
     def adjudicate(self, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, rng: Drbg) -> PeerStep:
         """One step of the engine's turn sequence on the public state; ``NeedReveal`` where it reads a hidden fact."""
-        resolver = Resolver(facts, public["seen"], public["unseen_nobles"])
-        plans = {**public.get("plans", {}), **{s: peer_plans.label(s, public["game"]) for s, o in sorted(orders.items())
-                                                if isinstance(o, dict) and isinstance(o.get(peer_plans.KEY), str)}}
+        answers = {s: {a: peer_events.answer_label(s, public["game"], a) for a in o[peer_events.ANSWERS]}
+                   for s, o in sorted(orders.items()) if isinstance(o, dict) and isinstance(o.get(peer_events.ANSWERS),
+                                                                                           dict)}
+        resolver = Resolver.of(public, facts, answers)
+        plans = _plans(public, orders)
         with resolving(resolver):
             g = _game(public, orders, facts)
             log: list[LogEntry] = []
-            decider = peer_plans.PeerDecider(plans, facts, tuple(sorted(h for h in g.blocks if h.startswith(PREFIX))))
+            decider = _decider(public, orders, facts, g)
 
             def run(game: GameState, step: engine.StepCall) -> GameState:
                 log.extend(step.run(game, rng, decider))
@@ -249,22 +253,41 @@ class HammerPeer:
                "unseen_nobles": resolver.unseen_nobles}
         if plans:
             out["plans"] = dict(sorted(plans.items()))
+        if resolver.damage or "damage" in public:
+            out["damage"] = dict(sorted(resolver.damage.items()))
         return PeerStep(out, public_log(log))
 
     def sealed(self, public: dict[str, Any], side: str, order: Any) -> dict[str, str]:
         """The standing battle plan an order seals, by its handle (protocol §13.12)."""
-        if isinstance(order, dict) and isinstance(order.get(peer_plans.KEY), str) and "game" in public:
-            return {peer_plans.label(side, public["game"]): order[peer_plans.KEY]}
-        return {}
+        if not isinstance(order, dict) or "game" not in public:
+            return {}
+        out = {peer_plans.label(side, public["game"]): order[peer_plans.KEY]} \
+            if isinstance(order.get(peer_plans.KEY), str) else {}
+        answers = order.get(peer_events.ANSWERS)
+        if isinstance(answers, dict):
+            out.update({peer_events.answer_label(side, public["game"], a): h for a, h in sorted(answers.items())})
+        return out
 
     def prepare(self, public: dict[str, Any], side: str, order: Any, own: Mapping[str, Any],
                 hide: Callable[[str, Any], str]) -> Any:
-        """The draft as committed: its ``plans`` table, checked, sealed behind a fresh handle (peer_plans.py)."""
-        if not isinstance(order, dict) or not isinstance(order.get(peer_plans.KEY), dict) or "game" not in public:
+        """The draft as committed: its ``plans`` table, checked, sealed behind a fresh handle (peer_plans.py); with
+        a card, its answers to a Pillage of each of its exposed groups, each sealed (peer_events.py)."""
+        if not isinstance(order, dict) or "game" not in public:
             return order
-        handles = tuple(sorted(h for h in public["game"]["blocks"] if h.startswith(PREFIX)))
-        peer_plans.parse(side, order[peer_plans.KEY], handles)
-        return {**order, peer_plans.KEY: hide(peer_plans.label(side, public["game"]), order[peer_plans.KEY])}
+        out = dict(order)
+        mine = dict(own)
+        if isinstance(order.get(peer_plans.KEY), dict):
+            handles = tuple(sorted(h for h in public["game"]["blocks"] if h.startswith(PREFIX)))
+            peer_plans.parse(side, order[peer_plans.KEY], handles)
+            label = peer_plans.label(side, public["game"])
+            out[peer_plans.KEY], mine[label] = hide(label, order[peer_plans.KEY]), order[peer_plans.KEY]
+        if self.owes(public).get(side) == "card":
+            facts = Facts({}, {}, mine)
+            g = GameState.from_dict(public["game"])
+            with resolving(Resolver.of(public, facts)):
+                out[peer_events.ANSWERS] = peer_events.seal_answers(g, side, _decider(public, {side: out}, facts, g),
+                                                                    hide, public["game"])
+        return out
 
     def bot_order(self, public: dict[str, Any], side: str, facts: Facts) -> Any:
         """The demo's bot (peer_bot.py): its order from its own folder's knowledge."""
@@ -283,6 +306,18 @@ class HammerPeer:
             return {"winner": "", "reason": "", "year": public["year"]}
         g = public["game"]
         return {"winner": g["winner"], "reason": g["win_reason"], "year": g["year"]}
+
+
+def _plans(public: Mapping[str, Any], orders: Mapping[str, Any]) -> dict[str, str]:
+    """Each side's standing plan after these orders: the label of the one an order seals, else the one before."""
+    return {**public.get("plans", {}), **{s: peer_plans.label(s, public["game"]) for s, o in sorted(orders.items())
+                                          if isinstance(o, dict) and isinstance(o.get(peer_plans.KEY), str)}}
+
+
+def _decider(public: Mapping[str, Any], orders: Mapping[str, Any], facts: Facts, g: GameState) -> Any:
+    """The decider of this step: each side's standing plan (peer_plans.py), the defaults for a side with none."""
+    return peer_plans.PeerDecider(_plans(public, orders), facts, tuple(sorted(h for h in g.blocks
+                                                                               if h.startswith(PREFIX))))
 
 
 def _check_plan(public: Mapping[str, Any], side: str, order: Mapping[str, Any]) -> None:

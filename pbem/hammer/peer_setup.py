@@ -25,7 +25,7 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.peer import handles
 from pbem.core.peer.rules import Deck, FactLie
-from pbem.hammer.rules import peer_plans
+from pbem.hammer.rules import peer_events, peer_plans
 from pbem.hammer.rules.blocks import SIDES, blocks, spec
 from pbem.hammer.rules.board import ENGLAND
 from pbem.hammer.rules.cards import deck
@@ -98,7 +98,8 @@ def check_facts(scenario_id: str, options: Options, side: str, facts: Mapping[st
                 peer_plans.parse(side, plan, tuple(sorted(h for s in SIDES for h, _ in layout(sc, s, options))))
             except InvalidOrder as exc:
                 raise FactLie(f"its plan {label} is no plan: {exc}") from None
-    facts = {label: value for label, value in facts.items() if not peer_plans.is_plan(label)}
+    facts = {label: value for label, value in facts.items()  # plans and Pillage answers: sealed by orders
+             if not peer_plans.is_plan(label) and not peer_events.is_answer(label)}
     index = {label: value for label, value in facts.items() if label.startswith(NOBLE_PREFIX)}
     for label, handle in sorted(index.items()):
         noble = label.split(".", 2)[2]

@@ -20,19 +20,19 @@ from pbem.core.peer import folder as peer
 from pbem.core.peer.rules import Facts
 from pbem.hammer import peer_setup
 from pbem.hammer.peer import HammerPeer
-from pbem.hammer.rules import events, peer_plans
+from pbem.hammer.rules import events, peer_events, peer_plans
 
 
 def only_what_the_rules_reveal(dirs: dict[str, Path], record: list[dict[str, Any]]) -> None:
     """Non-interference (protocol §13.10): every block a side opened before the end is one a battle or an Event
-    revealed in the log (5.1, 3.12), and every noble index opened is one a Herald asked."""
+    revealed in the log (5.1, 3.12), and every noble index or Pillage answer opened is one the rules asked."""
     shown = {b["block"] for e in record for line in e.get("log", []) if line["what"] == "reveal"
              for b in line["blocks"]}
     asked = {e["question"]["label"] for e in record if e["kind"] == "pause"}
     for side in SIDES:
         got = {label for label in opened(dirs["england"], side) if not peer_plans.is_plan(label)}
-        assert {label for label in got if label.startswith("hidden.")} <= shown
-        assert {label for label in got if label.startswith("noble.")} <= asked
+        assert {label for label in got if label.startswith("hidden.") and label.split(".")[2].isdigit()} <= shown
+        assert {label for label in got if label.startswith("noble.") or peer_events.is_answer(label)} <= asked
 
 
 def _any(params: dict[str, Any]) -> bool:
@@ -64,12 +64,14 @@ def test_hammer_peer_3_12_herald_converts_a_hidden_noble_his_owner_opens_which_h
     assert not {label for label in scots if label.startswith("noble.")} - {"noble.scotland.Bruce"}
 
 
-def test_hammer_peer_3_12_pillage_reveals_the_pillaged_group_and_hits_it_as_in_combat(
+def test_hammer_peer_3_12_pillage_hits_the_group_by_its_owners_sealed_answer_and_shows_no_block(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """England pillages the Scots in Fife: the pillaged group is revealed (a pause to Scotland: "applied as in
-    combat", 5.41, 5.1), its strongest blocks take the two hits, and nothing of England opens but its card. At
-    Game Turn 2 Scotland's Victuals gives back steps to the pillaged blocks (their strengths are public now)
-    while England's Truce ends the year with two Events (3.12); both records verify and audit."""
+    """England pillages the Scots in Fife. Scotland's card order sealed its answer for each of its groups next to
+    English ones (where the hits fall, as in combat, 5.41); the Pillage opens the Fife answer only (a pause to
+    Scotland, one open): two steps lost by unseen handles, counted in public, and no Scottish block revealed, as
+    at the table. At Game Turn 2 Scotland's Victuals gives steps back to those handles (their room is public)
+    while England's Truce ends the year with two Events (3.12); both records verify and audit, and the final
+    audit's replay finds each answer the rules'."""
     rig_deal(monkeypatch, {"england": ["pillage", "truce"], "scotland": ["victuals"]})
     dirs = play(tmp_path, {"england": [(1, "pillage", lambda p: p["target"] == "Fife"), (2, "truce", _any)],
                            "scotland": [(2, "victuals", _any)]})
@@ -78,14 +80,45 @@ def test_hammer_peer_3_12_pillage_reveals_the_pillaged_group_and_hits_it_as_in_c
     pillage = lines(record, "pillage")
     assert pillage and pillage[0]["target"] == "Fife" and pillage[0]["hits"] == 2
     pauses = [e["question"] for e in record if e["kind"] == "pause"]
-    assert pauses[0]["owner"] == "scotland" and pauses[0]["rule"] == events.PILLAGE_SHOWN
+    label = peer_events.answer_label("scotland", record[0]["state"]["game"] | {"turn": 0}, "Fife")
+    assert pauses[0] == {"owner": "scotland", "label": label, "rule": events.PILLAGE_ANSWER}
     fife = [h for h, b in record[0]["state"]["game"]["blocks"].items() if b["location"] == "Fife"]
     assert len(fife) == 3
     step = next(e for e in record if e["kind"] == "step" and pillage[0] in e["log"])
-    assert set(fife) <= set(step["state"]["seen"])  # Wallace, Douglas and Barclay, shown
+    assert not set(fife) & set(step["state"]["seen"])  # nothing shown
+    assert sum(step["state"]["damage"].get(h, 0) for h in fife) == 2
+    assert {k for k in step["revealed"] if not k.startswith("card.")} == {label}
     assert all(label.startswith("card.") for label in opened(dirs["scotland"], "england", step["entry"]))
     victuals = lines(record, "victuals")
-    assert victuals and victuals[0]["area"] == "Fife" and victuals[0]["steps"] >= 1
+    assert victuals and victuals[0]["area"] == "Fife" and victuals[0]["steps"] == 2
+    after = next(e for e in record if e["kind"] == "step" and victuals[0] in e["log"])["state"]
+    assert not any(after["damage"].get(h) for h in fife)
+
+
+def test_hammer_peer_3_12_a_false_pillage_answer_is_caught_at_the_final_audit_with_the_side_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scotland's client seals a false answer for Fife (both hits on one block, where the rules put them on the two
+    first by name: three tied at full strength, no plan). The Pillage applies it (nobody can tell yet), and the
+    final audit, every fact known, finds the answer is not the rules': "scotland cheated at step N: ... its answer
+    to a Pillage of its group in Fife ..." (protocol §13.10)."""
+    rig_deal(monkeypatch, {"england": ["pillage"], "scotland": ["truce"]})
+    honest = peer_events.seal_answers
+
+    def lying(state: Any, side: str, decider: Any, hide: Any, game: Any) -> dict[str, str]:
+        def lie(label: str, value: Any) -> str:
+            if side == "scotland" and label.endswith("-Fife"):
+                last = sorted(value["before"])[-1]
+                value = {**value, "hits": [{"block": last, "out": ""}, {"block": last, "out": ""}]}
+            return str(hide(label, value))
+        return honest(state, side, decider, lie, game)
+
+    monkeypatch.setattr(peer_events, "seal_answers", lying)
+    dirs = play(tmp_path, {"england": [(1, "pillage", lambda p: p["target"] == "Fife")],
+                           "scotland": [(1, "truce", _any)]})
+    last = entries(dirs["england"])[-1]
+    assert last["kind"] == "void" and last["cheater"] == "scotland", last
+    assert "its answer to a Pillage of its group in Fife" in last["reason"] and "(3.12, 5.41)" in last["reason"]
+    assert any("scotland cheated at step" in line for line in peer.verify(dirs["england"]))
 
 
 def test_hammer_peer_3_12_a_defector_among_enemies_fights_on_handles_and_a_sea_move_moves_handles(

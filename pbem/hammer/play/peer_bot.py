@@ -70,6 +70,6 @@ def event_order(public: dict[str, Any], side: str, facts: Facts, event: str,
     if label is None or not card(event).is_event:
         return {}
     g = GameState.from_dict(public["game"])
-    with resolving(Resolver(facts, public["seen"], public["unseen_nobles"])):
+    with resolving(Resolver.of(public, facts)):
         uses = [p for p in peer_events.uses(g, side, event) if wanted(p)]
     return {"card": label, "event": uses[0]} if uses else {}

@@ -41,6 +41,8 @@ NORSE = "Norse"
 MORAY = "Moray"
 HERALD_FOUND = "3.12: a Herald's noble changes sides at his current strength"
 PILLAGE_SHOWN = "3.12: a Pillage's hits are applied as in combat, on the strongest blocks (5.41)"
+PILLAGE_ANSWER = "3.12: the pillaged side says where the hits fall (5.41), checked at the final audit"
+PILLAGE_CAPTURE = "3.12: a noble whose last step a Pillage takes changes sides, as in combat (5.7)"
 
 KEYS: dict[str, tuple[str, ...]] = {
     "herald": ("noble",),
@@ -276,7 +278,7 @@ def _sea_move(state: GameState, side: str, params: dict[str, Any], rng: Any, dec
 
 def _victuals(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     for name in params["steps"]:
-        state.blocks[name].strength += 1
+        _add_step(state, name)
     return [_public(side, "victuals", {"area": params["area"], "steps": len(params["steps"])}),
             LogEntry("event", side, PRIVATE, {"event": "victuals", "blocks": list(params["steps"])})]
 
@@ -294,39 +296,71 @@ def pillage_candidates(state: GameState, area: str, side: str) -> list[str]:
     return sorted(n for n in here if state.blocks[n].strength == top)
 
 
+def pillage_answer(state: GameState, owner: str, area: str, decider: Decider) -> dict[str, Any]:
+    """Where the two hits of a Pillage of ``owner``'s group in ``area`` fall, as in combat (3.12, 5.41): each on
+    the strongest block, the owner choosing between equals; ``out`` says whether the hit takes the block's last
+    step, and where it then goes (a noble but Moray is captured, 5.7; any other block to the Draw Pool, 5.8).
+    Read on a copy; a block nobody has seen counts at its full strength less the steps it has lost, so with no
+    referee only its owner's client (or the final audit, every fact known) can work it out."""
+    work = GameState.from_dict(state.to_dict())
+    for name in work.blocks_in(area, owner):
+        if hidden.unseen_on_map(work, name):
+            work.blocks[name].strength = spec(name).steps - hidden.damage(name)
+    hits: list[dict[str, str]] = []
+    for n in range(PILLAGE_HITS):
+        tied = pillage_candidates(work, area, owner)
+        if not tied:
+            break
+        name = tied[0] if len(tied) == 1 else checked(decider, Question(
+            side=owner, kind="pillage_hit", options=tuple(tied),
+            context={"area": area, "hit": n + 1, "of": PILLAGE_HITS}, rule="3.12"))
+        b = work.blocks[name]
+        b.strength -= 1
+        out = "" if b.strength > 0 else "captured" if spec(name).is_noble and spec(name).name != MORAY else "pool"
+        if out:
+            b.location = POOL
+        hits.append({"block": name, "out": out})
+    return {"before": hidden.snapshot(state, area, owner), "hits": hits}
+
+
 def _pillage(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     """Two hits on the target group, as in combat (3.12, 5.41); a noble (Moray excepted) whose last
     step is hit is captured (5.7) and joins the pillaging group at strength 1; any other block
     reduced to 0 goes to its Draw Pool, black cross or not (5.8). Each step removed may be added
-    to a block of the pillaging group (docs/rules-notes.md)."""
+    to a block of the pillaging group (docs/rules-notes.md). With no referee the hits fall where the
+    group's owner's answer, sealed with its card, says (checked at the final audit); without one the group
+    is revealed first (docs/hammer-peer.md §3)."""
     target, enemy = params["target"], other_side(side)
-    shown = _revealed(state, hidden.reveal(state, state.blocks_in(target, enemy), PILLAGE_SHOWN), "3.12")
+    answer = hidden.sealed_answer(state, enemy, target, PILLAGE_ANSWER)
+    shown: Log = []
+    if answer is None:
+        shown = _revealed(state, hidden.reveal(state, state.blocks_in(target, enemy), PILLAGE_SHOWN), "3.12")
+        answer = pillage_answer(state, enemy, target, decider)
     hit: list[str] = []
     removed: list[str] = []
     captured: list[str] = []
-    for n in range(PILLAGE_HITS):
-        tied = pillage_candidates(state, target, enemy)
-        if not tied:
-            break
-        name = tied[0] if len(tied) == 1 else checked(decider, Question(
-            side=enemy, kind="pillage_hit", options=tuple(tied),
-            context={"area": target, "hit": n + 1, "of": PILLAGE_HITS}, rule="3.12"))
+    for h in answer["hits"]:
+        name, out = str(h["block"]), str(h["out"])
         b = state.blocks[name]
-        b.strength -= 1
+        if hidden.unseen_on_map(state, name):
+            hidden.wound(name, 1)
+        else:
+            b.strength -= 1
         hit.append(name)
-        if b.strength > 0:
-            continue
-        if spec(name).is_noble and name != MORAY:  # captured as in combat (5.7)
+        if out == "captured":
+            shown += _revealed(state, hidden.reveal(state, [name], PILLAGE_CAPTURE), "3.12")
+        if out == "captured" and spec(name).is_noble and spec(name).name != MORAY:  # captured as in combat (5.7)
             b.owner, b.strength, b.location = side, 1, params["from"]
             captured.append(name)
-        else:  # to the Draw Pool, black cross or not (5.8)
-            b.location = POOL
+        elif out:  # to the Draw Pool, black cross or not (5.8)
+            b.location, b.strength = POOL, 0
+            hidden.forget_damage(name)
             removed.append(name)
     gained: list[str] = []
     for name in list(params.get("steps_to", []))[:len(hit)]:
         b = state.blocks[name]
         if b.location == params["from"] and b.owner == side and _room_of(state, name) > 0:
-            b.strength += 1
+            _add_step(state, name)
             gained.append(name)
     public = _public(side, "pillage", {"from": params["from"], "target": target, "hits": len(hit),
                                        "removed": len(removed), "gained": len(gained)})
@@ -335,6 +369,14 @@ def _pillage(state: GameState, side: str, params: dict[str, Any], rng: Any, deci
     return [*shown, public,
             LogEntry("event", enemy, PRIVATE, {"event": "pillage", "hit": list(hit), "removed": list(removed)}),
             LogEntry("event", side, PRIVATE, {"event": "pillage", "gained": list(gained)})]
+
+
+def _add_step(state: GameState, name: str) -> None:
+    """One step more (2.11): on a block nobody has seen, one lost step fewer."""
+    if hidden.unseen_on_map(state, name):
+        hidden.wound(name, -1)
+    else:
+        state.blocks[name].strength += 1
 
 
 # --- legal options ------------------------------------------------------------------------------------
@@ -364,7 +406,7 @@ def _areas_of(state: GameState, side: str) -> list[str]:
 
 def _room_of(state: GameState, name: str) -> int:
     """The steps ``name`` may still take (2.11); a handle nobody has seen on the map stands at full strength."""
-    return 0 if hidden.unseen_on_map(state, name) else spec(name).steps - state.blocks[name].strength
+    return hidden.damage(name) if hidden.unseen_on_map(state, name) else spec(name).steps - state.blocks[name].strength
 
 
 def _room(state: GameState, names: list[str], count: int) -> list[str]:

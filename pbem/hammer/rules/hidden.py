@@ -39,11 +39,20 @@ def noble_label(side: str, name: str) -> str:
 
 class Resolver:
     """The facts one adjudication may read: ``facts`` (core ``Facts``: ``get`` asks, ``is_public`` tells), the
-    handles seen so far and their blocks (public: a battle showed them), and each side's count of nobles
-    among unseen handles on the map."""
+    handles seen so far and their blocks (public: a battle showed them), each side's count of nobles
+    among unseen handles on the map, the steps each unseen handle has lost (public: a Pillage's answer
+    says which handles its hits fell on, 3.12), and the labels of the Pillage answers sealed this step
+    (side -> area -> label)."""
 
-    def __init__(self, facts: Any, seen: dict[str, str], unseen_nobles: dict[str, int]) -> None:
+    def __init__(self, facts: Any, seen: dict[str, str], unseen_nobles: dict[str, int],
+                 damage: dict[str, int] | None = None, answers: dict[str, dict[str, str]] | None = None) -> None:
         self.facts, self.seen, self.unseen_nobles = facts, dict(seen), dict(unseen_nobles)
+        self.damage, self.answers = dict(damage or {}), dict(answers or {})
+
+    @classmethod
+    def of(cls, public: dict[str, Any], facts: Any, answers: dict[str, dict[str, str]] | None = None) -> Resolver:
+        """The resolver over a peer entry's public state (``seen``, ``unseen_nobles``, ``damage``)."""
+        return cls(facts, public["seen"], public["unseen_nobles"], public.get("damage"), answers)
 
     def known(self, handle: str) -> bool:
         """Whether ``handle``'s block may be read now without asking: public, or the owner's own (its client
@@ -100,7 +109,7 @@ def reveal(state: GameState, names: list[str], rule: str) -> list[str]:
         s = blocks()[name]
         b = state.blocks[h]
         if b.location not in PLACES and b.strength == 0:
-            b.strength = s.steps
+            b.strength = s.steps - r.damage.pop(h, 0)
         if s.is_noble and b.location not in PLACES:
             r.unseen_nobles[b.owner] -= 1
         r.seen[h] = name
@@ -122,11 +131,64 @@ def unseen_nobles(side: str) -> int:
 
 
 def unseen_on_map(state: GameState, name: str) -> bool:
-    """Whether ``name`` is a handle nobody has seen standing on the map: it stands at full strength (8.0, 7.7;
-    nothing hidden changes a strength before the first winter), so it has no room for a step (2.11)."""
+    """Whether ``name`` is a handle nobody has seen standing on the map: it stands at full strength less the
+    steps a Pillage's answer took from it (8.0, 7.7; nothing else changes a hidden strength before the first
+    winter)."""
     r = _ACTIVE.get()
     return (r is not None and name.startswith(PREFIX) and name not in r.seen and name in state.blocks
             and state.blocks[name].location not in PLACES)
+
+
+def damage(name: str) -> int:
+    """The steps the unseen handle ``name`` has lost (public), so its room for a step (2.11)."""
+    r = _ACTIVE.get()
+    return 0 if r is None else r.damage.get(name, 0)
+
+
+def wound(name: str, steps: int) -> None:
+    """The unseen handle ``name`` loses ``steps`` (a Pillage hit) or, negative, gains them back (Victuals)."""
+    r = _ACTIVE.get()
+    assert r is not None  # only a handle nobody has seen is wounded, so a resolver is active
+    left = r.damage.get(name, 0) + steps
+    if left:
+        r.damage[name] = left
+    else:
+        r.damage.pop(name, None)
+
+
+def forget_damage(name: str) -> None:
+    """A handle gone to the pool stands at strength 0 there, whatever it had lost."""
+    r = _ACTIVE.get()
+    if r is not None:
+        r.damage.pop(name, None)
+
+
+def snapshot(state: GameState, area: str, side: str) -> dict[str, list[int]]:
+    """The side's group in ``area`` as everyone sees it: each block's public strength and lost steps."""
+    return {n: [state.blocks[n].strength, damage(n)] for n in sorted(state.blocks_in(area, side))}
+
+
+def sealed_answer(state: GameState, side: str, area: str, rule: str) -> Any:
+    """``side``'s answer to a Pillage of its group in ``area``, sealed with its card order this step (opened now:
+    a reveal question to it), or None: none sealed, or sealed for a group another Event has changed since."""
+    r = _ACTIVE.get()
+    label = None if r is None else r.answers.get(side, {}).get(area)
+    if r is None or label is None:
+        return None
+    answer = r.facts.get(label, rule)
+    before = snapshot(state, area, side)
+    if not isinstance(answer, dict) or answer.get("before") != before or not isinstance(answer.get("hits"), list) \
+            or len(answer["hits"]) > 2 or not all(isinstance(h, dict) and h.get("block") in before
+                                                  and h.get("out") in ("", "pool", "captured")
+                                                  for h in answer["hits"]):
+        return None  # the group is revealed instead; the final audit convicts an answer the rules do not give
+    return answer
+
+
+def is_known(name: str) -> bool:
+    """Whether the block behind ``name`` may be read without asking (a name, or a handle ``Resolver.known``)."""
+    r = _ACTIVE.get()
+    return r is None or not name.startswith(PREFIX) or r.known(name)
 
 
 def locate(state: GameState, name: str) -> str | None:
