@@ -24,7 +24,7 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Deck, Facts, PeerStep
-from pbem.hammer import peer_setup
+from pbem.hammer import peer_orders, peer_setup
 from pbem.hammer.play import peer_bot
 from pbem.hammer.rules import engine, peer_events, peer_plans
 from pbem.hammer.rules.blocks import SIDES, spec
@@ -195,7 +195,7 @@ class HammerPeer:
             return  # a side that owes nothing commits an empty order: its reveal carries its chain link (§13.3)
         if owed is None or not isinstance(order, dict):
             raise InvalidOrder(f"order from {side}: {side} owes no order now, so its order is empty ({{}}) (3.0)")
-        _check_plan(public, side, order)
+        peer_orders.check_plan(side, order)
         g = GameState.from_dict(public["game"])
         with resolving(Resolver.of(public, facts)):
             if owed == "card":
@@ -205,8 +205,7 @@ class HammerPeer:
                 played = card(str(facts.get(order["card"], CARD_RULE)))
                 if played.is_event:
                     peer_events.check(g, side, played.id, order.get("event", PASS))
-                peer_events.check_answers(g, side, order.get(peer_events.ANSWERS), facts,
-                                          _decider(public, {side: order}, facts, g), public["game"])
+                peer_orders.check_answers(g, public, side, order, facts)
                 if order.get("if_player1") and not played.is_event:  # checked as if this side is Player 1 (4.1)
                     g.current = Turn(cards={side: played.id}, player1=side)
                     _after_moves(g, side, order["if_player1"])
@@ -234,60 +233,29 @@ class HammerPeer:
 
     def adjudicate(self, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, rng: Drbg) -> PeerStep:
         """One step of the engine's turn sequence on the public state; ``NeedReveal`` where it reads a hidden fact."""
-        answers = {s: {a: peer_events.answer_label(s, public["game"], a) for a in o[peer_events.ANSWERS]}
-                   for s, o in sorted(orders.items()) if isinstance(o, dict) and isinstance(o.get(peer_events.ANSWERS),
-                                                                                           dict)}
-        resolver = Resolver.of(public, facts, answers)
-        plans = _plans(public, orders)
+        resolver = peer_orders.resolver(public, orders, facts)
         with resolving(resolver):
             g = _game(public, orders, facts)
             log: list[LogEntry] = []
-            decider = _decider(public, orders, facts, g)
+            decider = peer_orders.decider(public, orders, facts)
 
             def run(game: GameState, step: engine.StepCall) -> GameState:
                 log.extend(step.run(game, rng, decider))
                 return game
 
             g, _ = engine.drive(g, _Orders(orders, facts), run)
-        out = {**public, "game": g.to_dict(), "seen": dict(sorted(resolver.seen.items())),
-               "unseen_nobles": resolver.unseen_nobles}
-        if plans:
-            out["plans"] = dict(sorted(plans.items()))
-        if resolver.damage or "damage" in public:
-            out["damage"] = dict(sorted(resolver.damage.items()))
-        return PeerStep(out, public_log(log))
+        return PeerStep({**public, "game": g.to_dict(), "seen": dict(sorted(resolver.seen.items())),
+                         "unseen_nobles": resolver.unseen_nobles, **peer_orders.after(public, orders, resolver)},
+                        public_log(log))
 
     def sealed(self, public: dict[str, Any], side: str, order: Any) -> dict[str, str]:
-        """The standing battle plan an order seals, by its handle (protocol §13.12)."""
-        if not isinstance(order, dict) or "game" not in public:
-            return {}
-        out = {peer_plans.label(side, public["game"]): order[peer_plans.KEY]} \
-            if isinstance(order.get(peer_plans.KEY), str) else {}
-        answers = order.get(peer_events.ANSWERS)
-        if isinstance(answers, dict):
-            out.update({peer_events.answer_label(side, public["game"], a): h for a, h in sorted(answers.items())})
-        return out
+        """The facts an order seals: its plan, its Pillage answers (peer_orders.py, protocol §13.12)."""
+        return peer_orders.sealed(public, side, order)
 
     def prepare(self, public: dict[str, Any], side: str, order: Any, own: Mapping[str, Any],
                 hide: Callable[[str, Any], str]) -> Any:
-        """The draft as committed: its ``plans`` table, checked, sealed behind a fresh handle (peer_plans.py); with
-        a card, its answers to a Pillage of each of its exposed groups, each sealed (peer_events.py)."""
-        if not isinstance(order, dict) or "game" not in public:
-            return order
-        out = dict(order)
-        mine = dict(own)
-        if isinstance(order.get(peer_plans.KEY), dict):
-            handles = tuple(sorted(h for h in public["game"]["blocks"] if h.startswith(PREFIX)))
-            peer_plans.parse(side, order[peer_plans.KEY], handles)
-            label = peer_plans.label(side, public["game"])
-            out[peer_plans.KEY], mine[label] = hide(label, order[peer_plans.KEY]), order[peer_plans.KEY]
-        if self.owes(public).get(side) == "card":
-            facts = Facts({}, {}, mine)
-            g = GameState.from_dict(public["game"])
-            with resolving(Resolver.of(public, facts)):
-                out[peer_events.ANSWERS] = peer_events.seal_answers(g, side, _decider(public, {side: out}, facts, g),
-                                                                    hide, public["game"])
-        return out
+        """The draft as committed: what it seals behind fresh handles (peer_orders.py)."""
+        return peer_orders.prepare(public, side, order, own, hide, self.owes(public).get(side) == "card")
 
     def bot_order(self, public: dict[str, Any], side: str, facts: Facts) -> Any:
         """The demo's bot (peer_bot.py): its order from its own folder's knowledge."""
@@ -307,23 +275,3 @@ class HammerPeer:
         g = public["game"]
         return {"winner": g["winner"], "reason": g["win_reason"], "year": g["year"]}
 
-
-def _plans(public: Mapping[str, Any], orders: Mapping[str, Any]) -> dict[str, str]:
-    """Each side's standing plan after these orders: the label of the one an order seals, else the one before."""
-    return {**public.get("plans", {}), **{s: peer_plans.label(s, public["game"]) for s, o in sorted(orders.items())
-                                          if isinstance(o, dict) and isinstance(o.get(peer_plans.KEY), str)}}
-
-
-def _decider(public: Mapping[str, Any], orders: Mapping[str, Any], facts: Facts, g: GameState) -> Any:
-    """The decider of this step: each side's standing plan (peer_plans.py), the defaults for a side with none."""
-    return peer_plans.PeerDecider(_plans(public, orders), facts, tuple(sorted(h for h in g.blocks
-                                                                               if h.startswith(PREFIX))))
-
-
-def _check_plan(public: Mapping[str, Any], side: str, order: Mapping[str, Any]) -> None:
-    """A committed order's plan is sealed: a handle (its client's ``prepare`` checks the table and seals it; its
-    content is checked again when it opens, ``peer_setup.check_facts``), never the plan in the clear."""
-    plan = order.get(peer_plans.KEY)
-    if plan is not None and not (isinstance(plan, str) and len(plan) == 64):
-        raise InvalidOrder(f"plans from {side}: an order carries its plan sealed, as a handle its client makes "
-                           f"from the draft's table, not {type(plan).__name__} (docs/hammer-peer.md)")
