@@ -7,9 +7,12 @@ reads its true data; any other reads the *unseen* spec, the most a block could b
 noble, not Norse), so a rule a hidden fact decides (a move allowance, 2.13) is checked when the block
 is revealed or at the final audit, and moving reveals nothing. A battle reveals its blocks (5.1, 5.32)
 through ``reveal``, which asks the owner (``NeedReveal``) and gives the block its strength: an unseen
-block on the map stands at full strength (8.0, 7.7: nothing hidden changes a strength before the first
-winter), its public strength 0 meaning "hidden". Sudden death (9.1) counts the nobles among unseen
-handles from the public count the scenario card gives (``unseen_nobles``), never by asking.
+block on the map stands at full strength (8.0, 7.7) less the steps a Pillage took from it and Victuals
+gave back, a public count (``damage``), its public strength 0 meaning "hidden". Sudden death (9.1)
+counts the nobles among unseen handles from the public count the scenario card gives
+(``unseen_nobles``), never by asking. The Events ask through it too (events.py, peer_events.py): a
+Herald finds his noble by its owner's noble index (``find``), a Pillage takes its owner's sealed answer
+(``sealed_answer``).
 
 Without a resolver (the refereed game) nothing here is reached: every block is a name.
 """
