@@ -25,10 +25,13 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.peer import handles
 from pbem.core.peer.rules import Deck, FactLie
+from pbem.hammer.rules import peer_events, peer_plans
 from pbem.hammer.rules.blocks import SIDES, blocks, spec
 from pbem.hammer.rules.board import ENGLAND
 from pbem.hammer.rules.cards import deck
 from pbem.hammer.rules.draws import draw_stream
+from pbem.hammer.rules.errors import InvalidOrder
+from pbem.hammer.rules.hidden import NOBLE_PREFIX, noble_label
 from pbem.hammer.rules.scenario import HAND_SIZE, LEVY, Scenario, edward_barred, scenario
 from pbem.hammer.rules.state import DEAD, OFF_MAP, POOL, BlockState, GameState, Options
 
@@ -56,8 +59,16 @@ def layout(sc: Scenario, side: str, options: Options) -> list[tuple[str, str]]:
     return [(handles.hidden_label(side, n), where) for n, where in enumerate(wheres)]
 
 
+def indexed(sc: Scenario, side: str, options: Options) -> list[str]:
+    """The side's nobles the scenario puts on the map behind its handles: each gets a noble index label, whose
+    fact is the handle he stands behind, so that a Herald (3.12) can ask his owner which handle he is."""
+    return sorted(n for where, names in places(sc, side, options) if where != POOL for n in names if spec(n).is_noble)
+
+
 def hidden_labels(scenario_id: str, options: Options, side: str) -> list[str]:
-    return [label for label, _ in layout(scenario(scenario_id), side, options)]
+    sc = scenario(scenario_id)
+    return [*(label for label, _ in layout(sc, side, options)),
+            *(noble_label(side, n) for n in indexed(sc, side, options))]
 
 
 def private_setup(scenario_id: str, options: Options, side: str, rng: Drbg) -> dict[str, str]:
@@ -70,16 +81,39 @@ def private_setup(scenario_id: str, options: Options, side: str, rng: Drbg) -> d
         for name in rng.shuffled(names):
             out[handles.hidden_label(side, n)] = name
             n += 1
-    return out
+    behind = {name: label for label, name in out.items()}
+    return {**out, **{noble_label(side, n): behind[n] for n in indexed(sc, side, options)}}
 
 
 def check_facts(scenario_id: str, options: Options, side: str, facts: Mapping[str, Any], complete: bool) -> None:
-    """Each handle hides a block the scenario puts where the handle starts, each block once (8.0)."""
+    """Each handle hides a block the scenario puts where the handle starts, each block once (8.0); each noble
+    index names a handle of the side on the map, and the block behind it, once known, is that noble (3.12)."""
     sc = scenario(scenario_id)
     where = dict(layout(sc, side, options))
     allowed = dict(places(sc, side, options))
     seen: set[str] = set()
+    for label, plan in sorted(facts.items()):
+        if peer_plans.is_plan(label):
+            try:
+                peer_plans.parse(side, plan, tuple(sorted(h for s in SIDES for h, _ in layout(sc, s, options))))
+            except InvalidOrder as exc:
+                raise FactLie(f"its plan {label} is no plan: {exc}") from None
+    facts = {label: value for label, value in facts.items()  # plans and Pillage answers: sealed by orders
+             if not peer_plans.is_plan(label) and not peer_events.is_answer(label)}
+    index = {label: value for label, value in facts.items() if label.startswith(NOBLE_PREFIX)}
+    for label, handle in sorted(index.items()):
+        noble = label.split(".", 2)[2]
+        if label != noble_label(side, noble) or noble not in indexed(sc, side, options):
+            raise FactLie(f"{label} is not a noble index of {side} in scenario {scenario_id} (3.12)")
+        if where.get(handle, POOL) == POOL:
+            raise FactLie(f"{side}'s noble index puts {noble} behind {handle!r}, no handle of its on the map (3.12)")
+        if handle in facts and facts[handle] != noble:
+            raise FactLie(f"{side}'s noble index puts {noble} behind {handle}, which is {facts[handle]} (3.12)")
+    if len(set(index.values())) != len(index):
+        raise FactLie(f"{side}'s noble index puts two nobles behind one handle (3.12)")
     for label, name in sorted(facts.items()):
+        if label in index:
+            continue
         if label not in where and winter_label(label, side, len(where)):
             check_winter_fact(label, side, name)
             continue
@@ -91,7 +125,7 @@ def check_facts(scenario_id: str, options: Options, side: str, facts: Mapping[st
         if name in seen:
             raise FactLie(f"{side} hides {name} behind two handles (8.0)")
         seen.add(name)
-    if complete and len(seen) != len(where):
+    if complete and (len(seen) != len(where) or len(index) != len(indexed(sc, side, options))):
         raise FactLie(f"{side} leaves handles of scenario {scenario_id} without a block (8.0)")
 
 

@@ -7,7 +7,8 @@ until they open; both records are byte-identical, and the final audit (every han
 replayed with every fact) passes. The Winter Turn is played in three rounds of claims and seals (docs/hammer-peer.md
 §5, pbem/hammer/peer_winter.py) and the next year is dealt again; the fast tests stop once the second year's first
 card is played and replay the record with every fact both folders hold (the final audit's check); a whole game is
-one slow test. Events are passed."""
+one slow test. The bots play an Event they hold in some Game Turns of every year (peer_bot.EVENT_TURNS;
+tests/hammer/test_peer_events.py plays each one)."""
 
 from __future__ import annotations
 
@@ -100,7 +101,9 @@ def test_hammer_peer_7_0_a_winter_and_the_next_deal_on_handles_verify_and_replay
     assert sealed and not (set(winter[-1]["state"]["seen"]) & sealed)  # the sealed blocks are unseen again
     assert on_map & sealed
     pauses = [e for e in entries if e["kind"] == "pause"]
-    assert all(q["question"]["rule"].startswith("5.") for q in pauses)  # only a battle asks (5.1, 5.32)
+    assert all(q["question"]["rule"].startswith(("5.", "3.12")) for q in pauses)  # a battle asks, or an Event
+    battles = [line for e in entries if e["kind"] == "step" for line in e["log"] if line["what"] == "battle"]
+    assert battles
     for s in SIDES:
         assert any("verify ok" in line for line in peer.verify(dirs[s]))
     full_replay(dirs["england"], dirs)
@@ -134,7 +137,7 @@ def _block(label: str) -> bool:
 def test_hammer_peer_13_10_noninterference_a_side_opens_only_blocks_the_rules_reveal(year: dict[str, Path]) -> None:
     """At every pause point, in both directions: every hidden block a side opens before the end (ahead in its
     reveal, or in an open the rules asked for) is one the very entry that takes the message reveals in a
-    battle (5.1, 5.32): no order, no Player 1 plan that did not come to pass (``if_player1`` while the other
+    battle or an Event (5.1, 5.32, 3.12): no order, no Player 1 plan that did not come to pass (``if_player1`` while the other
     side became Player 1), no move, shows the other side anything more, nor anything sooner."""
     man = peer.manifest(year["scotland"])
     by_hash = {m.hash: m for m in peer.messages(year["scotland"], man)}
