@@ -31,7 +31,7 @@ from pbem.hammer.rules.board import ENGLAND
 from pbem.hammer.rules.cards import deck
 from pbem.hammer.rules.draws import draw_stream
 from pbem.hammer.rules.errors import InvalidOrder
-from pbem.hammer.rules.hidden import NOBLE_PREFIX, noble_label
+from pbem.hammer.rules.hidden import block_of, index_of, noble_label
 from pbem.hammer.rules.scenario import HAND_SIZE, LEVY, Scenario, edward_barred, scenario
 from pbem.hammer.rules.state import DEAD, OFF_MAP, POOL, BlockState, GameState, Options
 
@@ -95,22 +95,28 @@ def check_facts(scenario_id: str, options: Options, side: str, facts: Mapping[st
     for label, plan in sorted(facts.items()):
         if peer_plans.is_plan(label):
             try:
-                peer_plans.parse(side, plan, tuple(sorted(h for s in SIDES for h, _ in layout(sc, s, options))))
+                peer_plans.parse(side, plan, _handles(sc, options, plan))
             except InvalidOrder as exc:
                 raise FactLie(f"its plan {label} is no plan: {exc}") from None
     facts = {label: value for label, value in facts.items()  # plans and Pillage answers: sealed by orders
              if not peer_plans.is_plan(label) and not peer_events.is_answer(label)}
-    index = {label: value for label, value in facts.items() if label.startswith(NOBLE_PREFIX)}
+    index = {label: value for label, value in facts.items() if index_of(label) is not None}
+    years: dict[int | None, set[Any]] = {}
     for label, handle in sorted(index.items()):
-        noble = label.split(".", 2)[2]
-        if label != noble_label(side, noble) or noble not in indexed(sc, side, options):
+        noble, year = index_of(label) or ("", None)
+        if label != noble_label(side, noble, year) or (year is None and noble not in indexed(sc, side, options)) \
+                or (year is not None and not (noble in blocks() and spec(noble).is_noble)):
             raise FactLie(f"{label} is not a noble index of {side} in scenario {scenario_id} (3.12)")
-        if where.get(handle, POOL) == POOL:
+        on_map = where.get(handle, POOL) != POOL if year is None else \
+            isinstance(handle, str) and winter_label(handle, side, len(where))
+        if not on_map:
             raise FactLie(f"{side}'s noble index puts {noble} behind {handle!r}, no handle of its on the map (3.12)")
-        if handle in facts and facts[handle] != noble:
-            raise FactLie(f"{side}'s noble index puts {noble} behind {handle}, which is {facts[handle]} (3.12)")
-    if len(set(index.values())) != len(index):
-        raise FactLie(f"{side}'s noble index puts two nobles behind one handle (3.12)")
+        if handle in facts and block_of(facts[handle])[0] != noble:
+            raise FactLie(f"{side}'s noble index puts {noble} behind {handle}, which is "
+                          f"{block_of(facts[handle])[0]} (3.12)")
+        if handle in years.setdefault(year, set()):
+            raise FactLie(f"{side}'s noble index puts two nobles behind one handle (3.12)")
+        years[year].add(handle)
     for label, name in sorted(facts.items()):
         if label in index:
             continue
@@ -125,8 +131,26 @@ def check_facts(scenario_id: str, options: Options, side: str, facts: Mapping[st
         if name in seen:
             raise FactLie(f"{side} hides {name} behind two handles (8.0)")
         seen.add(name)
-    if complete and (len(seen) != len(where) or len(index) != len(indexed(sc, side, options))):
+    if complete and (len(seen) != len(where) or len(years.get(None, ())) != len(indexed(sc, side, options))):
         raise FactLie(f"{side} leaves handles of scenario {scenario_id} without a block (8.0)")
+
+
+def _handles(sc: Scenario, options: Options, plan: Any) -> tuple[str, ...]:
+    """The handles a sealed plan may name, as far as its own facts tell: the set-up's, and any a winter sealed
+    (``hidden.SIDE.n`` past them, 7.6) that the plan names (which of them stood on the board then is the public
+    state's; a plan naming one that stands nowhere is never asked about it)."""
+    first = {s: len(layout(sc, s, options)) for s in SIDES}
+    named = set(_strings(plan))
+    return tuple(sorted({h for s in SIDES for h, _ in layout(sc, s, options)}
+                        | {h for h in named for s in SIDES if winter_label(h, s, first[s])}))
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in [*_strings(k), *_strings(v)]]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return [value] if isinstance(value, str) else []
 
 
 def winter_label(label: str, side: str, first: int) -> bool:

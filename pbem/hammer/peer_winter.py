@@ -30,12 +30,12 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.peer.rules import Facts, PeerStep
 from pbem.hammer.rules import kings
-from pbem.hammer.rules.blocks import SIDES, spec
+from pbem.hammer.rules.blocks import SIDES, blocks, spec
 from pbem.hammer.rules.board import ENGLAND, board
 from pbem.hammer.rules.decisions import NeedDecision, Question
 from pbem.hammer.rules.draws import draw_stream
 from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.rules.hidden import PREFIX, Resolver, block_of, resolving, reveal
+from pbem.hammer.rules.hidden import PREFIX, Resolver, block_of, index_of, noble_label, resolving, reveal
 from pbem.hammer.rules.log import LogEntry, Seen
 from pbem.hammer.rules.scenario import LEVY, edward_barred
 from pbem.hammer.rules.state import OFF_MAP, POOL, BlockState, GameState, Turn
@@ -90,7 +90,8 @@ def truth(public: Mapping[str, Any], side: str, facts: Facts) -> tuple[GameState
             name, sealed = block_of(resolver.fact(key, RULE))
             strength = b.strength
             if b.location in board().areas:
-                strength = 1 if key in win.get("drawn", {}) else (b.strength or sealed or spec(name).steps)
+                strength = 1 if key in win.get("drawn", {}) else \
+                    (b.strength or (sealed or spec(name).steps) - int(public.get("damage", {}).get(key, 0)))
                 if name == WALLACE and win.get("wallace") == "selkirk":
                     strength = min(spec(WALLACE).steps, strength + WALLACE_GAIN)
             b = BlockState(b.owner, b.location, strength)
@@ -169,15 +170,19 @@ def prepare(public: dict[str, Any], side: str, draft: Any, own: Mapping[str, Any
         steps = _steps(public, g, side, plan)
         areas: dict[str, list[str]] = {}
         seal: dict[str, str] = {}
+        labels_of: dict[str, str] = {}
         for area, names in _on_map(g, keys, side).items():
             for name in rng.shuffled(names):
                 label = f"{PREFIX}{side}.{nxt}"
                 nxt += 1
+                labels_of[label] = name
                 areas.setdefault(area, []).append(label)
                 seal[label] = hide(label, {"block": name, "strength": steps.get(name, g.blocks[name].strength)})
         named = {n: s for n, s in sorted(steps.items()) if keys.get(n) == n}
-        nobles = sum(spec(n).is_noble for names in _on_map(g, keys, side).values() for n in names)
-        return {"rekey": {"areas": areas}, "named": named, "nobles": nobles, "seal": seal}
+        behind = {fact_name: label for label, fact_name in labels_of.items()}
+        index = {noble_label(side, n, g.year + 1): hide(noble_label(side, n, g.year + 1), behind[n])
+                 for n in sorted(behind) if spec(n).is_noble}
+        return {"rekey": {"areas": areas}, "named": named, "nobles": len(index), "seal": seal, "index": index}
     g, claims = _play(public, side, facts, plan_decider(side, plan))
     if side == "scotland":
         claims["draws"] = _draws(public, g, claims, plan)
@@ -342,7 +347,7 @@ def adjudicate(public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, 
     out = dict(public)
     if st != "builds":
         order = orders[st]
-        resolver = Resolver(facts, public["seen"], _nobles_after(public, st, order["claims"]))
+        resolver = Resolver(facts, public["seen"], _nobles_after(public, st, order["claims"]), public.get("damage"))
         with resolving(resolver):
             g, log = apply_claims(public, st, order["claims"], resolver)
             win.update({"stage": STAGES[STAGES.index(st) + 1]})
@@ -362,6 +367,8 @@ def adjudicate(public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, 
                     win["drawn"] = _draw(g, order, rng, log)
         seen = {k: v for k, v in sorted(resolver.seen.items())}
         out.update({"game": g.to_dict(), "seen": seen, "unseen_nobles": resolver.unseen_nobles, "winter": win})
+        if "damage" in public:  # a handle gone to the pool is gone, whatever it had lost (a nobles' move keeps it)
+            out["damage"] = {k: v for k, v in sorted(resolver.damage.items()) if k in g.blocks}
         out["next_label"] = {**public.get("next_label", {}), st: next_label(public, st) + len(order["seal"])}
         return PeerStep(out, log)
     g = GameState.from_dict(public["game"])
@@ -384,13 +391,14 @@ def adjudicate(public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, 
         log.append({"what": "winter", "step": "7.6", "side": side, "sealed": len(order["seal"])})
     log += _levy(g, win, rng)
     log += [line.facts | {"what": line.what} for line in kings.end_of_1306(g)]
-    g.year += 1
+    g.year += 1  # the noble index sealed with the builds is this year's (3.12)
     g.turn, g.current, g.phase, g.winter = 0, Turn(), "card", None
     g.hands, g.deck, g.played = {s: [] for s in SIDES}, [], {s: [] for s in SIDES}
     log.append({"what": "new_year", "year": g.year})
-    out = {k: v for k, v in public.items() if k != "winter"}
+    out = {k: v for k, v in public.items() if k not in ("winter", "damage")}  # new handles hold their strengths
     seen = {k: v for k, v in sorted(public["seen"].items()) if k in g.blocks}
-    out.update({"game": g.to_dict(), "seen": seen, "unseen_nobles": nobles, "next_label": labels})
+    out.update({"game": g.to_dict(), "seen": seen, "unseen_nobles": nobles, "next_label": labels,
+                "noble_index": {s: g.year for s in SIDES}})
     return PeerStep(out, log)
 
 
@@ -425,7 +433,17 @@ def _levy(g: GameState, win: Mapping[str, Any], rng: Any) -> list[dict[str, Any]
 # --- the record's checks ------------------------------------------------------------------------------
 
 def sealed(public: Mapping[str, Any], side: str, order: Any) -> dict[str, str]:
-    return dict(order.get("seal", {})) if isinstance(order, dict) and side in owes(public) else {}
+    """A winter order's new handles and, with the builds, its noble index of those handles (3.12, 7.6)."""
+    if not isinstance(order, dict) or side not in owes(public):
+        return {}
+    index = order.get("index", {}) if stage(public) == "builds" else {}
+    return {**dict(order.get("seal", {})), **(dict(index) if isinstance(index, dict) else {})}
+
+
+def _indexes(label: Any, side: str, year: int) -> bool:
+    """Whether ``label`` is ``side``'s noble index entry for a noble, sealed with this winter's builds (3.12)."""
+    noble, at = (index_of(label) if isinstance(label, str) else None) or ("", None)
+    return at == year and noble in blocks() and spec(noble).is_noble and label == noble_label(side, noble, year)
 
 
 def foresee(public: Mapping[str, Any], side: str, order: Any) -> list[str]:
@@ -442,7 +460,7 @@ def check(public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
     """The order's shape and public part at once; its claims and seals against the side's true blocks as far
     as ``facts`` tell (``NeedReveal`` elsewhere: on the owner's client, and at the final audit, all of them)."""
     st = stage(public)
-    want_keys = ["named", "nobles", "rekey", "seal"] if st == "builds" else ["claims", "rekey", "seal"]
+    want_keys = ["index", "named", "nobles", "rekey", "seal"] if st == "builds" else ["claims", "rekey", "seal"]
     if not isinstance(order, dict) or sorted(order) != want_keys:
         raise InvalidOrder(f"winter order of {side}: the {st} round's order holds {', '.join(want_keys)} "
                            "(docs/hammer-peer.md)")
@@ -483,8 +501,12 @@ def _shape(public: Mapping[str, Any], side: str, order: Mapping[str, Any]) -> No
     rekey, seal = order["rekey"], order["seal"]
     ok = isinstance(rekey, dict) and isinstance(seal, dict) and all(isinstance(v, str) for v in seal.values())
     if stage(public) == "builds":
-        named, nobles = order["named"], order["nobles"]
-        ok = ok and sorted(rekey) == ["areas"] and isinstance(rekey["areas"], dict) \
+        named, nobles, index = order["named"], order["nobles"], order["index"]
+        year = int(public["game"]["year"]) + 1
+        ok = ok and isinstance(index, dict) and all(_indexes(label, side, year) and isinstance(v, str) and len(v) == 64
+                                                    for label, v in index.items()) \
+            and isinstance(nobles, int) and nobles == len(index) \
+            and sorted(rekey) == ["areas"] and isinstance(rekey["areas"], dict) \
             and all(a in board().areas and _strs(v) for a, v in rekey["areas"].items()) \
             and isinstance(nobles, int) and not isinstance(nobles, bool) and nobles >= 0 \
             and isinstance(named, dict) and all(n in g.blocks and not n.startswith(PREFIX) and g.blocks[n].owner == side
@@ -539,6 +561,22 @@ def _check_claims(public: dict[str, Any], side: str, order: Mapping[str, Any], f
                    "apart)", "7.62, 7.7")
 
 
+def _check_index(public: Mapping[str, Any], side: str, order: Mapping[str, Any], facts: Facts) -> None:
+    """The noble index sealed with the builds: each noble among the blocks sealed now, behind the new handle that
+    hides him (a Herald asks by it next year, 3.12)."""
+    year = int(public["game"]["year"]) + 1
+    new = {label for labels in order["rekey"]["areas"].values() for label in labels}
+    said = sorted((index_of(label) or ("", None))[0] for label in order["index"])
+    for noble in said:
+        handle = facts.get(noble_label(side, noble, year), "3.12: a noble index sealed at the winter")
+        if handle not in new or block_of(facts.get(handle, "7.6: a sealed block"))[0] != noble:
+            raise _bad(side, f"its noble index puts {noble} behind {handle!r}, which does not hide him", "3.12, 7.6")
+    names = [block_of(facts.get(label, "7.6: a sealed block"))[0] for label in sorted(new)]
+    indexed = sorted(n for n in names if spec(n).is_noble)
+    if indexed != said:
+        raise _bad(side, "its noble index does not name each noble among the blocks it seals", "3.12, 7.6")
+
+
 def _check_builds(public: dict[str, Any], side: str, order: Mapping[str, Any], facts: Facts) -> None:
     """Each block sealed where it stood, at its strength or more, no more than its steps; per friendly area at
     most its RPs (less the draws made there) of steps; English steps only on infantry and nobles (7.6)."""
@@ -552,6 +590,7 @@ def _check_builds(public: dict[str, Any], side: str, order: Mapping[str, Any], f
     named = order.get("named", {})
     if order["nobles"] != sum(spec(n).is_noble for blocks in now.values() for n, _ in blocks):
         raise _bad(side, f"it counts {order['nobles']} nobles among the blocks it seals, which is not so", "9.0, 9.1")
+    _check_index(public, side, order, facts)
     rps = replacement_points(g, side)
     drawn = public.get("winter", {}).get("drawn", {})
     for area in sorted(set(before) | set(now) | {g.blocks[n].location for n in named if n in g.blocks}):

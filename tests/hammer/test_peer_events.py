@@ -121,6 +121,27 @@ def test_hammer_peer_3_12_a_false_pillage_answer_is_caught_at_the_final_audit_wi
     assert any("scotland cheated at step" in line for line in peer.verify(dirs["england"]))
 
 
+def test_hammer_peer_3_12_a_false_pillage_answer_in_the_second_year_is_caught_at_the_final_audit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the first winter (its handles sealed again, 7.6), England's Pillage in the second year's first Game
+    Turn opens Scotland's sealed answer; Scotland's client sealed every answer of that year with no hit at all.
+    The Pillage applies it (nobody can tell yet), and the final audit's replay, every fact known (the strengths
+    the winter sealed among them), convicts Scotland naming the answer (3.12, 5.41)."""
+    rig_deal(monkeypatch, {}, {"england": ["pillage"], "scotland": ["truce"]})
+    honest = peer_events.seal_answers
+
+    def lying(state: Any, side: str, decider: Any, hide: Any, game: Any) -> dict[str, str]:
+        def lie(label: str, value: Any) -> str:
+            return str(hide(label, {**value, "hits": []} if side == "scotland" and game["year"] > 1297 else value))
+        return honest(state, side, decider, lie, game)
+
+    monkeypatch.setattr(peer_events, "seal_answers", lying)
+    dirs = play(tmp_path, {"england": [((1298, 1), "pillage", _any)], "scotland": [((1298, 1), "truce", _any)]})
+    record = entries(dirs["england"])
+    assert lines(record, "pillage") and record[-1]["kind"] == "void" and record[-1]["cheater"] == "scotland"
+    assert "its answer to a Pillage of its group in" in record[-1]["reason"] and "(3.12, 5.41)" in record[-1]["reason"]
+
+
 def test_hammer_peer_3_12_a_defector_among_enemies_fights_on_handles_and_a_sea_move_moves_handles(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Scotland's Herald converts Mentieth, who stands with English infantry in Mentieth: the battle is fought at
@@ -230,4 +251,5 @@ def test_hammer_peer_3_12_an_event_the_other_sides_event_made_illegal_is_passed(
     step = next(e for e in record if e["kind"] == "step" and lines([e], "sea_move"))
     assert step["orders"]["scotland"]["event"]["target"] == "Angus"
     assert lines([step], "pillage") == [{**lines([step], "pillage")[0], "passed": True}]
-    assert not [e for e in record if e["kind"] == "pause"]  # nothing asked: nothing of Angus's group shown
+    winter = next(i for i, e in enumerate(record) if e.get("state", {}).get("game", {}).get("phase") == "winter")
+    assert not [e for e in record[:winter] if e["kind"] == "pause"]  # nothing asked: nothing of Angus's group shown

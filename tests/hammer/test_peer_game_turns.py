@@ -137,8 +137,8 @@ def _block(label: str) -> bool:
 def test_hammer_peer_13_10_noninterference_a_side_opens_only_blocks_the_rules_reveal(year: dict[str, Path]) -> None:
     """At every pause point, in both directions: every hidden block a side opens before the end (ahead in its
     reveal, or in an open the rules asked for) is one the very entry that takes the message reveals in a
-    battle or an Event (5.1, 5.32, 3.12): no order, no Player 1 plan that did not come to pass (``if_player1`` while the other
-    side became Player 1), no move, shows the other side anything more, nor anything sooner."""
+    battle or an Event (5.1, 5.32, 3.12): no order, no Player 1 plan that did not come to pass (``if_player1``
+    while the other side became Player 1), no move, shows the other side anything more, nor anything sooner."""
     man = peer.manifest(year["scotland"])
     by_hash = {m.hash: m for m in peer.messages(year["scotland"], man)}
     checked = {s: 0 for s in SIDES}
@@ -392,6 +392,23 @@ def test_hammer_peer_7_6_a_lie_about_a_strength_after_builds_is_caught_with_the_
     _caught(tmp_path, _lying(monkeypatch, "scotland", "builds", lie), "scotland", "RPs")
 
 
+def test_hammer_peer_3_12_a_false_noble_index_sealed_at_a_winter_is_caught_with_the_side_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """England's builds seal its noble index again with its new handles (a Herald asks by it next year, 3.12); its
+    client puts one noble behind another new handle of its, one that does not hide him: nobody can tell yet, and
+    the final audit's replay of the builds with every fact convicts England (3.12, 7.6)."""
+    def lie(order: dict[str, Any], hide: Any, public: dict[str, Any], sealed: Any) -> str:
+        new = sorted(label for labels in order["rekey"]["areas"].values() for label in labels)
+        for label in sorted(order["index"]):
+            other = next((h for h in new if h != sealed[label]), None)
+            if other is not None:
+                order["index"][label] = hide(label, other)
+                return f"{label} behind {other}"
+        return ""
+
+    _caught(tmp_path, _lying(monkeypatch, "england", "builds", lie), "england", "its noble index puts")
+
+
 def test_hammer_peer_7_62_a_pool_sealed_with_a_block_it_does_not_hold_is_caught_with_the_side_named(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Scotland seals its pool again with a block it does not hold (Edward) behind one handle in place of one it
@@ -465,7 +482,7 @@ def test_hammer_peer_7_62_a_players_winter_plan_names_blocks_by_name_and_binds_i
         return handles.make(label, value)[0]
 
     order = HammerPeer().prepare(public, "scotland", draft, own, hide)
-    built = {v["block"]: v["strength"] for v in values.values()}
+    built = {v["block"]: v["strength"] for v in values.values() if isinstance(v, dict)}  # not the noble index
     assert built[name] == g.blocks[name].strength + 1
     others = [n for n in g.blocks_in(area, "scotland") if n != name and n in built]
     assert all(built[n] == g.blocks[n].strength for n in others)  # one RP spent there, the rest passed

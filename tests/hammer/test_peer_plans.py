@@ -107,7 +107,8 @@ def test_hammer_peer_13_12_a_drafts_plan_is_sealed_by_its_client_and_never_commi
         sealed[label] = value
         return "ab" * 32
 
-    order = rules.prepare(public, "scotland", draft, {}, hide)
+    own = rules.private_setup("braveheart", {}, "scotland", Drbg(b"\x03" * 32))  # its client's own blocks
+    order = rules.prepare(public, "scotland", draft, own, hide)
     label = "hidden.scotland.plan-1297-0-card"
     assert order["card"] == "card.scotland.5" and order["plans"] == "ab" * 32 and sealed[label] == draft["plans"]
     assert sorted(order["answers"]) == ["Annan", "Fife", "Moray", "Strathspey"]  # its groups next to English ones

@@ -18,16 +18,35 @@ from pbem.core.peer.rules import Facts
 from pbem.hammer.peer import HammerPeer
 from pbem.hammer.play.peer_bot import bot_order, event_order
 from pbem.hammer.rules.cards import card, deck
+from pbem.hammer.rules.scenario import scenario
 from support.hammer_peer_bot import own
 
 SIDES = ("england", "scotland")
 KEYS: dict[str, identity.PrivateIdentity] = {}
-Plan = dict[str, list[tuple[int, str, Callable[[dict[str, Any]], bool]]]]  # side -> (Game Turn, Event, which use)
+Plan = dict[str, list[tuple[int | tuple[int, int], str, Callable[[dict[str, Any]], bool]]]]
+# side -> (Game Turn of the first year, or (year, Game Turn); Event; which use)
 
 
-def rig_deal(monkeypatch: pytest.MonkeyPatch, hands: dict[str, list[str]]) -> None:
+def rig_deal(monkeypatch: pytest.MonkeyPatch, hands: dict[str, list[str]],
+             later: dict[str, list[str]] | None = None) -> None:
     """The first shuffle pass of the deal puts ``hands`` (each side's Events, then Move cards) at the positions
-    dealt to each side (seat order from 0, protocol §13.11); every other pass keeps the order it receives."""
+    dealt to each side (seat order from 0, protocol §13.11), and with ``later`` the first pass of the second
+    year's deal puts those; every other pass keeps the order it receives."""
+    first, second = _rigged(hands), _rigged(later or {})
+    calls: list[int] = []
+
+    class Rigged:
+        def shuffle(self, pile: list[int]) -> None:
+            if not calls:
+                pile[:] = first
+            elif len(calls) == len(SIDES) and later is not None:  # one pass a side a deal: the next deal's first
+                pile[:] = second
+            calls.append(1)
+
+    monkeypatch.setattr(dealing.system_random, "SystemRandom", Rigged)
+
+
+def _rigged(hands: dict[str, list[str]]) -> list[int]:
     cards = sorted(deck())
     moves = [c for c in cards if not card(c).is_event]
     order: list[int] = []
@@ -35,19 +54,13 @@ def rig_deal(monkeypatch: pytest.MonkeyPatch, hands: dict[str, list[str]]) -> No
         mine = [*hands.get(side, []), *[m for m in moves if m not in sum(hands.values(), [])]][:5]
         moves = [m for m in moves if m not in mine]
         order += [cards.index(c) for c in mine]
-    order += [i for i in range(len(cards)) if i not in order]
-    calls: list[int] = []
-
-    class Rigged:
-        def shuffle(self, pile: list[int]) -> None:
-            if not calls:
-                pile[:] = order
-            calls.append(1)
-
-    monkeypatch.setattr(dealing.system_random, "SystemRandom", Rigged)
+    return order + [i for i in range(len(cards)) if i not in order]
 
 
-def play(tmp_path: Path, plan: Plan, limit: int = 200, stop: Callable[[peer.Outcome], bool] = lambda out: False,
+FIRST_YEAR = scenario("braveheart").first_year  # a plan's Game Turns are the first year's
+
+
+def play(tmp_path: Path, plan: Plan, limit: int = 5000, stop: Callable[[peer.Outcome], bool] = lambda out: False,
          battle_plans: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None) -> dict[str, Path]:
     """Both folders play: a side plays the Event its plan names at that Game Turn (its first use ``wanted`` takes),
     else the peer bot's order; ``battle_plans`` (side -> its plans from the public state) ride in every order the
@@ -65,7 +78,8 @@ def play(tmp_path: Path, plan: Plan, limit: int = 200, stop: Callable[[peer.Outc
     def scripted(out: peer.Outcome, side: str, facts: Facts) -> dict[str, Any]:
         if HammerPeer().owes(out.state).get(side) == "card":
             for turn, event, wanted in plan.get(side, []):
-                if out.state["game"]["turn"] + 1 == turn:
+                year, at = turn if isinstance(turn, tuple) else (FIRST_YEAR, turn)
+                if out.state["game"]["turn"] + 1 == at and out.state["game"]["year"] == year:
                     played = event_order(out.state, side, facts, event, wanted)
                     assert played, f"{side} cannot play {event} at Game Turn {turn}"
                     return played

@@ -300,12 +300,13 @@ def pillage_answer(state: GameState, owner: str, area: str, decider: Decider) ->
     """Where the two hits of a Pillage of ``owner``'s group in ``area`` fall, as in combat (3.12, 5.41): each on
     the strongest block, the owner choosing between equals; ``out`` says whether the hit takes the block's last
     step, and where it then goes (a noble but Moray is captured, 5.7; any other block to the Draw Pool, 5.8).
-    Read on a copy; a block nobody has seen counts at its full strength less the steps it has lost, so with no
-    referee only its owner's client (or the final audit, every fact known) can work it out."""
+    Read on a copy; a block nobody has seen counts at its full strength (or the strength a winter sealed, 7.6) less
+    the steps it has lost, so with no referee only its owner's client (or the final audit, every fact known) can
+    work it out."""
     work = GameState.from_dict(state.to_dict())
     for name in work.blocks_in(area, owner):
         if hidden.unseen_on_map(work, name):
-            work.blocks[name].strength = spec(name).steps - hidden.damage(name)
+            work.blocks[name].strength = hidden.standing(name, PILLAGE_ANSWER)
     hits: list[dict[str, str]] = []
     for n in range(PILLAGE_HITS):
         tied = pillage_candidates(work, area, owner)
@@ -446,7 +447,7 @@ def _legal_sea_move(state: GameState, side: str) -> list[dict[str, Any]]:
     dests = [a for a in coast if state.is_friendly(a, side) and not truce_bars(state, side, a)]
     out = []
     for src in coast:
-        movable = [n for n in state.blocks_in(src, side) if n != NORSE]
+        movable = [n for n in state.blocks_in(src, side) if spec(n).name != NORSE]  # a handle: its block
         groups = [[n] for n in movable] + [list(p) for p in combinations(movable, 2)]
         for dst in dests:
             if dst != src:

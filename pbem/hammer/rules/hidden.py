@@ -35,27 +35,50 @@ PREFIX = "hidden."
 NOBLE_PREFIX = "noble."  # a side's noble index: noble.SIDE.NAME -> the handle he stands behind (committed at the start)
 
 
-def noble_label(side: str, name: str) -> str:
-    """The label of ``side``'s committed answer to "which of your handles is the noble ``name``?" (Herald, 3.12)."""
-    return f"{NOBLE_PREFIX}{side}.{name}"
+WINTER_INDEX = "noble-"  # a noble index sealed again with a winter's builds: hidden.SIDE.noble-YEAR-NAME (7.6)
+
+
+def noble_label(side: str, name: str, year: int | None = None) -> str:
+    """The label of ``side``'s committed answer to "which of your handles is the noble ``name``?" (Herald, 3.12):
+    the start's (``year`` None), or the one its winter's builds sealed with the handles of ``year`` (7.6)."""
+    return f"{NOBLE_PREFIX}{side}.{name}" if year is None else f"{PREFIX}{side}.{WINTER_INDEX}{year}-{name}"
+
+
+def index_of(label: str) -> tuple[str, int | None] | None:
+    """(noble, year) of a noble index label (year None: the start's), or None for another label."""
+    parts = label.split(".")
+    if label.startswith(NOBLE_PREFIX) and len(parts) == 3:
+        return parts[2], None
+    if label.startswith(PREFIX) and len(parts) == 3 and parts[2].startswith(WINTER_INDEX):
+        year, _, name = parts[2][len(WINTER_INDEX):].partition("-")
+        return (name, int(year)) if year.isdigit() and name else None
+    return None
 
 
 class Resolver:
     """The facts one adjudication may read: ``facts`` (core ``Facts``: ``get`` asks, ``is_public`` tells), the
     handles seen so far and their blocks (public: a battle showed them), each side's count of nobles
     among unseen handles on the map, the steps each unseen handle has lost (public: a Pillage's answer
-    says which handles its hits fell on, 3.12), and the labels of the Pillage answers sealed this step
-    (side -> area -> label)."""
+    says which handles its hits fell on, 3.12), the labels of the Pillage answers sealed this step
+    (side -> area -> label), and the year of each side's noble index (none: the start's; public
+    ``noble_index``, set by each winter's builds, 7.6)."""
 
     def __init__(self, facts: Any, seen: dict[str, str], unseen_nobles: dict[str, int],
-                 damage: dict[str, int] | None = None, answers: dict[str, dict[str, str]] | None = None) -> None:
+                 damage: dict[str, int] | None = None, answers: dict[str, dict[str, str]] | None = None,
+                 index_year: dict[str, int] | None = None) -> None:
         self.facts, self.seen, self.unseen_nobles = facts, dict(seen), dict(unseen_nobles)
         self.damage, self.answers = dict(damage or {}), dict(answers or {})
+        self.index_year = dict(index_year or {})
 
     @classmethod
     def of(cls, public: dict[str, Any], facts: Any, answers: dict[str, dict[str, str]] | None = None) -> Resolver:
-        """The resolver over a peer entry's public state (``seen``, ``unseen_nobles``, ``damage``)."""
-        return cls(facts, public["seen"], public["unseen_nobles"], public.get("damage"), answers)
+        """The resolver over a peer entry's public state (``seen``, ``unseen_nobles``, ``damage``, ``noble_index``)."""
+        return cls(facts, public["seen"], public["unseen_nobles"], public.get("damage"), answers,
+                   public.get("noble_index"))
+
+    def index_label(self, side: str, name: str) -> str:
+        """The label of ``side``'s noble index entry for ``name`` now (the start's, or its last winter's)."""
+        return noble_label(side, name, self.index_year.get(side))
 
     def known(self, handle: str) -> bool:
         """Whether ``handle``'s block may be read now without asking: public, or the owner's own (its client
@@ -161,6 +184,15 @@ def damage(name: str) -> int:
     return 0 if r is None else r.damage.get(name, 0)
 
 
+def standing(name: str, rule: str) -> int:
+    """The strength of the unseen handle ``name`` on the map, read from its fact (its owner's client, or the final
+    audit): full (8.0), or what a winter's builds sealed (7.6), less the steps it has lost since (public)."""
+    r = _ACTIVE.get()
+    assert r is not None  # only a handle nobody has seen is read so, so a resolver is active
+    block, strength = block_of(r.fact(name, rule))
+    return (strength or blocks()[block].steps) - r.damage.get(name, 0)
+
+
 def wound(name: str, steps: int) -> None:
     """The unseen handle ``name`` loses ``steps`` (a Pillage hit) or, negative, gains them back (Victuals)."""
     r = _ACTIVE.get()
@@ -224,7 +256,7 @@ def hidden_by(name: str) -> str | None:
     r = _ACTIVE.get()
     if r is None or name in r.seen.values():
         return None
-    return next((s for s in SIDES if noble_label(s, name) in r.facts.owners), None)
+    return next((s for s in SIDES if r.index_label(s, name) in r.facts.owners), None)
 
 
 def indexed_nobles(side: str) -> list[str]:
@@ -232,10 +264,10 @@ def indexed_nobles(side: str) -> list[str]:
     r = _ACTIVE.get()
     if r is None:
         return []
-    head = f"{NOBLE_PREFIX}{side}."
+    year = r.index_year.get(side)
     seen = set(r.seen.values())
-    return sorted(label[len(head):] for label in r.facts.owners if label.startswith(head)
-                  and label[len(head):] not in seen)
+    return sorted(n for n, y in (index_of(label) or ("", -1) for label in r.facts.owners)
+                  if y == year and n not in seen and r.index_label(side, n) in r.facts.owners)
 
 
 def find(state: GameState, name: str, rule: str) -> str:
@@ -250,7 +282,7 @@ def find(state: GameState, name: str, rule: str) -> str:
         return key
     r = _ACTIVE.get()
     assert r is not None  # hidden_by found an index, so a resolver is active
-    handle = str(r.facts.get(noble_label(side, name), rule))
+    handle = str(r.facts.get(r.index_label(side, name), rule))
     if handle not in state.blocks or not handle.startswith(PREFIX):
         raise PbemError(f"{side}'s noble index puts {name} behind {handle!r}, which is no handle on the board ({rule})")
     reveal(state, [handle], rule)  # the caller tells it (``events``: a reveal line)
