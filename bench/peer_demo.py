@@ -5,9 +5,9 @@
     python bench/peer_demo.py --bagpipes   # also Swords and Bagpipes' peer demo, four players
     python bench/peer_demo.py --tiny       # one game of each (the least)
 
-The refereed demo plays a whole game (its years until a winner); the peer demo plays what Hammer with
-no referee builds so far, the first year (docs/hammer-peer.md), so the two are compared per game turn.
-Each demo's games differ from run to run (fresh keys, so other dice and deals), hence the median.
+Both demos play a whole game (its years until a winner, each its own length), so the two are compared
+per game turn (docs/hammer-peer.md). Each demo's games differ from run to run (fresh keys, so other dice
+and deals), hence the median.
 Goal: the peer demo at most 2x the refereed one.
 """
 

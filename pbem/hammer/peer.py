@@ -7,25 +7,26 @@ whose hidden blocks are keyed by handle, under a ``hidden.Resolver`` over the co
 played is opened with its order (3.1), a battle asks its blocks (5.1, 5.32), a move allowance (2.13)
 waits for the block's reveal or the final audit. Orders: ``{"card": LABEL}`` for the card (Player 1's
 moves may ride in ``if_player1``), the refereed moves table (docs/orders.md, blocks named by handle,
-``battle_order`` beside it) for a Move Phase. Decisions in battle take the defaults (battle.py).
+``battle_order`` beside it) for a Move Phase; either may carry a standing battle plan, sealed (peer_plans.py):
+decisions in battle follow it, or the defaults (battle.py) for a side with none.
 
-Not built yet (docs/hammer-peer.md): an Event used other than a Truce (an Event is passed, 3.12), the
-Winter Turn and the next year's deal (the record ends at the first winter: ``owes`` gives nobody anything there).
+The Winter Turn is peer_winter.py's (three rounds of claims and seals, 7.1-7.7); the next year is dealt again by
+the mental deal (``owes`` gives every side "deal", 7.8). Events (3.12) resolve in the same engine, reading hidden
+blocks as the table shows them (peer_events.py). Not built yet (docs/hammer-peer.md): a coronation with no referee.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Deck, Facts, PeerStep
-from pbem.hammer import peer_setup
+from pbem.hammer import peer_orders, peer_setup, peer_winter
 from pbem.hammer.play import peer_bot
-from pbem.hammer.rules import engine
-from pbem.hammer.rules.battle import DefaultBattleDecider
+from pbem.hammer.rules import engine, peer_events, peer_plans
 from pbem.hammer.rules.blocks import SIDES, spec
 from pbem.hammer.rules.cards import card
 from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
@@ -37,8 +38,9 @@ from pbem.hammer.rules.scenario import HAND_SIZE, scenario
 from pbem.hammer.rules.state import POOL, BlockState, GameState, Turn, parse_options
 
 CARD_RULE = "3.1: the cards played are revealed"
-PASS = {"pass": True}  # an Event passed (3.12): the Events with no referee so far, besides a Truce used
+PASS = peer_events.PASS  # an Event passed (3.12): what a card order without ``event`` means
 MOVE_KEYS = ("moves", "pins", "main_attack", "battle_order")
+CARD_KEYS = ("card", "if_player1", "event", peer_plans.KEY)  # and the answers its client seals (peer_events.py)
 
 
 def turn_public(setup: Mapping[str, Any], options: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +92,7 @@ class _Orders:
         return {s: str(self.facts.get(self.orders[s]["card"], CARD_RULE)) for s in SIDES}
 
     def event(self, g: GameState, side: str) -> dict[str, Any] | None:
-        return self.events.get(side)
+        return peer_events.still_legal(g, side, self.events.get(side))
 
     def moves(self, g: GameState, side: str) -> Any:
         order = self.orders.get(side)
@@ -125,7 +127,7 @@ def _game(public: Mapping[str, Any], orders: Mapping[str, Any], facts: Facts) ->
 
 def _after_moves(g: GameState, side: str, order: Any) -> GameState:
     """The board after ``side``'s moves (raising where the engine refuses them), on a copy."""
-    return check_moves(g, side, parse_moves(order, "moves", also=("battle_order",)))
+    return check_moves(g, side, parse_moves(order, "moves", also=("battle_order", peer_plans.KEY)))
 
 
 def _in_line(g: GameState, side: str) -> list[str]:
@@ -138,7 +140,7 @@ def _in_line(g: GameState, side: str) -> list[str]:
 
 
 class HammerPeer:
-    """Hammer's ``HiddenRules``: the set-up, the deal and the Game Turns up to the first winter."""
+    """Hammer's ``HiddenRules``: the set-up, each year's deal, the Game Turns and the Winter Turns, to the end."""
 
     def parse_order(self, text: str, source: str) -> dict[str, Any]:
         """A draft as a player writes it with no referee: TOML, ``card = LABEL`` (and ``[if_player1]`` moves),
@@ -147,10 +149,10 @@ class HammerPeer:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise InvalidOrder(f"{source}: not valid TOML ({exc}) (docs/hammer-peer.md)") from None
-        unknown = sorted(set(data) - {"card", "if_player1", "event", *MOVE_KEYS})
+        unknown = sorted(set(data) - {*CARD_KEYS, *MOVE_KEYS, "plan"})
         if unknown:
             raise InvalidOrder(f"{source}: unknown key {unknown[0]!r}: a draft holds card and if_player1, or "
-                               f"{', '.join(MOVE_KEYS)} (docs/hammer-peer.md)")
+                               f"{', '.join(MOVE_KEYS)}, and plans; or a winter's plan (docs/hammer-peer.md)")
         return data
 
     def deck(self, scenario: str, options: dict[str, Any]) -> Deck | None:
@@ -176,35 +178,40 @@ class HammerPeer:
         peer_setup.check_facts(scenario, parse_options(options), side, facts, complete)
 
     def owes(self, public: dict[str, Any]) -> dict[str, str]:
-        """Who owes what (the engine's ``next_call``); nobody at the first winter (not built yet)."""
+        """Who owes what (the engine's ``next_call``); the winter's rounds (peer_winter.py); every side "deal"
+        once a new year has no hands yet (7.8: the mental deal, protocol §13.11)."""
         if "game" not in public:
             return {s: "card" for s in SIDES}
         g = GameState.from_dict(public["game"])
         if g.phase == "winter":
-            return {}
+            return peer_winter.owes(public)
+        if g.phase == "card" and g.turn == 0 and not any(g.hands.get(s) for s in SIDES):
+            return {s: "deal" for s in SIDES}
         step = engine.next_call(g, _Orders({}, Facts({}, {})))
         return dict(sorted(step.owes.items())) if isinstance(step, engine.Waiting) else {}
 
     def validate(self, public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
         """The order's shape, and its rules as far as ``facts`` tell: the card in the side's hand and no
-        Event (not built yet); the moves by the engine on a copy, an unseen block's allowance waiting."""
+        Event's parameters (peer_events.py); the moves by the engine on a copy, an unseen block's allowance waiting."""
         owed = self.owes(public).get(side)
         if owed is None and order == {}:
             return  # a side that owes nothing commits an empty order: its reveal carries its chain link (§13.3)
         if owed is None or not isinstance(order, dict):
             raise InvalidOrder(f"order from {side}: {side} owes no order now, so its order is empty ({{}}) (3.0)")
+        if owed == "winter":
+            peer_winter.check(public, side, order, facts)
+            return
+        peer_orders.check_plan(side, order)
         g = GameState.from_dict(public["game"])
-        with resolving(Resolver(facts, public["seen"], public["unseen_nobles"])):
+        with resolving(Resolver.of(public, facts)):
             if owed == "card":
-                if set(order) - {"card", "if_player1", "event"} or order.get("card") not in g.hands.get(side, []):
+                if set(order) - {*CARD_KEYS, peer_events.ANSWERS} or order.get("card") not in g.hands.get(side, []):
                     raise IllegalOrder(f"card from {side}: play one of the card labels in its hand "
                                        f"({', '.join(g.hands.get(side, []))}), with if_player1 its moves (3.1)")
                 played = card(str(facts.get(order["card"], CARD_RULE)))
-                params = order.get("event", PASS)
-                if played.is_event and params != PASS and not (played.event == "truce" and params == {}):
-                    raise IllegalOrder(f"card from {side}: with no referee an Event is passed (event = "
-                                       "{pass = true}) or a Truce used (event = {}); the others are not built yet "
-                                       "(docs/hammer-peer.md)")
+                if played.is_event:
+                    peer_events.check(g, side, played.id, order.get("event", PASS))
+                peer_orders.check_answers(g, public, side, order, facts)
                 if order.get("if_player1") and not played.is_event:  # checked as if this side is Player 1 (4.1)
                     g.current = Turn(cards={side: played.id}, player1=side)
                     _after_moves(g, side, order["if_player1"])
@@ -221,8 +228,10 @@ class HammerPeer:
         owed = self.owes(public).get(side)
         if owed == "card":
             return [order["card"]] if "card" in order else []
+        if owed == "winter":
+            return peer_winter.foresee(public, side, order)
         g = GameState.from_dict(public["game"])
-        with resolving(Resolver(Facts({}, {}), public["seen"], public["unseen_nobles"])):
+        with resolving(Resolver.of(public, Facts({}, {}))):
             if owed == "moves":
                 try:
                     g = _after_moves(g, side, order)
@@ -232,11 +241,13 @@ class HammerPeer:
 
     def adjudicate(self, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, rng: Drbg) -> PeerStep:
         """One step of the engine's turn sequence on the public state; ``NeedReveal`` where it reads a hidden fact."""
-        resolver = Resolver(facts, public["seen"], public["unseen_nobles"])
+        if public["game"]["phase"] == "winter":
+            return peer_winter.adjudicate(public, orders, facts, rng)
+        resolver = peer_orders.resolver(public, orders, facts)
         with resolving(resolver):
             g = _game(public, orders, facts)
             log: list[LogEntry] = []
-            decider = DefaultBattleDecider()
+            decider = peer_orders.decider(public, orders, facts)
 
             def run(game: GameState, step: engine.StepCall) -> GameState:
                 log.extend(step.run(game, rng, decider))
@@ -244,7 +255,24 @@ class HammerPeer:
 
             g, _ = engine.drive(g, _Orders(orders, facts), run)
         return PeerStep({**public, "game": g.to_dict(), "seen": dict(sorted(resolver.seen.items())),
-                         "unseen_nobles": resolver.unseen_nobles}, public_log(log))
+                         "unseen_nobles": resolver.unseen_nobles, **peer_orders.after(public, orders, resolver)},
+                        public_log(log))
+
+    def sealed(self, public: dict[str, Any], side: str, order: Any) -> dict[str, str]:
+        """The facts an order seals (protocol §13.12): a winter order's pool or map again and its noble index
+        (peer_winter.py); any other order's plan and Pillage answers (peer_orders.py)."""
+        if self.owes(public).get(side) == "winter":
+            return peer_winter.sealed(public, side, order)
+        return peer_orders.sealed(public, side, order)
+
+    def prepare(self, public: dict[str, Any], side: str, order: Any, own: Mapping[str, Any],
+                hide: Callable[[str, Any], str]) -> Any:
+        """The draft as committed: a winter draft (``plan``, docs/orders.md "Winter", blocks by name) into its
+        claims and seals (peer_winter.py); any other, its plan and Pillage answers sealed (peer_orders.py)."""
+        owed = self.owes(public).get(side)
+        if owed == "winter":
+            return peer_winter.prepare(public, side, order, own, hide)
+        return peer_orders.prepare(public, side, order, own, hide, owed == "card")
 
     def bot_order(self, public: dict[str, Any], side: str, facts: Facts) -> Any:
         """The demo's bot (peer_bot.py): its order from its own folder's knowledge."""
@@ -263,3 +291,4 @@ class HammerPeer:
             return {"winner": "", "reason": "", "year": public["year"]}
         g = public["game"]
         return {"winner": g["winner"], "reason": g["win_reason"], "year": g["year"]}
+

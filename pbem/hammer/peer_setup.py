@@ -25,10 +25,13 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.peer import handles
 from pbem.core.peer.rules import Deck, FactLie
+from pbem.hammer.rules import peer_events, peer_plans
 from pbem.hammer.rules.blocks import SIDES, blocks, spec
 from pbem.hammer.rules.board import ENGLAND
 from pbem.hammer.rules.cards import deck
 from pbem.hammer.rules.draws import draw_stream
+from pbem.hammer.rules.errors import InvalidOrder
+from pbem.hammer.rules.hidden import block_of, index_of, noble_label
 from pbem.hammer.rules.scenario import HAND_SIZE, LEVY, Scenario, edward_barred, scenario
 from pbem.hammer.rules.state import DEAD, OFF_MAP, POOL, BlockState, GameState, Options
 
@@ -56,8 +59,16 @@ def layout(sc: Scenario, side: str, options: Options) -> list[tuple[str, str]]:
     return [(handles.hidden_label(side, n), where) for n, where in enumerate(wheres)]
 
 
+def indexed(sc: Scenario, side: str, options: Options) -> list[str]:
+    """The side's nobles the scenario puts on the map behind its handles: each gets a noble index label, whose
+    fact is the handle he stands behind, so that a Herald (3.12) can ask his owner which handle he is."""
+    return sorted(n for where, names in places(sc, side, options) if where != POOL for n in names if spec(n).is_noble)
+
+
 def hidden_labels(scenario_id: str, options: Options, side: str) -> list[str]:
-    return [label for label, _ in layout(scenario(scenario_id), side, options)]
+    sc = scenario(scenario_id)
+    return [*(label for label, _ in layout(sc, side, options)),
+            *(noble_label(side, n) for n in indexed(sc, side, options))]
 
 
 def private_setup(scenario_id: str, options: Options, side: str, rng: Drbg) -> dict[str, str]:
@@ -70,16 +81,48 @@ def private_setup(scenario_id: str, options: Options, side: str, rng: Drbg) -> d
         for name in rng.shuffled(names):
             out[handles.hidden_label(side, n)] = name
             n += 1
-    return out
+    behind = {name: label for label, name in out.items()}
+    return {**out, **{noble_label(side, n): behind[n] for n in indexed(sc, side, options)}}
 
 
 def check_facts(scenario_id: str, options: Options, side: str, facts: Mapping[str, Any], complete: bool) -> None:
-    """Each handle hides a block the scenario puts where the handle starts, each block once (8.0)."""
+    """Each handle hides a block the scenario puts where the handle starts, each block once (8.0); each noble
+    index names a handle of the side on the map, and the block behind it, once known, is that noble (3.12)."""
     sc = scenario(scenario_id)
     where = dict(layout(sc, side, options))
     allowed = dict(places(sc, side, options))
     seen: set[str] = set()
+    for label, plan in sorted(facts.items()):
+        if peer_plans.is_plan(label):
+            try:
+                peer_plans.parse(side, plan, _handles(sc, options, plan))
+            except InvalidOrder as exc:
+                raise FactLie(f"its plan {label} is no plan: {exc}") from None
+    facts = {label: value for label, value in facts.items()  # plans and Pillage answers: sealed by orders
+             if not peer_plans.is_plan(label) and not peer_events.is_answer(label)}
+    index = {label: value for label, value in facts.items() if index_of(label) is not None}
+    years: dict[int | None, set[Any]] = {}
+    for label, handle in sorted(index.items()):
+        noble, year = index_of(label) or ("", None)
+        if label != noble_label(side, noble, year) or (year is None and noble not in indexed(sc, side, options)) \
+                or (year is not None and not (noble in blocks() and spec(noble).is_noble)):
+            raise FactLie(f"{label} is not a noble index of {side} in scenario {scenario_id} (3.12)")
+        on_map = where.get(handle, POOL) != POOL if year is None else \
+            isinstance(handle, str) and winter_label(handle, side, len(where))
+        if not on_map:
+            raise FactLie(f"{side}'s noble index puts {noble} behind {handle!r}, no handle of its on the map (3.12)")
+        if handle in facts and block_of(facts[handle])[0] != noble:
+            raise FactLie(f"{side}'s noble index puts {noble} behind {handle}, which is "
+                          f"{block_of(facts[handle])[0]} (3.12)")
+        if handle in years.setdefault(year, set()):
+            raise FactLie(f"{side}'s noble index puts two nobles behind one handle (3.12)")
+        years[year].add(handle)
     for label, name in sorted(facts.items()):
+        if label in index:
+            continue
+        if label not in where and winter_label(label, side, len(where)):
+            check_winter_fact(label, side, name)
+            continue
         if label not in where:
             raise FactLie(f"{label} is not a handle of {side} in scenario {scenario_id} (8.0)")
         if name not in allowed[where[label]]:
@@ -88,8 +131,45 @@ def check_facts(scenario_id: str, options: Options, side: str, facts: Mapping[st
         if name in seen:
             raise FactLie(f"{side} hides {name} behind two handles (8.0)")
         seen.add(name)
-    if complete and len(seen) != len(where):
+    if complete and (len(seen) != len(where) or len(years.get(None, ())) != len(indexed(sc, side, options))):
         raise FactLie(f"{side} leaves handles of scenario {scenario_id} without a block (8.0)")
+
+
+def _handles(sc: Scenario, options: Options, plan: Any) -> tuple[str, ...]:
+    """The handles a sealed plan may name, as far as its own facts tell: the set-up's, and any a winter sealed
+    (``hidden.SIDE.n`` past them, 7.6) that the plan names (which of them stood on the board then is the public
+    state's; a plan naming one that stands nowhere is never asked about it)."""
+    first = {s: len(layout(sc, s, options)) for s in SIDES}
+    named = set(_strings(plan))
+    return tuple(sorted({h for s in SIDES for h, _ in layout(sc, s, options)}
+                        | {h for h in named for s in SIDES if winter_label(h, s, first[s])}))
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in [*_strings(k), *_strings(v)]]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
+def winter_label(label: str, side: str, first: int) -> bool:
+    """Whether ``label`` is one a winter sealed (``hidden.SIDE.n``, n past the set-up's handles: 7.6)."""
+    parts = label.split(".")
+    return len(parts) == 3 and parts[0] == "hidden" and parts[1] == side and parts[2].isdigit() \
+        and int(parts[2]) >= first
+
+
+def check_winter_fact(label: str, side: str, fact: Any) -> None:
+    """A winter's fact: a block by name (its pool) or {block, strength} with a strength
+    the block can have (7.6); which block stands where is checked by the replay of the winter's orders."""
+    name = fact.get("block") if isinstance(fact, dict) else fact
+    strength = fact.get("strength") if isinstance(fact, dict) else None
+    if not isinstance(name, str) or name not in blocks():
+        raise FactLie(f"{label} hides {name!r}, which is no block (7.6)")
+    if strength is not None and (not isinstance(strength, int) or not 1 <= strength <= spec(name).steps
+                                 or sorted(fact) != ["block", "strength"]):
+        raise FactLie(f"{label} hides {name} at strength {strength!r}, which it cannot have (1.2, 7.6)")
 
 
 def public_setup(scenario_id: str, options: Options, rng: Drbg) -> dict[str, Any]:

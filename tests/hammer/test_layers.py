@@ -28,6 +28,7 @@ LAYERS: dict[str, str] = {
         "errors", "plaindata", "vocab", "suggest", "board", "blocks", "cards", "state", "battle_state",
         "winter_progress", "stepstate", "log", "draws", "decisions", "sofar", "scenario", "cardphase", "orders",
         "movement", "retreat", "battle", "events", "kings", "winter", "victory", "engine", "plans", "hidden",
+        "peer_events", "peer_plans",
     ), "rules"),
     # show: what one side may see and how it is drawn and told (text, map, page, log lines, odds).
     **dict.fromkeys((
@@ -40,7 +41,7 @@ LAYERS: dict[str, str] = {
         "peer_bot",
     ), "play"),
     # seam: what the protocol drives, importing whatever it needs (the registry names ruleset.py).
-    **dict.fromkeys(("ruleset", "peer", "peer_setup"), "seam"),
+    **dict.fromkeys(("ruleset", "peer", "peer_setup", "peer_winter", "peer_orders"), "seam"),
 }
 
 

@@ -1,7 +1,8 @@
 """Hammer of the Scots with no referee through the real CLI verbs (docs/hammer-peer.md, protocol §13.10):
 ``game open --no-referee``, ``game join``, ``orders seal`` (starts, deal passes, commitments with TOML drafts
 naming handles, reveals, opens), ``game receive``, ``status`` and ``verify``, one folder per side: Game Turns
-with battles whose blocks are asked of their owners (5.1), both records byte for byte the same."""
+with battles whose blocks are asked of their owners (5.1), Scotland's drafts carrying a ``[plans]`` table that
+``orders seal`` seals (docs/plans.md), both records byte for byte the same."""
 
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ def test_hammer_peer_game_turns_through_the_real_cli_verbs(tmp_path: Path) -> No
             break
         for s in SIDES:
             if f"{s} owes commit" in status:
-                seal(s, order(dirs[s], s))
+                draft = order(dirs[s], s)  # Scotland's drafts carry a battle plan, sealed by orders seal
+                seal(s, {**draft, "plans": {"battle": {"regroup": "stay"}}} if draft and s == "scotland" else draft)
             elif f"{s} owes" in status:
                 seal(s)
     assert turns >= 2
@@ -64,3 +66,6 @@ def test_hammer_peer_game_turns_through_the_real_cli_verbs(tmp_path: Path) -> No
     logs = [line["what"] for p in sorted((dirs["england"] / "ledger").iterdir())
             for line in json.loads(p.read_text()).get("log", [])]
     assert "battle" in logs and "reveal" in logs and kinds.count("step") >= 4
+    scots = [json.loads(p.read_text())["orders"].get("scotland") for p in sorted((dirs["england"] / "ledger").iterdir())
+             if json.loads(p.read_text())["kind"] == "step"]
+    assert any(o and isinstance(o.get("plans"), str) and len(o["plans"]) == 64 for o in scots)  # sealed, not in clear

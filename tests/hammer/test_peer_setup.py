@@ -26,8 +26,13 @@ from pbem.hammer.rules.state import POOL, Options
 SCENARIOS = sorted(scenarios())
 
 
-def _facts(sid: str, seed: int, options: Options = Options()) -> dict[str, str]:
+def _all_facts(sid: str, seed: int, options: Options = Options()) -> dict[str, str]:
     return {k: v for s in SIDES for k, v in private_setup(sid, options, s, Drbg(bytes([seed]) * 32)).items()}
+
+
+def _facts(sid: str, seed: int, options: Options = Options()) -> dict[str, str]:
+    """The blocks behind the handles (the noble indexes left out)."""
+    return {k: v for k, v in _all_facts(sid, seed, options).items() if k.startswith("hidden.")}
 
 
 @pytest.mark.parametrize("sid", SCENARIOS)
@@ -35,7 +40,8 @@ def test_rules_8_0_every_block_of_the_scenario_is_behind_one_handle_or_public(si
     public = public_setup(sid, Options(), Drbg(b"\x07" * 32))
     facts = _facts(sid, 1)
     for side in SIDES:
-        check_facts(sid, Options(), side, {k: v for k, v in facts.items() if k.split(".")[1] == side}, True)
+        check_facts(sid, Options(), side, {k: v for k, v in _all_facts(sid, 1).items() if k.split(".")[1] == side},
+                    True)
     assert sorted([*facts.values(), *public["open_blocks"]]) == sorted(blocks())
     # blocks are named only in open_blocks, and none of those is hidden; areas and pools hold handles alone
     assert not set(public["open_blocks"]) & set(facts.values())
@@ -91,7 +97,8 @@ def test_rules_9_2_an_e_bid_keeps_edward_face_up_and_public() -> None:
 
 
 def test_rules_8_0_facts_that_cannot_be_the_sides_are_refused() -> None:
-    facts = private_setup("braveheart", Options(), "england", Drbg(b"\x01" * 32))
+    facts = {k: v for k, v in private_setup("braveheart", Options(), "england", Drbg(b"\x01" * 32)).items()
+             if k.startswith("hidden.")}
     first, second = sorted(facts)[:2]
     wrong_area = {**facts, first: facts[second]} if facts[first] != facts[second] else facts
     with pytest.raises(FactLie, match="puts no|two handles"):
@@ -99,7 +106,12 @@ def test_rules_8_0_facts_that_cannot_be_the_sides_are_refused() -> None:
     with pytest.raises(FactLie, match="puts no"):
         check_facts("braveheart", Options(), "england", {first: "Wallace"}, False)
     with pytest.raises(FactLie, match="is not a handle of england"):
-        check_facts("braveheart", Options(), "england", {"hidden.england.999": "Edward"}, False)
+        check_facts("braveheart", Options(), "england", {"hidden.scotland.0": "Edward"}, False)
+    with pytest.raises(FactLie, match="is no block"):  # a handle a winter seals (7.6) hides a block
+        check_facts("braveheart", Options(), "england", {"hidden.england.999": "Nobody"}, False)
+    with pytest.raises(FactLie, match="which it cannot have"):
+        check_facts("braveheart", Options(), "england", {"hidden.england.999": {"block": "Edward", "strength": 9}},
+                    False)
     with pytest.raises(FactLie, match="without a block"):
         check_facts("braveheart", Options(), "england", {first: facts[first]}, True)
 
@@ -107,3 +119,21 @@ def test_rules_8_0_facts_that_cannot_be_the_sides_are_refused() -> None:
 def test_rules_3_0_the_years_deal_is_the_whole_deck_five_to_each_side() -> None:
     d = card_deck(Options())
     assert len(d.cards) == 25 and d.hands == {"england": 5, "scotland": 5}
+
+
+def test_rules_3_12_a_noble_index_must_name_the_handle_the_noble_stands_behind() -> None:
+    """Each side commits, per noble on the map, the handle he stands behind (the Herald's question, 3.12): an index
+    naming a handle that opens as another block, a pool handle, or two nobles behind one handle is refused."""
+    facts = private_setup("braveheart", Options(), "scotland", Drbg(b"\x01" * 32))
+    check_facts("braveheart", Options(), "scotland", facts, True)
+    bruce, galloway = facts["noble.scotland.Bruce"], facts["noble.scotland.Galloway"]
+    with pytest.raises(FactLie, match="puts Bruce behind .*, which is Galloway"):
+        check_facts("braveheart", Options(), "scotland", {"noble.scotland.Bruce": galloway, galloway: "Galloway"},
+                    False)
+    with pytest.raises(FactLie, match="two nobles behind one handle"):
+        check_facts("braveheart", Options(), "scotland", {"noble.scotland.Bruce": bruce,
+                                                          "noble.scotland.Galloway": bruce}, False)
+    pool = next(k for k in hidden_labels("braveheart", Options(), "scotland")
+                if k.startswith("hidden.") and k not in {h for h in facts.values()} and facts[k] == "Norse")
+    with pytest.raises(FactLie, match="no handle of its on the map"):
+        check_facts("braveheart", Options(), "scotland", {"noble.scotland.Bruce": pool}, False)

@@ -25,10 +25,15 @@ from pbem.core.records import record
 Bot = Callable[[str, dict[str, Any], Facts], Any]
 
 
+# The exchanges counted apart from the turns: the final openings, and a deal's passes (a game that deals each
+# year, as Hammer does, deals once a year, not once a turn: protocol §13.11).
+DEALT_APART = frozenset({"final", "shuffle", "lock", "keys"})
+
+
 @record
 class Played:
-    """What a whole game gave: the exchanges (``setup`` of them before the first entry or for the final
-    openings), the entries, the last outcome (in the first side's folder)."""
+    """What a whole game gave: the exchanges (``setup`` of them before the first entry, for a later deal or for
+    the final openings), the entries, the last outcome (in the first side's folder)."""
 
     exchanges: int
     setup: int
@@ -93,7 +98,7 @@ def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot,
         if not sent:
             break
         exchanges += 1
-        setup += not before.entries or set(before.owes.values()) == {"final"}
+        setup += not before.entries or set(before.owes.values()) <= DEALT_APART
         clock += 60
     out = folder.outcome(dirs[first])
     return Played(exchanges, setup, len(out.entries), out, clock)

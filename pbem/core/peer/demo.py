@@ -4,8 +4,8 @@ Each side has its own keys and its own game folder; every message a side writes 
 other side's folder (autoplay.py), as mail or git would. The bot is the game's (its player side passes
 one, or the ruleset's hidden-fact seam offers ``bot_order``); the seam may count the game's turns
 (``game_turns``, named by ``turn_name``). Printed: the result, the exchanges per turn (an exchange is
-one wave of messages that must all be in before the next can be written; the set-up's and the end's
-are counted apart), and each folder's verify and audit. Keys, salts and deal keys are fresh random
+one wave of messages that must all be in before the next can be written; the set-up's, the later deals'
+and the end's are counted apart), and each folder's verify and audit. Keys, salts and deal keys are fresh random
 draws, so each run plays another deal.
 """
 
@@ -61,7 +61,7 @@ def play(where: Path, ruleset: str, scenario: str, options: Mapping[str, Any], b
              f"{' (' + result['reason'] + ')' if result.get('reason') else ''}"
              f"{'; ' + out.verdict if out.verdict else ''}",
              f"exchanges per {name}: {waves / max(turns, 1):.2f} ({waves} exchanges in {turns} {name}s; "
-             f"{played.setup} for the set-up, the deal and the end)"]
+             f"{played.setup} for the set-up, the deals and the end)"]
     checks = {s: (_checked(peer.verify, dirs[s]), _checked(peer.audit, dirs[s])) for s in sides}
     problems: list[str] = []
     for s, (v, a) in checks.items():

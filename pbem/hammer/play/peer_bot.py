@@ -1,25 +1,38 @@
 """A bot for Hammer with no referee (``pbem demo --no-referee``, the tests): from what its own folder holds
 (the public state, the facts revealed, its own facts), it plays the first Move card of its hand (an Event,
 passed, when it holds no other) and attacks with the first of its blocks that may legally enter an area
-holding the enemy, as Player 1 in ``if_player1`` and as Player 2 in its Move round."""
+holding the enemy, as Player 1 in ``if_player1`` and as Player 2 in its Move round. In the Game Turns
+``EVENT_TURNS`` gives its side it plays an Event it holds, in its first legal use (peer_events.uses), so the
+demo shows them; one side at a time, since two Events end the year (3.12)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Facts
+from pbem.hammer.rules import peer_events
 from pbem.hammer.rules.board import board
 from pbem.hammer.rules.cards import card
-from pbem.hammer.rules.state import PLACES
+from pbem.hammer.rules.hidden import Resolver, resolving
+from pbem.hammer.rules.state import PLACES, GameState
+
+EVENT_TURNS = {"england": (3, 5), "scotland": (4,)}  # the Game Turns a side's bot plays an Event it can use
+Use = Callable[[dict[str, Any]], bool]
 
 
 def bot_order(rules: Any, public: dict[str, Any], side: str, facts: Facts) -> dict[str, Any]:
     """The bot's order for what ``side`` owes now ({} when it owes nothing: its commit only carries its link)."""
     kind = rules.owes(public).get(side)
-    if kind is None:
-        return {}
+    if kind is None or kind == "winter":
+        return {}  # a winter's plan left empty: every question takes its default (docs/orders.md "Winter")
     if kind == "card":
+        if int(public["game"]["turn"]) + 1 in EVENT_TURNS.get(side, ()):
+            for label in public["game"]["hands"][side]:
+                played = event_order(public, side, facts, str(facts.get(label, "its own card")))
+                if played:
+                    return played
         hand = public["game"]["hands"][side]
         moves = [label for label in hand if not card(str(facts.get(label, "its own card"))).is_event]
         if not moves:
@@ -47,3 +60,16 @@ def _attack(rules: Any, public: dict[str, Any], side: str, facts: Facts, base: d
                 continue
             return attempt
     return {}
+
+
+def event_order(public: dict[str, Any], side: str, facts: Facts, event: str,
+                wanted: Use = lambda params: True) -> dict[str, Any]:
+    """A card order playing the side's Event card ``event`` in its first legal use that ``wanted`` accepts, or {}
+    when the side does not hold it or has no such use now (the tests pick an Event this way)."""
+    label = next((c for c in public["game"]["hands"][side] if facts.get(c, "its own card") == event), None)
+    if label is None or not card(event).is_event:
+        return {}
+    g = GameState.from_dict(public["game"])
+    with resolving(Resolver.of(public, facts)):
+        uses = [p for p in peer_events.uses(g, side, event) if wanted(p)]
+    return {"card": label, "event": uses[0]} if uses else {}

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
-from pbem.hammer.rules import kings, sofar
-from pbem.hammer.rules.blocks import other_side, spec
+from pbem.hammer.rules import hidden, kings, sofar
+from pbem.hammer.rules.blocks import blocks, other_side, spec
 from pbem.hammer.rules.board import board
 from pbem.hammer.rules.cards import card
 from pbem.hammer.rules.decisions import Decider, Question, checked
@@ -39,6 +39,10 @@ SEA_MOVE_MAX = 2
 VICTUALS_STEPS = 3
 NORSE = "Norse"
 MORAY = "Moray"
+HERALD_FOUND = "3.12: a Herald's noble changes sides at his current strength"
+PILLAGE_SHOWN = "3.12: a Pillage's hits are applied as in combat, on the strongest blocks (5.41)"
+PILLAGE_ANSWER = "3.12: the pillaged side says where the hits fall (5.41), checked at the final audit"
+PILLAGE_CAPTURE = "3.12: a noble whose last step a Pillage takes changes sides, as in combat (5.7)"
 
 KEYS: dict[str, tuple[str, ...]] = {
     "herald": ("noble",),
@@ -116,13 +120,16 @@ def validate_event(state: GameState, side: str, card_id: str, params: dict[str, 
 def _check_herald(state: GameState, side: str, params: dict[str, Any]) -> None:
     noble = _text(params, "noble", "herald")
     what = f"Herald on {noble}"
-    b = state.blocks.get(noble)
-    if b is None or not spec(noble).is_noble:
-        nobles = [n for n in state.blocks if spec(n).is_noble]
+    if noble not in blocks() or not spec(noble).is_noble:
+        nobles = [n for n, s in blocks().items() if s.is_noble]
         raise IllegalOrder(f"{what}: {noble} is not a noble ({RULE}){did_you_mean(noble, nobles)}", rule=RULE)
     if noble == MORAY:
         raise _illegal(what, "the card names an enemy noble, not Moray (who never changes allegiance, 5.7)")
-    if b.owner != other_side(side) or not state.on_map(noble):
+    key = hidden.locate(state, noble)
+    if key is None:  # with no referee: behind a handle nobody has seen, on the map, its side's index says whose
+        if hidden.hidden_by(noble) != other_side(side):
+            raise _illegal(what, f"{noble} is not an enemy noble on the map")
+    elif state.blocks[key].owner != other_side(side) or not state.on_map(key):
         raise _illegal(what, f"{noble} is not an enemy noble on the map")
 
 
@@ -173,7 +180,7 @@ def _check_sea_move(state: GameState, side: str, params: dict[str, Any]) -> None
             here = state.blocks_in(src, side) if src in board().areas else []
             raise IllegalOrder(f"{what}: {name} is not a {side} block in {src} ({RULE}){did_you_mean(name, here)}",
                                rule=RULE)
-        if name == NORSE:
+        if spec(name).name == NORSE:  # with no referee an unseen block reads as no Norse: checked when it opens
             raise _illegal(what, "the Norse never use the Sea Move card", "4.7")
     if not state.is_friendly(dst, side):
         raise _illegal(what, f"{dst} is not a friendly area (vacant, enemy or contested)")
@@ -192,7 +199,7 @@ def _check_victuals(state: GameState, side: str, params: dict[str, Any]) -> None
         if name not in group:
             raise IllegalOrder(f"{what}: {name} is not a {side} block in {area} ({RULE}){did_you_mean(name, group)}",
                                rule=RULE)
-        room = spec(name).steps - state.blocks[name].strength
+        room = _room_of(state, name)
         if steps.count(name) > room:
             raise _illegal(what, f"{name} can take {room} more step(s), not {steps.count(name)}", "2.11")
 
@@ -236,12 +243,25 @@ def _herald(state: GameState, side: str, params: dict[str, Any], rng: Any, decid
     if roll > HERALD_SUCCESS:
         line.facts["converted"] = False
         return [line]
-    state.blocks[noble].owner = side
+    shown = hidden.locate(state, noble) is None
+    key = hidden.find(state, noble, HERALD_FOUND)  # with no referee his owner opens which handle he is
+    log = [line, *_revealed(state, [key] if shown else [], "3.12")]
+    state.blocks[key].owner = side
     line.facts["converted"] = True
-    log = [line]
     with sofar.writing(log):  # a question in the battle it starts shows the die (sofar.py)
-        log += kings.fight_defections(state, [noble], rng, decider)
+        log += kings.fight_defections(state, [key], rng, decider)
     return log
+
+
+def _revealed(state: GameState, handles: list[str], rule: str) -> Log:
+    """With no referee, the public line of the hidden blocks an Event revealed (none in a refereed game), as a
+    battle's reveal line says them (5.1): each block and its strength, shown to the other side."""
+    if not handles:
+        return []
+    owner = state.blocks[handles[0]].owner
+    return [LogEntry("reveal", owner, PUBLIC, {"seen_by": other_side(owner), "rule": rule,
+                                               "blocks": [{"block": h, "strength": state.blocks[h].strength}
+                                                          for h in handles]})]
 
 
 def _truce(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
@@ -258,7 +278,7 @@ def _sea_move(state: GameState, side: str, params: dict[str, Any], rng: Any, dec
 
 def _victuals(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     for name in params["steps"]:
-        state.blocks[name].strength += 1
+        _add_step(state, name)
     return [_public(side, "victuals", {"area": params["area"], "steps": len(params["steps"])}),
             LogEntry("event", side, PRIVATE, {"event": "victuals", "blocks": list(params["steps"])})]
 
@@ -276,46 +296,88 @@ def pillage_candidates(state: GameState, area: str, side: str) -> list[str]:
     return sorted(n for n in here if state.blocks[n].strength == top)
 
 
+def pillage_answer(state: GameState, owner: str, area: str, decider: Decider) -> dict[str, Any]:
+    """Where the two hits of a Pillage of ``owner``'s group in ``area`` fall, as in combat (3.12, 5.41): each on
+    the strongest block, the owner choosing between equals; ``out`` says whether the hit takes the block's last
+    step, and where it then goes (a noble but Moray is captured, 5.7; any other block to the Draw Pool, 5.8).
+    Read on a copy; a block nobody has seen counts at its full strength (or the strength a winter sealed, 7.6) less
+    the steps it has lost, so with no referee only its owner's client (or the final audit, every fact known) can
+    work it out."""
+    work = GameState.from_dict(state.to_dict())
+    for name in work.blocks_in(area, owner):
+        if hidden.unseen_on_map(work, name):
+            work.blocks[name].strength = hidden.standing(name, PILLAGE_ANSWER)
+    hits: list[dict[str, str]] = []
+    for n in range(PILLAGE_HITS):
+        tied = pillage_candidates(work, area, owner)
+        if not tied:
+            break
+        name = tied[0] if len(tied) == 1 else checked(decider, Question(
+            side=owner, kind="pillage_hit", options=tuple(tied),
+            context={"area": area, "hit": n + 1, "of": PILLAGE_HITS}, rule="3.12"))
+        b = work.blocks[name]
+        b.strength -= 1
+        out = "" if b.strength > 0 else "captured" if spec(name).is_noble and spec(name).name != MORAY else "pool"
+        if out:
+            b.location = POOL
+        hits.append({"block": name, "out": out})
+    return {"before": hidden.snapshot(state, area, owner), "hits": hits}
+
+
 def _pillage(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:
     """Two hits on the target group, as in combat (3.12, 5.41); a noble (Moray excepted) whose last
     step is hit is captured (5.7) and joins the pillaging group at strength 1; any other block
     reduced to 0 goes to its Draw Pool, black cross or not (5.8). Each step removed may be added
-    to a block of the pillaging group (docs/rules-notes.md)."""
+    to a block of the pillaging group (docs/rules-notes.md). With no referee the hits fall where the
+    group's owner's answer, sealed with its card, says (checked at the final audit); without one the group
+    is revealed first (docs/hammer-peer.md §3)."""
     target, enemy = params["target"], other_side(side)
+    answer = hidden.sealed_answer(state, enemy, target, PILLAGE_ANSWER)
+    shown: Log = []
+    if answer is None:
+        shown = _revealed(state, hidden.reveal(state, state.blocks_in(target, enemy), PILLAGE_SHOWN), "3.12")
+        answer = pillage_answer(state, enemy, target, decider)
     hit: list[str] = []
     removed: list[str] = []
     captured: list[str] = []
-    for n in range(PILLAGE_HITS):
-        tied = pillage_candidates(state, target, enemy)
-        if not tied:
-            break
-        name = tied[0] if len(tied) == 1 else checked(decider, Question(
-            side=enemy, kind="pillage_hit", options=tuple(tied),
-            context={"area": target, "hit": n + 1, "of": PILLAGE_HITS}, rule="3.12"))
+    for h in answer["hits"]:
+        name, out = str(h["block"]), str(h["out"])
         b = state.blocks[name]
-        b.strength -= 1
+        if hidden.unseen_on_map(state, name):
+            hidden.wound(name, 1)
+        else:
+            b.strength -= 1
         hit.append(name)
-        if b.strength > 0:
-            continue
-        if spec(name).is_noble and name != MORAY:  # captured as in combat (5.7)
+        if out == "captured":
+            shown += _revealed(state, hidden.reveal(state, [name], PILLAGE_CAPTURE), "3.12")
+        if out == "captured" and spec(name).is_noble and spec(name).name != MORAY:  # captured as in combat (5.7)
             b.owner, b.strength, b.location = side, 1, params["from"]
             captured.append(name)
-        else:  # to the Draw Pool, black cross or not (5.8)
-            b.location = POOL
+        elif out:  # to the Draw Pool, black cross or not (5.8)
+            b.location, b.strength = POOL, 0
+            hidden.forget_damage(name)
             removed.append(name)
     gained: list[str] = []
     for name in list(params.get("steps_to", []))[:len(hit)]:
         b = state.blocks[name]
-        if b.location == params["from"] and b.owner == side and b.strength < spec(name).steps:
-            b.strength += 1
+        if b.location == params["from"] and b.owner == side and _room_of(state, name) > 0:
+            _add_step(state, name)
             gained.append(name)
     public = _public(side, "pillage", {"from": params["from"], "target": target, "hits": len(hit),
                                        "removed": len(removed), "gained": len(gained)})
     if captured:
         public.facts["captured"] = list(captured)  # a noble changing sides is public, as in battle (5.7)
-    return [public,
+    return [*shown, public,
             LogEntry("event", enemy, PRIVATE, {"event": "pillage", "hit": list(hit), "removed": list(removed)}),
             LogEntry("event", side, PRIVATE, {"event": "pillage", "gained": list(gained)})]
+
+
+def _add_step(state: GameState, name: str) -> None:
+    """One step more (2.11): on a block nobody has seen, one lost step fewer."""
+    if hidden.unseen_on_map(state, name):
+        hidden.wound(name, -1)
+    else:
+        state.blocks[name].strength += 1
 
 
 # --- legal options ------------------------------------------------------------------------------------
@@ -343,16 +405,21 @@ def _areas_of(state: GameState, side: str) -> list[str]:
     return sorted({b.location for n, b in state.blocks.items() if b.owner == side and state.on_map(n)})
 
 
+def _room_of(state: GameState, name: str) -> int:
+    """The steps ``name`` may still take (2.11); a handle nobody has seen on the map stands at full strength."""
+    return hidden.damage(name) if hidden.unseen_on_map(state, name) else spec(name).steps - state.blocks[name].strength
+
+
 def _room(state: GameState, names: list[str], count: int) -> list[str]:
     """Up to ``count`` steps for the blocks missing the most, one at a time (name order on ties)."""
-    strength = {n: state.blocks[n].strength for n in names}
+    room = {n: _room_of(state, n) for n in names}
     out: list[str] = []
     for _ in range(count):
-        short = sorted((strength[n] - spec(n).steps, n) for n in names if strength[n] < spec(n).steps)
+        short = sorted((-room[n], n) for n in names if room[n] > 0)
         if not short:
             break
         out.append(short[0][1])
-        strength[short[0][1]] += 1
+        room[short[0][1]] -= 1
     return out
 
 
@@ -360,8 +427,9 @@ def _legal_herald(state: GameState, side: str) -> list[dict[str, Any]]:
     """The enemy's nobles but Moray (5.7): every one of them stands on the map unless dead or off it
     (only Moray may stand in a Draw Pool, 7.1), so the list depends on public facts only."""
     enemy = other_side(side)
-    return [{"noble": n} for n, b in sorted(state.blocks.items())
-            if b.owner == enemy and spec(n).is_noble and n != MORAY and b.location not in (DEAD, OFF_MAP)]
+    shown = [hidden.name_of(n) for n, b in state.blocks.items()
+             if b.owner == enemy and spec(n).is_noble and b.location not in (DEAD, OFF_MAP)]
+    return [{"noble": n} for n in sorted({*shown, *hidden.indexed_nobles(enemy)}) if n != MORAY]
 
 
 def _legal_pillage(state: GameState, side: str) -> list[dict[str, Any]]:
@@ -379,7 +447,7 @@ def _legal_sea_move(state: GameState, side: str) -> list[dict[str, Any]]:
     dests = [a for a in coast if state.is_friendly(a, side) and not truce_bars(state, side, a)]
     out = []
     for src in coast:
-        movable = [n for n in state.blocks_in(src, side) if n != NORSE]
+        movable = [n for n in state.blocks_in(src, side) if spec(n).name != NORSE]  # a handle: its block
         groups = [[n] for n in movable] + [list(p) for p in combinations(movable, 2)]
         for dst in dests:
             if dst != src:

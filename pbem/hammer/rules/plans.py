@@ -123,8 +123,9 @@ def _replace(plan: BattlePlan, **changes: Any) -> BattlePlan:
     return replace(plan, **changes)
 
 
-def parse_plans(side: str, raw: Any) -> Plans:
-    """A side's ``[plans]`` table checked field by field; the error names the field (docs/plans.md)."""
+def parse_plans(side: str, raw: Any, handles: tuple[str, ...] = ()) -> Plans:
+    """A side's ``[plans]`` table checked field by field; the error names the field (docs/plans.md). ``handles``:
+    with no referee, the handles a plan may name besides the side's blocks (docs/hammer-peer.md)."""
     if side not in ("england", "scotland"):
         raise InvalidOrder(f"plans: unknown side {side!r}")
     if raw is None:
@@ -138,7 +139,7 @@ def parse_plans(side: str, raw: Any) -> Plans:
     if ask_raw is True:
         ask_raw = [ALL]
     ask = _names(ask_raw, "plans.ask", (ALL, *BATTLE_KINDS), f"{ALL} or a question kind ({', '.join(BATTLE_KINDS)})")
-    own = _side_blocks(side)
+    own = [*_side_blocks(side), *handles]
     hits = _names(raw.get("hits", []), "plans.hits", own, f"a {side} block")
     raid = _names(raw.get("raid_loss", []), "plans.raid_loss", own, f"a {side} block")
     if raid and side != "england":

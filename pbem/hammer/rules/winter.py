@@ -67,18 +67,19 @@ def _progress(state: GameState) -> WinterProgress:
 
 # --- 7.1 / 7.12 nobles go home -----------------------------------------------------------------
 
-def nobles_home(state: GameState, rng: Any, decider: Decider) -> Log:
-    """English nobles first, then Scottish: home, or defect if home is enemy-occupied (7.1, 7.12)."""
+def nobles_home(state: GameState, rng: Any, decider: Decider, sides: tuple[str, ...] = SIDES) -> Log:
+    """English nobles first, then Scottish: home, or defect if home is enemy-occupied (7.1, 7.12).
+    ``sides``: the sides whose nobles go home now (with no referee each side states its own, in turn)."""
     log: Log = []
     gone_home: set[str] = set()
     with sofar.writing(log):
-        for side in SIDES:
+        for side in sides:
             for name in state.nobles_of(side):
                 if name in gone_home or state.blocks[name].owner != side or name == MORAY:
                     continue
                 gone_home.add(name)
                 log += _noble_home(state, name, side, decider)
-        if state.on_map(MORAY) and state.blocks[MORAY].owner == "scotland":
+        if "scotland" in sides and state.on_map(MORAY) and state.blocks[MORAY].owner == "scotland":
             log += _moray(state, decider)  # the Exception, once every other noble is home
     return log
 
