@@ -22,6 +22,7 @@ from pbem.bagpipes.rules import SCENARIO, BagpipesRules
 from pbem.core.board import BoardRules
 from pbem.core.drbg import Drbg
 from pbem.core.errors import FormatError, InvalidOrder
+from pbem.core.order_hints import next_commands
 from pbem.core.ruleset import DRAFT_HEADER, DemoResult, Draft
 
 HEADER = DRAFT_HEADER
@@ -91,13 +92,7 @@ class BagpipesPlayer:
 
     def next_commands(self, report: dict[str, Any], draft_path: str, report_path: str, key: str,
                       game_dir: str) -> str:
-        side, step = report.get("side", ""), int(report.get("step") or 0)
-        draft = draft_path or f"orders-{step:04d}-{side}.toml"
-        rep = report_path or f"reports/{step:04d}-{side}.pbem"
-        with_key = f" --key {key}" if key else ""
-        with_game = f" --game {game_dir}" if game_dir else ""  # the report is checked against it too
-        return (f"pbem orders check {draft} --report {rep}{with_key}{with_game}; "
-                f"pbem orders seal {draft}{with_key} --game {game_dir or 'GAME'} --out {step:04d}-{side}-orders.asc")
+        return next_commands(report, draft_path, report_path, key, game_dir)
 
     def check_draft(self, draft: Draft, report: dict[str, Any]) -> None:
         """The header must be the report's; the order is then checked on the player's view (drafts.check_draft)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pickle
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -39,7 +40,6 @@ def run_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable
         else:
             folder = shared / name
             if folder.exists():   # a worker that failed midway left it: start again
-                import shutil
                 shutil.rmtree(folder)
             folder.mkdir()
             result = make(folder)

@@ -25,6 +25,7 @@ from typing import Any
 import tomli_w
 
 from pbem.core.errors import PbemError
+from pbem.core.order_hints import next_commands
 from pbem.core.ruleset import DRAFT_HEADER, draft_header
 from pbem.hammer.play import known
 from pbem.hammer.play.order_kinds import ORDER_KINDS, rules_for
@@ -132,19 +133,6 @@ def template(report: dict[str, Any], draft_path: str = "", report_path: str = ""
     if "plans" in rules.sections:
         lines += PLANS_HINT
     return "\n".join(lines)
-
-
-def next_commands(report: dict[str, Any], draft_path: str = "", report_path: str = "", key: str = "",
-                  game_dir: str = "") -> str:
-    """The check and seal commands for this draft, with the real file names (placeholders only
-    for what is not known: the draft printed to the screen has no file yet)."""
-    side, step = report.get("side", ""), int(report.get("step") or 0)
-    draft = draft_path or f"orders-{step:04d}-{side}.toml"
-    rep = report_path or f"reports/{step:04d}-{side}.pbem"
-    with_key = f" --key {key}" if key else ""
-    with_game = f" --game {game_dir}" if game_dir else ""  # the report is checked against it too
-    return (f"pbem orders check {draft} --report {rep}{with_key}{with_game}; "
-            f"pbem orders seal {draft}{with_key} --game {game_dir or 'GAME'} --out {step:04d}-{side}-orders.asc")
 
 
 def check_draft(draft: Draft, report: dict[str, Any]) -> list[str]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from pbem.core.board import BoardRules
 from pbem.core.errors import FormatError, PbemError
+from pbem.core.order_hints import next_commands
 from pbem.core.ruleset import DemoResult, Draft
 from pbem.hammer.play import bots, drafts
 from pbem.hammer.play.demo import check_demo_args, play_bot_game
@@ -42,7 +43,7 @@ class HammerPlayer:
 
     def next_commands(self, report: dict[str, Any], draft_path: str, report_path: str, key: str,
                       game_dir: str) -> str:
-        return drafts.next_commands(report, draft_path, report_path, key, game_dir)
+        return next_commands(report, draft_path, report_path, key, game_dir)
 
     def check_draft(self, draft: Draft, report: dict[str, Any]) -> list[str]:
         """The referee's check; a refusal names every error of the draft, not only the first
