@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from support import quick_loop
 
 LONG = ("slow", "real_games")
 
@@ -37,7 +38,9 @@ def _long(item: pytest.Item) -> bool:
     return any(item.get_closest_marker(mark) for mark in LONG)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Long tests first (by their own marks), then the quick loop's list applied, before ``-m`` reads it."""
     long_modules = {item.nodeid.split("::")[0] for item in items if _long(item)}
     first_seen: dict[str, int] = {}
     for index, item in enumerate(items):
@@ -49,3 +52,4 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return (module not in long_modules, first_seen[module], not _long(item), index)
 
     items[:] = [item for _, item in sorted(enumerate(items), key=rank)]
+    quick_loop.apply(config, items)
