@@ -148,17 +148,25 @@ def list_folder(folder: Path, what: str) -> list[tuple[str, bool]]:
     Refused in one sentence: the folder itself a link or not a folder, and any entry that is a link,
     a device, a FIFO or a socket. A sub-folder is listed (not a file), for the caller to refuse in
     its own words."""
+    return [(name, regular) for name, regular, _ in list_folder_ids(folder, what)]
+
+
+def list_folder_ids(folder: Path, what: str) -> list[tuple[str, bool, int]]:
+    """``list_folder`` with each entry's inode number, as the listing gives it (no stat per file): a file
+    replaced by a rename (every write here is one, protocol §7.5) or removed and written again shows a
+    new number (a file system may hand a freed number out again later), so a caller that keeps what it read
+    by (name, inode) can read again only what changed."""
     folder = Path(folder)
     _real_folder(folder, f"{folder}: no such folder.", f"{what}: a record folder is a real folder, never a link")
-    found: list[tuple[str, bool]] = []
+    found: list[tuple[str, bool, int]] = []
     with os.scandir(folder) as listing:
         for item in listing:
             if item.name.startswith("."):
                 continue
             if item.is_file(follow_symlinks=False):  # the kind the listing gave: no stat per file
-                found.append((item.name, True))
+                found.append((item.name, True, item.inode()))
             elif item.is_dir(follow_symlinks=False):
-                found.append((item.name, False))
+                found.append((item.name, False, item.inode()))
             else:
                 raise _refuse(folder / item.name, item.stat(follow_symlinks=False).st_mode, f"a file of {what}")
     found.sort()

@@ -24,7 +24,7 @@ from pbem.core.drbg import Drbg
 from pbem.core.errors import EnvelopeError, FormatError, LedgerError
 from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.lock import PRIVATE, game_lock
-from pbem.core.peer import chain, dealing, handles, message
+from pbem.core.peer import chain, dealing, handles, looks, message
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import compute, rules_of
 from pbem.core.peer.rounds import MANIFEST_FORMAT, Manifest, Outcome, entry_hash, round_started
@@ -83,46 +83,27 @@ def manifest(game_dir: Path) -> Manifest:
 # Manifests already parsed in this process, by path and bytes (the file is read each time; only its parse
 # is kept: no caller changes a manifest's options or keys).
 _MANIFESTS: dict[tuple[str, bytes], Manifest] = {}
-# Message files already read and checked in this process, by manifest and path, with the file's stamp then
-# (kind, inode, size, write time): a client lists its folder at each message and reads again only what is
-# new or changed (verify reads every file: ``fresh``).
-_FILES: dict[str, tuple[tuple[int, int, int, int], Message]] = {}
 FILES_KEPT = 8192
 
 
 def messages(game_dir: Path, man: Manifest, fresh: bool = False) -> list[Message]:
-    """Every message of the folder, each checked (protocol §13.2). A file whose stamp is as when it was read
-    in this process is not read again, unless ``fresh`` (verify)."""
+    """Every message of the folder, each checked (protocol §13.2). A look reads only the files new or replaced
+    since this process's last look at the folder (looks.py), unless ``fresh`` (verify): then every file."""
     folder = Path(game_dir) / "messages"
     if not folder.is_dir():
         return []
-    out = []
-    where = os.fspath(folder)
-    for name, is_file in inputs.list_folder(folder, "the messages folder"):
+
+    def read(name: str, is_file: bool) -> Message:
         if not is_file or not name.endswith(".pbem"):
             raise FormatError(f"{folder / name} does not belong in a peer game's messages folder (protocol §13.1).")
-        path = os.path.join(where, name)
-        key = f"{man.hash}:{path}"
-        known = _FILES.get(key)
-        stamp = _stamp(path)
-        if fresh or known is None or known[0] != stamp or not stamp[0]:
-            m = _read_message(game_dir, man, folder, name)
-            if len(_FILES) >= FILES_KEPT:
-                _FILES.clear()
-            _FILES[key] = (stamp, m)
-        else:
-            m = known[1]
-        out.append(m)
-    return out
+        return _read_message(game_dir, man, folder, name)
+
+    listing = inputs.list_folder_ids(folder, "the messages folder")
+    return looks.look(_look_key(man, folder), listing, read, fresh)
 
 
-def _stamp(path: Path | str) -> tuple[int, int, int, int]:
-    """A file's kind, inode, size and write time (all 0 when it cannot be looked at: then it is read)."""
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return (0, 0, 0, 0)
-    return (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns)
+def _look_key(man: Manifest, folder: Path) -> str:
+    return f"{man.hash}:{os.fspath(folder)}"
 
 
 def _read_message(game_dir: Path, man: Manifest, folder: Path, name: str) -> Message:
@@ -183,9 +164,10 @@ def _save_secrets(game_dir: Path, side: str, data: dict[str, Any]) -> None:
     write_atomic(path, canonical_bytes(data), mode=0o600)
 
 
-# Ledger files this process wrote or found right, with their stamp then: rebuild writes only the entries
-# that are new or whose file changed since (verify reads every one).
-_ENTRIES: dict[str, tuple[tuple[int, int, int, int], bytes]] = {}
+# Ledger files this process wrote or found right, by path, with their inode then: rebuild writes only the
+# entries that are new or whose file was replaced since (one listing, no stat per file, as looks.py; verify
+# reads every one, so a file changed in place is seen there).
+_ENTRIES: dict[str, tuple[int, bytes]] = {}
 
 
 def rebuild(game_dir: Path) -> Outcome:
@@ -194,16 +176,22 @@ def rebuild(game_dir: Path) -> Outcome:
     out = compute(man, messages(game_dir, man))
     ledger = Path(game_dir) / "ledger"
     ledger.mkdir(exist_ok=True)
+    inodes = {name: inode for name, _, inode in inputs.list_folder_ids(ledger, "the ledger folder")}
+    where = os.fspath(ledger)
     for n, e in enumerate(out.entries):
-        path = ledger / f"{n:04d}.json"
-        known = _ENTRIES.get(str(path))
-        if known is not None and known[0] == _stamp(path) and known[0][0] and known[1] == e:
-            continue  # written or read by this process, and not touched since
-        if not path.exists() or inputs.read_input(path, LIMIT, "a ledger entry", root=Path(game_dir)) != e:
+        name = f"{n:04d}.json"
+        key = os.path.join(where, name)
+        known = _ENTRIES.get(key)
+        inode = inodes.get(name, 0)
+        if known is not None and inode and known[0] == inode and known[1] == e:
+            continue  # written or read by this process, and not replaced since
+        path = ledger / name
+        if not inode or inputs.read_input(path, LIMIT, "a ledger entry", root=Path(game_dir)) != e:
             write_atomic(path, e)
+            inode = os.lstat(path).st_ino
         if len(_ENTRIES) >= FILES_KEPT:
             _ENTRIES.clear()
-        _ENTRIES[str(path)] = (_stamp(path), e)
+        _ENTRIES[key] = (inode, e)
     if out.verdict and json.loads(out.entries[-1])["kind"] == "void":
         write_proof(game_dir, man, json.loads(out.entries[-1]))
     return out
@@ -237,6 +225,7 @@ def take(game_dir: Path, data: bytes, where: str) -> tuple[Message, Outcome]:
                 return m, compute(man, messages(game_dir, man))
             path = folder / f"{m.slot[:-5]}.{m.hash[:16]}.pbem"
         write_atomic(path, m.armored)
+        looks.wrote(_look_key(man, folder), path.name, os.lstat(path).st_ino, m)
         return m, rebuild(game_dir)
 
 
