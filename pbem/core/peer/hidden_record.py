@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.canonical import canonical_bytes
+from pbem.core.canonical import canonical_bytes, canonical_hash, sha256_hex
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.peer import chain, deal, dealing, handles, marks, memo
 from pbem.core.peer.message import Message
@@ -25,7 +25,12 @@ from pbem.core.plain import plain_copy
 
 
 class _Book:
-    """What the record knows of the hidden facts: the handles, their owners, the facts opened so far."""
+    """What the record knows of the hidden facts: the handles, their owners, the facts opened so far.
+
+    ``owners`` and ``revealed`` change only through ``own`` and ``reveal``, which extend ``trail``: the hash
+    of every change made to them, in order, from nothing. Two books with one trail hold the same facts, so
+    the trail names them in the memo's keys (memo.py) rather than the facts themselves, which grow with the
+    game and cost more to serialize than some calls."""
 
     def __init__(self, man: Manifest, rules: HiddenRules) -> None:
         self.man, self.rules = man, rules
@@ -36,6 +41,20 @@ class _Book:
         self.owners: dict[str, str] = {}
         self.revealed: dict[str, Any] = {}
         self.fresh: dict[str, Any] = {}  # opened since the last entry was written
+        self.trail = ""
+
+    def own(self, label: str, side: str) -> None:
+        """``label`` is a fact of ``side``."""
+        self.owners[label] = side
+        self.trail = sha256_hex(canonical_bytes([self.trail, "own", label, side]))
+
+    def reveal(self, label: str, value: Any) -> bool:
+        """The fact behind ``label`` is ``value``, unless it was revealed before; whether it is new."""
+        if label in self.revealed:
+            return False
+        self.revealed[label] = value
+        self.trail = sha256_hex(canonical_bytes([self.trail, "reveal", label, value]))
+        return True
 
     def publish(self, m: Message) -> None:
         """A start message's handles: exactly one per label the rules give its side."""
@@ -45,7 +64,8 @@ class _Book:
             raise Cheat(m.side, 0, "its start does not publish exactly one handle per hidden fact of its side "
                         "(protocol §13.10)", [m.hash])
         self.handles.update(got)
-        self.owners.update({label: m.side for label in want})
+        for label in want:
+            self.own(label, m.side)
 
     def take(self, m: Message, openings: Any, step: int, proof: list[str]) -> None:
         """Open handles of ``m``'s side, each checked against its handle at once (protocol §13.10)."""
@@ -63,8 +83,8 @@ class _Book:
             elif not handles.opens(self.handles[label], handles.Opening(label, o["salt"], o["value"])):
                 raise Cheat(m.side, step, f"its opening of {label} does not open the handle it published "
                             "(protocol §13.10)", [*proof, m.hash])
-            if label not in self.revealed:
-                self.revealed[label] = self.fresh[label] = o["value"]
+            if self.reveal(label, o["value"]):
+                self.fresh[label] = o["value"]
         self.check(m.side, step, [*proof, m.hash], complete=False)
 
     def check(self, side: str, step: int, proof: list[str], complete: bool) -> None:
@@ -87,7 +107,7 @@ class _Book:
                 f"the rules gave {label}, which names no side"
             if why:
                 raise LedgerError(f"entry {step - 1}: {why} (the {self.man.ruleset} rules; protocol §13.12).")
-            self.owners[label] = side
+            self.own(label, side)
 
     def deliver(self, held: Mapping[str, Message], step: int, prev: str) -> None:
         """Each commit of ``step`` delivers its sender's key for exactly the positions the others drew and
@@ -118,10 +138,11 @@ class _Book:
                         or len(handle) != 64:
                     raise Cheat(side, step, f"its order seals {label!r}, which is not a new fact of its side "
                                 "(protocol §13.12)", [m.hash for m in used if m.side == side])
-                self.handles[label], self.owners[label] = handle, side
+                self.handles[label] = handle
+                self.own(label, side)
 
     def facts(self) -> Facts:
-        return Facts(self.revealed, self.owners)
+        return Facts(self.revealed, self.owners, key=f"trail:{self.trail}")
 
     def copy(self) -> _Book:
         """A copy that changes apart from this one (a mark's, marks.py): the dicts and each deal's keys copied."""
@@ -129,7 +150,7 @@ class _Book:
         other.man, other.rules, other.tag, other.deck = self.man, self.rules, self.tag, self.deck
         other.deals = [dealing.copied(d) for d in self.deals]
         other.handles, other.owners = dict(self.handles), dict(self.owners)
-        other.revealed, other.fresh = dict(self.revealed), dict(self.fresh)
+        other.revealed, other.fresh, other.trail = dict(self.revealed), dict(self.fresh), self.trail
         return other
 
     def flush(self) -> dict[str, Any]:
@@ -238,7 +259,9 @@ def _deal(man: Manifest, held: Mapping[str, Message], book: _Book, step: int,
         raise Cheat(exc.side, step, exc.reason, exc.proof) from None
     if isinstance(dealt, dealing.Dealt):
         book.deals.append(dealt)
-        book.owners.update({label: s for s, labels in dealt.labels().items() for label in labels})
+        for s, labels in dealt.labels().items():
+            for label in labels:
+                book.own(label, s)
     return dealt
 
 
@@ -311,7 +334,7 @@ def _final(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, book:
         except dealing.DealCheat as exc:
             raise Cheat(exc.side, n, exc.reason, exc.proof) from None
         for label, card in cards.items():
-            book.revealed.setdefault(label, card)
+            book.reveal(label, card)
     replay(man, rules, entries, book.revealed, book.owners, held)
     entries.append(make_entry(man, n, "end", prev, [m for m in finals if m is not None], revealed=book.flush(),
                           audit="ok", result=rules.result(public)))
@@ -325,6 +348,7 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
     the owners of the facts the replay read that were hidden at that step."""
     by_hash = {m.hash: m for m in held.values()}
     tag = f"{man.ruleset}:{man.hash}"
+    key = f"full:{canonical_hash([dict(facts), dict(owners)])}"  # names every fact in the memo's keys
     public: dict[str, Any] = {}
     at = ""  # the hash of the entry whose state ``public`` is (memo.py)
     for raw in entries:
@@ -337,7 +361,7 @@ def replay(man: Manifest, rules: HiddenRules, entries: list[bytes], facts: Mappi
             continue
         if e["kind"] != "step":
             continue
-        full = Facts(facts, owners, everything=True)
+        full = Facts(facts, owners, everything=True, key=key)
         for side, order in sorted(e["orders"].items()):
             try:
                 memo.validate(tag, rules, public, at, side, order, full)

@@ -4,7 +4,8 @@ The folders of one game compute the same steps, and a step paused on reveal ques
 again at each open; the answer (or the question or refusal it raised) is kept, keyed by the SHA-256 of
 the call's inputs: the public state stands there as ``at``, the hash of the entry that holds it (the
 entry's bytes hold the state, so the hash names it; serializing the state at each call cost more than
-some calls). A call made with the owner's own facts (its client working out what to send ahead) is
+some calls), and the facts known as their ``Facts.key`` (the hash of the record's changes to them, or of
+every fact in the audit's replay), for the same reason. A call made with the owner's own facts (its client working out what to send ahead) is
 never kept: it notes what it reads.
 """
 
@@ -43,7 +44,8 @@ def _kept(key: list[Any], call: Callable[[], Any]) -> Any:
 
 
 def _facts(facts: Facts) -> list[Any]:
-    return [facts.revealed, facts.owners, facts.everything]
+    """The facts in a key: their own key when they have one (the record's trail of changes), else themselves."""
+    return [facts.key] if facts.key else [facts.revealed, facts.owners, facts.everything]
 
 
 def adjudicate(tag: str, rules: HiddenRules, public: dict[str, Any], at: str, orders: Mapping[str, Any],

@@ -73,12 +73,14 @@ class Facts:
     ``revealed``: every fact opened so far (public, the same on every client). ``own``: on an
     owner's client only, its own facts; reading one is noted in ``foreseen`` (what to send
     ahead). ``owners``: label -> the side that hides it. ``everything`` = all facts known (the
-    full-information engine, used by the audit's replay)."""
+    full-information engine, used by the audit's replay). ``key``: a text that names ``revealed``,
+    ``owners`` and ``everything`` alone (two Facts with one key hold the same), for the record's memo
+    (memo.py); "" when none is at hand."""
 
     def __init__(self, revealed: Mapping[str, Any], owners: Mapping[str, str], own: Mapping[str, Any] | None = None,
-                 everything: bool = False) -> None:
+                 everything: bool = False, key: str = "") -> None:
         self.revealed, self.owners, self.own = dict(revealed), dict(owners), dict(own or {})
-        self.everything = everything
+        self.everything, self.key = everything, key
         self.foreseen: list[str] = []
 
     def get(self, label: str, rule: str) -> Any:
