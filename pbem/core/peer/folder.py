@@ -23,12 +23,13 @@ from pbem.core.canonical import canonical_bytes, sha256_hex
 from pbem.core.drbg import Drbg
 from pbem.core.errors import EnvelopeError, FormatError, LedgerError
 from pbem.core.identity import PrivateIdentity, PublicIdentity
-from pbem.core.lock import PRIVATE, game_lock
-from pbem.core.peer import chain, dealing, handles, looks, message
+from pbem.core.lock import game_lock
+from pbem.core.peer import chain, dealing, handles, looks, message, secrets_file
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import compute, rules_of
 from pbem.core.peer.rounds import MANIFEST_FORMAT, Manifest, Outcome, entry_hash, round_started
 from pbem.core.peer.rules import Facts, HiddenRules, NeedReveal, card_label, hidden_rules, prepare
+from pbem.core.peer.secrets_file import private
 
 MANIFEST = "game.toml"
 LIMIT = 1 << 20
@@ -128,40 +129,15 @@ def side_of(man: Manifest, me: PrivateIdentity) -> str:
                         "(protocol §13.1).")
 
 
-def private(game_dir: Path, side: str) -> Path:
-    return Path(game_dir) / PRIVATE / f"peer-{side}" / "secrets.json"
-
-
-def _secrets(game_dir: Path, side: str) -> dict[str, Any]:
-    path = private(game_dir, side)
-    if not inputs.is_file(path):
-        return {}
-    try:
-        data = json.loads(inputs.read_text_input(path, LIMIT, "a side's private peer secrets"))
-        if not isinstance(data, dict) or not isinstance(data.get("openings", {}), dict):
-            raise ValueError
-        if "chain" in data:
-            bytes.fromhex(data["chain"])
-    except (ValueError, TypeError, RecursionError):
-        raise FormatError(f"{path} is not this side's private peer secrets (protocol §13.1).") from None
-    return data
-
-
 def _secret(game_dir: Path, side: str, label: str = "") -> tuple[bytes, Any]:
     """This side's chain secret and, with ``label``, the opening it keeps for it; one sentence when missing."""
-    data = _secrets(game_dir, side)
+    data = secrets_file.load(game_dir, side)
     opening = data.get("openings", {}).get(label) if label else None
     if "chain" not in data or (label and opening is None):
         what = f"opening of {label!r}" if "chain" in data else "chain secret"
         raise LedgerError(f"{private(game_dir, side)} holds no {what} of {side}: seal from the folder that "
                           "joined and committed (protocol §13.1).")
     return bytes.fromhex(data["chain"]), opening
-
-
-def _save_secrets(game_dir: Path, side: str, data: dict[str, Any]) -> None:
-    path = private(game_dir, side)
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    write_atomic(path, canonical_bytes(data), mode=0o600)
 
 
 # Ledger files this process wrote or found right, by path, with their inode then: rebuild writes only the
@@ -258,9 +234,9 @@ def write_join(game_dir: Path, me: PrivateIdentity, side: str, clock: int | None
     man = manifest(game_dir)
     if side_of(man, me) != side:
         raise EnvelopeError(f"this key is not {side}'s key in game {man.game} (protocol §13.4).")
-    secrets = _secrets(game_dir, side)
+    secrets = secrets_file.load(game_dir, side)
     secret = bytes.fromhex(secrets["chain"]) if "chain" in secrets else chain.fresh_secret()
-    _save_secrets(game_dir, side, {**secrets, "chain": secret.hex()})
+    secrets_file.save(game_dir, side, {**secrets, "chain": secret.hex()})
     text = message.write(me, man.game, side, 0, "", "join", _now(clock),
                          {"manifest": man.hash, "anchor": chain.anchor(secret, man.chain_length).hex()})
     take(game_dir, text.encode("ascii"), "your join")
@@ -284,7 +260,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     if out.verdict:
         raise LedgerError(f"game {man.game} is over: {out.verdict}.")
     held = _held(game_dir, man, side)
-    secrets = _secrets(game_dir, side)
+    secrets = secrets_file.load(game_dir, side)
     step = len(out.entries)
     prev = entry_hash(out.entries[-1]) if out.entries else ""
     owed = out.owes.get(side)
@@ -334,7 +310,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         label = handles.order_label(step)
         commitment, opening = handles.make(label, order)
         secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
-        _save_secrets(game_dir, side, secrets)
+        secrets_file.save(game_dir, side, secrets)
         return "commit", _send(game_dir, me, man, side, step, prev, "commit", now,
                                {"commitment": commitment, **extra})
     if owed == "reveal" and f"{step:04d}-reveal-{side}.pbem" not in held:
@@ -377,7 +353,7 @@ def _hide(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, secrets
     for label in labels:
         out[label], opening = handles.make(label, facts[label])
         secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
-    _save_secrets(game_dir, side, secrets)
+    secrets_file.save(game_dir, side, secrets)
     return out
 
 
@@ -386,7 +362,7 @@ def _deal_pass(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, ow
     before it sent, or its keys for the positions dealt to the others; its keys stay in its private area."""
     deck = hidden.deck(man.scenario, dict(man.options))
     assert deck is not None  # only a game with a deck owes a deal pass
-    secrets = _secrets(game_dir, side)
+    secrets = secrets_file.load(game_dir, side)
     held = _all(game_dir, man)
     i = man.sides.index(side)
     mine = secrets.setdefault("deals", {})
@@ -403,7 +379,7 @@ def _deal_pass(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, ow
         assert before is not None
         values, private = dealing.my_lock(before, mine[str(step)])
     mine[str(step)] = private
-    _save_secrets(game_dir, side, secrets)
+    secrets_file.save(game_dir, side, secrets)
     return {"deck": [v.hex() for v in values]}
 
 
@@ -436,7 +412,7 @@ def _read_hands(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, o
             secrets.setdefault("hands", {})[str(d.step)] = sorted(hand)  # the labels read, per deal
     if new:
         openings.update(new)
-        _save_secrets(game_dir, side, secrets)
+        secrets_file.save(game_dir, side, secrets)
 
 
 def own(game_dir: Path, me: PrivateIdentity) -> dict[str, Any]:
@@ -449,7 +425,7 @@ def own_of(game_dir: Path, side: str) -> dict[str, Any]:
     man = manifest(game_dir)
     hidden = hidden_rules(rules_of(man))
     out = compute(man, messages(game_dir, man))
-    secrets = _secrets(game_dir, side)
+    secrets = secrets_file.load(game_dir, side)
     if hidden is not None and out.deals:
         _read_hands(game_dir, man, hidden, side, out, secrets)
     return own_facts(secrets, out, side)

@@ -5,8 +5,8 @@ again at each open; the answer (or the question or refusal it raised) is kept, k
 the call's inputs: the public state stands there as ``at``, the hash of the entry that holds it (the
 entry's bytes hold the state, so the hash names it; serializing the state at each call cost more than
 some calls), and the facts known as their ``Facts.key`` (the hash of the record's changes to them, or of
-every fact in the audit's replay), for the same reason. A call made with the owner's own facts (its client working out what to send ahead) is
-never kept: it notes what it reads.
+every fact in the audit's replay), for the same reason. A call made with the owner's own facts (its
+client working out what to send ahead) is never kept: it notes what it reads.
 """
 
 from __future__ import annotations
