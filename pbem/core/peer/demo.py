@@ -62,7 +62,7 @@ def play(where: Path, ruleset: str, scenario: str, options: Mapping[str, Any], b
              f"{'; ' + out.verdict if out.verdict else ''}",
              f"exchanges per {name}: {waves / max(turns, 1):.2f} ({waves} exchanges in {turns} {name}s; "
              f"{played.setup} for the set-up, the deals and the end)"]
-    checks = {s: (_checked(peer.verify, dirs[s]), _checked(peer.audit, dirs[s])) for s in sides}
+    checks = {s: _verify_and_audit(dirs[s]) for s in sides}
     problems: list[str] = []
     for s, (v, a) in checks.items():
         lines.append(f"{s}: {v[0] if v else ''}; {a[-1] if a else ''}")
@@ -93,6 +93,16 @@ def _checked(check: Callable[[Path], list[str]], game_dir: Path) -> list[str]:
         return check(game_dir)
     except PbemError as exc:
         return [f"refused: {exc}"]
+
+
+def _verify_and_audit(game_dir: Path) -> tuple[list[str], list[str]]:
+    """verify's lines and audit's from one replay of the record (audit checks the record verify computed), a
+    refusal as one line; verify refused, audit is refused alike."""
+    try:
+        lines, out = peer.verified(game_dir)
+    except PbemError as exc:
+        return [f"refused: {exc}"], [f"refused: {exc}"]
+    return lines, _checked(lambda d: peer.audited(d, lines, out), game_dir)
 
 
 def _public_files(game_dir: Path) -> dict[str, bytes]:

@@ -477,11 +477,11 @@ def verify(game_dir: Path) -> list[str]:
     """Replay the record from the manifest and the messages; every ledger file must be what it computes.
     Every message file is read again and the record computed from the first message, with nothing this
     process kept (record.compute's ``fresh``): what a folder says is checked, never remembered."""
-    return _verified(game_dir)[0]
+    return verified(game_dir)[0]
 
 
-def _verified(game_dir: Path) -> tuple[list[str], Outcome]:
-    """verify's lines and the record it computed."""
+def verified(game_dir: Path) -> tuple[list[str], Outcome]:
+    """verify's lines and the record it computed (``audited`` takes both: one replay for the two checks)."""
     man = manifest(game_dir)
     out = compute(man, messages(game_dir, man, fresh=True), fresh=True)
     ledger = Path(game_dir) / "ledger"
@@ -508,7 +508,11 @@ def _verified(game_dir: Path) -> tuple[list[str], Outcome]:
 
 def audit(game_dir: Path) -> list[str]:
     """The end of a game: the replay passes, the game is over, and every commitment was opened."""
-    lines, out = _verified(game_dir)  # (the record verify computed from the first message)
+    return audited(game_dir, *verified(game_dir))
+
+
+def audited(game_dir: Path, lines: list[str], out: Outcome) -> list[str]:
+    """audit's lines from what ``verified`` gave for the folder (the record it computed from the first message)."""
     man = manifest(game_dir)
     if out.verdict and json.loads(out.entries[-1])["kind"] == "void":
         raise LedgerError(out.verdict)
