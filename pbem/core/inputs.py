@@ -158,17 +158,12 @@ def list_folder_ids(folder: Path, what: str) -> list[tuple[str, bool, int]]:
     by (name, inode) can read again only what changed."""
     folder = Path(folder)
     _real_folder(folder, f"{folder}: no such folder.", f"{what}: a record folder is a real folder, never a link")
-    found: list[tuple[str, bool, int]] = []
-    with os.scandir(folder) as listing:
-        for item in listing:
-            if item.name.startswith("."):
-                continue
-            if item.is_file(follow_symlinks=False):  # the kind the listing gave: no stat per file
-                found.append((item.name, True, item.inode()))
-            elif item.is_dir(follow_symlinks=False):
-                found.append((item.name, False, item.inode()))
-            else:
-                raise _refuse(folder / item.name, item.stat(follow_symlinks=False).st_mode, f"a file of {what}")
+    with os.scandir(folder) as listing:  # the kind the listing gave: no stat per file
+        items = [item for item in listing if not item.name.startswith(".")]
+    found = [(item.name, item.is_file(follow_symlinks=False), item.inode()) for item in items]
+    for item, (_, regular, _) in zip(items, found):
+        if not regular and not item.is_dir(follow_symlinks=False):
+            raise _refuse(folder / item.name, item.stat(follow_symlinks=False).st_mode, f"a file of {what}")
     found.sort()
     return found
 

@@ -86,12 +86,12 @@ def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot,
         before = folder.outcome(dirs[first])
         sent = False
         for side, d in dirs.items():
-            out = folder.outcome(d)
+            out = before if side == first and not sent else folder.outcome(d)  # (nothing sent since ``before``)
             if out.verdict or side not in out.owes or side in quiet:
                 continue
             order = None
             if out.owes[side] == "commit":
-                order = bot(side, out.state, Facts(out.revealed, out.owners, folder.own(d, keys[side])))
+                order = bot(side, out.state, Facts(out.revealed, out.owners, folder.own(d, keys[side], out)))
             _, text = folder.write_owed(d, keys[side], order, clock)
             send(dirs, side, post(side, text) if post is not None else text)
             sent = True

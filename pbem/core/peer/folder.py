@@ -225,10 +225,6 @@ def _all(game_dir: Path, man: Manifest) -> dict[str, Message]:
     return {m.slot: m for m in messages(game_dir, man)}
 
 
-def _held(game_dir: Path, man: Manifest, side: str) -> dict[str, Message]:
-    return {m.slot: m for m in messages(game_dir, man) if m.side == side}
-
-
 def write_join(game_dir: Path, me: PrivateIdentity, side: str, clock: int | None = None) -> str:
     """The side's join: it accepts the manifest's hash and publishes its chain anchor (the secret stays here)."""
     man = manifest(game_dir)
@@ -256,10 +252,12 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     side = side_of(man, me)
     rules = rules_of(man)
     hidden = hidden_rules(rules)
-    out = compute(man, messages(game_dir, man))
+    listed = messages(game_dir, man)  # one look for the whole message
+    out = compute(man, listed)
     if out.verdict:
         raise LedgerError(f"game {man.game} is over: {out.verdict}.")
-    held = _held(game_dir, man, side)
+    every = {m.slot: m for m in listed}
+    held = {slot: m for slot, m in every.items() if m.side == side}
     secrets = secrets_file.load(game_dir, side)
     step = len(out.entries)
     prev = entry_hash(out.entries[-1]) if out.entries else ""
@@ -268,7 +266,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     if owed == "join":
         raise LedgerError(f"{side} has not joined: pbem game join first (protocol §13.4).")
     if hidden is not None and owed in ("shuffle", "lock", "keys"):
-        passed = _deal_pass(game_dir, man, hidden, side, owed, step)
+        passed = _deal_pass(game_dir, man, hidden, side, owed, step, every)
         return owed, _send(game_dir, me, man, side, step, prev, owed, now, passed)
     if hidden is not None and out.deals:
         _read_hands(game_dir, man, hidden, side, out, secrets)
@@ -314,8 +312,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         return "commit", _send(game_dir, me, man, side, step, prev, "commit", now,
                                {"commitment": commitment, **extra})
     if owed == "reveal" and f"{step:04d}-reveal-{side}.pbem" not in held:
-        all_held = {m.slot: m for m in messages(game_dir, man)}
-        commits = [all_held[f"{step:04d}-commit-{s}.pbem"].hash for s in man.sides]
+        commits = [every[f"{step:04d}-commit-{s}.pbem"].hash for s in man.sides]
         label = handles.order_label(step)
         secret, opening = _secret(game_dir, side, label)
         uses = 1 + sum(1 for m in held.values() if m.phase in ("start", "reveal") and m.step < step)  # §13.3
@@ -330,7 +327,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe their "
                           f"{next(iter(out.owes.values()))} (protocol §13.4).")
     if out.owes and side not in out.owes:
-        started = round_started(_all(game_dir, man), step, next(iter(out.owes.values())))
+        started = round_started(every, step, next(iter(out.owes.values())))
         if now >= started + man.hours * 3600:
             return "claim", _send(game_dir, me, man, side, step, prev, "claim", now, {"against": sorted(out.owes)})
         raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe "
@@ -357,13 +354,13 @@ def _hide(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, secrets
     return out
 
 
-def _deal_pass(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, owed: str, step: int) -> dict[str, Any]:
+def _deal_pass(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, owed: str, step: int,
+               held: dict[str, Message]) -> dict[str, Any]:
     """This side's pass of the deal of ``step`` (protocol §13.11): its shuffle or lock over the deck the side
     before it sent, or its keys for the positions dealt to the others; its keys stay in its private area."""
     deck = hidden.deck(man.scenario, dict(man.options))
     assert deck is not None  # only a game with a deck owes a deal pass
     secrets = secrets_file.load(game_dir, side)
-    held = _all(game_dir, man)
     i = man.sides.index(side)
     mine = secrets.setdefault("deals", {})
     if owed == "keys":
@@ -415,16 +412,17 @@ def _read_hands(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, o
         secrets_file.save(game_dir, side, secrets)
 
 
-def own(game_dir: Path, me: PrivateIdentity) -> dict[str, Any]:
-    """This side's hidden facts now, its newly delivered cards read: what its player or bot may see."""
-    return own_of(game_dir, side_of(manifest(game_dir), me))
+def own(game_dir: Path, me: PrivateIdentity, out: Outcome | None = None) -> dict[str, Any]:
+    """This side's hidden facts now, its newly delivered cards read: what its player or bot may see. ``out``:
+    the folder's outcome, when the caller has just computed it."""
+    return own_of(game_dir, side_of(manifest(game_dir), me), out)
 
 
-def own_of(game_dir: Path, side: str) -> dict[str, Any]:
+def own_of(game_dir: Path, side: str, out: Outcome | None = None) -> dict[str, Any]:
     """``own`` for the side named (its private area is in this folder)."""
     man = manifest(game_dir)
     hidden = hidden_rules(rules_of(man))
-    out = compute(man, messages(game_dir, man))
+    out = compute(man, messages(game_dir, man)) if out is None else out
     secrets = secrets_file.load(game_dir, side)
     if hidden is not None and out.deals:
         _read_hands(game_dir, man, hidden, side, out, secrets)
