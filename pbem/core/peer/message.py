@@ -8,6 +8,7 @@ signed messages of one side for one (game, step, phase) prove equivocation.
 from __future__ import annotations
 
 import json
+from functools import cached_property
 from typing import Any
 
 from pbem.core import armor, envelope
@@ -50,9 +51,10 @@ class Message:
     hash: str
     armored: str
 
-    @property
+    @cached_property
     def slot(self) -> str:
-        """Its file name in ``messages/``: the one place a side's message for a step and phase lies."""
+        """Its file name in ``messages/``: the one place a side's message for a step and phase lies (worked out
+        once: a record reads it for every message at every message)."""
         return f"{self.step:04d}-{self.phase}-{self.side}.pbem"
 
 

@@ -9,6 +9,7 @@ rule ends the game with a ``void`` entry naming the cheater, the step and the ru
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from pbem.core import ruleset as rs
@@ -39,6 +40,8 @@ __all__ = ["MANIFEST_FORMAT", "Cheat", "Manifest", "Outcome", "compute", "entry_
 
 def equivocations(messages: Sequence[Message]) -> Cheat | None:
     """Two different messages in one slot (side, step, phase): the first such pair, in slot order."""
+    if len({m.slot for m in messages}) == len(messages):  # one message per slot: no pair to look for
+        return None
     seen: dict[str, Message] = {}
     for m in sorted(messages, key=lambda m: (m.slot, m.hash)):
         other = seen.setdefault(m.slot, m)
@@ -53,6 +56,7 @@ def equivocations(messages: Sequence[Message]) -> Cheat | None:
 # same messages, so each set of messages is computed once (docs/round-trips.md, peer demo). A copy is
 # handed out, so no caller can change what the next one gets. At most MEMO_ITEMS.
 _COMPUTED: dict[tuple[str, str, tuple[str, ...]], Outcome] = {}
+_HASH = attrgetter("hash")
 MEMO_ITEMS = 64
 
 
@@ -64,7 +68,7 @@ def compute(man: Manifest, messages: Sequence[Message], rules: rs.Ruleset | None
     rules = rules or rules_of(man)
     if fresh:
         return _computed(man, messages, rules, fresh)
-    key = (man.hash, f"{type(rules).__module__}.{type(rules).__qualname__}", tuple(sorted(m.hash for m in messages)))
+    key = (man.hash, f"{type(rules).__module__}.{type(rules).__qualname__}", tuple(sorted(map(_HASH, messages))))
     known = _COMPUTED.get(key)
     if known is None:
         known = _computed(man, messages, rules, fresh)
