@@ -96,9 +96,12 @@ def rules_of(man: Manifest) -> rs.Ruleset:
 
 def _handed(out: Outcome) -> Outcome:
     """A copy no caller can change the kept one through: the states copied, each deal's keys and positions
-    copied (the rest of a deal never changes once made)."""
+    copied (the rest of a deal never changes once made). The facts revealed are a new table of the same values:
+    each value is the one its signed message holds (shared already by every reader of that message in this
+    process, message.py) and never changes once opened; copying them all, at every message, cost more than
+    the rest of the record as the game went on (docs/round-trips.md)."""
     return Outcome(list(out.entries), plain_copy(out.state), dict(out.owes), out.verdict,
-                   plain_copy(out.revealed), dict(out.owners), plain_copy(out.resume),
+                   dict(out.revealed), dict(out.owners), plain_copy(out.resume),
                    [dealing.copied(d) for d in out.deals])
 
 
