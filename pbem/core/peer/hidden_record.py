@@ -88,9 +88,11 @@ class _Book:
         self.check(m.side, step, [*proof, m.hash], complete=False)
 
     def check(self, side: str, step: int, proof: list[str], complete: bool) -> None:
-        mine = {k: v for k, v in self.revealed.items() if self.owners[k] == side and not k.startswith("card.")}
-        try:
+        def call() -> None:
+            mine = {k: v for k, v in self.revealed.items() if self.owners[k] == side and not k.startswith("card.")}
             self.rules.check_facts(self.man.scenario, dict(self.man.options), side, mine, complete)
+        try:
+            memo.check_facts(self.tag, f"trail:{self.trail}", side, complete, call)
         except FactLie as exc:
             raise Cheat(side, step, f"its revealed facts break the rules: {exc}", proof) from None
 

@@ -66,3 +66,9 @@ def validate(tag: str, rules: HiddenRules, public: dict[str, Any], at: str, side
 def cards_drawn(tag: str, rules: HiddenRules, public: dict[str, Any], at: str) -> list[str]:
     out: list[str] = _kept(["drawn", tag, at], lambda: drawn(rules, public))
     return out
+
+
+def check_facts(tag: str, facts_key: str, side: str, complete: bool, call: Callable[[], None]) -> None:
+    """``call``: the rules' check of the facts ``side`` revealed, those the key ``facts_key`` names (a book's
+    trail, hidden_record.py); each client checks them at every opening, over every fact opened so far."""
+    _kept(["check", tag, facts_key, side, complete], call)
