@@ -84,7 +84,7 @@ def manifest(game_dir: Path) -> Manifest:
 # Manifests already parsed in this process, by path and bytes (the file is read each time; only its parse
 # is kept: no caller changes a manifest's options or keys).
 _MANIFESTS: dict[tuple[str, bytes], Manifest] = {}
-FILES_KEPT = 8192
+FOLDERS_KEPT = 16
 
 
 def messages(game_dir: Path, man: Manifest, fresh: bool = False) -> list[Message]:
@@ -140,10 +140,10 @@ def _secret(game_dir: Path, side: str, label: str = "") -> tuple[bytes, Any]:
     return bytes.fromhex(data["chain"]), opening
 
 
-# Ledger files this process wrote or found right, by path, with their inode then: rebuild writes only the
-# entries that are new or whose file was replaced since (one listing, no stat per file, as looks.py; verify
-# reads every one, so a file changed in place is seen there).
-_ENTRIES: dict[str, tuple[int, bytes]] = {}
+# Ledger files this process wrote or found right, by ledger folder and name, with their inode then: rebuild
+# writes only the entries that are new or whose file was replaced since (one listing, no stat per file, as
+# looks.py; verify reads every one, so a file changed in place is seen there).
+_ENTRIES: dict[str, dict[str, tuple[int, bytes]]] = {}
 
 
 def rebuild(game_dir: Path) -> Outcome:
@@ -154,10 +154,12 @@ def rebuild(game_dir: Path) -> Outcome:
     ledger.mkdir(exist_ok=True)
     inodes = {name: inode for name, _, inode in inputs.list_folder_ids(ledger, "the ledger folder")}
     where = os.fspath(ledger)
+    if where not in _ENTRIES and len(_ENTRIES) >= FOLDERS_KEPT:
+        _ENTRIES.pop(next(iter(_ENTRIES)))
+    kept = _ENTRIES.setdefault(where, {})
     for n, e in enumerate(out.entries):
         name = f"{n:04d}.json"
-        key = os.path.join(where, name)
-        known = _ENTRIES.get(key)
+        known = kept.get(name)
         inode = inodes.get(name, 0)
         if known is not None and inode and known[0] == inode and known[1] == e:
             continue  # written or read by this process, and not replaced since
@@ -165,9 +167,7 @@ def rebuild(game_dir: Path) -> Outcome:
         if not inode or inputs.read_input(path, LIMIT, "a ledger entry", root=Path(game_dir)) != e:
             write_atomic(path, e)
             inode = os.lstat(path).st_ino
-        if len(_ENTRIES) >= FILES_KEPT:
-            _ENTRIES.clear()
-        _ENTRIES[key] = (inode, e)
+        kept[name] = (inode, e)
     if out.verdict and json.loads(out.entries[-1])["kind"] == "void":
         write_proof(game_dir, man, json.loads(out.entries[-1]))
     return out
@@ -391,8 +391,17 @@ def _own(secrets: dict[str, Any], label: str) -> dict[str, Any]:
 def own_facts(secrets: dict[str, Any], out: Outcome, side: str) -> dict[str, Any]:
     """This side's hidden facts, from its private area (a card drawn and not yet readable is left out)."""
     openings = secrets.get("openings", {})
-    return {label: _own(secrets, label)["value"] for label, s in out.owners.items()
-            if s == side and (label in openings or not label.startswith("card."))}
+    mine: dict[str, Any] = {}
+    for label, s in out.owners.items():
+        if s != side:
+            continue
+        opening = openings.get(label)
+        if type(opening) is not dict:  # a card not yet readable is left out; any other fact must be here
+            if label.startswith("card.") and label not in openings:
+                continue
+            opening = _own(secrets, label)
+        mine[label] = opening["value"]
+    return mine
 
 
 def _read_hands(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, out: Outcome,
