@@ -18,8 +18,10 @@ A missing file raises ``Missing``, which is both a ``FormatError`` (one sentence
 
 from __future__ import annotations
 
+import bisect
 import os
 import stat
+from operator import itemgetter
 from pathlib import Path
 
 from pbem.core.errors import FormatError
@@ -159,12 +161,15 @@ def list_folder_ids(folder: Path, what: str) -> list[tuple[str, bool, int]]:
     folder = Path(folder)
     _real_folder(folder, f"{folder}: no such folder.", f"{what}: a record folder is a real folder, never a link")
     with os.scandir(folder) as listing:  # the kind the listing gave: no stat per file
-        items = [item for item in listing if not item.name.startswith(".")]
-    found = [(item.name, item.is_file(follow_symlinks=False), item.inode()) for item in items]
-    for item, (_, regular, _) in zip(items, found):
-        if not regular and not item.is_dir(follow_symlinks=False):
-            raise _refuse(folder / item.name, item.stat(follow_symlinks=False).st_mode, f"a file of {what}")
+        found = [(item.name, item.is_file(follow_symlinks=False), item.inode()) for item in listing]
     found.sort()
+    del found[bisect.bisect_left(found, (".",)):bisect.bisect_left(found, ("/",))]  # the names starting with "."
+    if not all(map(itemgetter(1), found)):  # a sub-folder is listed; anything else but a file is refused
+        with os.scandir(folder) as listing:
+            for item in listing:
+                if not item.name.startswith(".") and not item.is_file(follow_symlinks=False) \
+                        and not item.is_dir(follow_symlinks=False):
+                    raise _refuse(folder / item.name, item.stat(follow_symlinks=False).st_mode, f"a file of {what}")
     return found
 
 
