@@ -55,11 +55,11 @@ def opened(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], rulese
                                                                          "a game manifest"))
 
 
-def send(dirs: Mapping[str, Path], side: str, text: str) -> None:
-    """A message of ``side`` taken into every other side's folder (its own client took it already)."""
-    for other, d in dirs.items():
-        if other != side:
-            folder.take(d, text.encode("ascii"), f"the message of {side}")
+def send(dirs: Mapping[str, Path], side: str, text: str) -> dict[str, Outcome]:
+    """A message of ``side`` taken into every other side's folder (its own client took it already); each
+    other folder's outcome, as its take computed it."""
+    return {other: folder.take(d, text.encode("ascii"), f"the message of {side}")[1]
+            for other, d in dirs.items() if other != side}
 
 
 def join_all(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], clock: int | None = None) -> None:
@@ -82,18 +82,20 @@ def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot,
     """Pass after pass from where the folders are (every side joined)."""
     exchanges = setup = 0
     first = next(iter(dirs))
+    latest: dict[str, Outcome] = {}  # a folder's outcome as its last take computed it, while nothing else changed it
     for _ in range(limit):
-        before = folder.outcome(dirs[first])
+        before = latest[first] = latest.get(first) or folder.outcome(dirs[first])
         sent = False
         for side, d in dirs.items():
-            out = before if side == first and not sent else folder.outcome(d)  # (nothing sent since ``before``)
+            out = latest.get(side) or folder.outcome(d)
             if out.verdict or side not in out.owes or side in quiet:
                 continue
             order = None
             if out.owes[side] == "commit":
                 order = bot(side, out.state, Facts(out.revealed, out.owners, folder.own(d, keys[side], out)))
             _, text = folder.write_owed(d, keys[side], order, clock)
-            send(dirs, side, post(side, text) if post is not None else text)
+            latest.pop(side, None)  # its own message changed its folder
+            latest.update(send(dirs, side, post(side, text) if post is not None else text))
             sent = True
         if not sent:
             break

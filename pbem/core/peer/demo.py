@@ -27,7 +27,7 @@ from pbem.core.ruleset import DemoResult
 
 def joined(dirs: dict[str, Path], keys: dict[str, identity.PrivateIdentity], ruleset: str, scenario: str,
            options: dict[str, Any], length: int = chain.DEFAULT_LENGTH, clock: int | None = None, hours: int = 24,
-           ) -> tuple[dict[str, Path], Callable[[str, str], None]]:
+           ) -> tuple[dict[str, Path], Callable[[str, str], object]]:
     """A peer game opened by the first side and joined by every side; returns the folders and
     ``send(side, text)``, which hands a message of ``side`` to every other folder (as mail or git would)."""
     autoplay.opened(dirs, keys, ruleset, scenario, options, hours, length)
