@@ -148,7 +148,10 @@ _ENTRIES: dict[str, dict[str, tuple[int, bytes]]] = {}
 
 def rebuild(game_dir: Path) -> Outcome:
     """Recompute the record from the messages and write every entry (and the proof, when one convicts)."""
-    man = manifest(game_dir)
+    return _rebuild(game_dir, manifest(game_dir))
+
+
+def _rebuild(game_dir: Path, man: Manifest) -> Outcome:
     out = compute(man, messages(game_dir, man))
     ledger = Path(game_dir) / "ledger"
     ledger.mkdir(exist_ok=True)
@@ -202,7 +205,7 @@ def take(game_dir: Path, data: bytes, where: str) -> tuple[Message, Outcome]:
             path = folder / f"{m.slot[:-5]}.{m.hash[:16]}.pbem"
         write_atomic(path, m.armored)
         looks.wrote(_look_key(man, folder), path.name, os.lstat(path).st_ino, m)
-        return m, rebuild(game_dir)
+        return m, _rebuild(game_dir, man)
 
 
 def fork_note(game_dir: Path, m: Message) -> str:
