@@ -4,7 +4,8 @@ One job per module: ``chain`` (joint randomness from hash chains), ``handles`` (
 with the owner's random salts), ``deal`` (a mental deal from one deck, SRA over P-256),
 ``proofs`` (signed evidence that convicts a cheater), ``record`` (the peer record, computed by
 every client and replayed by verify), ``rounds`` (what the records share), ``marks`` (where a
-client's computation of its record resumes). The core imports no game.
+client's computation of its record resumes), ``looks`` (a client's look at its messages folder: only
+what changed is read), ``secrets_file`` (a side's private area). The core imports no game.
 """
 
 from __future__ import annotations
