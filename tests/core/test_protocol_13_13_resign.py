@@ -9,12 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
+from test_protocol_13_10_hidden_facts import SIDES, Duel, _commit_raw, entries, order
 
 from pbem.core.errors import LedgerError, SignatureError
 from pbem.core.peer import folder as peer
 from pbem.core.peer import message, resigning
-
-from test_protocol_13_10_hidden_facts import SIDES, Duel, _commit_raw, entries, order
 
 
 def _resign(d: Duel, side: str) -> None:

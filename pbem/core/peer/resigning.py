@@ -11,6 +11,7 @@ from pathlib import Path
 from pbem.core.errors import LedgerError
 from pbem.core.identity import PrivateIdentity
 from pbem.core.peer import folder
+from pbem.core.peer.record import compute
 from pbem.core.peer.rounds import entry_hash, get
 
 
@@ -21,7 +22,7 @@ def write_resign(game_dir: Path, me: PrivateIdentity, clock: int | None = None) 
     if len(man.sides) != 2:
         raise LedgerError(f"game {man.game} has {len(man.sides)} seats: resign ends a game of two seats only "
                           "(protocol §13.13).")
-    out = folder.compute(man, folder.messages(game_dir, man))
+    out = compute(man, folder.messages(game_dir, man))
     if out.verdict:
         raise LedgerError(f"game {man.game} is over: {out.verdict}.")
     if not out.entries:
