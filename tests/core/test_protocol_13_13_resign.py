@@ -97,3 +97,48 @@ def test_protocol_13_13_the_same_resign_twice_changes_nothing(tmp_path: Path) ->
     again = peer.outcome(d.dirs["north"])
     assert again.entries == first.entries and again.owes == first.owes == {"north": "final", "south": "final"}
     assert json.loads(first.entries[-1])["kind"] != "end"
+
+
+def test_protocol_13_13_resign_through_the_real_cli_verbs(tmp_path: Path) -> None:
+    """``game resign`` after one whole step, then ``orders seal`` writes each final; verify and audit say who won."""
+    import shutil
+
+    from support.peer_cli import key_files, run
+
+    k = key_files(tmp_path / "keys", SIDES)
+    dirs = {s: tmp_path / s / "duel" for s in SIDES}
+    run("game", "open", dirs["north"], "--ruleset", "duel", "--option", "rounds=3", "--no-referee",
+        *[a for s in SIDES for a in ("--side", f"{s}={k / (s + '.pub.toml')}")])
+    dirs["south"].mkdir(parents=True)
+    shutil.copy(dirs["north"] / "game.toml", dirs["south"] / "game.toml")
+    n = 0
+
+    def send(side: str, *verb: str | Path) -> None:
+        nonlocal n
+        n += 1
+        out = tmp_path / f"m{n}.asc"
+        run(*verb, "--key", k / f"{side}.key", "--out", out)
+        run("game", "receive", dirs["south" if side == "north" else "north"], out)
+
+    for s in SIDES:
+        send(s, "game", "join", dirs[s], "--side", s)
+    for _ in range(20):
+        status = run("status", dirs["north"])
+        ledger = sorted((dirs["north"] / "ledger").glob("*.json"))
+        if "owes commit" in status and len(ledger) >= 2:
+            break  # one whole step played: the head of step 2
+        state = json.loads(ledger[-1].read_text())["state"] if ledger else {}
+        for s in SIDES:
+            if f"{s} owes commit" in status:
+                (tmp_path / "d.toml").write_text(f'side = "{s}"\nattack = "{state["field"][s][0]}"\n')
+                send(s, "orders", "seal", tmp_path / "d.toml", "--game", dirs[s])
+            elif f"{s} owes" in status:
+                send(s, "orders", "seal", tmp_path / "none.toml", "--game", dirs[s])
+    send("south", "game", "resign", dirs["south"])
+    for s in SIDES:
+        send(s, "orders", "seal", tmp_path / "none.toml", "--game", dirs[s])
+    for s in SIDES:
+        assert "south resigned at step" in run("verify", dirs[s])
+        assert "audit ok" in run("audit", dirs[s])
+    last = json.loads(sorted((dirs["south"] / "ledger").iterdir())[-1].read_text())
+    assert last["kind"] == "end" and last["result"]["winner"] == "north"
