@@ -193,6 +193,20 @@ def join(
     say(f"join of {side} written to {out}; mail it to the referee")
 
 
+@game_app.command("resign")
+@fails_cleanly
+def resign(
+    game_dir: Annotated[Path, typer.Argument(help="The peer game's folder.", envvar="PBEM_GAME")],
+    key: Annotated[Path, typer.Option("--key", envvar="PBEM_KEY", help="Your private key file.")],
+    out: Annotated[Path, typer.Option("--out", help="Where to write the resign to send to the other side.")],
+    passphrase_file: PassOpt = None,
+) -> None:
+    """Player of a two-seat peer game: give the game up at the head of a step (protocol §13.13)."""
+    if not peer_cli.is_peer(game_dir):
+        raise FormatError(f"{game_dir} is a refereed game: resign is a peer game's verb (protocol §13.13).")
+    peer_cli.resign(game_dir, key, passphrase_file, out)
+
+
 @game_app.command("start")
 @fails_cleanly
 def start(

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the real modules for the type checker; loaded on first use,
     from pbem.core import identity, inputs
     from pbem.core import ruleset as rs
     from pbem.core.peer import folder as peer
+    from pbem.core.peer import resigning
 else:
     files = lazy("pbem.cli.files")
     key_files = lazy("pbem.cli.key")
@@ -27,6 +28,7 @@ else:
     inputs = lazy("pbem.core.inputs")
     rs = lazy("pbem.core.ruleset")
     peer = lazy("pbem.core.peer.folder")
+    resigning = lazy("pbem.core.peer.resigning")
 
 
 def is_peer(game_dir: Path) -> bool:
@@ -46,6 +48,12 @@ def join(game_dir: Path, side: str, key: Path, passphrase_file: Path | None, out
     text = peer.write_join(game_dir, key_files.load_key(key, passphrase_file), side)
     files.write_output(out, text)
     say(f"join of {side} written to {out}; send it to every other side (pbem game receive)")
+
+
+def resign(game_dir: Path, key: Path, passphrase_file: Path | None, out: Path) -> None:
+    text = resigning.write_resign(game_dir, key_files.load_key(key, passphrase_file))
+    files.write_output(out, text)
+    say(f"resign written to {out}; send it to every other side, then seal your final (protocol §13.13)")
 
 
 def receive(game_dir: Path, files: list[Path]) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pbem.core import identity
-from pbem.core.peer import dealing
+from pbem.core.peer import dealing, resigning
 from pbem.core.peer import folder as peer
 from pbem.core.peer.demo import joined
 from pbem.core.peer.rules import Facts
@@ -60,11 +60,20 @@ def _rigged(hands: dict[str, list[str]]) -> list[int]:
 FIRST_YEAR = scenario("braveheart").first_year  # a plan's Game Turns are the first year's
 
 
+def last_year(plan: Plan) -> int:
+    """The last year a plan names (the first year for a bare Game Turn)."""
+    return max([turn[0] if isinstance(turn, tuple) else FIRST_YEAR
+                for turns in plan.values() for turn, _, _ in turns] or [FIRST_YEAR])
+
+
 def play(tmp_path: Path, plan: Plan, limit: int = 5000, stop: Callable[[peer.Outcome], bool] = lambda out: False,
-         battle_plans: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None) -> dict[str, Path]:
+         battle_plans: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None,
+         whole: bool = False) -> dict[str, Path]:
     """Both folders play: a side plays the Event its plan names at that Game Turn (its first use ``wanted`` takes),
     else the peer bot's order; ``battle_plans`` (side -> its plans from the public state) ride in every order the
-    side owes."""
+    side owes. Unless ``whole``, Scotland resigns at the head of the first step after the winter of the plan's
+    last year (protocol §13.13): the record then ends with the same final audit as a whole game's end (every
+    handle opened, every step replayed with every fact known), at a fraction of the cost."""
     KEYS.update({s: identity.generate(s) for s in SIDES})
     dirs, send = joined({s: tmp_path / s / "bh" for s in SIDES}, KEYS, "hammer", "braveheart", {}, length=256,
                         clock=1)
@@ -89,6 +98,10 @@ def play(tmp_path: Path, plan: Plan, limit: int = 5000, stop: Callable[[peer.Out
         out = peer.outcome(dirs["england"])
         if out.verdict or (out.entries and not out.owes) or stop(out):
             break
+        if (not whole and out.owes == {s: "commit" for s in SIDES}
+                and out.state["game"]["year"] > last_year(plan)):
+            send("scotland", resigning.write_resign(dirs["scotland"], KEYS["scotland"], clock=1))
+            continue
         for s in sorted(out.owes):
             send(s, peer.write_owed(dirs[s], KEYS[s], order(s) if out.owes[s] == "commit" else None, 1)[1])
     return dirs

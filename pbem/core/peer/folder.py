@@ -510,9 +510,15 @@ def verified(game_dir: Path) -> tuple[list[str], Outcome]:
     elif out.owes:
         lines.append(describe(out, len(out.entries)))
     else:
+        end = json.loads(out.entries[-1])
+        if end.get("kind") == "end" and "resigned" in end.get("result", {}):  # protocol §13.13
+            r = end["result"]
+            lines.append(f"{r['resigned']} resigned at step {r['step']}; {r['winner']} wins "
+                         "(final audit: every commitment opened, every fact checked)")
         rules = rules_of(man)
         judge = hidden_rules(rules) or rules
-        lines.append(f"result: {json.dumps(judge.result(out.state), sort_keys=True)}")
+        result = end["result"] if end.get("kind") == "end" else judge.result(out.state)
+        lines.append(f"result: {json.dumps(result, sort_keys=True)}")
     return lines, out
 
 

@@ -209,8 +209,9 @@ def _entries(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, boo
         at = entry_hash(entries[-1])  # the entry whose state ``public`` is (memo.py)
         book.draws(public, at, step)
         owes = rules.owes(public)
-        if not owes:
-            return _final(man, held, rules, book, entries, public)
+        resign = _resigned(man, held, step, at)
+        if not owes or resign is not None:
+            return _final(man, held, rules, book, entries, public, resign)
         if set(owes.values()) == {"deal"} and book.deck is not None:  # a new deal (Hammer's each year)
             dealt = _deal(man, held, book, step, entry_hash(entries[-1]))
             if not isinstance(dealt, dealing.Dealt):
@@ -310,9 +311,26 @@ def _adjudicate(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, 
             _validate(rules, public, at, orders, book, n, [*used, m])
 
 
+def _resigned(man: Manifest, held: Mapping[str, Message], step: int, prev: str) -> Message | None:
+    """The resign that ends a two-seat game at the head of ``step`` (protocol §13.13), if one is held
+    answering this record; a resign beside its side's commit of the same step convicts the signer."""
+    if len(man.sides) != 2:
+        return None
+    for s in man.sides:
+        m = get(held, step, "resign", s)
+        if m is None or m.answers != prev:
+            continue
+        c = get(held, step, "commit", s)
+        if c is not None:
+            raise Cheat(s, step, "it signed a resign and a commit for one step (protocol §13.13)", [m.hash, c.hash])
+        return m
+    return None
+
+
 def _final(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, book: _Book, entries: list[bytes],
-           public: dict[str, Any]) -> Outcome:
-    """The game is over: every side opens every handle, and the whole game is replayed with every fact."""
+           public: dict[str, Any], resign: Message | None = None) -> Outcome:
+    """The game is over (its end, or a resign, protocol §13.13): every side opens every handle, and the
+    whole game is replayed with every fact."""
     n, prev = len(entries), entry_hash(entries[-1])
     finals = [get(held, n, "final", s) for s in man.sides]
     finals = [m if m is not None and m.answers == prev else None for m in finals]
@@ -338,8 +356,12 @@ def _final(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, book:
         for label, card in cards.items():
             book.reveal(label, card)
     replay(man, rules, entries, book.revealed, book.owners, held)
-    entries.append(make_entry(man, n, "end", prev, [m for m in finals if m is not None], revealed=book.flush(),
-                          audit="ok", result=rules.result(public)))
+    result = rules.result(public)
+    if resign is not None:
+        other = next(s for s in man.sides if s != resign.side)
+        result = {"winner": other, "resigned": resign.side, "step": n}
+    used = [*([resign] if resign is not None else []), *(m for m in finals if m is not None)]
+    entries.append(make_entry(man, n, "end", prev, used, revealed=book.flush(), audit="ok", result=result))
     return _with(Outcome(entries, public, {}, ""), book)
 
 

@@ -19,7 +19,7 @@ from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.records import record
 
 KIND = "peer"
-PHASES = ("join", "start", "shuffle", "lock", "keys", "commit", "reveal", "claim", "open", "final")
+PHASES = ("join", "start", "shuffle", "lock", "keys", "commit", "reveal", "claim", "open", "final", "resign")
 FIELDS: dict[str, frozenset[str]] = {
     "join": frozenset({"manifest", "anchor"}),
     "start": frozenset({"link"}),
@@ -31,6 +31,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "lock": frozenset({"deck"}),
     "keys": frozenset({"keys"}),
     "final": frozenset({"openings"}),
+    "resign": frozenset(),  # protocol §13.13: a two-seat game given up at the head of a step
 }
 # Fields a game with hidden facts adds (protocol §13.10): the start's handles, the openings a reveal sends ahead.
 # A commit's keys deliver the sender's deal keys for the cards others drew (protocol §13.12).
