@@ -22,10 +22,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.peer.rules import FactLie
-from pbem.hammer.peer_winter import ENGLISH_BUILDABLE
 from pbem.hammer.rules.blocks import spec
 from pbem.hammer.rules.hidden import PREFIX, block_of, index_of
 from pbem.hammer.rules.state import DEAD
+from pbem.hammer.rules.winter import ENGLISH_BUILDABLE
 
 
 def check_opened(public: Mapping[str, Any], side: str, opened: Mapping[str, Any],

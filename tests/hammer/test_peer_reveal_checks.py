@@ -1,0 +1,190 @@
+"""A winter's seals checked when the rules reveal them, not only at the final audit (docs/hammer-peer.md §5, protocol
+§13.10; pbem/hammer/peer_reveal.py).
+
+A side's client lies at the first winter's builds (7.6), its own check before sealing switched off as a cheat's would
+be: each handle still opens soundly (it commits the lie). In the next year the liar attacks with the handle it lied
+about, so a battle reveals it (5.1), and the other side's client convicts the liar at that step, with a void entry and
+a proof naming side, step and rule, long before the final audit."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.hammer_peer_bot import own
+
+from pbem.core import identity
+from pbem.core.errors import PbemError
+from pbem.core.peer import folder as peer
+from pbem.core.peer.demo import joined
+from pbem.core.peer.rules import Facts
+from pbem.hammer import peer_winter
+from pbem.hammer.peer import HammerPeer
+from pbem.hammer.play.peer_bot import bot_order
+from pbem.hammer.rules.blocks import spec
+from pbem.hammer.rules.board import board
+from pbem.hammer.rules.cards import card
+from pbem.hammer.rules.state import PLACES
+from pbem.hammer.rules.winter import ENGLISH_BUILDABLE
+
+SIDES = ("england", "scotland")
+Lie = Callable[[str, dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]], list[str]]
+# (side, its builds order, public, label -> the value the honest order sealed, the builds' public record) -> the
+# handles lied about (their values changed in ``sealed``), or [] when the side has none to lie about
+
+
+def _enemy_near(public: dict[str, Any], side: str, area: str) -> bool:
+    return any(b["owner"] != side and b["location"] in board().neighbours(area)
+               for b in public["game"]["blocks"].values())
+
+
+def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lie: Lie, scenario: str = "braveheart",
+          liars: tuple[str, ...] = SIDES) -> tuple[dict[str, Path], str, list[str]]:
+    """Two folders play with the peer bots; at the first builds where one of ``liars`` has something to lie about
+    (``lie``), it seals the lie; in the next year it attacks with the handles it lied about whenever it can. Stops
+    at a verdict, or at the next winter. Returns the folders, the liar and its lied handles."""
+    keys = {s: identity.generate(s) for s in SIDES}
+    honest_prepare = peer_winter.prepare
+    told: dict[str, Any] = {}  # the liar -> its lied handles, and "year" -> [the year they stand in]
+
+    def prepare(public: dict[str, Any], side: str, draft: Any, own_facts: Any, hide: Any) -> Any:
+        if side not in liars or len(told) > 1 or peer_winter.stage(public) != "builds":
+            return honest_prepare(public, side, draft, own_facts, hide)
+        values: dict[str, Any] = {}
+
+        def noting(label: str, value: Any) -> str:
+            values[label] = value
+            return str(hide(label, value))
+
+        order = honest_prepare(public, side, draft, own_facts, noting)
+        made = peer_winter.sealed_map(public, {s: order for s in SIDES})[side]
+        lied = lie(side, order, public, values, made)
+        if lied:
+            told.update({side: lied, "year": [public["game"]["year"] + 1]})
+            for label in lied:
+                order["seal"][label] = hide(label, values[label])
+        return order
+
+    monkeypatch.setattr(peer_winter, "prepare", prepare)
+    monkeypatch.setattr(peer, "_check_own", lambda *args: None)
+    dirs, send = joined({s: tmp_path / s / "bh" for s in SIDES}, keys, "hammer", scenario, {}, length=256, clock=1)
+    for _ in range(6000):
+        out = peer.outcome(dirs["england"])
+        g = out.state.get("game", {})
+        if any(peer.outcome(d).verdict for d in dirs.values()) or (out.entries and not out.owes) \
+                or (told and g["year"] > told["year"][0] and g["phase"] == "winter"):
+            break
+        for s in sorted(out.owes):
+            if peer.outcome(dirs[s]).verdict:  # the other side's message just convicted it here
+                break
+            draft = _order(dirs[s], s, told.get(s, [])) if out.owes[s] == "commit" else None
+            send(s, peer.write_owed(dirs[s], keys[s], draft, 1)[1])
+    assert told, "no side had a block to lie about at any builds"
+    liar = next(s for s in SIDES if s in told)
+    return dirs, liar, told[liar]
+
+
+def _order(game_dir: Path, side: str, lied: list[str]) -> dict[str, Any]:
+    """The bot's order, but an attack with the handles lied about (together when they stand together) whenever
+    the rules let them make one."""
+    out, mine = own(game_dir, side)
+    rules, public, facts = HammerPeer(), out.state, Facts(out.revealed, out.owners, mine)
+    owed = rules.owes(public).get(side)
+    blocks = public["game"]["blocks"]
+    here = [h for h in lied if h in blocks and blocks[h]["location"] not in PLACES and blocks[h]["owner"] == side]
+    if owed in ("card", "moves") and here:
+        moves = [c for c in public["game"]["hands"][side] if not card(str(facts.get(c, "own"))).is_event]
+        base = {"card": moves[0]} if owed == "card" and moves else {}
+        groups = [[h for h in here if blocks[h]["location"] == blocks[here[0]]["location"]], *[[h] for h in here]]
+        for group in groups if base or owed == "moves" else []:
+            area = blocks[group[0]]["location"]
+            for nxt in board().neighbours(area):
+                if not any(b["owner"] != side and b["location"] == nxt for b in blocks.values()):
+                    continue
+                attempt = {"moves": [{"from": area, "parts": [{"blocks": group, "path": [nxt]}]}]}
+                draft = {**base, "if_player1": attempt} if base else attempt
+                try:
+                    rules.validate(public, side, draft, facts)
+                except PbemError:
+                    continue
+                return draft
+    return bot_order(rules, public, side, facts)
+
+
+def _convicted(dirs: dict[str, Path], liar: str, why: str) -> dict[str, Any]:
+    """The other side's record ends in a void entry convicting the liar in the second year, before the end, with
+    a proof file naming side and step; verify says so. The void entry."""
+    honest = next(s for s in SIDES if s != liar)
+    ledger = sorted((dirs[honest] / "ledger").iterdir())
+    last = json.loads(ledger[-1].read_text())
+    assert last["kind"] == "void", f"no conviction at once: the record ends in {last['kind']}"
+    assert last["cheater"] == liar and why in last["reason"], last
+    years = [e["state"]["game"]["year"] for e in map(json.loads, (p.read_text() for p in ledger))
+             if "game" in e.get("state", {})]
+    assert years[-1] > years[0], "convicted before the next year"
+    proofs = [json.loads(p.read_text()) for p in sorted((dirs[honest] / "proofs").iterdir())]
+    assert any(p["cheater"] == liar and p["step"] == last["step"] and why in p["reason"] for p in proofs)
+    assert any(f"{liar} cheated at step {last['step']}" in line for line in peer.verify(dirs[honest]))
+    return last
+
+
+def test_hammer_peer_7_6_a_strength_lie_at_the_builds_is_convicted_when_a_battle_reveals_it_the_next_year(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A side seals each block whose strength a battle had shown (public) at its full strength, where that is more
+    than the RPs of its area could build (or an English block that takes no steps, 7.63): when one of them fights
+    the next year its opening is checked against what the builds made public, and the liar is convicted at that
+    step (7.6)."""
+    def lie(side: str, order: dict[str, Any], public: dict[str, Any], sealed: dict[str, Any],
+            made: dict[str, Any]) -> list[str]:
+        lied = []
+        for label, area in sorted(made["handles"].items()):
+            name = sealed[label]["block"]
+            if name not in made["before"]:
+                continue
+            old = made["before"][name][1]
+            most = old if side == "england" and spec(name).type not in ENGLISH_BUILDABLE else \
+                old + made["rps"].get(area, 0)
+            if most < spec(name).steps:
+                sealed[label] = {"block": name, "strength": spec(name).steps}
+                lied.append(label)
+        return lied
+
+    dirs, liar, _ = _play(tmp_path, monkeypatch, lie)
+    _convicted(dirs, liar, "(7.6")
+
+
+def test_hammer_peer_8_0_one_block_sealed_behind_two_handles_is_convicted_when_both_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A side seals one of its blocks behind two of its new handles in one area (in place of another block there, to
+    field a strong block twice): when a battle opens the second the block stands under two keys, and the liar is
+    convicted at that step (8.0, 7.6)."""
+    def lie(side: str, order: dict[str, Any], public: dict[str, Any], sealed: dict[str, Any],
+            made: dict[str, Any]) -> list[str]:
+        for area, labels in sorted(order["rekey"]["areas"].items()):
+            if len(labels) >= 2 and _enemy_near(public, side, area):
+                first, second = labels[:2]
+                sealed[second] = dict(sealed[first])
+                return [first, second]
+        return []
+
+    dirs, liar, _ = _play(tmp_path, monkeypatch, lie)
+    _convicted(dirs, liar, "behind two handles")
+
+
+def test_hammer_peer_5_8_a_dead_block_sealed_behind_a_handle_is_convicted_when_a_battle_reveals_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In The Bruce Wallace is dead from the start (public, 8.2). Scotland seals him behind one of its new handles in
+    place of a block it has: when the handle fights the next year the liar is convicted at that step (5.8, 7.6)."""
+    def lie(side: str, order: dict[str, Any], public: dict[str, Any], sealed: dict[str, Any],
+            made: dict[str, Any]) -> list[str]:
+        for label, area in sorted(made["handles"].items()):
+            if _enemy_near(public, side, area):
+                sealed[label] = {"block": "Wallace", "strength": spec("Wallace").steps}
+                return [label]
+        return []
+
+    dirs, liar, _ = _play(tmp_path, monkeypatch, lie, scenario="the_bruce", liars=("scotland",))
+    _convicted(dirs, liar, "who is dead")
