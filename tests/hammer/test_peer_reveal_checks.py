@@ -188,3 +188,39 @@ def test_hammer_peer_5_8_a_dead_block_sealed_behind_a_handle_is_convicted_when_a
 
     dirs, liar, _ = _play(tmp_path, monkeypatch, lie, scenario="the_bruce", liars=("scotland",))
     _convicted(dirs, liar, "who is dead")
+
+
+def _after_builds(nobles: int) -> dict[str, Any]:
+    """A public state the year after England's builds sealed two handles in Lothian, claiming ``nobles`` nobles."""
+    where = {"owner": "england", "location": "Lothian", "strength": 0}
+    return {"game": {"blocks": {"hidden.england.40": where, "hidden.england.41": where}}, "seen": {},
+            "builds": {"england": {"year": 1297, "nobles": nobles, "before": {}, "rps": {},
+                                   "handles": {"hidden.england.40": "Lothian", "hidden.england.41": "Lothian"}}}}
+
+
+def test_hammer_peer_3_12_a_noble_index_a_herald_opens_names_a_handle_its_winters_builds_sealed() -> None:
+    """A Herald opens the noble index the last builds sealed (hidden.SIDE.noble-YEAR-NAME): it must name one of the
+    handles those builds sealed, a fact checked as it opens (3.12, 7.6), not a pool handle or an older one."""
+    from pbem.core.peer.rules import FactLie
+    from pbem.hammer.peer_reveal import check_opened
+
+    index = "hidden.england.noble-1298-Angus"
+    check_opened(_after_builds(1), "england", {index: "hidden.england.40"}, {index: "hidden.england.40"})
+    with pytest.raises(FactLie, match=r"puts Angus behind 'hidden.england.30', which its builds of 1297 did not seal"):
+        check_opened(_after_builds(1), "england", {index: "hidden.england.30"}, {index: "hidden.england.30"})
+
+
+def test_hammer_peer_9_0_the_count_of_nobles_a_winters_builds_claimed_is_checked_as_its_handles_open() -> None:
+    """The builds claim, in public, how many nobles their handles hide (9.1 counts them); handles opened later that
+    show more nobles, or more other blocks, than that count leaves convict the side at once (9.0, 7.6)."""
+    from pbem.core.peer.rules import FactLie
+    from pbem.hammer.peer_reveal import check_opened
+
+    two = {"hidden.england.40": {"block": "Angus", "strength": 2},
+           "hidden.england.41": {"block": "Argyll", "strength": 2}}
+    check_opened(_after_builds(2), "england", two, two)
+    with pytest.raises(FactLie, match="counted 1 nobles among 2 blocks"):
+        check_opened(_after_builds(1), "england", two, two)
+    archers = {"hidden.england.40": {"block": "Wales Archers", "strength": 2}}
+    with pytest.raises(FactLie, match="counted 2 nobles among 2 blocks"):
+        check_opened(_after_builds(2), "england", archers, archers)
