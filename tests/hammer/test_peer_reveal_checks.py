@@ -43,15 +43,17 @@ def _enemy_near(public: dict[str, Any], side: str, area: str) -> bool:
 
 def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lie: Lie, scenario: str = "braveheart",
           liars: tuple[str, ...] = SIDES) -> tuple[dict[str, Path], str, list[str]]:
-    """Two folders play with the peer bots; at the first builds where one of ``liars`` has something to lie about
-    (``lie``), it seals the lie; in the next year it attacks with the handles it lied about whenever it can. Stops
-    at a verdict, or at the next winter. Returns the folders, the liar and its lied handles."""
+    """Two folders play with the peer bots; at each builds where one of ``liars`` (the first that does) has something
+    to lie about (``lie``), it seals the lie; the year after, it attacks with the handles it lied about whenever it
+    can. Stops at a verdict, at the end, or at the third winter after the first lie (a lie whose blocks did not fight
+    is sealed away by the next builds, and told again). Returns the folders, the liar and its lied handles."""
     keys = {s: identity.generate(s) for s in SIDES}
     honest_prepare = peer_winter.prepare
-    told: dict[str, Any] = {}  # the liar -> its lied handles, and "year" -> [the year they stand in]
+    told: dict[str, list[str]] = {}  # the liar -> every handle it lied about
+    years: list[int] = []  # the years the lies stand in
 
     def prepare(public: dict[str, Any], side: str, draft: Any, own_facts: Any, hide: Any) -> Any:
-        if side not in liars or len(told) > 1 or peer_winter.stage(public) != "builds":
+        if side not in liars or (told and side not in told) or peer_winter.stage(public) != "builds":
             return honest_prepare(public, side, draft, own_facts, hide)
         values: dict[str, Any] = {}
 
@@ -63,7 +65,8 @@ def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lie: Lie, scenario: s
         made = peer_winter.sealed_map(public, {s: order for s in SIDES})[side]
         lied = lie(side, order, public, values, made)
         if lied:
-            told.update({side: lied, "year": [public["game"]["year"] + 1]})
+            told[side] = [*told.get(side, []), *lied]
+            years.append(public["game"]["year"] + 1)
             for label in lied:
                 order["seal"][label] = hide(label, values[label])
         return order
@@ -71,11 +74,11 @@ def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lie: Lie, scenario: s
     monkeypatch.setattr(peer_winter, "prepare", prepare)
     monkeypatch.setattr(peer, "_check_own", lambda *args: None)
     dirs, send = joined({s: tmp_path / s / "bh" for s in SIDES}, keys, "hammer", scenario, {}, length=256, clock=1)
-    for _ in range(6000):
+    for _ in range(20000):
         out = peer.outcome(dirs["england"])
         g = out.state.get("game", {})
         if any(peer.outcome(d).verdict for d in dirs.values()) or (out.entries and not out.owes) \
-                or (told and g["year"] > told["year"][0] and g["phase"] == "winter"):
+                or (years and g["year"] >= years[0] + 2 and g["phase"] == "winter"):
             break
         for s in sorted(out.owes):
             if peer.outcome(dirs[s]).verdict:  # the other side's message just convicted it here
@@ -83,8 +86,8 @@ def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lie: Lie, scenario: s
             draft = _order(dirs[s], s, told.get(s, [])) if out.owes[s] == "commit" else None
             send(s, peer.write_owed(dirs[s], keys[s], draft, 1)[1])
     assert told, "no side had a block to lie about at any builds"
-    liar = next(s for s in SIDES if s in told)
-    return dirs, liar, told[liar]
+    (liar, lied), = told.items()
+    return dirs, liar, lied
 
 
 def _order(game_dir: Path, side: str, lied: list[str]) -> dict[str, Any]:
@@ -101,10 +104,8 @@ def _order(game_dir: Path, side: str, lied: list[str]) -> dict[str, Any]:
         groups = [[h for h in here if blocks[h]["location"] == blocks[here[0]]["location"]], *[[h] for h in here]]
         for group in groups if base or owed == "moves" else []:
             area = blocks[group[0]]["location"]
-            for nxt in board().neighbours(area):
-                if not any(b["owner"] != side and b["location"] == nxt for b in blocks.values()):
-                    continue
-                attempt = {"moves": [{"from": area, "parts": [{"blocks": group, "path": [nxt]}]}]}
+            for path in _paths(public, side, area):
+                attempt = {"moves": [{"from": area, "parts": [{"blocks": group, "path": path}]}]}
                 draft = {**base, "if_player1": attempt} if base else attempt
                 try:
                     rules.validate(public, side, draft, facts)
@@ -112,6 +113,18 @@ def _order(game_dir: Path, side: str, lied: list[str]) -> dict[str, Any]:
                     continue
                 return draft
     return bot_order(rules, public, side, facts)
+
+
+def _paths(public: dict[str, Any], side: str, area: str) -> list[list[str]]:
+    """Paths of one to three areas from ``area`` to an enemy area, through friendly or empty ones, shortest first."""
+    enemy = {b["location"] for b in public["game"]["blocks"].values() if b["owner"] != side}
+    out: list[list[str]] = []
+    paths = [[area]]
+    for _ in range(3):
+        paths = [[*p, n] for p in paths for n in sorted(board().neighbours(p[-1])) if n not in p]
+        out += [p[1:] for p in paths if p[-1] in enemy]
+        paths = [p for p in paths if p[-1] not in enemy]
+    return out
 
 
 def _convicted(dirs: dict[str, Path], liar: str, why: str) -> dict[str, Any]:
