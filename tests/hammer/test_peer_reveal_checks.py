@@ -134,7 +134,7 @@ def _convicted(dirs: dict[str, Path], liar: str, why: str) -> dict[str, Any]:
     ledger = sorted((dirs[honest] / "ledger").iterdir())
     last = json.loads(ledger[-1].read_text())
     assert last["kind"] == "void", f"no conviction at once: the record ends in {last['kind']}"
-    assert last["cheater"] == liar and why in last["reason"], last
+    assert last["cheater"] == liar and why in last["reason"], (last["cheater"], last["reason"])
     years = [e["state"]["game"]["year"] for e in map(json.loads, (p.read_text() for p in ledger))
              if "game" in e.get("state", {})]
     assert years[-1] > years[0], "convicted before the next year"
