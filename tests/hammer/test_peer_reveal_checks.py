@@ -51,8 +51,10 @@ def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lie: Lie, scenario: s
     honest_prepare = peer_winter.prepare
     told: dict[str, list[str]] = {}  # the liar -> every handle it lied about
     years: list[int] = []  # the years the lies stand in
+    truths: dict[str, Any] = {}  # what the lied handles hide in truth: the liar's client plays its winters by them
 
     def prepare(public: dict[str, Any], side: str, draft: Any, own_facts: Any, hide: Any) -> Any:
+        own_facts = {**own_facts, **truths} if side in told else own_facts
         if side not in liars or (told and side not in told) or peer_winter.stage(public) != "builds":
             return honest_prepare(public, side, draft, own_facts, hide)
         values: dict[str, Any] = {}
@@ -63,8 +65,10 @@ def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lie: Lie, scenario: s
 
         order = honest_prepare(public, side, draft, own_facts, noting)
         made = peer_winter.sealed_map(public, {s: order for s in SIDES})[side]
+        honest = dict(values)
         lied = lie(side, order, public, values, made)
         if lied:
+            truths.update({label: honest[label] for label in lied})
             told[side] = [*told.get(side, []), *lied]
             years.append(public["game"]["year"] + 1)
             for label in lied:
