@@ -84,8 +84,8 @@ def _builds(side: str, builds: Mapping[str, Any], opened: Mapping[str, Any], rev
             raise FactLie(f"{handle}, sealed in {area} at the winter of {year}, hides {name}, who stood in {was} "
                           "(7.6)")
         if strength < old or (strength > old and side == "england" and spec(name).type not in ENGLISH_BUILDABLE):
-            raise FactLie(f"{handle} hides {name} at strength {strength}, who had {old} before the builds of {year} "
-                          "(7.6, 7.63)")
+            raise FactLie(f"{handle} hides {name} at strength {strength}, which the builds at the winter of {year} "
+                          f"cannot give a block that had {old} (7.6, 7.63)")
         built[area] = built.get(area, 0) + strength - old
         if built[area] > int(rps.get(area, 0)):
             raise FactLie(f"its blocks sealed in {area} at the winter of {year} gained {built[area]} steps, where its "

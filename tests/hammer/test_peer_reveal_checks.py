@@ -170,7 +170,7 @@ def test_hammer_peer_7_6_a_strength_lie_at_the_builds_is_convicted_when_a_battle
         return lied
 
     dirs, liar, _ = _play(tmp_path, monkeypatch, lie)
-    _convicted(dirs, liar, "(7.6")
+    _convicted(dirs, liar, "at the winter of")
 
 
 def test_hammer_peer_8_0_one_block_sealed_behind_two_handles_is_convicted_when_both_open(
