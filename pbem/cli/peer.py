@@ -88,6 +88,12 @@ def status(game_dir: Path) -> None:
     man = peer.manifest(game_dir)
     out = peer.outcome(game_dir)
     say(f"game {man.game} (protocol §13): {peer.describe(out, len(out.entries))}")
+    from pbem.core.peer.rules import draft_hint, hidden_rules
+    rules = hidden_rules(rs.load(man.ruleset, man.options))
+    for side in sorted(s for s, what in out.owes.items() if what == "commit"):
+        hint = draft_hint(rules, out.state, side) if rules is not None else ""
+        if hint:
+            say(f"{side} drafts: {hint}")
 
 
 def verify(game_dir: Path) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Deck, Facts, PeerStep
-from pbem.hammer import peer_orders, peer_setup, peer_winter
+from pbem.hammer import peer_drafts, peer_orders, peer_reveal, peer_setup, peer_winter
 from pbem.hammer.play import peer_bot
 from pbem.hammer.rules import engine, peer_events, peer_plans
 from pbem.hammer.rules.blocks import SIDES, spec
@@ -176,6 +176,16 @@ class HammerPeer:
     def check_facts(self, scenario: str, options: dict[str, Any], side: str, facts: Mapping[str, Any],
                     complete: bool) -> None:
         peer_setup.check_facts(scenario, parse_options(options), side, facts, complete)
+
+    def check_opened(self, public: dict[str, Any], side: str, opened: Mapping[str, Any],
+                     revealed: Mapping[str, Any]) -> None:
+        """Blocks opened before the end against the public state, at once: one key per block, a winter's seals
+        against what its builds made public (peer_reveal.py)."""
+        peer_reveal.check_opened(public, side, opened, revealed)
+
+    def draft_hint(self, public: dict[str, Any], side: str) -> str:
+        """What the side's next draft holds (``pbem status``): with no referee nobody else tells it (peer_drafts.py)."""
+        return peer_drafts.draft_hint(self.owes(public).get(side), public, side)
 
     def owes(self, public: dict[str, Any]) -> dict[str, str]:
         """Who owes what (the engine's ``next_call``); the winter's rounds (peer_winter.py); every side "deal"

@@ -90,16 +90,46 @@ def truth(public: Mapping[str, Any], side: str, facts: Facts) -> tuple[GameState
             name, sealed = block_of(resolver.fact(key, RULE))
             strength = b.strength
             if b.location in board().areas:
-                strength = 1 if key in win.get("drawn", {}) else \
-                    (b.strength or (sealed or spec(name).steps) - int(public.get("damage", {}).get(key, 0)))
-                if name == WALLACE and win.get("wallace") == "selkirk":
-                    strength = min(spec(WALLACE).steps, strength + WALLACE_GAIN)
+                strength = 1 if key in win.get("drawn", {}) else wintered(
+                    name, b.strength or (sealed or spec(name).steps) - int(public.get("damage", {}).get(key, 0)), win)
             b = BlockState(b.owner, b.location, strength)
         if b.owner == side:
             keys[name] = key
         blocks[name] = b
     g.blocks = blocks
     return g, keys
+
+
+def wintered(name: str, strength: int, win: Mapping[str, Any]) -> int:
+    """A block's strength as the builds find it: Wallace wintering in Selkirk gains steps (7.5)."""
+    if name == WALLACE and win.get("wallace") == "selkirk":
+        return min(spec(WALLACE).steps, strength + WALLACE_GAIN)
+    return strength
+
+
+def sealed_map(public: Mapping[str, Any], orders: Mapping[str, Any]) -> dict[str, Any]:
+    """What the builds make public that a later reveal of their handles is checked against (7.6; peer_reveal.py):
+    per side the winter's year, where each new handle was sealed, how many nobles it claims among them, the
+    blocks whose strength before the builds is public (seen on the map: area and strength) and per area the RPs
+    its handles may use (less the draws made there and the steps its blocks named openly took)."""
+    g = GameState.from_dict(public["game"])
+    win = public.get("winter", {})
+    out: dict[str, Any] = {}
+    for side in SIDES:
+        order = orders[side]
+        before = {public["seen"][k]: [b.location, wintered(public["seen"][k], b.strength, win)]
+                  for k, b in sorted(g.blocks.items())
+                  if b.owner == side and k in public["seen"] and b.location in board().areas}
+        rps = {}
+        for area, n in replacement_points(g, side).items():
+            named = sum(s - g.blocks[k].strength for k, s in order.get("named", {}).items()
+                        if g.blocks[k].location == area)
+            drawn = sum(1 for a in win.get("drawn", {}).values() if a == area and side == "scotland")
+            rps[area] = max(n - drawn - named, 0)
+        out[side] = {"year": g.year, "nobles": int(order["nobles"]), "before": dict(sorted(before.items())),
+                     "rps": dict(sorted(rps.items())),
+                     "handles": {h: a for a, labels in sorted(order["rekey"]["areas"].items()) for h in labels}}
+    return out
 
 
 class _ClaimDecider:
@@ -373,6 +403,7 @@ def adjudicate(public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, 
         return PeerStep(out, log)
     g = GameState.from_dict(public["game"])
     log = []
+    builds = sealed_map(public, orders)
     nobles = dict(public["unseen_nobles"])
     labels = dict(public.get("next_label", {}))
     for side in SIDES:
@@ -398,7 +429,7 @@ def adjudicate(public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, 
     out = {k: v for k, v in public.items() if k not in ("winter", "damage")}  # new handles hold their strengths
     seen = {k: v for k, v in sorted(public["seen"].items()) if k in g.blocks}
     out.update({"game": g.to_dict(), "seen": seen, "unseen_nobles": nobles, "next_label": labels,
-                "noble_index": {s: g.year for s in SIDES}})
+                "noble_index": {s: g.year for s in SIDES}, "builds": builds})
     return PeerStep(out, log)
 
 

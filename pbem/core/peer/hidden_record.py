@@ -20,7 +20,7 @@ from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.peer import chain, deal, dealing, handles, marks, memo
 from pbem.core.peer.message import Message
 from pbem.core.peer.rounds import Cheat, Manifest, Outcome, claimed, entry_hash, get, make_entry, order_round
-from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, owner_of, sealed
+from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, check_opened, owner_of, sealed
 from pbem.core.plain import plain_copy
 
 
@@ -67,8 +67,10 @@ class _Book:
         for label in want:
             self.own(label, m.side)
 
-    def take(self, m: Message, openings: Any, step: int, proof: list[str]) -> None:
-        """Open handles of ``m``'s side, each checked against its handle at once (protocol §13.10)."""
+    def take(self, m: Message, openings: Any, step: int, proof: list[str], public: dict[str, Any]) -> None:
+        """Open handles of ``m``'s side, each checked against its handle at once, and what they say against
+        ``public``, the state of the entry they open in (protocol §13.10)."""
+        opened: dict[str, Any] = {}
         for o in openings:
             label = o["label"]
             if self.owners.get(label) != m.side:
@@ -84,8 +86,14 @@ class _Book:
                 raise Cheat(m.side, step, f"its opening of {label} does not open the handle it published "
                             "(protocol §13.10)", [*proof, m.hash])
             if self.reveal(label, o["value"]):
-                self.fresh[label] = o["value"]
+                self.fresh[label] = opened[label] = o["value"]
         self.check(m.side, step, [*proof, m.hash], complete=False)
+        if opened:
+            mine = {k: v for k, v in self.revealed.items() if self.owners[k] == m.side}
+            try:
+                check_opened(self.rules, public, m.side, opened, mine)
+            except FactLie as exc:
+                raise Cheat(m.side, step, f"its revealed facts break the rules: {exc}", [*proof, m.hash]) from None
 
     def check(self, side: str, step: int, proof: list[str], complete: bool) -> None:
         def call() -> None:
@@ -225,7 +233,7 @@ def _entries(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, boo
         for s in man.sides:  # a reveal's openings are checked at once, before the round is complete
             r = get(held, step, "reveal", s)
             if r is not None and r.answers == prev:
-                book.take(r, r.body.get("openings", []), step, [])
+                book.take(r, r.body.get("openings", []), step, [], public)
         got = order_round(man, held, entries, public, step, links, lambda side, order: None)
         if isinstance(got, Outcome):
             return _with(got, book)
@@ -303,7 +311,7 @@ def _adjudicate(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, 
                 out = claimed(man, entries, public, n, {q.owner: "open"}, held)
                 return _with(out, book, {"question": question, "public": public, "orders": orders,
                                          "seed": seed.hex()})
-            book.take(m, m.body["openings"], n, [])
+            book.take(m, m.body["openings"], n, [], public)
             if q.label not in book.revealed:
                 raise Cheat(q.owner, n, f"its open message does not open {q.label}, which the rules ask "
                             f"({q.rule}; protocol §13.10)", [m.hash])
@@ -339,7 +347,7 @@ def _final(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, book:
         return _with(out, book)
     for m in finals:
         assert m is not None
-        book.take(m, m.body["openings"], n, [])
+        book.take(m, m.body["openings"], n, [], public)
         unopened = sorted(k for k, s in book.owners.items() if s == m.side and k not in book.revealed
                           and not k.startswith("card."))
         if unopened:

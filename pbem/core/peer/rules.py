@@ -151,6 +151,9 @@ class HiddenRules(Protocol):
 #   sealed(public, side, order) -> {label: handle}  the facts an order seals (a handle each, in the order)
 #   prepare(public, side, order, own, hide) -> order  the owner's client: its draft as committed, its hidden
 #       cards named by label and what it seals replaced by ``hide(label, value)`` (a fresh handle)
+#   draft_hint(public, side) -> str  one sentence: what the side's next draft holds (``pbem status`` prints it)
+#   check_opened(public, side, opened, revealed) -> None  raise ``FactLie`` when facts ``side`` opens now cannot
+#       be its facts under the public state they open in (what an order sealed and the rules made public since)
 
 
 def drawn(rules: HiddenRules, public: dict[str, Any]) -> list[str]:
@@ -170,6 +173,22 @@ def prepare(rules: HiddenRules, public: dict[str, Any], side: str, order: Any, o
     """The order as the owner's client commits it (protocol §13.12)."""
     make = getattr(rules, "prepare", None)
     return make(public, side, order, own, hide) if make is not None else order
+
+
+def check_opened(rules: HiddenRules, public: dict[str, Any], side: str, opened: Mapping[str, Any],
+                 revealed: Mapping[str, Any]) -> None:
+    """Facts ``side`` opens now (``opened``; ``revealed``: all of its facts opened so far, these too) checked
+    against the public state of the entry they open in, at once (protocol §13.10): ``check_facts`` sees only
+    the facts, so what an order sealed is checked here against what that order made public."""
+    check = getattr(rules, "check_opened", None)
+    if check is not None:
+        check(public, side, opened, revealed)
+
+
+def draft_hint(rules: HiddenRules, public: dict[str, Any], side: str) -> str:
+    """What ``side``'s next draft holds, in one sentence, or "" (a player with no referee has nobody to ask)."""
+    hint = getattr(rules, "draft_hint", None)
+    return str(hint(public, side)) if hint is not None else ""
 
 
 def hidden_rules(rules: Any) -> HiddenRules | None:
