@@ -14,6 +14,7 @@ refereed game every block is a name and these reads are the plain ones.
 from __future__ import annotations
 
 from pbem.core.drbg import Dice
+from pbem.core.errors import PbemError
 from pbem.hammer.rules import hidden, sofar
 from pbem.hammer.rules.battle import fight_defection
 from pbem.hammer.rules.blocks import spec
@@ -116,6 +117,10 @@ def proclaim(state: GameState, candidate: str) -> tuple[Log, list[str]]:
     key = french_key(state) if candidate == "Balliol" else candidate_key(state, candidate)
     assert key is not None  # coronation_refusal found him
     shown = hidden.reveal(state, [key], CROWN_SHOWN)
+    wanted = FRENCH if candidate == "Balliol" else candidate
+    if hidden.name_of(key) != wanted:  # the record's check of the facts convicts it first (peer_setup.check_facts)
+        raise PbemError(f"coronation of {candidate}: the Scots show {hidden.name_of(key)} behind {key}, not {wanted} "
+                        f"({CROWN_SHOWN})")
     where = state.blocks[key].location
     state.blocks[KING] = BlockState("scotland", where, spec(KING).steps)
     state.king = candidate
