@@ -92,6 +92,8 @@ def test_hammer_peer_6_21_coronation_gives_the_refereed_result_and_opens_only_wh
         key = next((h for h, n in seen.items() if n == name), name)
         if key in game:
             assert game[key]["owner"] == b.owner, name
+    for s in ("england", "scotland"):
+        assert any("verify ok" in line for line in peer.verify(dirs[s]))
 
 
 def _own(dirs: dict[str, Path], side: str) -> dict[str, Any]:
@@ -217,3 +219,45 @@ def test_hammer_peer_6_21_the_other_client_waits_for_the_scots_facts(
     assert asked.value.label == "noble.scotland.Bruce"
     with resolving(Resolver.of(public, mine)):
         assert peer_events.coronations(GameState.from_dict(public["game"]), "scotland") == [{"coronation": "Bruce"}]
+
+
+def test_hammer_peer_6_22_balliol_returns_with_the_french_knights_their_handle_opened_with_the_order(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In 1301 with the French Knights in Fife behind a handle (a variant's set-up), the Scots announce the Return of
+    the King: their reveal opens the French Knights' handle and the noble index and handle of Bruce (a Bruce noble,
+    6.22 sends him to England), nothing else, no pause; the King deploys with the French Knights, Wallace alive. The
+    refereed engine on the same true blocks writes the same coronation line."""
+    scots = {a: tuple(bs) for a, bs in BRAVEHEART.scottish.items()}
+    scots["Fife"] = (*scots["Fife"], "French Knights")
+    monkeypatch.setitem(scenarios(), "braveheart", dataclasses.replace(
+        BRAVEHEART, first_year=1301, scottish=scots, scottish_off_map=("King",)))
+    dirs = one_turn(tmp_path, monkeypatch)
+    record = entries(dirs["england"])
+    assert not any(e["kind"] == "void" for e in record), record[-1]
+    before, step = _step(record)
+    assert not any(e["kind"] == "pause" for e in record if e["entry"] > before["entry"])
+    line = next(x for x in step["log"] if x["what"] == "coronation")
+    assert (line["king"], line["area"], line["defectors"], line["rule"]) == ("Balliol", "Fife", ["Bruce"], "6.22")
+    seen = step["state"]["seen"]
+    french = next(h for h, n in seen.items() if n == "French Knights")
+    bruce = next(h for h, n in seen.items() if n == "Bruce")
+    assert {k for k in step["revealed"] if not k.startswith("card.")} == {french, "noble.scotland.Bruce", bruce}
+    assert step["state"]["game"]["blocks"][bruce]["owner"] == "england"
+    g = _named(before["state"], {**_own(dirs, "scotland"), **_own(dirs, "england")})
+    ref = next(x for x in kings.crown(g, "Balliol", None, None) if x.what == "coronation").facts  # type: ignore[arg-type]
+    assert {k: ref[k] for k in ("king", "area", "defectors", "rule")} == \
+        {k: line[k] for k in ("king", "area", "defectors", "rule")}
+
+
+def test_hammer_peer_6_21_a_defector_among_scots_fights_at_once_and_the_record_verifies(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Galloway stands in Fife with Bruce: crowned, Bruce sends him to England and he attacks the Scots in Fife at
+    once (6.21: a normal battle), its blocks revealed as any battle's; both folders verify the record."""
+    crowning(monkeypatch, galloway="Fife")
+    dirs = one_turn(tmp_path, monkeypatch)
+    record = entries(dirs["england"])
+    assert not any(e["kind"] == "void" for e in record), record[-1]
+    _, step = _step(record)
+    assert any(line["what"] == "battle" and line.get("area") == "Fife" for line in step["log"]), step["log"]
+    for s in ("england", "scotland"):
+        assert any("verify ok" in line for line in peer.verify(dirs[s]))
