@@ -206,7 +206,8 @@ class HammerPeer:
         g = GameState.from_dict(public["game"])
         with resolving(Resolver.of(public, facts)):
             if owed == "card":
-                if set(order) - {*CARD_KEYS, peer_events.ANSWERS, peer_events.OPENS} or order.get("card") not in g.hands.get(side, []):
+                sealed_keys = {*CARD_KEYS, peer_events.ANSWERS, peer_events.OPENS}  # what its client adds
+                if set(order) - sealed_keys or order.get("card") not in g.hands.get(side, []):
                     raise IllegalOrder(f"card from {side}: play one of the card labels in its hand "
                                        f"({', '.join(g.hands.get(side, []))}), with if_player1 its moves (3.1)")
                 played = card(str(facts.get(order["card"], CARD_RULE)))

@@ -20,7 +20,7 @@ from pbem.hammer.rules.battle import fight_defection
 from pbem.hammer.rules.blocks import spec
 from pbem.hammer.rules.decisions import Decider
 from pbem.hammer.rules.errors import IllegalOrder
-from pbem.hammer.rules.log import PUBLIC, LogEntry, entry
+from pbem.hammer.rules.log import PUBLIC, LogEntry, Plain, entry
 from pbem.hammer.rules.state import DEAD, OFF_MAP, POOL, BlockState, GameState
 from pbem.hammer.rules.victory import edward_dies as edward_dies
 from pbem.hammer.rules.victory import king_dies as king_dies
@@ -132,9 +132,8 @@ def proclaim(state: GameState, candidate: str) -> tuple[Log, list[str]]:
     defectors = [n for n in state.nobles_of("scotland") if spec(n).faction == faction and spec(n).name != MORAY]
     for name in defectors:
         state.blocks[name].owner = "england"
-    log += [entry("coronation", None, PUBLIC, king=candidate, area=where,
-                  defectors=sorted(hidden.name_of(n) for n in defectors),
-                  rule=rule)]
+    names: list[Plain] = [*sorted(hidden.name_of(n) for n in defectors)]  # the handles' blocks, shown above
+    log += [entry("coronation", None, PUBLIC, king=candidate, area=where, defectors=names, rule=rule)]
     return log, defectors
 
 
@@ -166,5 +165,5 @@ def _fight_defection(state: GameState, area: str, defectors: list[str], rng: Dic
     return list(fight_defection(state, area, list(defectors), rng, decider) or [])
 
 
-__all__ = ["coronation_candidates", "coronation_refusal", "candidate_key", "french_key", "proclaim", "crown", "edward_dies", "king_dies",
-           "end_of_1306", "fight_defections", "defection_areas"]
+__all__ = ["coronation_candidates", "coronation_refusal", "candidate_key", "french_key", "proclaim", "crown",
+           "edward_dies", "king_dies", "end_of_1306", "fight_defections", "defection_areas"]
