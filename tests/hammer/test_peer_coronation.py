@@ -221,16 +221,37 @@ def test_hammer_peer_6_21_the_other_client_waits_for_the_scots_facts(
         assert peer_events.coronations(GameState.from_dict(public["game"]), "scotland") == [{"coronation": "Bruce"}]
 
 
+def balliol(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Braveheart from 1301 with the French Knights in Fife behind a Scottish handle (6.22's conditions met)."""
+    scots = {a: tuple(bs) for a, bs in BRAVEHEART.scottish.items()}
+    scots["Fife"] = (*scots["Fife"], "French Knights")
+    monkeypatch.setitem(scenarios(), "braveheart", dataclasses.replace(
+        BRAVEHEART, first_year=1301, scottish=scots, scottish_off_map=("King",)))
+
+
+def test_hammer_peer_6_22_a_return_of_the_king_that_hides_the_french_knights_convicts_the_scots(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Scottish client that announces Balliol's return but leaves the French Knights' handle out of what its reveal
+    opens: the English client, every fact the reveal opened known, finds no French Knights shown on the map and
+    convicts the Scots at once, naming 6.22 (checked by mutation: a refusal that trusts an unseen handle)."""
+    balliol(monkeypatch)
+    honest = peer_events.coronation_opens
+
+    def hiding(state: Any, candidate: str, facts: Any) -> list[str]:
+        return [label for label in honest(state, candidate, facts) if label.startswith("noble.")]
+
+    monkeypatch.setattr(peer_events, "coronation_opens", hiding)
+    last = convicted(one_turn(tmp_path, monkeypatch))
+    assert "no block the Scots showed with the order is the French Knights on the map (6.22)" in last["reason"], last
+
+
 def test_hammer_peer_6_22_balliol_returns_with_the_french_knights_their_handle_opened_with_the_order(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In 1301 with the French Knights in Fife behind a handle (a variant's set-up), the Scots announce the Return of
     the King: their reveal opens the French Knights' handle and the noble index and handle of Bruce (a Bruce noble,
     6.22 sends him to England), nothing else, no pause; the King deploys with the French Knights, Wallace alive. The
     refereed engine on the same true blocks writes the same coronation line."""
-    scots = {a: tuple(bs) for a, bs in BRAVEHEART.scottish.items()}
-    scots["Fife"] = (*scots["Fife"], "French Knights")
-    monkeypatch.setitem(scenarios(), "braveheart", dataclasses.replace(
-        BRAVEHEART, first_year=1301, scottish=scots, scottish_off_map=("King",)))
+    balliol(monkeypatch)
     dirs = one_turn(tmp_path, monkeypatch)
     record = entries(dirs["england"])
     assert not any(e["kind"] == "void" for e in record), record[-1]
