@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.hammer_peer_play import entries, play, rig_deal
+from support.hammer_peer_play import audited, entries, play, rig_deal
 
 from pbem.core.peer import folder as peer
 from pbem.core.peer.rules import Facts, NeedReveal
@@ -282,3 +282,14 @@ def test_hammer_peer_6_21_a_defector_among_scots_fights_at_once_and_the_record_v
     assert any(line["what"] == "battle" and line.get("area") == "Fife" for line in step["log"]), step["log"]
     for s in ("england", "scotland"):
         assert any("verify ok" in line for line in peer.verify(dirs[s]))
+
+
+def test_hammer_peer_6_21_a_game_with_a_coronation_verifies_and_audits_to_the_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The crowning variant played by the bots to the end: the final audit's replay, every fact known, reaches every
+    public state the record holds, the coronation's among them (its reads take the same path with every fact)."""
+    crowning(monkeypatch, galloway="Fife")
+    rig_deal(monkeypatch, {"scotland": ["herald"]})
+    dirs = play(tmp_path, {})
+    record = audited(dirs)
+    assert any(line["what"] == "coronation" for e in record if e["kind"] == "step" for line in e["log"])
