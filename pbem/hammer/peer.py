@@ -12,7 +12,8 @@ decisions in battle follow it, or the defaults (battle.py) for a side with none.
 
 The Winter Turn is peer_winter.py's (three rounds of claims and seals, 7.1-7.7); the next year is dealt again by
 the mental deal (``owes`` gives every side "deal", 7.8). Events (3.12) resolve in the same engine, reading hidden
-blocks as the table shows them (peer_events.py). Not built yet (docs/hammer-peer.md): a coronation with no referee.
+blocks as the table shows them (peer_events.py), and so does a coronation announced with one (6.21, 6.22: the Scots'
+reveal opens ahead what it reads, kings.py).
 """
 
 from __future__ import annotations
@@ -215,10 +216,12 @@ class HammerPeer:
         g = GameState.from_dict(public["game"])
         with resolving(Resolver.of(public, facts)):
             if owed == "card":
-                if set(order) - {*CARD_KEYS, peer_events.ANSWERS} or order.get("card") not in g.hands.get(side, []):
+                sealed_keys = {*CARD_KEYS, peer_events.ANSWERS, peer_events.OPENS}  # what its client adds
+                if set(order) - sealed_keys or order.get("card") not in g.hands.get(side, []):
                     raise IllegalOrder(f"card from {side}: play one of the card labels in its hand "
                                        f"({', '.join(g.hands.get(side, []))}), with if_player1 its moves (3.1)")
                 played = card(str(facts.get(order["card"], CARD_RULE)))
+                peer_events.check_opens(side, order)
                 if played.is_event:
                     peer_events.check(g, side, played.id, order.get("event", PASS))
                 peer_orders.check_answers(g, public, side, order, facts)
@@ -229,15 +232,17 @@ class HammerPeer:
             _after_moves(g, side, order)
 
     def foresee(self, public: dict[str, Any], side: str, order: Any) -> list[str]:
-        """What the side's reveal opens ahead (no extra exchange): the card it plays (3.1); in a Move round, its
+        """What the side's reveal opens ahead (no extra exchange): the card it plays (3.1) and what a coronation
+        announced with it reads (6.21, 6.22, listed by the side's client: ``opens``); in a Move round, its
         blocks in line in every battle of the board after its own moves (or after Player 1's, already made,
         for the side that owes nothing): an attacked area keeps its pinned defenders (4.6), so the battle is
         fought (5.1). Not Player 1's ``if_player1`` attacks: whether it is Player 1 is not known yet."""
         if not isinstance(order, dict):
             return []
         owed = self.owes(public).get(side)
-        if owed == "card":
-            return [order["card"]] if "card" in order else []
+        if owed == "card":  # and what a coronation reads of the side's facts (6.21, 6.22), listed by its client
+            opens = order.get(peer_events.OPENS)
+            return [*([order["card"]] if "card" in order else []), *(opens if isinstance(opens, list) else [])]
         if owed == "winter":
             return peer_winter.foresee(public, side, order)
         g = GameState.from_dict(public["game"])

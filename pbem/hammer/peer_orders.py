@@ -81,7 +81,8 @@ def sealed(public: Mapping[str, Any], side: str, order: Any) -> dict[str, str]:
 def prepare(public: Mapping[str, Any], side: str, order: Any, own: Mapping[str, Any], hide: Callable[[str, Any], str],
             card: bool) -> Any:
     """The draft as committed: its ``plans`` table, checked, sealed behind a fresh handle; with a ``card``, its
-    answers to a Pillage of each of its groups next to an enemy group, each sealed (worked out with the plan)."""
+    answers to a Pillage of each of its groups next to an enemy group, each sealed (worked out with the plan); with a
+    coronation, the labels of its facts the coronation reads (``opens``: its reveal opens them ahead, 6.21, 6.22)."""
     if not isinstance(order, dict) or "game" not in public:
         return order
     out, mine = dict(order), dict(own)
@@ -89,6 +90,12 @@ def prepare(public: Mapping[str, Any], side: str, order: Any, own: Mapping[str, 
         peer_plans.parse(side, order[peer_plans.KEY], handles(public["game"]))
         label = peer_plans.label(side, public["game"])
         out[peer_plans.KEY], mine[label] = hide(label, order[peer_plans.KEY]), order[peer_plans.KEY]
+    event = order.get("event")
+    if card and isinstance(event, dict) and "coronation" in event:  # what it reads of the side's facts, opened ahead
+        facts = Facts({}, dict.fromkeys(mine, side), mine)
+        with resolving(Resolver.of(dict(public), facts)):
+            out[peer_events.OPENS] = peer_events.coronation_opens(GameState.from_dict(public["game"]),
+                                                                  str(event["coronation"]), facts)
     if card:
         facts = Facts({}, {}, mine)
         with resolving(Resolver.of(dict(public), facts)):

@@ -3,7 +3,8 @@
 passed, when it holds no other) and attacks with the first of its blocks that may legally enter an area
 holding the enemy, as Player 1 in ``if_player1`` and as Player 2 in its Move round. In the Game Turns
 ``EVENT_TURNS`` gives its side it plays an Event it holds, in its first legal use (peer_events.uses), so the
-demo shows them; one side at a time, since two Events end the year (3.12)."""
+demo shows them; one side at a time, since two Events end the year (3.12). The Scots crown a King with the first
+Event they hold whenever the rules let them (6.21, 6.22: ``coronation_order``), so the demo reaches one sometimes."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ def bot_order(rules: Any, public: dict[str, Any], side: str, facts: Facts) -> di
     if kind is None or kind == "winter":
         return {}  # a winter's plan left empty: every question takes its default (docs/orders.md "Winter")
     if kind == "card":
+        crowning = coronation_order(public, side, facts)
+        if crowning:
+            return crowning
         if int(public["game"]["turn"]) + 1 in EVENT_TURNS.get(side, ()):
             for label in public["game"]["hands"][side]:
                 played = event_order(public, side, facts, str(facts.get(label, "its own card")))
@@ -60,6 +64,18 @@ def _attack(rules: Any, public: dict[str, Any], side: str, facts: Facts, base: d
                 continue
             return attempt
     return {}
+
+
+def coronation_order(public: dict[str, Any], side: str, facts: Facts) -> dict[str, Any]:
+    """A card order announcing a coronation with the first Event the side holds (6.21, 6.22), or {} when it holds
+    none or the rules allow no candidate now (read with its own facts: its noble index, its handles)."""
+    label = next((c for c in public["game"]["hands"][side] if card(str(facts.get(c, "its own card"))).is_event), None)
+    if label is None:
+        return {}
+    g = GameState.from_dict(public["game"])
+    with resolving(Resolver.of(public, facts)):
+        crowns = peer_events.coronations(g, side)
+    return {"card": label, "event": crowns[0]} if crowns else {}
 
 
 def event_order(public: dict[str, Any], side: str, facts: Facts, event: str,

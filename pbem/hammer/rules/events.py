@@ -254,14 +254,7 @@ def _herald(state: GameState, side: str, params: dict[str, Any], rng: Any, decid
 
 
 def _revealed(state: GameState, handles: list[str], rule: str) -> Log:
-    """With no referee, the public line of the hidden blocks an Event revealed (none in a refereed game), as a
-    battle's reveal line says them (5.1): each block and its strength, shown to the other side."""
-    if not handles:
-        return []
-    owner = state.blocks[handles[0]].owner
-    return [LogEntry("reveal", owner, PUBLIC, {"seen_by": other_side(owner), "rule": rule,
-                                               "blocks": [{"block": h, "strength": state.blocks[h].strength}
-                                                          for h in handles]})]
+    return hidden.reveal_line(state, handles, rule)
 
 
 def _truce(state: GameState, side: str, params: dict[str, Any], rng: Any, decider: Decider) -> Log:

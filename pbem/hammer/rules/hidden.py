@@ -25,7 +25,8 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from pbem.core.errors import PbemError
-from pbem.hammer.rules.blocks import HANDLE_SPEC, SIDES, UNSEEN, BlockSpec, blocks, spec
+from pbem.hammer.rules.blocks import HANDLE_SPEC, SIDES, UNSEEN, BlockSpec, blocks, other_side, spec
+from pbem.hammer.rules.log import PUBLIC, LogEntry
 from pbem.hammer.rules.vocab import PLACES
 
 if TYPE_CHECKING:
@@ -117,6 +118,11 @@ def resolving(resolver: Resolver) -> Iterator[Resolver]:
     finally:
         HANDLE_SPEC.reset(hook)
         _ACTIVE.reset(token)
+
+
+def active() -> bool:
+    """Whether a resolver is active (a peer step): a block may then stand behind a handle nobody has seen."""
+    return _ACTIVE.get() is not None
 
 
 def is_handle(name: str) -> bool:
@@ -268,6 +274,44 @@ def indexed_nobles(side: str) -> list[str]:
     seen = set(r.seen.values())
     return sorted(n for n, y in (index_of(label) or ("", -1) for label in r.facts.owners)
                   if y == year and n not in seen and r.index_label(side, n) in r.facts.owners)
+
+
+def index_handle(state: GameState, side: str, name: str, rule: str) -> str | None:
+    """The handle ``side``'s noble index puts the noble ``name`` behind (asked of its owner, not revealed: a
+    coronation's check reads where he stands, 6.21), or None when the index names no handle on the board."""
+    r = _ACTIVE.get()
+    if r is None:
+        return None
+    handle = r.facts.get(r.index_label(side, name), rule)
+    return handle if isinstance(handle, str) and handle.startswith(PREFIX) and handle in state.blocks else None
+
+
+def opened_as(state: GameState, side: str, name: str, rule: str) -> str | None:
+    """The unseen handle of ``side`` on the map that hides ``name`` among those whose fact is public (opened with
+    the order, 6.22: the French Knights), or, on the owner's client, among its own; None when none does. Only a
+    public fact is branched on, so every client takes the same path; the owner's client notes the one it reads
+    (what its reveal sends ahead)."""
+    r = _ACTIVE.get()
+    if r is None:
+        return None
+    for h in sorted(k for k, b in state.blocks.items() if b.owner == side and k.startswith(PREFIX)
+                    and b.location not in PLACES and k not in r.seen):
+        value = r.facts.revealed.get(h) if r.facts.is_public(h) else r.facts.own.get(h)
+        if value is not None and block_of(value)[0] == name:
+            r.facts.get(h, rule)
+            return h
+    return None
+
+
+def reveal_line(state: GameState, handles: list[str], rule: str) -> list[LogEntry]:
+    """The public line of the hidden blocks an Event or a coronation revealed (none in a refereed game), as a
+    battle's reveal line says them (5.1): each block and its strength, shown to the other side."""
+    if not handles:
+        return []
+    owner = state.blocks[handles[0]].owner
+    return [LogEntry("reveal", owner, PUBLIC, {"seen_by": other_side(owner), "rule": rule,
+                                               "blocks": [{"block": h, "strength": state.blocks[h].strength}
+                                                          for h in handles]})]
 
 
 def find(state: GameState, name: str, rule: str) -> str:

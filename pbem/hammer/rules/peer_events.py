@@ -14,7 +14,11 @@ they read of a hidden block goes through ``hidden.py``, which reveals exactly wh
   public, an unseen one's room is the steps it lost (public), so nothing hidden is read.
 - Sea Move: the moved handles change area publicly and stay unseen; "not the Norse" (4.7) is checked when a
   moved block opens, or at the final audit, as a move allowance is (2.13).
-- Truce: public. A coronation announced with an Event (6.21, 6.22) is not built with no referee yet.
+- Truce: public.
+- A coronation announced with an Event (6.21, 6.22): kings.py reads the candidate through the Scots' noble index
+  (Bruce, Comyn) or the French Knights' handle (Balliol), and every noble of the defecting faction through the
+  index; the Scots' client lists those labels in its card order (``opens``, worked out with its own facts by the
+  same code) and its reveal opens them ahead, so the other client checks each at once (a false one convicts).
 """
 
 from __future__ import annotations
@@ -30,20 +34,44 @@ from pbem.hammer.rules.cards import card
 from pbem.hammer.rules.decisions import Decider
 from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
 from pbem.hammer.rules.events import legal_events, pillage_answer, validate_event
+from pbem.hammer.rules.kings import coronation_candidates, proclaim
 from pbem.hammer.rules.state import GameState
 
 PASS: dict[str, Any] = {"pass": True}
 CORONATION = "6.21, 6.22"
 ANSWERS = "answers"  # a committed card order's Pillage answers: area -> handle
+OPENS = "opens"  # a coronation's card order: the labels of the Scots' facts it reads, opened with the reveal
 MARK = "pillage-"
 
 
 def check(state: GameState, side: str, card_id: str, params: Any) -> None:
-    """Refuse an Event's parameters the rules forbid, as far as the facts known tell (a hidden fact's rule waits)."""
-    if isinstance(params, dict) and "coronation" in params:
-        raise IllegalOrder(f"card from {side}: with no referee a coronation is not built yet; play the Event "
-                           f"or pass it (docs/hammer-peer.md; {CORONATION})", rule=CORONATION)
+    """Refuse an Event's parameters the rules forbid, as far as the facts known tell (a hidden fact's rule waits:
+    a coronation's reads ask the Scots, whose reveal opens them ahead)."""
     validate_event(state, side, card_id, params)
+
+
+def check_opens(side: str, order: Mapping[str, Any]) -> None:
+    """A card order's ``opens``: only with a coronation, a list of the side's own noble index labels and handles."""
+    opens = order.get(OPENS)
+    if opens is None:
+        return
+    crowning = isinstance(order.get("event"), dict) and "coronation" in order["event"]
+    if not crowning or not isinstance(opens, list) or not all(
+            isinstance(label, str) and label.count(".") == 2 and label.split(".")[1] == side
+            and (hidden.index_of(label) is not None or label.split(".")[2].isdigit()) for label in opens):
+        raise InvalidOrder(f"card from {side}: opens lists the noble index labels and handles of {side} a "
+                           f"coronation reads, which its client works out ({CORONATION}; docs/hammer-peer.md)")
+
+
+def coronation_opens(state: GameState, candidate: str, facts: Any) -> list[str]:
+    """The owner's client: the labels of its facts the coronation of ``candidate`` reads (``facts`` over its own),
+    by running the coronation itself on a copy (kings.proclaim), so the reads are the rules' own."""
+    work = GameState.from_dict(state.to_dict())
+    try:
+        proclaim(work, candidate)
+    except PbemError:
+        pass  # refused: the order's own check says why
+    return sorted(set(facts.foreseen))
 
 
 def still_legal(state: GameState, side: str, params: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -62,6 +90,11 @@ def still_legal(state: GameState, side: str, params: dict[str, Any] | None) -> d
 def uses(state: GameState, side: str, card_id: str) -> list[dict[str, Any]]:
     """The legal uses of an Event the side holds (no pass, no coronation): what a bot may play."""
     return [p for p in legal_events(state, side, card_id) if p != PASS and "coronation" not in p]
+
+
+def coronations(state: GameState, side: str) -> list[dict[str, Any]]:
+    """The coronations the side may announce with any Event now (6.21, 6.22), read with its own facts."""
+    return [{"coronation": c} for c in coronation_candidates(state)] if side == "scotland" else []
 
 
 def answer_label(side: str, game: Mapping[str, Any], area: str) -> str:
