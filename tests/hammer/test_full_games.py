@@ -21,7 +21,11 @@ from pbem.hammer.rules.scenario import HAND_SIZE
 from pbem.hammer.rules.state import GameState, Options
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "braveheart-engine-game.toml"
-GAMES_PER_SCENARIO = 80
+# 40, not 80: measured with coverage.py in branch mode, seeds 0-39 of both scenarios reach all but 2
+# of the 3,501 arcs of pbem/ that seeds 0-79 reach; the 2 (a border raid on an England with only
+# nobles, 5.9) are reached every run by test_5_9_no_raid_loss_with_only_nobles_or_no_raiders
+# (docs/performance.md "Test suite"). The seeds are fixed, so the games are the same every run.
+GAMES_PER_SCENARIO = 40
 CAMPAIGNS = 40
 CAMPAIGN_UNTIL = 1320
 CHUNK = 20  # games per test, so that no one test runs long
