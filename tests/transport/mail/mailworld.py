@@ -79,9 +79,10 @@ def free_port() -> int:
 class Mailer:
     """aiosmtpd handler: the judge's mail goes to its Maildir, everyone else's to a list."""
 
-    def __init__(self, judge_maildir: Path, imap_port: int | None = None) -> None:
+    def __init__(self, judge_maildir: Path, imap_port: int | None = None, imap_user: str = IMAP_USER) -> None:
         self.judge_maildir = judge_maildir
         self.imap_port = imap_port
+        self.imap_user = imap_user  # the judge's IMAP account, delivered into
         self.delivered: dict[str, list[bytes]] = defaultdict(list)
         self.refused: set[str] = set()  # recipients this server answers 550 (no such user)
         self.lock = threading.Lock()
@@ -95,7 +96,7 @@ class Mailer:
             try:
                 if self.conn is None:
                     self.conn = imaplib.IMAP4("127.0.0.1", self.imap_port, timeout=10)
-                    self.conn.login(IMAP_USER, IMAP_PASSWORD)
+                    self.conn.login(self.imap_user, IMAP_PASSWORD)
                 typ, detail = self.conn.append("INBOX", None, None, data)
                 assert typ == "OK", detail
                 return
@@ -131,11 +132,11 @@ def deliver(maildir: Path, data: bytes) -> None:
     md.add(data)
 
 
-def append(port: int, data: bytes) -> None:
+def append(port: int, data: bytes, user: str = IMAP_USER) -> None:
     """Deliver into the judge's IMAP mailbox (IMAP APPEND: the server sees it at once)."""
     conn = imaplib.IMAP4("127.0.0.1", port, timeout=10)
     try:
-        conn.login(IMAP_USER, IMAP_PASSWORD)
+        conn.login(user, IMAP_PASSWORD)
         typ, detail = conn.append("INBOX", None, None, data)
         assert typ == "OK", detail
     finally:
@@ -224,8 +225,8 @@ def start_pymap(base: Path, port: int, tls: tuple[Path, Path] | None = None) -> 
 
 
 def write_config(path: Path, *, smtp_port: int, imap_port: int | None, maildir: Path | None,
-                 extra: str = "") -> None:
-    incoming = (f'[imap]\nhost = "127.0.0.1"\nport = {imap_port}\nsecurity = "none"\nuser = "{IMAP_USER}"\n'
+                 extra: str = "", imap_user: str = IMAP_USER) -> None:
+    incoming = (f'[imap]\nhost = "127.0.0.1"\nport = {imap_port}\nsecurity = "none"\nuser = "{imap_user}"\n'
                 'password_env = "PBEM_TEST_IMAP_PASSWORD"\n' if imap_port else f'[maildir]\npath = "{maildir}"\n')
     path.write_text(
         f'[judge]\naddress = "{JUDGE}"\nkey = "judge.key"\ndata = "data"\npoll_seconds = 1\n'
@@ -236,10 +237,12 @@ def write_config(path: Path, *, smtp_port: int, imap_port: int | None, maildir: 
 
 
 @contextlib.contextmanager
-def make_world(root: Path, imap_server: str = "pymap") -> Iterator[MailWorld]:
+def make_world(root: Path, imap_server: str = "pymap", dovecot_server: Any = None) -> Iterator[MailWorld]:
     """SMTP + IMAP servers and a judge config pointing at them (passwords in the environment).
 
-    The IMAP server is pymap, or with ``imap_server="dovecot"`` a real Dovecot (the dovecot module).
+    The IMAP server is pymap, or with ``imap_server="dovecot"`` a real Dovecot (the dovecot module):
+    ``dovecot_server``, a running one that other tests share (the world takes a fresh user of it and
+    leaves it running), or else one of the world's own.
     """
     os.environ["PBEM_TEST_SMTP_PASSWORD"] = SMTP_PASSWORD
     os.environ["PBEM_TEST_IMAP_PASSWORD"] = IMAP_PASSWORD
@@ -249,14 +252,16 @@ def make_world(root: Path, imap_server: str = "pymap") -> Iterator[MailWorld]:
     for sub in ("new", "cur", "tmp"):
         (judge_maildir / sub).mkdir(parents=True, exist_ok=True)
     servers = contextlib.ExitStack()
+    user = IMAP_USER
     if imap_server == "dovecot":
         from dovecot import dovecot  # which imports this module
 
-        server = servers.enter_context(dovecot())
+        server = dovecot_server or servers.enter_context(dovecot())
+        user = server.fresh_user() if dovecot_server else IMAP_USER
         imap = Imap(server.port, base, dovecot=server)
     else:
         imap = Imap(free_port(), base)
-    smtp = Smtp(free_port(), Mailer(judge_maildir, imap.port))
+    smtp = Smtp(free_port(), Mailer(judge_maildir, imap.port, user))
     smtp.start()
     if imap_server != "dovecot":
         imap.proc = start_pymap(base, imap.port)
@@ -264,7 +269,7 @@ def make_world(root: Path, imap_server: str = "pymap") -> Iterator[MailWorld]:
     judge_dir.mkdir()
     identity.save_private(identity.generate("judge"), judge_dir / "judge.key")
     config = judge_dir / "judge.toml"
-    write_config(config, smtp_port=smtp.port, imap_port=imap.port, maildir=None)
+    write_config(config, smtp_port=smtp.port, imap_port=imap.port, maildir=None, imap_user=user)
     w = MailWorld(root, smtp, imap, judge_maildir, config,
                   {"PBEM_TEST_SMTP_PASSWORD": SMTP_PASSWORD, "PBEM_TEST_IMAP_PASSWORD": IMAP_PASSWORD})
     try:
