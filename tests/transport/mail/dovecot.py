@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from mailworld import IMAP_PASSWORD, IMAP_USER, free_port
+from mailworld import IMAP_PASSWORD, IMAP_USER, POLL, free_port
 
 CONFIG = """\
 base_dir = {base}/run
@@ -133,7 +133,7 @@ class Dovecot:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
                     raise RuntimeError(f"Dovecot did not start: {err.strip()} {self.log.strip()}") from None
-                time.sleep(0.1)
+                time.sleep(POLL)
 
     def logins(self, user: str | None = None) -> int:
         """How many times ``user`` logged in, by the server's own log."""

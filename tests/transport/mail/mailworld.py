@@ -38,6 +38,11 @@ SMTP_USER, SMTP_PASSWORD = "judge", "smtp-secret"
 IMAP_USER, IMAP_PASSWORD = "judge", "imap-secret"
 
 
+# How often a test looks again for what a server or the judge is about to do (a mail delivered, a port
+# listening): a mail reaches the judge's IMAP mailbox within milliseconds, and each look costs a pass of
+# the judge over an inbox holding nothing new, about a millisecond; a longer sleep only waits.
+POLL = 0.01
+
 PORTS_LOW, PORTS_HIGH, PORTS_EACH = 10_000, 32_000, 20  # below the kernel's ephemeral range (32768 and up)
 PORT_REST_SECONDS = 30.0  # a port handed out is not handed out again by this process for this long
 _handed = itertools.count()
@@ -219,7 +224,7 @@ def start_pymap(base: Path, port: int, tls: tuple[Path, Path] | None = None) -> 
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return proc
         except OSError:
-            time.sleep(0.1)
+            time.sleep(POLL)
     proc.kill()
     raise RuntimeError("pymap did not start")
 
