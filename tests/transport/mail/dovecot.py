@@ -23,11 +23,11 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from mailworld import IMAP_PASSWORD, IMAP_USER, POLL, free_port
+from mailworld import IMAP_PASSWORD, IMAP_USER, POLL, Accounts, account_names, free_port
 
 CONFIG = """\
 base_dir = {base}/run
@@ -76,9 +76,12 @@ class Dovecot:
     proc: subprocess.Popen[bytes]
     security: str = "none"  # how a test's client reaches it: "none" (port) or "tls" (tls_port)
     cafile: str = ""  # the certificate a client trusts for TLS
-    users: tuple[str, ...] = (IMAP_USER,)  # every user it serves, each with the password IMAP_PASSWORD
-    user: str = IMAP_USER  # the user of the test it now serves: kick and logins are about this one
-    handed: int = 0  # how many users fresh_user handed out
+    accounts: Accounts = field(default_factory=lambda: Accounts((IMAP_USER,)))  # password IMAP_PASSWORD
+
+    @property
+    def user(self) -> str:
+        """The user of the test it now serves: kick and logins are about this one."""
+        return self.accounts.current
 
     @property
     def log(self) -> str:
@@ -87,11 +90,7 @@ class Dovecot:
 
     def fresh_user(self) -> str:
         """The next user no test has logged in as, made the server's ``user``: an empty mailbox, no login."""
-        if self.handed == len(self.users):
-            raise RuntimeError(f"this Dovecot serves only {len(self.users)} users: start it with more")
-        self.user = self.users[self.handed]
-        self.handed += 1
-        return self.user
+        return self.accounts.fresh()
 
     def kick(self, user: str | None = None) -> None:
         """Drop every connection of ``user`` (``doveadm kick``), as a server restart or a network cut would."""
@@ -178,7 +177,7 @@ def dovecot(tls: tuple[Path, Path] | None = None, users: int = 1) -> Iterator[Do
     group = run_as.pw_gid
     (base / "dovecot.conf").write_text(CONFIG.format(base=base, user=run_as.pw_name, group=grp.getgrgid(group).gr_name,
                                                      port=port, tls_port=tls_port, ssl=ssl), encoding="utf-8")
-    names = (IMAP_USER, *(f"{IMAP_USER}{n}" for n in range(2, users + 1)))
+    names = account_names(users)
     (base / "passwd").write_text("".join(f"{name}:{{PLAIN}}{IMAP_PASSWORD}:{run_as.pw_uid}:{group}::"
                                          f"{base}/mail/{name}\n" for name in names), encoding="utf-8")
     for sub in ("run", "state", "mail"):
@@ -186,7 +185,7 @@ def dovecot(tls: tuple[Path, Path] | None = None, users: int = 1) -> Iterator[Do
     if os.getuid() == 0:
         for path in [base, *base.rglob("*")]:
             os.chown(path, run_as.pw_uid, group)
-    server = Dovecot(port, tls_port, base, _start(exe, base, run_as.pw_uid, group), users=names)
+    server = Dovecot(port, tls_port, base, _start(exe, base, run_as.pw_uid, group), accounts=Accounts(names))
     try:
         server.wait_listening()
         yield server

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from mail_players import Player, has_bundle
-from mailworld import JUDGE, POLL, MailWorld, make_world, parse_mail
+from mailworld import JUDGE, POLL, MailWorld, SharedPymap, make_world, parse_mail
 
 from pbem.core import game as core_game
 from pbem.core import identity
@@ -74,8 +74,8 @@ class Table:
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
-    with make_world(tmp_path_factory.mktemp("clients")) as world:
+def table(tmp_path_factory: pytest.TempPathFactory, pymap_server: SharedPymap) -> Iterator[Table]:
+    with make_world(tmp_path_factory.mktemp("clients"), pymap_server=pymap_server) as world:
         yield Table(world)
 
 

@@ -73,10 +73,10 @@ def test_judge_plays_a_whole_rps_game_by_mail(world: MailWorld) -> None:
     # handled mail was moved out of the inbox (so the inbox never grows with history)
     import imaplib
 
-    from mailworld import IMAP_PASSWORD, IMAP_USER
+    from mailworld import IMAP_PASSWORD
 
     conn = imaplib.IMAP4("127.0.0.1", world.imap.port)
-    conn.login(IMAP_USER, IMAP_PASSWORD)
+    conn.login(world.imap.user, IMAP_PASSWORD)
     assert conn.select("INBOX")[1] == [b"0"]
     assert int(conn.select("pbem-done")[1][0]) == sum(len(p.sent) for p in players.values())
     conn.logout()
