@@ -43,6 +43,11 @@ def asset(name: str) -> bytes:
     return (resources.files("pbem.board") / "static" / name).read_bytes()
 
 
+# Seconds ``stop`` may wait for the serving loop to see it (socketserver's default, half a second, made
+# each stop, a Ctrl+C or a test's, wait up to that long; twenty looks a second cost nothing measurable).
+STOP_WITHIN = 0.05
+
+
 class BoardServer:
     """The server of one session, answering in a thread of its own until ``stop``."""
 
@@ -52,7 +57,8 @@ class BoardServer:
         self.httpd = ThreadingHTTPServer((HOST, port), _handler(self))
         self.httpd.daemon_threads = True
         self.port = int(self.httpd.server_address[1])
-        self.thread = threading.Thread(target=self.httpd.serve_forever, name="pbem-board", daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": STOP_WITHIN},
+                                       name="pbem-board", daemon=True)
 
     @property
     def url(self) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from board_support import request
+from board_support import request, wait
 from e2e.e2e_support import bagpipes_until_clan1_owes
 
 from pbem.cli.board import start_board
@@ -20,22 +20,19 @@ def test_board_bagpipes_an_order_by_clicks_through_the_same_seam(tmp_path: Path,
         view = request(server, "api/view")[1]
         assert view["pieces"] == [] and view["choices"] and view["check"]["ok"]
         driver.get(server.url)
-        from selenium.common.exceptions import StaleElementReferenceException
-        from selenium.webdriver.support.ui import WebDriverWait
-        wait = WebDriverWait(driver, 20, ignored_exceptions=(StaleElementReferenceException,))  # the page redraws
-        seats = wait.until(lambda d: d.execute_script(
+        seats = wait(driver, lambda d: d.execute_script(
             "return [...document.querySelectorAll('#map svg [data-seat]')]"
             ".map(g => g.querySelector('text').textContent)"))  # each row's first cell: the seat
         assert sorted(s.split(" ")[0] for s in seats) == ["clan1", "clan2"]  # a row per seat, in turn order
         assert [s for s in seats if "(you)" in s] == [next(s for s in seats if s.startswith("clan1"))]
         first = [c for c in view["choices"] if not c["chosen"]][-1]["id"]  # a pick, a play or a loyalty not made yet
-        wait.until(lambda d: d.find_element("css selector", f'button[data-choice="{first}"]').click() or True)
-        wait.until(lambda d: d.find_element("css selector", f'button[data-choice="{first}"]')
-                   .get_attribute("aria-pressed") == "true")
+        wait(driver, lambda d: d.find_element("css selector", f'button[data-choice="{first}"]').click() or True)
+        wait(driver, lambda d: d.find_element("css selector", f'button[data-choice="{first}"]')
+             .get_attribute("aria-pressed") == "true")
         after = request(server, "api/view")[1]
         assert after["check"]["ok"] and after["can_undo"] and after["draft"] != view["draft"]
         driver.find_element("id", "seal").click()
-        wait.until(lambda d: d.find_element("id", "sealed").text)
+        wait(driver, lambda d: d.find_element("id", "sealed").text)
         assert (tmp_path / "clan1.asc").read_text().startswith("-----BEGIN")
         status, answer = request(server, "api/act", {"type": "move", "pieces": ["x"], "target": "y"})
         assert status == 400 and "no map" in answer["error"]

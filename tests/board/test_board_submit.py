@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from board_support import move_card, request
+from board_support import move_card, request, wait
 from e2e.e2e_support import new_game, report_of
 
 from pbem.cli.board import start_board
@@ -44,13 +44,6 @@ def _clone_of_a_git_game(tmp_path: Path) -> tuple[Path, Path, Path]:
     return clone, key, bare
 
 
-def _wait(driver: Any, test: Any) -> Any:
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
-                         ).until(test)
-
-
 def test_board_submit_after_seal_pushes_the_order_as_git_submit_does(tmp_path: Path, driver: Any) -> None:
     clone, key, bare = _clone_of_a_git_game(tmp_path)
     server = start_board(report_of(clone, "england"), key, out=tmp_path / "england.asc")
@@ -60,11 +53,11 @@ def test_board_submit_after_seal_pushes_the_order_as_git_submit_does(tmp_path: P
         status, refused = request(server, "api/submit", {})
         assert status == 400 and "Seal the orders first" in refused["error"]
         driver.get(server.url)
-        _wait(driver, lambda d: d.find_element("css selector", "#submit").is_displayed())
+        wait(driver, lambda d: d.find_element("css selector", "#submit").is_displayed())
         assert not driver.find_element("id", "submit").is_enabled()  # nothing sealed yet
         _seal_by_clicks(driver, server)
         driver.find_element("id", "submit").click()
-        said = _wait(driver, lambda d: d.find_element("id", "submitted").text)
+        said = wait(driver, lambda d: d.find_element("id", "submitted").text)
         assert "pushed inbox/0000-england.pbem: england's order for step 0" in said
         assert not driver.find_element("id", "submit").is_enabled()  # sent: a change and a new Seal come first
     finally:
@@ -114,12 +107,12 @@ def _board_by_mail(tmp_path: Path, password: str) -> Iterator[tuple[Any, Any]]:
 
 def _seal_by_clicks(driver: Any, server: Any) -> None:
     card = move_card(request(server, "api/view")[1])
-    _wait(driver, lambda d: d.find_element("css selector", f'button[data-choice="{card}"]').click() or True)
-    _wait(driver, lambda d: d.find_element("css selector", f'button[data-choice="{card}"]')
+    wait(driver, lambda d: d.find_element("css selector", f'button[data-choice="{card}"]').click() or True)
+    wait(driver, lambda d: d.find_element("css selector", f'button[data-choice="{card}"]')
           .get_attribute("aria-pressed") == "true")
-    _wait(driver, lambda d: d.find_element("id", "seal").is_enabled())
+    wait(driver, lambda d: d.find_element("id", "seal").is_enabled())
     driver.find_element("id", "seal").click()
-    _wait(driver, lambda d: d.find_element("id", "submit").is_enabled())
+    wait(driver, lambda d: d.find_element("id", "submit").is_enabled())
 
 
 def test_board_submit_by_mail_sends_the_sealed_order_as_mail_send_does(tmp_path: Path, driver: Any) -> None:
@@ -129,11 +122,11 @@ def test_board_submit_by_mail_sends_the_sealed_order_as_mail_send_does(tmp_path:
         view = request(server, "api/view")[1]
         assert view["can_submit"] and view["submit_to"] == f"{REFEREE} by mail (pbem mail send)"
         driver.get(server.url)
-        _wait(driver, lambda d: d.find_element("css selector", "#submit").is_displayed())
+        wait(driver, lambda d: d.find_element("css selector", "#submit").is_displayed())
         assert REFEREE in driver.find_element("id", "submit").get_attribute("title")
         _seal_by_clicks(driver, server)
         driver.find_element("id", "submit").click()
-        said = _wait(driver, lambda d: d.find_element("id", "submitted").text)
+        said = wait(driver, lambda d: d.find_element("id", "submitted").text)
         assert f"mailed 0000-england-orders.asc to {REFEREE} through 127.0.0.1:{smtp.port}" in said
         assert not driver.find_element("id", "submit").is_enabled()
         assert SMTP_PASSWORD not in driver.page_source  # the password stays in the terminal's process

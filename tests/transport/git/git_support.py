@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support.run_once import run_once
 
 from pbem.core import game, identity, ruleset
 from pbem.core.identity import PrivateIdentity
-from pbem.transport.git import hooks, setup
+from pbem.transport.git import hooks, player, referee, setup
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: support.rps_game
 ruleset.register("rps", "support.rps_game:RpsRuleset")
@@ -67,16 +68,36 @@ def _key(name: str, n: int) -> PrivateIdentity:
 
 
 @pytest.fixture(scope="session")
-def _templates(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, Path]:
-    """One self-hosted and one hosted arena, made once and copied for each test (it saves seconds a test)."""
+def _templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The arenas tests start from, made once per run (``run_once``: both workers copy the same) and copied
+    for each test: a self-hosted and a hosted one at step 0, and the self-hosted one at step 1 (it saves
+    seconds a test: each push runs the referee's hooks)."""
+    return run_once(tmp_path_factory, "git-arenas", _make_templates)
+
+
+def _make_templates(folder: Path) -> dict[str, Path]:
     made = {}
-    for with_hooks in (True, False):
-        root = tmp_path_factory.mktemp("hooks" if with_hooks else "hosted")
+    for name, with_hooks in (("hooks", True), ("hosted", False)):
+        root = folder / name
+        root.mkdir()
         a = make_arena(root, with_hooks)
         if not with_hooks:
             git("clone", "-q", str(a.bare), str(root / "ci"))
-        made[with_hooks] = root
+        made[name] = root
+    made["step 1"] = _step_1(_copy(made["hooks"], folder / "step-1", True))
     return made
+
+
+def _step_1(a: Arena) -> Path:
+    """Step 0 adjudicated by the hooks (north's paper beats south's rock), as two players' submits leave it,
+    without the referee's work trees: a work tree's link to its repository is a path, which a copy would
+    share with the template (the first push to each copy makes its own, as in a new arena)."""
+    player.submit(a.clones["north"], a.order("north", "paper"))
+    player.submit(a.clones["south"], a.order("south", "rock"))
+    for work in ("work", "push"):
+        shutil.rmtree(a.bare / referee.REFEREE_DIR / work, ignore_errors=True)
+    git("worktree", "prune", cwd=a.bare)
+    return a.root
 
 
 def _copy(template: Path, tmp_path: Path, with_hooks: bool) -> Arena:
@@ -96,15 +117,21 @@ def _copy(template: Path, tmp_path: Path, with_hooks: bool) -> Arena:
 
 
 @pytest.fixture
-def arena(_templates: dict[bool, Path], tmp_path: Path) -> Arena:
+def arena(_templates: dict[str, Path], tmp_path: Path) -> Arena:
     """A self-hosted game: the bare repository runs the referee's hooks."""
-    return _copy(_templates[True], tmp_path, True)
+    return _copy(_templates["hooks"], tmp_path, True)
 
 
 @pytest.fixture
-def hosted(_templates: dict[bool, Path], tmp_path: Path) -> Arena:
+def arena_at_step_1(_templates: dict[str, Path], tmp_path: Path) -> Arena:
+    """That game at step 1: north sent paper and south rock for step 0, which the hooks adjudicated."""
+    return _copy(_templates["step 1"], tmp_path, True)
+
+
+@pytest.fixture
+def hosted(_templates: dict[str, Path], tmp_path: Path) -> Arena:
     """A hosted game: the bare repository takes any push (like a git host); a CI checkout referees."""
-    return _copy(_templates[False], tmp_path, False)
+    return _copy(_templates["hosted"], tmp_path, False)
 
 
 def make_arena(tmp_path: Path, with_hooks: bool) -> Arena:

@@ -193,9 +193,8 @@ def test_git_refuses_a_push_touching_the_ledger(arena: Arena) -> None:
     assert state_of(arena.bare) == before
 
 
-def test_git_refuses_a_force_push_and_a_deletion(arena: Arena) -> None:
-    player.submit(arena.clones["north"], arena.order("north", "paper"))
-    player.submit(arena.clones["south"], arena.order("south", "rock"))  # entry 1 written by the referee
+def test_git_refuses_a_force_push_and_a_deletion(arena_at_step_1: Arena) -> None:
+    arena = arena_at_step_1  # north's paper and south's rock for step 0 adjudicated: entry 1 written
     clone = arena.clones["north"]
     arena.pull("north")
     before = state_of(arena.bare)
@@ -296,9 +295,8 @@ def test_git_a_push_landing_while_the_referee_commits_is_taken_and_nothing_is_ov
     assert entry(arena.clones["south"], 1)["orders"]["north"] == adapter.header(late, "late").hash
 
 
-def test_git_the_referee_is_idempotent(arena: Arena) -> None:
-    player.submit(arena.clones["north"], arena.order("north", "paper"))
-    player.submit(arena.clones["south"], arena.order("south", "rock"))
+def test_git_the_referee_is_idempotent(arena_at_step_1: Arena) -> None:
+    arena = arena_at_step_1  # north's paper and south's rock for step 0 adjudicated: entry 1 written
     tip = git("rev-parse", "main", cwd=arena.bare).stdout.strip()
     out = referee.referee(referee.BareWorkspace(arena.bare, "main"), adapter.load_key(arena.referee_key))
     assert out.commit == "" and out.adjudicated == []
@@ -307,9 +305,8 @@ def test_git_the_referee_is_idempotent(arena: Arena) -> None:
 
 # --- autocrlf ----------------------------------------------------------------------------------------
 
-def test_git_a_clone_with_autocrlf_still_verifies_and_audits(arena: Arena, tmp_path: Path) -> None:
-    player.submit(arena.clones["north"], arena.order("north", "paper"))
-    player.submit(arena.clones["south"], arena.order("south", "rock"))
+def test_git_a_clone_with_autocrlf_still_verifies_and_audits(arena_at_step_1: Arena, tmp_path: Path) -> None:
+    arena = arena_at_step_1  # north's paper and south's rock for step 0 adjudicated: entry 1 written
     crlf = tmp_path / "crlf"
     git("clone", "-q", "-c", "core.autocrlf=true", str(arena.bare), str(crlf))
     assert b"\r\n" not in (crlf / "ledger" / "0001.toml").read_bytes()  # .gitattributes keeps every byte
@@ -323,9 +320,9 @@ def test_git_a_clone_with_autocrlf_still_verifies_and_audits(arena: Arena, tmp_p
     assert out.lines[-1].startswith("pushed inbox/0001-north.pbem")
 
 
-def test_git_a_clone_that_rewrites_line_ends_despite_gitattributes_still_verifies(arena: Arena, tmp_path: Path) -> None:
-    player.submit(arena.clones["north"], arena.order("north", "paper"))
-    player.submit(arena.clones["south"], arena.order("south", "rock"))
+def test_git_a_clone_that_rewrites_line_ends_despite_gitattributes_still_verifies(arena_at_step_1: Arena,
+                                                                                  tmp_path: Path) -> None:
+    arena = arena_at_step_1  # north's paper and south's rock for step 0 adjudicated: entry 1 written
     crlf = tmp_path / "crlf"
     git("clone", "-q", "--no-checkout", "-c", "core.autocrlf=true", str(arena.bare), str(crlf))
     (crlf / ".git" / "info").mkdir(exist_ok=True)

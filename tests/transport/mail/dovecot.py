@@ -5,6 +5,10 @@ the user that starts it and nothing is chrooted: passwd-file authentication, one
 every file under one temporary folder. Run as root (a container), the test starts it as ``nobody``,
 so the folder is made outside pytest's own temporary folder (root's is closed to other users).
 Its log says each login ("imap-login: ... Login: user=<judge>"), which the tests count.
+
+One server may serve the tests of a whole module (a start and a stop cost about a second): it then
+serves several users alike, and each test takes a user no test used before (``fresh_user``), whose
+mailboxes are empty and whose logins, connections and kicks are its own.
 """
 
 from __future__ import annotations
@@ -19,11 +23,11 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from mailworld import IMAP_PASSWORD, IMAP_USER, free_port
+from mailworld import IMAP_PASSWORD, IMAP_USER, POLL, Accounts, account_names, free_port
 
 CONFIG = """\
 base_dir = {base}/run
@@ -72,14 +76,25 @@ class Dovecot:
     proc: subprocess.Popen[bytes]
     security: str = "none"  # how a test's client reaches it: "none" (port) or "tls" (tls_port)
     cafile: str = ""  # the certificate a client trusts for TLS
+    accounts: Accounts = field(default_factory=lambda: Accounts((IMAP_USER,)))  # password IMAP_PASSWORD
+
+    @property
+    def user(self) -> str:
+        """The user of the test it now serves: kick and logins are about this one."""
+        return self.accounts.current
 
     @property
     def log(self) -> str:
         path = self.base / "dovecot.log"
         return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
-    def kick(self, user: str = IMAP_USER) -> None:
+    def fresh_user(self) -> str:
+        """The next user no test has logged in as, made the server's ``user``: an empty mailbox, no login."""
+        return self.accounts.fresh()
+
+    def kick(self, user: str | None = None) -> None:
         """Drop every connection of ``user`` (``doveadm kick``), as a server restart or a network cut would."""
+        user = user or self.user
         doveadm = shutil.which("doveadm") or "/usr/bin/doveadm"
         owner = self.base.stat()
         root = os.getuid() == 0
@@ -117,10 +132,11 @@ class Dovecot:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
                     raise RuntimeError(f"Dovecot did not start: {err.strip()} {self.log.strip()}") from None
-                time.sleep(0.1)
+                time.sleep(POLL)
 
-    def logins(self, user: str = IMAP_USER) -> int:
+    def logins(self, user: str | None = None) -> int:
         """How many times ``user`` logged in, by the server's own log."""
+        user = user or self.user
         return sum(1 for line in self.log.splitlines() if "imap-login:" in line and f"Login: user=<{user}>" in line)
 
 
@@ -143,10 +159,11 @@ def _start(exe: str, base: Path, uid: int, gid: int) -> subprocess.Popen[bytes]:
 
 
 @contextlib.contextmanager
-def dovecot(tls: tuple[Path, Path] | None = None) -> Iterator[Dovecot]:
-    """Dovecot serving one user (the judge's IMAP account) until the block ends; then stopped and removed.
+def dovecot(tls: tuple[Path, Path] | None = None, users: int = 1) -> Iterator[Dovecot]:
+    """Dovecot serving the judge's IMAP account until the block ends; then stopped and removed.
 
-    With ``tls`` (certificate, key) it also serves IMAP over TLS on ``tls_port``.
+    With ``tls`` (certificate, key) it also serves IMAP over TLS on ``tls_port``. With ``users`` above
+    one it serves as many accounts (the judge's, then "judge2", "judge3" ...: ``Dovecot.fresh_user``).
     """
     exe = _binary()
     run_as = pwd.getpwnam("nobody") if os.getuid() == 0 else pwd.getpwuid(os.getuid())
@@ -160,14 +177,15 @@ def dovecot(tls: tuple[Path, Path] | None = None) -> Iterator[Dovecot]:
     group = run_as.pw_gid
     (base / "dovecot.conf").write_text(CONFIG.format(base=base, user=run_as.pw_name, group=grp.getgrgid(group).gr_name,
                                                      port=port, tls_port=tls_port, ssl=ssl), encoding="utf-8")
-    (base / "passwd").write_text(f"{IMAP_USER}:{{PLAIN}}{IMAP_PASSWORD}:{run_as.pw_uid}:{group}::"
-                                 f"{base}/mail/{IMAP_USER}\n", encoding="utf-8")
+    names = account_names(users)
+    (base / "passwd").write_text("".join(f"{name}:{{PLAIN}}{IMAP_PASSWORD}:{run_as.pw_uid}:{group}::"
+                                         f"{base}/mail/{name}\n" for name in names), encoding="utf-8")
     for sub in ("run", "state", "mail"):
         (base / sub).mkdir()
     if os.getuid() == 0:
         for path in [base, *base.rglob("*")]:
             os.chown(path, run_as.pw_uid, group)
-    server = Dovecot(port, tls_port, base, _start(exe, base, run_as.pw_uid, group))
+    server = Dovecot(port, tls_port, base, _start(exe, base, run_as.pw_uid, group), accounts=Accounts(names))
     try:
         server.wait_listening()
         yield server

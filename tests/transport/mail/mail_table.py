@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from mail_players import Player, has_bundle
-from mailworld import JUDGE, MailWorld, make_world, parse_mail
+from mailworld import JUDGE, POLL, MailWorld, SharedPymap, make_world, parse_mail
 
 from pbem.core import game as core_game
 from pbem.core import identity
@@ -59,7 +59,7 @@ class Table:
         self.world.to_judge(raw)
         deadline = time.monotonic() + 10
         while not runner.step(self.parts) and time.monotonic() < deadline:
-            time.sleep(0.05)  # until the IMAP server has seen the delivery
+            time.sleep(POLL)  # until the IMAP server has seen the delivery
         self.pump()
         return {a: v[before.get(a, 0):] for a, v in self.world.smtp.mailer.delivered.items() if v[before.get(a, 0):]}
 
@@ -74,8 +74,8 @@ class Table:
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
-    with make_world(tmp_path_factory.mktemp("clients")) as world:
+def table(tmp_path_factory: pytest.TempPathFactory, pymap_server: SharedPymap) -> Iterator[Table]:
+    with make_world(tmp_path_factory.mktemp("clients"), pymap_server=pymap_server) as world:
         yield Table(world)
 
 

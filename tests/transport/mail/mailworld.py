@@ -38,6 +38,11 @@ SMTP_USER, SMTP_PASSWORD = "judge", "smtp-secret"
 IMAP_USER, IMAP_PASSWORD = "judge", "imap-secret"
 
 
+# How often a test looks again for what a server or the judge is about to do (a mail delivered, a port
+# listening): a mail reaches the judge's IMAP mailbox within milliseconds, and each look costs a pass of
+# the judge over an inbox holding nothing new, about a millisecond; a longer sleep only waits.
+POLL = 0.01
+
 PORTS_LOW, PORTS_HIGH, PORTS_EACH = 10_000, 32_000, 20  # below the kernel's ephemeral range (32768 and up)
 PORT_REST_SECONDS = 30.0  # a port handed out is not handed out again by this process for this long
 _handed = itertools.count()
@@ -79,9 +84,10 @@ def free_port() -> int:
 class Mailer:
     """aiosmtpd handler: the judge's mail goes to its Maildir, everyone else's to a list."""
 
-    def __init__(self, judge_maildir: Path, imap_port: int | None = None) -> None:
+    def __init__(self, judge_maildir: Path, imap_port: int | None = None, imap_user: str = IMAP_USER) -> None:
         self.judge_maildir = judge_maildir
         self.imap_port = imap_port
+        self.imap_user = imap_user  # the judge's IMAP account, delivered into
         self.delivered: dict[str, list[bytes]] = defaultdict(list)
         self.refused: set[str] = set()  # recipients this server answers 550 (no such user)
         self.lock = threading.Lock()
@@ -95,7 +101,7 @@ class Mailer:
             try:
                 if self.conn is None:
                     self.conn = imaplib.IMAP4("127.0.0.1", self.imap_port, timeout=10)
-                    self.conn.login(IMAP_USER, IMAP_PASSWORD)
+                    self.conn.login(self.imap_user, IMAP_PASSWORD)
                 typ, detail = self.conn.append("INBOX", None, None, data)
                 assert typ == "OK", detail
                 return
@@ -103,6 +109,13 @@ class Mailer:
                 self.conn = None
                 if attempt == 2:
                     raise
+
+    def close(self) -> None:
+        """Log out of the kept connection (the IMAP server may serve other tests after this one)."""
+        if self.conn is not None:
+            with contextlib.suppress(OSError, imaplib.IMAP4.error):
+                self.conn.logout()
+            self.conn = None
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: Any) -> str:
         if address.lower() in self.refused:
@@ -131,11 +144,11 @@ def deliver(maildir: Path, data: bytes) -> None:
     md.add(data)
 
 
-def append(port: int, data: bytes) -> None:
+def append(port: int, data: bytes, user: str = IMAP_USER) -> None:
     """Deliver into the judge's IMAP mailbox (IMAP APPEND: the server sees it at once)."""
     conn = imaplib.IMAP4("127.0.0.1", port, timeout=10)
     try:
-        conn.login(IMAP_USER, IMAP_PASSWORD)
+        conn.login(user, IMAP_PASSWORD)
         typ, detail = conn.append("INBOX", None, None, data)
         assert typ == "OK", detail
     finally:
@@ -165,12 +178,48 @@ class Smtp:
             self.controller = None
 
 
+def account_names(count: int) -> tuple[str, ...]:
+    """The IMAP accounts a shared server serves: the judge's, then "judge2", "judge3" ... (one password)."""
+    return (IMAP_USER, *(f"{IMAP_USER}{n}" for n in range(2, count + 1)))
+
+
+@dataclass
+class Accounts:
+    """The accounts of a server that many tests share (its start costs more than a test): each test takes
+    one no test used before, whose mailboxes are empty and whose logins, connections and kicks are its own."""
+
+    names: tuple[str, ...]
+    handed: int = 0
+
+    @property
+    def current(self) -> str:
+        """The account handed out last (the judge's before any)."""
+        return self.names[max(self.handed - 1, 0)]
+
+    def fresh(self) -> str:
+        if self.handed == len(self.names):
+            raise RuntimeError(f"this server serves only {len(self.names)} accounts: start it with more")
+        self.handed += 1
+        return self.current
+
+
 @dataclass
 class Imap:
     port: int
     base: Path
     proc: subprocess.Popen[bytes] | None = None
     dovecot: Any = None  # the dovecot.Dovecot serving, when it is Dovecot (its module imports this one)
+    user: str = IMAP_USER  # the judge's account on it
+
+
+@dataclass
+class SharedPymap:
+    """One pymap for the worlds of a test process (``pymap_server``): its start costs about 0.4 s."""
+
+    port: int
+    base: Path
+    proc: subprocess.Popen[bytes]
+    accounts: Accounts
 
 
 @dataclass
@@ -196,13 +245,17 @@ class MailWorld:
         return list(self.smtp.mailer.delivered.get(address.lower(), []))
 
 
-def _pymap_base(base: Path) -> None:
+def _pymap_base(base: Path, users: tuple[str, ...] = (IMAP_USER,)) -> None:
+    """pymap's account files for ``users`` (one password) and each one's empty Maildir."""
     from pysasl.hashing import BuiltinHash  # pymap's own password hash, cheap rounds for tests
 
     base.mkdir(parents=True)
-    (base / "pymap-etc-passwd").write_text(f"{IMAP_USER}:::::{IMAP_USER}:\n")
-    (base / "pymap-etc-shadow").write_text(f"{IMAP_USER}:{BuiltinHash(rounds=1000).hash(IMAP_PASSWORD)}"
-                                           ":::::::\n")
+    hashed = BuiltinHash(rounds=1000).hash(IMAP_PASSWORD)
+    (base / "pymap-etc-passwd").write_text("".join(f"{user}:::::{user}:\n" for user in users))
+    (base / "pymap-etc-shadow").write_text("".join(f"{user}:{hashed}:::::::\n" for user in users))
+    for user in users:
+        for sub in ("new", "cur", "tmp"):
+            (base / user / sub).mkdir(parents=True, exist_ok=True)
 
 
 def start_pymap(base: Path, port: int, tls: tuple[Path, Path] | None = None) -> subprocess.Popen[bytes]:
@@ -218,14 +271,14 @@ def start_pymap(base: Path, port: int, tls: tuple[Path, Path] | None = None) -> 
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return proc
         except OSError:
-            time.sleep(0.1)
+            time.sleep(POLL)
     proc.kill()
     raise RuntimeError("pymap did not start")
 
 
 def write_config(path: Path, *, smtp_port: int, imap_port: int | None, maildir: Path | None,
-                 extra: str = "") -> None:
-    incoming = (f'[imap]\nhost = "127.0.0.1"\nport = {imap_port}\nsecurity = "none"\nuser = "{IMAP_USER}"\n'
+                 extra: str = "", imap_user: str = IMAP_USER) -> None:
+    incoming = (f'[imap]\nhost = "127.0.0.1"\nport = {imap_port}\nsecurity = "none"\nuser = "{imap_user}"\n'
                 'password_env = "PBEM_TEST_IMAP_PASSWORD"\n' if imap_port else f'[maildir]\npath = "{maildir}"\n')
     path.write_text(
         f'[judge]\naddress = "{JUDGE}"\nkey = "judge.key"\ndata = "data"\npoll_seconds = 1\n'
@@ -236,51 +289,68 @@ def write_config(path: Path, *, smtp_port: int, imap_port: int | None, maildir: 
 
 
 @contextlib.contextmanager
-def make_world(root: Path, imap_server: str = "pymap") -> Iterator[MailWorld]:
+def make_world(root: Path, imap_server: str = "pymap", dovecot_server: Any = None,
+               pymap_server: SharedPymap | None = None) -> Iterator[MailWorld]:
     """SMTP + IMAP servers and a judge config pointing at them (passwords in the environment).
 
-    The IMAP server is pymap, or with ``imap_server="dovecot"`` a real Dovecot (the dovecot module).
+    The IMAP server is pymap, or with ``imap_server="dovecot"`` a real Dovecot (the dovecot module):
+    ``dovecot_server``, a running one that other tests share (the world takes a fresh user of it and
+    leaves it running), or else one of the world's own. Likewise pymap: ``pymap_server``, or the world's own.
     """
     os.environ["PBEM_TEST_SMTP_PASSWORD"] = SMTP_PASSWORD
     os.environ["PBEM_TEST_IMAP_PASSWORD"] = IMAP_PASSWORD
-    base = root / "imap"
-    _pymap_base(base)
-    judge_maildir = base / IMAP_USER
-    for sub in ("new", "cur", "tmp"):
-        (judge_maildir / sub).mkdir(parents=True, exist_ok=True)
     servers = contextlib.ExitStack()
     if imap_server == "dovecot":
         from dovecot import dovecot  # which imports this module
 
-        server = servers.enter_context(dovecot())
-        imap = Imap(server.port, base, dovecot=server)
+        server = dovecot_server or servers.enter_context(dovecot())
+        imap = Imap(server.port, root / "imap", dovecot=server, user=server.fresh_user())
+        _pymap_base(imap.base, (imap.user,))  # the Maildir a test may read directly instead (judge_maildir)
+    elif pymap_server is not None:
+        imap = Imap(pymap_server.port, pymap_server.base, user=pymap_server.accounts.fresh())
     else:
-        imap = Imap(free_port(), base)
-    smtp = Smtp(free_port(), Mailer(judge_maildir, imap.port))
+        imap = Imap(free_port(), root / "imap")
+        _pymap_base(imap.base)
+    judge_maildir = imap.base / imap.user
+    smtp = Smtp(free_port(), Mailer(judge_maildir, imap.port, imap.user))
     smtp.start()
-    if imap_server != "dovecot":
-        imap.proc = start_pymap(base, imap.port)
+    if imap_server != "dovecot" and pymap_server is None:
+        imap.proc = start_pymap(imap.base, imap.port)
     judge_dir = root / "judge"
     judge_dir.mkdir()
     identity.save_private(identity.generate("judge"), judge_dir / "judge.key")
     config = judge_dir / "judge.toml"
-    write_config(config, smtp_port=smtp.port, imap_port=imap.port, maildir=None)
+    write_config(config, smtp_port=smtp.port, imap_port=imap.port, maildir=None, imap_user=imap.user)
     w = MailWorld(root, smtp, imap, judge_maildir, config,
                   {"PBEM_TEST_SMTP_PASSWORD": SMTP_PASSWORD, "PBEM_TEST_IMAP_PASSWORD": IMAP_PASSWORD})
     try:
         yield w
     finally:
         smtp.stop()
+        smtp.mailer.close()
         if imap.proc is not None:
             imap.proc.kill()
             imap.proc.wait()
         servers.close()
 
 
+@pytest.fixture(scope="session")
+def pymap_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedPymap]:
+    """One pymap for every ``world`` of this test process, each world an account of its own."""
+    base = tmp_path_factory.mktemp("pymap") / "imap"
+    accounts = Accounts(account_names(64))
+    _pymap_base(base, accounts.names)
+    port = free_port()
+    proc = start_pymap(base, port)
+    yield SharedPymap(port, base, proc, accounts)
+    proc.kill()
+    proc.wait()
+
+
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[MailWorld]:
+def world(tmp_path: Path, pymap_server: SharedPymap) -> Iterator[MailWorld]:
     """Both servers and a judge config for one test (import it into the test module to use it)."""
-    with make_world(tmp_path) as w:
+    with make_world(tmp_path, pymap_server=pymap_server) as w:
         yield w
 
 

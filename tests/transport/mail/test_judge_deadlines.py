@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from mail_players import Player, has_bundle
-from mailworld import JUDGE, MailWorld, parse_mail
+from mailworld import JUDGE, POLL, MailWorld, parse_mail
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -26,7 +26,7 @@ def _settle(parts: runner.Parts, want: int) -> None:
     handled = 0
     while handled < want and time.monotonic() < deadline:
         handled += runner.step(parts)
-        time.sleep(0.05)
+        time.sleep(POLL)
     runner.step(parts)
 
 

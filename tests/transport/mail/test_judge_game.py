@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from mail_players import Player
-from mailworld import MailWorld
+from mailworld import POLL, MailWorld
 
 from pbem.core import game as core_game
 from pbem.core import identity
@@ -33,20 +33,24 @@ def open_game(world: MailWorld, players: dict[str, Player], ruleset: str, scenar
     return parts, gid
 
 
+QUIET_SECONDS = 0.1  # nothing moved for this long: the game waits for no mail
+
+
 def drive(world: MailWorld, parts: runner.Parts, players: dict[str, Player], order_for: Any,
           rounds: int = 10_000) -> None:
-    """Judge pass, then every player reads and answers, until nothing moves."""
-    quiet = 0
+    """Judge pass, then every player reads and answers, until nothing moves for ``QUIET_SECONDS``
+    (passes ``POLL`` apart while nothing moves)."""
+    quiet_since = None
     for _ in range(rounds):
         handled = runner.step(parts)
         acted = sum(p.play(world, order_for) for p in players.values())
         if handled or acted:
-            quiet = 0
+            quiet_since = None
             continue
-        quiet += 1
-        if quiet >= 3:
+        quiet_since = quiet_since or time.monotonic()
+        if time.monotonic() - quiet_since >= QUIET_SECONDS:
             return
-        time.sleep(0.05)
+        time.sleep(POLL)
 
 
 def test_judge_plays_a_whole_rps_game_by_mail(world: MailWorld) -> None:
@@ -69,10 +73,10 @@ def test_judge_plays_a_whole_rps_game_by_mail(world: MailWorld) -> None:
     # handled mail was moved out of the inbox (so the inbox never grows with history)
     import imaplib
 
-    from mailworld import IMAP_PASSWORD, IMAP_USER
+    from mailworld import IMAP_PASSWORD
 
     conn = imaplib.IMAP4("127.0.0.1", world.imap.port)
-    conn.login(IMAP_USER, IMAP_PASSWORD)
+    conn.login(world.imap.user, IMAP_PASSWORD)
     assert conn.select("INBOX")[1] == [b"0"]
     assert int(conn.select("pbem-done")[1][0]) == sum(len(p.sent) for p in players.values())
     conn.logout()

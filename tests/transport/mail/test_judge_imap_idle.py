@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from dovecot import Dovecot, dovecot
-from mailworld import IMAP_PASSWORD, IMAP_USER, append, make_world
+from mailworld import IMAP_PASSWORD, append, make_world
 from test_judge_tls import _cert
 
 from pbem.core import game as core_game
@@ -26,15 +26,25 @@ from pbem.transport.mail.servers import ImapInbox
 QUIET = 0.4  # seconds of one quiet interval (poll_seconds; 60 by default)
 
 
-@pytest.fixture(params=["none", "tls"])
-def server(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Dovecot]:
-    """Dovecot, reached without TLS or over TLS (whose own buffer the IDLE wait must also look into)."""
-    monkeypatch.setenv("PBEM_TEST_IMAP_PASSWORD", IMAP_PASSWORD)
-    tls = _cert(tmp_path / "tls") if request.param == "tls" else None
-    with dovecot(tls) as d:
-        d.security = request.param
-        d.cafile = str(tls[0]) if tls else ""
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dovecot]:
+    """One Dovecot for the module, serving IMAP both without TLS and over TLS (a start and a stop cost
+    about a second; each test has a user of its own: ``server``)."""
+    tls = _cert(tmp_path_factory.mktemp("tls"))
+    with dovecot(tls, users=16) as d:
+        d.cafile = str(tls[0])
         yield d
+
+
+@pytest.fixture(params=["none", "tls"])
+def server(request: pytest.FixtureRequest, shared_server: Dovecot, monkeypatch: pytest.MonkeyPatch) -> Dovecot:
+    """Dovecot, reached without TLS or over TLS (whose own buffer the IDLE wait must also look into), as a
+    user no other test logged in as: its mailboxes empty, its logins counted and its connections kicked
+    alone."""
+    monkeypatch.setenv("PBEM_TEST_IMAP_PASSWORD", IMAP_PASSWORD)
+    shared_server.fresh_user()
+    shared_server.security = request.param
+    return shared_server
 
 
 @pytest.fixture
@@ -42,8 +52,8 @@ def inbox(server: Dovecot, caplog: pytest.LogCaptureFixture) -> Iterator[ImapInb
     """The judge's inbox on that server, its log captured; closed after."""
     caplog.set_level(logging.INFO, logger="pbem.judge")
     port = server.tls_port if server.security == "tls" else server.port
-    box = ImapInbox(Server("127.0.0.1", port, server.security, IMAP_USER, Secret(env="PBEM_TEST_IMAP_PASSWORD"),
-                           cafile=server.cafile), timeout=10)
+    box = ImapInbox(Server("127.0.0.1", port, server.security, server.user, Secret(env="PBEM_TEST_IMAP_PASSWORD"),
+                           cafile=server.cafile if server.security == "tls" else ""), timeout=10)
     yield box
     box.close()
 
@@ -101,7 +111,7 @@ def test_judge_1_idle_wakes_for_new_mail_and_stays_logged_in_on_dovecot(server: 
     assert inbox.fetch(10) == []
     inbox.wait(QUIET)  # a quiet interval first
     mail = b"From: a@b.test\r\nSubject: hi\r\nMessage-ID: <idle@b.test>\r\n\r\nhi\r\n"
-    timer = threading.Timer(0.5, append, [server.port, mail])  # the mail system delivers, with its own login
+    timer = threading.Timer(0.5, append, [server.port, mail, server.user])  # the mail system delivers: its own login
     timer.start()
     started = time.monotonic()
     inbox.wait(30)
@@ -116,16 +126,16 @@ def test_judge_1_idle_wakes_for_new_mail_and_stays_logged_in_on_dovecot(server: 
     assert inbox.logins == 1
     assert warnings(caplog) == []
     check = imaplib.IMAP4("127.0.0.1", server.port, timeout=10)
-    check.login(IMAP_USER, IMAP_PASSWORD)
+    check.login(server.user, IMAP_PASSWORD)
     assert check.select("pbem-done")[1] == [b"1"]
     check.logout()
 
 
-def test_judge_1_a_whole_game_by_mail_through_dovecot_on_one_login(tmp_path: Path) -> None:
+def test_judge_1_a_whole_game_by_mail_through_dovecot_on_one_login(tmp_path: Path, shared_server: Dovecot) -> None:
     """The whole judge (fetch, MOVE to the done mailbox, IDLE between passes) on a real server, one login."""
     from test_judge_game import make_players, open_game, rps_throw
 
-    with make_world(tmp_path, imap_server="dovecot") as world:
+    with make_world(tmp_path, imap_server="dovecot", dovecot_server=shared_server) as world:
         players = make_players(world, ("north", "south"))
         parts, gid = open_game(world, players, "rps", "standard")
         game_dir = parts.judge.games_dir / gid

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from mail_table import Table, mail, only_reply
-from mailworld import make_world, parse_mail
+from mailworld import SharedPymap, make_world, parse_mail
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -18,8 +18,8 @@ from pbem.core import identity
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    with make_world(tmp_path) as world:
+def table(tmp_path: Path, pymap_server: SharedPymap) -> Iterator[Table]:
+    with make_world(tmp_path, pymap_server=pymap_server) as world:
         yield Table(world)
 
 

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from mail_players import Player
-from mailworld import JUDGE, MailWorld, parse_mail
+from mailworld import JUDGE, POLL, MailWorld, parse_mail
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -19,7 +19,7 @@ from pbem.transport.mail import runner
 def _settle(parts: runner.Parts) -> None:
     deadline = time.monotonic() + 10
     while not runner.step(parts) and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(POLL)
     runner.step(parts)
 
 

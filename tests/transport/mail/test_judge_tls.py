@@ -18,7 +18,18 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
-from mailworld import IMAP_PASSWORD, IMAP_USER, JUDGE, SMTP_PASSWORD, Mailer, _auth, _pymap_base, free_port, start_pymap
+from mailworld import (
+    IMAP_PASSWORD,
+    IMAP_USER,
+    JUDGE,
+    POLL,
+    SMTP_PASSWORD,
+    Mailer,
+    _auth,
+    _pymap_base,
+    free_port,
+    start_pymap,
+)
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -125,7 +136,7 @@ def tls_front(cert: Path, key: Path, backend: int) -> tuple[int, subprocess.Pope
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
             return port, proc
         except OSError:
-            time.sleep(0.05)
+            time.sleep(POLL)
     proc.kill()
     raise RuntimeError("the TLS front did not start")
 
