@@ -57,13 +57,16 @@ def _rigged(hands: dict[str, list[str]]) -> list[int]:
     return order + [i for i in range(len(cards)) if i not in order]
 
 
-FIRST_YEAR = scenario("braveheart").first_year  # a plan's Game Turns are the first year's
+def first_year() -> int:
+    """The year a plan's bare Game Turns are in: the scenario's first, read when the game is played (a test may
+    play a variant that starts later)."""
+    return scenario("braveheart").first_year
 
 
 def last_year(plan: Plan) -> int:
     """The last year a plan names (the first year for a bare Game Turn)."""
-    return max([turn[0] if isinstance(turn, tuple) else FIRST_YEAR
-                for turns in plan.values() for turn, _, _ in turns] or [FIRST_YEAR])
+    return max([turn[0] if isinstance(turn, tuple) else first_year()
+                for turns in plan.values() for turn, _, _ in turns] or [first_year()])
 
 
 def play(tmp_path: Path, plan: Plan, limit: int = 5000, stop: Callable[[peer.Outcome], bool] = lambda out: False,
@@ -87,7 +90,7 @@ def play(tmp_path: Path, plan: Plan, limit: int = 5000, stop: Callable[[peer.Out
     def scripted(out: peer.Outcome, side: str, facts: Facts) -> dict[str, Any]:
         if HammerPeer().owes(out.state).get(side) == "card":
             for turn, event, wanted in plan.get(side, []):
-                year, at = turn if isinstance(turn, tuple) else (FIRST_YEAR, turn)
+                year, at = turn if isinstance(turn, tuple) else (first_year(), turn)
                 if out.state["game"]["turn"] + 1 == at and out.state["game"]["year"] == year:
                     played = event_order(out.state, side, facts, event, wanted)
                     assert played, f"{side} cannot play {event} at Game Turn {turn}"
