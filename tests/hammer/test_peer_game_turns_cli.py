@@ -7,40 +7,19 @@ with battles whose blocks are asked of their owners (5.1), Scotland's drafts car
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-import tomli_w
 from support.hammer_peer_bot import order
-from support.peer_cli import key_files, run
+from support.peer_cli import HammerByCli, run
 
 SIDES = ("england", "scotland")
 
 
 @pytest.mark.slow
 def test_hammer_peer_game_turns_through_the_real_cli_verbs(tmp_path: Path) -> None:
-    k = key_files(tmp_path / "keys", SIDES)
-    dirs = {s: tmp_path / s / "bh" for s in SIDES}
-    run("game", "open", dirs["england"], "--ruleset", "hammer", "--scenario", "braveheart", "--no-referee",
-        *[a for s in SIDES for a in ("--side", f"{s}={k / (s + '.pub.toml')}")])
-    dirs["scotland"].mkdir(parents=True)
-    shutil.copy(dirs["england"] / "game.toml", dirs["scotland"] / "game.toml")
-    n = 0
-
-    def seal(side: str, draft: dict[str, object] | None = None) -> None:
-        nonlocal n
-        n += 1
-        path, out = tmp_path / f"d{n}.toml", tmp_path / f"m{n}.asc"
-        if draft is not None:
-            path.write_text(tomli_w.dumps(draft), encoding="utf-8")
-        run("orders", "seal", path, "--game", dirs[side], "--key", k / f"{side}.key", "--out", out)
-        run("game", "receive", dirs["scotland" if side == "england" else "england"], out)
-
-    for s in SIDES:
-        out = tmp_path / f"join-{s}.asc"
-        run("game", "join", dirs[s], "--side", s, "--key", k / f"{s}.key", "--out", out)
-        run("game", "receive", dirs["scotland" if s == "england" else "england"], out)
+    table = HammerByCli(tmp_path, SIDES)
+    dirs, seal = table.dirs, table.seal
     turns = 0
     for _ in range(60):
         status = run("status", dirs["england"])

@@ -6,13 +6,11 @@ folder per side; ``status`` tells each side what its next draft holds (there is 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
-import tomli_w
 from support.hammer_peer_bot import order
-from support.peer_cli import key_files, run
+from support.peer_cli import HammerByCli, run
 
 from pbem.hammer.peer_drafts import draft_hint
 
@@ -25,27 +23,8 @@ def _states(game_dir: Path) -> list[dict[str, Any]]:
 
 
 def test_hammer_peer_7_0_two_friends_play_the_first_winter_and_the_next_deal_through_the_cli(tmp_path: Path) -> None:
-    k = key_files(tmp_path / "keys", SIDES)
-    dirs = {s: tmp_path / s / "bh" for s in SIDES}
-    run("game", "open", dirs["england"], "--ruleset", "hammer", "--scenario", "braveheart", "--no-referee",
-        *[a for s in SIDES for a in ("--side", f"{s}={k / (s + '.pub.toml')}")])
-    dirs["scotland"].mkdir(parents=True)
-    shutil.copy(dirs["england"] / "game.toml", dirs["scotland"] / "game.toml")
-    n = 0
-
-    def seal(side: str, draft: dict[str, Any] | None = None) -> None:
-        nonlocal n
-        n += 1
-        path, out = tmp_path / f"d{n}.toml", tmp_path / f"m{n}.asc"
-        if draft is not None:
-            path.write_text(tomli_w.dumps(draft), encoding="utf-8")
-        run("orders", "seal", path, "--game", dirs[side], "--key", k / f"{side}.key", "--out", out)
-        run("game", "receive", dirs["scotland" if side == "england" else "england"], out)
-
-    for s in SIDES:
-        out = tmp_path / f"join-{s}.asc"
-        run("game", "join", dirs[s], "--side", s, "--key", k / f"{s}.key", "--out", out)
-        run("game", "receive", dirs["scotland" if s == "england" else "england"], out)
+    table = HammerByCli(tmp_path, SIDES)
+    dirs, seal = table.dirs, table.seal
     hints: set[str] = set()
     first = 0
     for _ in range(400):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+from typing import Any
 
+import tomli_w
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -18,3 +21,35 @@ def run(*args: str | Path) -> str:
     result = runner.invoke(app, [str(a) for a in args])
     assert result.exit_code == 0, result.output
     return result.output
+
+
+class HammerByCli:
+    """A Braveheart game with no referee opened and joined through the CLI verbs, one folder per side: what the
+    tests that play it by verbs share (each then seals its own drafts)."""
+
+    def __init__(self, tmp_path: Path, sides: tuple[str, str]) -> None:
+        self.tmp, self.sides = tmp_path, sides
+        self.keys = key_files(tmp_path / "keys", sides)
+        self.dirs = {s: tmp_path / s / "bh" for s in sides}
+        self.sealed = 0
+        first, second = sides
+        run("game", "open", self.dirs[first], "--ruleset", "hammer", "--scenario", "braveheart", "--no-referee",
+            *[a for s in sides for a in ("--side", f"{s}={self.keys / (s + '.pub.toml')}")])
+        self.dirs[second].mkdir(parents=True)
+        shutil.copy(self.dirs[first] / "game.toml", self.dirs[second] / "game.toml")
+        for s in sides:
+            out = tmp_path / f"join-{s}.asc"
+            run("game", "join", self.dirs[s], "--side", s, "--key", self.keys / f"{s}.key", "--out", out)
+            run("game", "receive", self.dirs[self.other(s)], out)
+
+    def other(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def seal(self, side: str, draft: dict[str, Any] | None = None) -> None:
+        """``side`` seals ``draft`` (None: what it owes needs no draft) and the other folder receives it."""
+        self.sealed += 1
+        path, out = self.tmp / f"d{self.sealed}.toml", self.tmp / f"m{self.sealed}.asc"
+        if draft is not None:
+            path.write_text(tomli_w.dumps(draft), encoding="utf-8")
+        run("orders", "seal", path, "--game", self.dirs[side], "--key", self.keys / f"{side}.key", "--out", out)
+        run("game", "receive", self.dirs[self.other(side)], out)
