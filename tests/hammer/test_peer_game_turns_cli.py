@@ -34,13 +34,7 @@ def test_hammer_peer_game_turns_through_the_real_cli_verbs(tmp_path: Path) -> No
             elif f"{s} owes" in status:
                 seal(s)
     assert turns >= 2
-    for s in SIDES:
-        assert "verify ok" in run("verify", dirs[s])
-    for sub in ("ledger", "messages"):
-        names = sorted(p.name for p in (dirs["england"] / sub).iterdir())
-        assert names == sorted(p.name for p in (dirs["scotland"] / sub).iterdir())
-        assert all((dirs["england"] / sub / m).read_bytes() == (dirs["scotland"] / sub / m).read_bytes()
-                   for m in names)
+    table.verify_both_and_compare()
     kinds = [json.loads(p.read_text())["kind"] for p in sorted((dirs["england"] / "ledger").iterdir())]
     logs = [line["what"] for p in sorted((dirs["england"] / "ledger").iterdir())
             for line in json.loads(p.read_text()).get("log", [])]

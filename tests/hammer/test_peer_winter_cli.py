@@ -49,13 +49,7 @@ def test_hammer_peer_7_0_two_friends_play_the_first_winter_and_the_next_deal_thr
     assert {"7.6", "7.7"} <= steps and kinds.count("deal") == 1  # builds, levy; the next deal (the first: the set-up)
     assert any(h.startswith("england drafts: a winter draft") for h in hints)
     assert any(h.startswith("scotland drafts: a winter draft: a [plan] table with builds") for h in hints)
-    for s in SIDES:
-        assert "verify ok" in run("verify", dirs[s])
-    for sub in ("ledger", "messages"):
-        names = sorted(p.name for p in (dirs["england"] / sub).iterdir())
-        assert names == sorted(p.name for p in (dirs["scotland"] / sub).iterdir())
-        assert all((dirs["england"] / sub / m).read_bytes() == (dirs["scotland"] / sub / m).read_bytes()
-                   for m in names)
+    table.verify_both_and_compare()
 
 
 def test_hammer_peer_7_0_status_names_the_draft_a_side_owes_at_each_winter_round() -> None:

@@ -53,3 +53,13 @@ class HammerByCli:
             path.write_text(tomli_w.dumps(draft), encoding="utf-8")
         run("orders", "seal", path, "--game", self.dirs[side], "--key", self.keys / f"{side}.key", "--out", out)
         run("game", "receive", self.dirs[self.other(side)], out)
+
+    def verify_both_and_compare(self) -> None:
+        """Each folder verifies its record, and both hold the same ledger and messages, byte for byte."""
+        for s in self.sides:
+            assert "verify ok" in run("verify", self.dirs[s])
+        first, second = (self.dirs[s] for s in self.sides)
+        for sub in ("ledger", "messages"):
+            names = sorted(p.name for p in (first / sub).iterdir())
+            assert names == sorted(p.name for p in (second / sub).iterdir())
+            assert all((first / sub / m).read_bytes() == (second / sub / m).read_bytes() for m in names)
