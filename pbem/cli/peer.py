@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the real modules for the type checker; loaded on first use,
     from pbem.core import ruleset as rs
     from pbem.core.peer import folder as peer
     from pbem.core.peer import resigning
+    from pbem.core.peer import rules as peer_rules
 else:
     files = lazy("pbem.cli.files")
     key_files = lazy("pbem.cli.key")
@@ -29,6 +30,7 @@ else:
     rs = lazy("pbem.core.ruleset")
     peer = lazy("pbem.core.peer.folder")
     resigning = lazy("pbem.core.peer.resigning")
+    peer_rules = lazy("pbem.core.peer.rules")
 
 
 def is_peer(game_dir: Path) -> bool:
@@ -88,10 +90,9 @@ def status(game_dir: Path) -> None:
     man = peer.manifest(game_dir)
     out = peer.outcome(game_dir)
     say(f"game {man.game} (protocol §13): {peer.describe(out, len(out.entries))}")
-    from pbem.core.peer.rules import draft_hint, hidden_rules
-    rules = hidden_rules(rs.load(man.ruleset, man.options))
+    rules = peer_rules.hidden_rules(rs.load(man.ruleset, man.options))
     for side in sorted(s for s, what in out.owes.items() if what == "commit"):
-        hint = draft_hint(rules, out.state, side) if rules is not None else ""
+        hint = peer_rules.draft_hint(rules, out.state, side) if rules is not None else ""
         if hint:
             say(f"{side} drafts: {hint}")
 

@@ -18,10 +18,8 @@ A missing file raises ``Missing``, which is both a ``FormatError`` (one sentence
 
 from __future__ import annotations
 
-import bisect
 import os
 import stat
-from operator import itemgetter
 from pathlib import Path
 
 from pbem.core.errors import FormatError
@@ -160,16 +158,16 @@ def list_folder_ids(folder: Path, what: str) -> list[tuple[str, bool, int]]:
     by (name, inode) can read again only what changed."""
     folder = Path(folder)
     _real_folder(folder, f"{folder}: no such folder.", f"{what}: a record folder is a real folder, never a link")
-    with os.scandir(folder) as listing:  # the kind the listing gave: no stat per file
-        found = [(item.name, item.is_file(follow_symlinks=False), item.inode()) for item in listing]
+    found: list[tuple[str, bool, int]] = []
+    with os.scandir(folder) as listing:
+        for item in listing:
+            if item.name.startswith("."):
+                continue
+            regular = item.is_file(follow_symlinks=False)  # the kind the listing gave: no stat per file
+            if not regular and not item.is_dir(follow_symlinks=False):  # a sub-folder is listed for the caller
+                raise _refuse(folder / item.name, item.stat(follow_symlinks=False).st_mode, f"a file of {what}")
+            found.append((item.name, regular, item.inode()))
     found.sort()
-    del found[bisect.bisect_left(found, (".",)):bisect.bisect_left(found, ("/",))]  # the names starting with "."
-    if not all(map(itemgetter(1), found)):  # a sub-folder is listed; anything else but a file is refused
-        with os.scandir(folder) as listing:
-            for item in listing:
-                if not item.name.startswith(".") and not item.is_file(follow_symlinks=False) \
-                        and not item.is_dir(follow_symlinks=False):
-                    raise _refuse(folder / item.name, item.stat(follow_symlinks=False).st_mode, f"a file of {what}")
     return found
 
 

@@ -351,3 +351,16 @@ def test_protocol_13_4_an_illegal_order_is_refused_at_seal_and_convicts_when_rev
     t.send("east", r)
     out = run("verify", t.dirs["north"])
     assert "east cheated at step 1: its revealed order breaks the rules: throw 'lizard'" in out
+
+
+def test_protocol_13_13_resign_in_a_three_seat_game_is_refused_in_one_sentence_and_writes_nothing(
+        tmp_path: Path) -> None:
+    """Resign ends a game of two seats only: with three, the other two would have no winner to agree on."""
+    t = Table(tmp_path)
+    t.join_and_start()
+    before = {s: sorted(p.name for p in (t.dirs[s] / "messages").iterdir()) for s in SEATS}
+    out = tmp_path / "resign.asc"
+    said = run("game", "resign", t.dirs["north"], "--key", t.key("north"), "--out", out, ok=False)
+    assert said.strip().count("\n") == 0 and "3 seats" in said and "protocol §13.13" in said, said
+    assert not out.exists()
+    assert {s: sorted(p.name for p in (t.dirs[s] / "messages").iterdir()) for s in SEATS} == before

@@ -58,6 +58,15 @@ def _step(record: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]
     return next(e for e in reversed(record[:at]) if "state" in e), record[at]
 
 
+def _crowned(dirs: dict[str, Path]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The entry before the coronation's step, that step and its coronation line; nobody convicted, no pause."""
+    record = entries(dirs["england"])
+    assert not any(e["kind"] == "void" for e in record), record[-1]
+    before, step = _step(record)
+    assert not any(e["kind"] == "pause" for e in record if e["entry"] > before["entry"])
+    return before, step, next(x for x in step["log"] if x["what"] == "coronation")
+
+
 def test_hammer_peer_6_21_coronation_gives_the_refereed_result_and_opens_only_what_it_reads(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The Scots crown Bruce in Fife with their Herald (Wallace dead): their reveal opens, with the card, their noble
@@ -66,11 +75,7 @@ def test_hammer_peer_6_21_coronation_gives_the_refereed_result_and_opens_only_wh
     writes on the same true blocks (kings.crown), and the same owners."""
     crowning(monkeypatch)
     dirs = one_turn(tmp_path, monkeypatch)
-    record = entries(dirs["england"])
-    assert not any(e["kind"] == "void" for e in record), record[-1]
-    before, step = _step(record)
-    assert not any(e["kind"] == "pause" for e in record if e["entry"] > before["entry"])
-    line = next(x for x in step["log"] if x["what"] == "coronation")
+    before, step, line = _crowned(dirs)
     assert (line["king"], line["area"], line["defectors"], line["rule"]) == ("Bruce", "Fife", ["Galloway"], "6.21")
     opened = {k for k in step["revealed"] if not k.startswith("card.")}
     seen = step["state"]["seen"]
@@ -253,11 +258,7 @@ def test_hammer_peer_6_22_balliol_returns_with_the_french_knights_their_handle_o
     refereed engine on the same true blocks writes the same coronation line."""
     balliol(monkeypatch)
     dirs = one_turn(tmp_path, monkeypatch)
-    record = entries(dirs["england"])
-    assert not any(e["kind"] == "void" for e in record), record[-1]
-    before, step = _step(record)
-    assert not any(e["kind"] == "pause" for e in record if e["entry"] > before["entry"])
-    line = next(x for x in step["log"] if x["what"] == "coronation")
+    before, step, line = _crowned(dirs)
     assert (line["king"], line["area"], line["defectors"], line["rule"]) == ("Balliol", "Fife", ["Bruce"], "6.22")
     seen = step["state"]["seen"]
     french = next(h for h, n in seen.items() if n == "French Knights")

@@ -236,13 +236,14 @@ def write_join(game_dir: Path, me: PrivateIdentity, side: str, clock: int | None
     secrets = secrets_file.load(game_dir, side)
     secret = bytes.fromhex(secrets["chain"]) if "chain" in secrets else chain.fresh_secret()
     secrets_file.save(game_dir, side, {**secrets, "chain": secret.hex()})
-    text = message.write(me, man.game, side, 0, "", "join", _now(clock),
+    text = message.write(me, man.game, side, 0, "", "join", clock_now(clock),
                          {"manifest": man.hash, "anchor": chain.anchor(secret, man.chain_length).hex()})
     take(game_dir, text.encode("ascii"), "your join")
     return text
 
 
-def _now(clock: int | None) -> int:
+def clock_now(clock: int | None) -> int:
+    """The time a message is signed at: ``clock`` when a test or the demo fixes it, else the machine's."""
     return int(time.time()) if clock is None else clock
 
 
@@ -265,12 +266,12 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
     step = len(out.entries)
     prev = entry_hash(out.entries[-1]) if out.entries else ""
     owed = out.owes.get(side)
-    now = _now(clock)
+    now = clock_now(clock)
     if owed == "join":
         raise LedgerError(f"{side} has not joined: pbem game join first (protocol §13.4).")
     if hidden is not None and owed in ("shuffle", "lock", "keys"):
         passed = _deal_pass(game_dir, man, hidden, side, owed, step, every)
-        return owed, _send(game_dir, me, man, side, step, prev, owed, now, passed)
+        return owed, send_signed(game_dir, me, man, side, step, prev, owed, now, passed)
     if hidden is not None and out.deals:
         _read_hands(game_dir, man, hidden, side, out, secrets)
     if owed == "start" or (owed is None and not out.entries and out.owes):
@@ -280,7 +281,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         body: dict[str, Any] = {"link": first}
         if hidden is not None:
             body["handles"] = _hide(game_dir, man, hidden, side, secrets, facts)
-        return "start", _send(game_dir, me, man, side, 0, "", "start", now, body)
+        return "start", send_signed(game_dir, me, man, side, 0, "", "start", now, body)
     if owed in ("open", "final") and hidden is not None:
         body = {"openings": _openings(hidden, side, out, secrets, owed)}
         if owed == "final" and out.deals:
@@ -288,7 +289,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
             body["deals"] = [{"shuffle": d["shuffle"], "perm": d["perm"],
                               "keys": {j: k for j, k in d["keys"].items() if int(j) not in dealt.keys[side]}}
                              for d, dealt in zip(mine, out.deals)]
-        return owed, _send(game_dir, me, man, side, step, prev, owed, now, body)
+        return owed, send_signed(game_dir, me, man, side, step, prev, owed, now, body)
     if owed == "commit":
         idle = hidden is not None and side not in hidden.owes(out.state)  # it commits to no order (§13.12)
         if hidden is not None and not idle:  # the rules fill an order that takes no choice (§13.12)
@@ -312,7 +313,7 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         commitment, opening = handles.make(label, order)
         secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
         secrets_file.save(game_dir, side, secrets)
-        return "commit", _send(game_dir, me, man, side, step, prev, "commit", now,
+        return "commit", send_signed(game_dir, me, man, side, step, prev, "commit", now,
                                {"commitment": commitment, **extra})
     if owed == "reveal" and f"{step:04d}-reveal-{side}.pbem" not in held:
         commits = [every[f"{step:04d}-commit-{s}.pbem"].hash for s in man.sides]
@@ -325,14 +326,15 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
             says = hidden.foresee(out.state, side, opening["value"]) if side in hidden.owes(out.state) else []
             ahead = [label for label in says if label not in out.revealed]
             body["openings"] = [_own(secrets, label) for label in ahead]
-        return "reveal", _send(game_dir, me, man, side, step, prev, "reveal", now, body)
+        return "reveal", send_signed(game_dir, me, man, side, step, prev, "reveal", now, body)
     if set(out.owes.values()) <= {"join", "start"}:
         raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe their "
                           f"{next(iter(out.owes.values()))} (protocol §13.4).")
     if out.owes and side not in out.owes:
         started = round_started(every, step, next(iter(out.owes.values())))
         if now >= started + man.hours * 3600:
-            return "claim", _send(game_dir, me, man, side, step, prev, "claim", now, {"against": sorted(out.owes)})
+            against = {"against": sorted(out.owes)}
+            return "claim", send_signed(game_dir, me, man, side, step, prev, "claim", now, against)
         raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe "
                           f"{next(iter(out.owes.values()))} for step {step}; a forfeit may be claimed after "
                           f"the deadline ({man.hours} hours) (protocol §13.5).")
@@ -476,8 +478,9 @@ def _openings(hidden: HiddenRules, side: str, out: Outcome, secrets: dict[str, A
     return [_own(secrets, label) for label in [asked, *(f for f in facts.foreseen if f != asked)]]
 
 
-def _send(game_dir: Path, me: PrivateIdentity, man: Manifest, side: str, step: int, prev: str, phase: str, now: int,
-          body: dict[str, Any]) -> str:
+def send_signed(game_dir: Path, me: PrivateIdentity, man: Manifest, side: str, step: int, prev: str, phase: str,
+                now: int, body: dict[str, Any]) -> str:
+    """Sign ``me``'s message and take it into this folder first (a side's own record holds all it sent)."""
     text = message.write(me, man.game, side, step, prev, phase, now, body)
     take(game_dir, text.encode("ascii"), f"your {phase}")
     return text

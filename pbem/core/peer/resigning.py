@@ -1,7 +1,7 @@
 """Resign (protocol §13.13): a side of a two-seat peer game gives the game up at the head of a step.
 
 Its own module so the verb's checks (two seats, head of step) sit above folder.py and below the CLI,
-with no import circle: it reads the record through folder.py and writes through its ``_send``.
+with no import circle: it reads the record through folder.py and writes through its ``send_signed``.
 """
 
 from __future__ import annotations
@@ -22,15 +22,16 @@ def write_resign(game_dir: Path, me: PrivateIdentity, clock: int | None = None) 
     if len(man.sides) != 2:
         raise LedgerError(f"game {man.game} has {len(man.sides)} seats: resign ends a game of two seats only "
                           "(protocol §13.13).")
-    out = compute(man, folder.messages(game_dir, man))
+    found = folder.messages(game_dir, man)
+    out = compute(man, found)
     if out.verdict:
         raise LedgerError(f"game {man.game} is over: {out.verdict}.")
     if not out.entries:
         raise LedgerError(f"game {man.game} has no set-up yet: resign comes at the head of a step (protocol §13.13).")
     step, prev = len(out.entries), entry_hash(out.entries[-1])
-    held = folder._all(game_dir, man)
+    held = {m.slot: m for m in found}
     if any(get(held, step, phase, s) is not None for s in man.sides for phase in ("reveal", "final")) or any(
             m.side == side and m.step == step for m in held.values()):
         raise LedgerError(f"{side} may resign only at the head of a step, before it commits to anything in it "
                           "and before any reveal of the step (protocol §13.13).")
-    return folder._send(game_dir, me, man, side, step, prev, "resign", folder._now(clock), {})
+    return folder.send_signed(game_dir, me, man, side, step, prev, "resign", folder.clock_now(clock), {})
