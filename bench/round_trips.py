@@ -101,7 +101,7 @@ def hammer_exchanges(games: int) -> tuple[float, int, float, float]:
                         waves += 1
                         played = max(played, g["turn"])
                 for s in sorted(out.owes):
-                    commit = out.owes[s] == "commit"
+                    commit = out.owes[s] in peer.ORDERED
                     send(s, peer.write_owed(dirs[s], keys[s], order(dirs[s], s) if commit else None, 1)[1])
             turns += played
     return waves / max(turns, 1), turns, winter / max(games, 1), (time.perf_counter() - started) / max(games, 1)

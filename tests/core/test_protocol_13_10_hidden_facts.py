@@ -29,11 +29,12 @@ class Duel:
     """Two players, one folder each; every message a side writes is taken by the other (as ``game receive``)."""
 
     def __init__(self, tmp: Path, facts: dict[str, dict[str, str]] | None = None, rounds: int = 3,
-                 cards: bool = False, redeal: int = 0) -> None:
+                 cards: bool = False, redeal: int = 0, raids: bool = False) -> None:
         self.keys = {s: identity.generate(s) for s in SIDES}
         self.dirs = {s: tmp / s / "duel" for s in SIDES}
         self.facts = facts or {"north": NORTH, "south": SOUTH}
-        peer.open_game(self.dirs["north"], "duel", "standard", {"rounds": rounds, "cards": cards, "redeal": redeal},
+        peer.open_game(self.dirs["north"], "duel", "standard", {"rounds": rounds, "cards": cards, "redeal": redeal,
+                                                               **({"raids": True} if raids else {})},
                        {s: k.public for s, k in self.keys.items()}, 24, length=64)
         self.dirs["south"].mkdir(parents=True)
         (self.dirs["south"] / "game.toml").write_bytes((self.dirs["north"] / "game.toml").read_bytes())
@@ -149,7 +150,7 @@ def _waves(d: Duel) -> Iterator[None]:
         if out.verdict or not out.owes:
             return
         for s in sorted(out.owes):
-            d.owed(s, order(s, out.state["field"][s][0]) if out.owes[s] == "commit" else None)
+            d.owed(s, order(s, out.state["field"][s][0]) if out.owes[s] in peer.ORDERED else None)
         yield
 
 
@@ -461,7 +462,7 @@ def test_protocol_13_11_a_final_whose_keys_do_not_replay_the_mid_game_deal_names
     while set(peer.outcome(d.dirs["north"]).owes.values()) != {"final"}:
         out = peer.outcome(d.dirs["north"])
         for s in sorted(out.owes):
-            d.owed(s, order(s, out.state["field"][s][0]) if out.owes[s] == "commit" else None)
+            d.owed(s, order(s, out.state["field"][s][0]) if out.owes[s] in peer.ORDERED else None)
     area = d.dirs["south"] / ".pbem" / "peer-south" / "secrets.json"
     data = json.loads(area.read_text())
     step = next(e["entry"] for e in entries(d.dirs["south"]) if e["kind"] == "deal")

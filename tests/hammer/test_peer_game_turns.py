@@ -49,7 +49,7 @@ def play(tmp_path: Path, limit: int = 3000, stop: Callable[[peer.Outcome], bool]
             break
         for s in sorted(out.owes):
             owed = out.owes[s]
-            send(s, peer.write_owed(dirs[s], keys[s], order(dirs[s], s) if owed == "commit" else None, 1)[1])
+            send(s, peer.write_owed(dirs[s], keys[s], order(dirs[s], s) if owed in peer.ORDERED else None, 1)[1])
     return dirs
 
 

@@ -28,7 +28,7 @@ def test_hammer_peer_game_turns_through_the_real_cli_verbs(tmp_path: Path) -> No
         if turns >= 3 or "game is over" in status:
             break
         for s in SIDES:
-            if f"{s} owes commit" in status:
+            if f"{s} owes commit" in status or f"{s} owes play" in status:
                 draft = order(dirs[s], s)  # Scotland's drafts carry a battle plan, sealed by orders seal
                 seal(s, {**draft, "plans": {"battle": {"regroup": "stay"}}} if draft and s == "scotland" else draft)
             elif f"{s} owes" in status:

@@ -87,7 +87,7 @@ def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lie: Lie, scenario: s
         for s in sorted(out.owes):
             if peer.outcome(dirs[s]).verdict:  # the other side's message just convicted it here
                 break
-            draft = _order(dirs[s], s, told.get(s, [])) if out.owes[s] == "commit" else None
+            draft = _order(dirs[s], s, told.get(s, [])) if out.owes[s] in peer.ORDERED else None
             send(s, peer.write_owed(dirs[s], keys[s], draft, 1)[1])
     assert told, "no side had a block to lie about at any builds"
     (liar, lied), = told.items()

@@ -106,7 +106,7 @@ def play(tmp_path: Path, plan: Plan, limit: int = 5000, stop: Callable[[peer.Out
             send("scotland", resigning.write_resign(dirs["scotland"], KEYS["scotland"], clock=1))
             continue
         for s in sorted(out.owes):
-            send(s, peer.write_owed(dirs[s], KEYS[s], order(s) if out.owes[s] == "commit" else None, 1)[1])
+            send(s, peer.write_owed(dirs[s], KEYS[s], order(s) if out.owes[s] in peer.ORDERED else None, 1)[1])
     return dirs
 
 

@@ -13,6 +13,8 @@ higher score wins. With the option ``cards``, a deck of four (``plus1``, ``plus2
 ``zero``) is dealt by the mental deal, two to each side; an order may play one (``card``: its
 label), adding its number to the attacker's strength (rule 6: a card played is revealed). With
 ``redeal = R`` the deck is dealt again before round R+1, the new cards replacing the hands (rule 7).
+With ``raids``, every second round (the 2nd, 4th...) is north's raid: north alone orders, and south's first
+block on the field defends (rule 8: a step one side owes, played with no commit, protocol §13.4).
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ class DuelPeer:
         return {"round": 0, "rounds": int(options.get("rounds", 3)), "score": {s: 0 for s in SIDES},
                 "field": {s: labels(s)[:2] for s in SIDES}, "pool": {s: labels(s)[2:] for s in SIDES},
                 "dead": {s: [] for s in SIDES}, "rests": {s: 0 for s in SIDES}, "first": rng.d6(),
-                "hands": {s: [] for s in SIDES}, "deals": 0, "redeal": int(options.get("redeal", 0))}
+                "hands": {s: [] for s in SIDES}, "deals": 0, "redeal": int(options.get("redeal", 0)),
+                **({"raids": True} if options.get("raids") else {})}
 
     def dealt(self, public: dict[str, Any], hands: dict[str, list[str]]) -> dict[str, Any]:
         """A deal's cards replace the hands (rule 7: unplayed cards are gone, as Hammer's each year)."""
@@ -82,6 +85,8 @@ class DuelPeer:
             return {}
         if public["redeal"] and public["round"] == public["redeal"] and public["deals"] < 2:
             return {s: "deal" for s in SIDES}
+        if public.get("raids") and public["round"] % 2 == 1:
+            return {"north": "raid"}
         return {s: "attack" for s in SIDES}
 
     def validate(self, public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
@@ -107,14 +112,14 @@ class DuelPeer:
 
     def adjudicate(self, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, rng: Drbg) -> PeerStep:
         new = copy.deepcopy(public)
-        fighters = {s: facts.get(orders[s]["attack"], "rule 2: a battle reveals the blocks that fight") for s in SIDES}
-        played = {s: facts.get(orders[s]["card"], "rule 6: a card played is revealed") for s in SIDES
+        attackers = {s: orders[s]["attack"] if s in orders else public["field"][s][0] for s in SIDES}  # rule 8
+        fighters = {s: facts.get(attackers[s], "rule 2: a battle reveals the blocks that fight") for s in SIDES}
+        played = {s: facts.get(orders[s]["card"], "rule 6: a card played is revealed") for s in orders
                   if orders[s]["card"]}
         power = {s: strength(fighters[s]) + (int(played[s][-1]) if played.get(s, "").startswith("plus") else 0)
                  for s in SIDES}
-        for s in SIDES:
-            if orders[s]["card"]:
-                new["hands"][s].remove(orders[s]["card"])
+        for s in played:
+            new["hands"][s].remove(orders[s]["card"])
         dice: list[list[int]] = []
         while power["north"] == power["south"]:  # a tie: a d6 each, again while equal
             roll = [rng.d6(), rng.d6()]
@@ -122,10 +127,10 @@ class DuelPeer:
             power = {"north": roll[0], "south": roll[1]}
         winner = "north" if power["north"] > power["south"] else "south"
         loser = "south" if winner == "north" else "north"
-        new["score"][winner] += 2 if orders[winner]["charge"] else 1
-        new["field"][loser].remove(orders[loser]["attack"])
-        new["dead"][loser].append(orders[loser]["attack"])
-        for s in SIDES:
+        new["score"][winner] += 2 if winner in orders and orders[winner]["charge"] else 1
+        new["field"][loser].remove(attackers[loser])
+        new["dead"][loser].append(attackers[loser])
+        for s in orders:
             new["rests"][s] += 1 if orders[s]["rest"] else 0
         levy = {}
         for s in SIDES:

@@ -3,7 +3,8 @@ the side's own client (``folder.write_owed``) and taken into every other side's 
 
 Used by ``pbem demo --no-referee`` (demo.py) and the tests; the game's bot is a callback, so the core
 names no game. An *exchange* is one pass in which every side sends what it owes at once (what the post
-would carry in one trip): the count is what docs/round-trips.md calls exchanges.
+would carry in one trip; a message that needs another side's is a trip later): the count is what
+docs/round-trips.md calls exchanges.
 """
 
 from __future__ import annotations
@@ -79,26 +80,35 @@ def play(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot
 
 def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot, clock: int, limit: int = 2000,
         post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = ()) -> Played:
-    """Pass after pass from where the folders are (every side joined)."""
+    """Pass after pass from where the folders are (every side joined). A pass is one trip of the post: each
+    side sends every message it can write from what it holds (its play, then, once its own reveal completes an
+    entry, its commit for the next), and the others receive them all at the pass's end, so a message that
+    answers another side's is always a pass later."""
     exchanges = setup = 0
     first = next(iter(dirs))
     latest: dict[str, Outcome] = {}  # a folder's outcome as its last take computed it, while nothing else changed it
     for _ in range(limit):
         before = latest[first] = latest.get(first) or folder.outcome(dirs[first])
-        sent = False
+        mail: list[tuple[str, str]] = []
         for side, d in dirs.items():
-            out = latest.get(side) or folder.outcome(d)
-            if out.verdict or side not in out.owes or side in quiet:
-                continue
-            order = None
-            if out.owes[side] == "commit":
-                order = bot(side, out.state, Facts(out.revealed, out.owners, folder.own(d, keys[side], out)))
-            _, text = folder.write_owed(d, keys[side], order, clock)
-            latest.pop(side, None)  # its own message changed its folder
-            latest.update(send(dirs, side, post(side, text) if post is not None else text))
-            sent = True
-        if not sent:
+            wrote: set[tuple[int, str]] = set()
+            while True:
+                out = latest.get(side) or folder.outcome(d)
+                owed = out.owes.get(side, "")
+                slot = (len(out.entries), owed)
+                if out.verdict or not owed or side in quiet or slot in wrote:
+                    break
+                order = None
+                if owed in folder.ORDERED:
+                    order = bot(side, out.state, Facts(out.revealed, out.owners, folder.own(d, keys[side], out)))
+                _, text = folder.write_owed(d, keys[side], order, clock)
+                wrote.add(slot)
+                latest.pop(side, None)  # its own message changed its folder
+                mail.append((side, post(side, text) if post is not None else text))
+        if not mail:
             break
+        for side, text in mail:
+            latest.update(send(dirs, side, text))
         exchanges += 1
         setup += not before.entries or set(before.owes.values()) <= DEALT_APART
         clock += 60

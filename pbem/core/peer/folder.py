@@ -13,6 +13,7 @@ import json
 import os
 import time
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -21,17 +22,20 @@ from pbem.core import ruleset as rs
 from pbem.core.atomic import write_atomic
 from pbem.core.canonical import canonical_bytes, sha256_hex
 from pbem.core.drbg import Drbg
-from pbem.core.errors import EnvelopeError, FormatError, LedgerError
+from pbem.core.errors import EnvelopeError, FormatError, LedgerError, PbemError
 from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.lock import game_lock
 from pbem.core.peer import chain, dealing, handles, looks, message, secrets_file
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import compute, rules_of
-from pbem.core.peer.rounds import MANIFEST_FORMAT, Manifest, Outcome, entry_hash, round_started
+from pbem.core.peer.rounds import MANIFEST_FORMAT, Manifest, Outcome, entry_hash, lone, round_started
 from pbem.core.peer.rules import Facts, HiddenRules, NeedReveal, card_label, hidden_rules, prepare
 from pbem.core.peer.secrets_file import private
 
 MANIFEST = "game.toml"
+# What a side owes when its order is due: its commitment to it, or, at a step only it owes, the order itself
+# (protocol §13.4); a driver asks its player or bot for a draft then.
+ORDERED = frozenset({"commit", "play"})
 LIMIT = 1 << 20
 
 
@@ -290,25 +294,26 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
                               "keys": {j: k for j, k in d["keys"].items() if int(j) not in dealt.keys[side]}}
                              for d, dealt in zip(mine, out.deals)]
         return owed, send_signed(game_dir, me, man, side, step, prev, owed, now, body)
-    if owed == "commit":
+    if owed in ("commit", "play"):
         idle = hidden is not None and side not in hidden.owes(out.state)  # it commits to no order (§13.12)
         if hidden is not None and not idle:  # the rules fill an order that takes no choice (§13.12)
             order = _prepare(hidden, out, side, order, secrets)
         if order is None and not idle:
-            raise LedgerError(f"{side} owes its commitment for step {step}: seal a draft (protocol §13.4).")
-        extra: dict[str, Any] = {}
+            raise LedgerError(f"{side} owes its {'commitment' if owed == 'commit' else 'order'} for step {step}: "
+                              "seal a draft (protocol §13.4).")
         if hidden is not None and not idle:  # refused before it binds the side, as far as the facts known here tell
             _check_own(hidden, out, side, order, secrets)
         elif hidden is None:
             rules.validate(out.state, side, cast(dict[str, Any], order))  # an open game's order is a table
         else:
             order = None
-        if hidden is not None and out.deals:
-            keys = secrets["deals"][str(out.deals[-1].step)]["keys"]
-            deck = hidden.deck(man.scenario, dict(man.options))
-            assert deck is not None  # a deal was made, so the rules have a deck
-            extra = {"keys": {str(j): keys[str(j)] for j in dealing.delivery(deck, out.deals[-1], side)}}
-            extra = extra if extra["keys"] else {}
+        extra = _keys_due(man, hidden, out, side, secrets)
+        if owed == "play":  # the one side owing at this step: its order in the clear, with its link (§13.4)
+            body = {"order": order, "link": _next_link(game_dir, man, side, held, step), **extra}
+            if hidden is not None:
+                body["openings"] = _ahead(hidden, out, side, order, secrets)
+            secrets_file.save(game_dir, side, secrets)
+            return "play", send_signed(game_dir, me, man, side, step, prev, "play", now, body)
         label = handles.order_label(step)
         commitment, opening = handles.make(label, order)
         secrets.setdefault("openings", {})[label] = {"label": label, "salt": opening.salt, "value": opening.value}
@@ -316,16 +321,22 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
         return "commit", send_signed(game_dir, me, man, side, step, prev, "commit", now,
                                {"commitment": commitment, **extra})
     if owed == "reveal" and f"{step:04d}-reveal-{side}.pbem" not in held:
+        link = _next_link(game_dir, man, side, held, step)
+        owing = sorted(hidden.owes(out.state) if hidden is not None else rules.owes(out.state))
+        owner = lone(man, owing)
+        if owner is not None:  # a step one other side plays (§13.4): no order of its own, its link after the play
+            play = every[f"{step:04d}-play-{owner}.pbem"]
+            body = {"opening": None, "commits": [play.hash], "link": link,
+                    **_keys_due(man, hidden, out, side, secrets)}
+            if hidden is not None:
+                body["openings"] = _answering(man, hidden, out, side, secrets, play, link, every)
+            return "reveal", send_signed(game_dir, me, man, side, step, prev, "reveal", now, body)
         commits = [every[f"{step:04d}-commit-{s}.pbem"].hash for s in man.sides]
         label = handles.order_label(step)
-        secret, opening = _secret(game_dir, side, label)
-        uses = 1 + sum(1 for m in held.values() if m.phase in ("start", "reveal") and m.step < step)  # §13.3
-        link = chain.link_at(secret, man.chain_length, uses).hex()
+        _, opening = _secret(game_dir, side, label)
         body = {"opening": opening, "commits": commits, "link": link}
         if hidden is not None:
-            says = hidden.foresee(out.state, side, opening["value"]) if side in hidden.owes(out.state) else []
-            ahead = [label for label in says if label not in out.revealed]
-            body["openings"] = [_own(secrets, label) for label in ahead]
+            body["openings"] = _ahead(hidden, out, side, opening["value"], secrets) if side in owing else []
         return "reveal", send_signed(game_dir, me, man, side, step, prev, "reveal", now, body)
     if set(out.owes.values()) <= {"join", "start"}:
         raise LedgerError(f"{side} owes nothing now: {', '.join(sorted(out.owes))} owe their "
@@ -339,6 +350,47 @@ def write_owed(game_dir: Path, me: PrivateIdentity, order: Any | None, clock: in
                           f"{next(iter(out.owes.values()))} for step {step}; a forfeit may be claimed after "
                           f"the deadline ({man.hours} hours) (protocol §13.5).")
     raise LedgerError(f"{side} owes nothing now (protocol §13.4).")
+
+
+def _next_link(game_dir: Path, man: Manifest, side: str, held: Mapping[str, Message], step: int) -> str:
+    """This side's chain link for its next use: one per start, reveal and play it sent before (§13.3)."""
+    uses = 1 + sum(1 for m in held.values() if m.phase in ("start", "reveal", "play") and m.step < step)
+    return chain.link_at(_secret(game_dir, side)[0], man.chain_length, uses).hex()
+
+
+def _keys_due(man: Manifest, hidden: HiddenRules | None, out: Outcome, side: str,
+              secrets: dict[str, Any]) -> dict[str, Any]:
+    """``{"keys": ...}``: this side's deal keys for the cards the others drew since its last delivery, in the
+    first message it sends for a step (§13.12); nothing when none is due."""
+    if hidden is None or not out.deals:
+        return {}
+    keys = secrets["deals"][str(out.deals[-1].step)]["keys"]
+    deck = hidden.deck(man.scenario, dict(man.options))
+    assert deck is not None  # a deal was made, so the rules have a deck
+    due = {str(j): keys[str(j)] for j in dealing.delivery(deck, out.deals[-1], side)}
+    return {"keys": due} if due else {}
+
+
+def _ahead(hidden: HiddenRules, out: Outcome, side: str, order: Any, secrets: dict[str, Any]) -> list[dict[str, Any]]:
+    """The side's own facts its order surely reveals, not revealed yet: sent with it (``foresee``, §13.10)."""
+    return [_own(secrets, label) for label in hidden.foresee(out.state, side, order) if label not in out.revealed]
+
+
+def _answering(man: Manifest, hidden: HiddenRules, out: Outcome, side: str, secrets: dict[str, Any], play: Message,
+               link: str, held: Mapping[str, Message]) -> list[dict[str, Any]]:
+    """What a side that owes no order opens with its link in a step another side plays (§13.4): once every link
+    of the step is known to it (its own is the last, in a game of two), every fact of its own the step reads
+    before it needs another side's, as an ``open`` would (§13.10); else nothing."""
+    step = play.step
+    links = {play.side: play.body["link"], side: link}
+    for s in man.sides:
+        r = held.get(f"{step:04d}-reveal-{s}.pbem")
+        if s not in links and r is not None and r.answers == play.answers:
+            links[s] = r.body["link"]
+    if len(links) < len(man.sides):
+        return []
+    seed = chain.seed(man.game, step, [(s, bytes.fromhex(links[s])) for s in man.sides])
+    return _read_ahead(hidden, out, side, secrets, out.state, {play.side: play.body["order"]}, seed, "")
 
 
 def _hide(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, secrets: dict[str, Any],
@@ -465,17 +517,23 @@ def _check_own(hidden: HiddenRules, out: Outcome, side: str, order: Any, secrets
 def _openings(hidden: HiddenRules, side: str, out: Outcome, secrets: dict[str, Any], owed: str) -> list[dict[str, Any]]:
     """What an ``open`` (the asked fact, and every other fact of this side the paused step will read
     before it needs another side's: sent ahead) or a ``final`` (every fact) opens."""
-    mine = own_facts(secrets, out, side)
     if owed == "final":
-        return [_own(secrets, label) for label in sorted(mine)]
+        return [_own(secrets, label) for label in sorted(own_facts(secrets, out, side))]
     r = out.resume
-    facts = Facts(out.revealed, out.owners, mine)
+    return _read_ahead(hidden, out, side, secrets, r["public"], r["orders"], bytes.fromhex(r["seed"]),
+                       r["question"]["label"])
+
+
+def _read_ahead(hidden: HiddenRules, out: Outcome, side: str, secrets: dict[str, Any], public: dict[str, Any],
+                orders: dict[str, Any], seed: bytes, first: str) -> list[dict[str, Any]]:
+    """``first`` (if any), then every fact of this side the step reads, on its stream, before it needs another
+    side's: the side's client runs the step itself with its own facts known."""
+    facts = Facts(out.revealed, out.owners, own_facts(secrets, out, side))
     try:
-        hidden.adjudicate(r["public"], r["orders"], facts, Drbg(bytes.fromhex(r["seed"])))
-    except NeedReveal:
-        pass
-    asked = r["question"]["label"]
-    return [_own(secrets, label) for label in [asked, *(f for f in facts.foreseen if f != asked)]]
+        hidden.adjudicate(public, orders, facts, Drbg(seed))
+    except (NeedReveal, PbemError):
+        pass  # it needs another side's fact; or an order the record will refuse, convicting its side
+    return [_own(secrets, label) for label in [*([first] if first else []), *(f for f in facts.foreseen if f != first)]]
 
 
 def send_signed(game_dir: Path, me: PrivateIdentity, man: Manifest, side: str, step: int, prev: str, phase: str,

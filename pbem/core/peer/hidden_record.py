@@ -19,7 +19,7 @@ from pbem.core.canonical import canonical_bytes, canonical_hash, sha256_hex
 from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.peer import chain, deal, dealing, handles, marks, memo
 from pbem.core.peer.message import Message
-from pbem.core.peer.rounds import Cheat, Manifest, Outcome, claimed, entry_hash, get, make_entry, order_round
+from pbem.core.peer.rounds import Cheat, Manifest, Outcome, claimed, entry_hash, get, lone, make_entry, order_round
 from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, check_opened, owner_of, sealed
 from pbem.core.plain import plain_copy
 
@@ -119,22 +119,23 @@ class _Book:
                 raise LedgerError(f"entry {step - 1}: {why} (the {self.man.ruleset} rules; protocol §13.12).")
             self.own(label, side)
 
-    def deliver(self, held: Mapping[str, Message], step: int, prev: str) -> None:
-        """Each commit of ``step`` delivers its sender's key for exactly the positions the others drew and
-        it has not keyed yet (protocol §13.12); the drawer reads its card once every key is in."""
+    def deliver(self, held: Mapping[str, Message], step: int, prev: str, owner: str | None) -> None:
+        """Each commit of ``step`` (where ``owner`` alone owes an order: its play and the others' reveals, which
+        have no commits) delivers its sender's key for exactly the positions the others drew and it has not keyed
+        yet (protocol §13.12); the drawer reads its card once every key is in."""
         for s in self.man.sides:
-            c = get(held, step, "commit", s)
+            c = get(held, step, "commit" if owner is None else "play" if s == owner else "reveal", s)
             if c is None or c.answers != prev:
                 continue
             got = c.body.get("keys", {})
             want = dealing.delivery(self.deck, self.deals[-1], s) if self.deck is not None and self.deals else []
             if sorted(int(j) for j in got) != want:
-                raise Cheat(s, step, "its commit does not deliver its key for exactly the cards the other sides "
+                raise Cheat(s, step, f"its {c.phase} does not deliver its key for exactly the cards the other sides "
                             "drew since its last (protocol §13.12)", [c.hash])
             try:
                 keys = {int(j): deal.check_key(dealing.key_of(v)) for j, v in got.items()}
             except FormatError:
-                raise Cheat(s, step, "a key its commit delivers is not a deal key (protocol §13.12)", [c.hash]) \
+                raise Cheat(s, step, f"a key its {c.phase} delivers is not a deal key (protocol §13.12)", [c.hash]) \
                     from None
             if keys:
                 self.deals[-1].keys[s].update(keys)
@@ -229,12 +230,14 @@ def _entries(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, boo
                                       deck=[v.hex() for v in dealt.locked], dealt=dealt.labels(), state=public))
             continue
         prev = entry_hash(entries[-1])
-        book.deliver(held, step, prev)
-        for s in man.sides:  # a reveal's openings are checked at once, before the round is complete
-            r = get(held, step, "reveal", s)
-            if r is not None and r.answers == prev:
-                book.take(r, r.body.get("openings", []), step, [], public)
-        got = order_round(man, held, entries, public, step, links, lambda side, order: None)
+        owner = lone(man, list(owes))
+        book.deliver(held, step, prev, owner)
+        for s in man.sides:  # openings are checked at once, before the round is complete
+            for phase in ("play", "reveal") if s == owner else ("reveal",):
+                r = get(held, step, phase, s)
+                if r is not None and r.answers == prev:
+                    book.take(r, r.body.get("openings", []), step, [], public)
+        got = order_round(man, held, entries, public, step, links, lambda side, order: None, list(owes))
         if isinstance(got, Outcome):
             return _with(got, book)
         orders, round_used = got
@@ -321,16 +324,18 @@ def _adjudicate(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, 
 
 def _resigned(man: Manifest, held: Mapping[str, Message], step: int, prev: str) -> Message | None:
     """The resign that ends a two-seat game at the head of ``step`` (protocol §13.13), if one is held
-    answering this record; a resign beside its side's commit of the same step convicts the signer."""
+    answering this record; a resign beside its side's commit, play or reveal of the same step convicts the signer."""
     if len(man.sides) != 2:
         return None
     for s in man.sides:
         m = get(held, step, "resign", s)
         if m is None or m.answers != prev:
             continue
-        c = get(held, step, "commit", s)
-        if c is not None:
-            raise Cheat(s, step, "it signed a resign and a commit for one step (protocol §13.13)", [m.hash, c.hash])
+        for phase in ("commit", "play", "reveal"):
+            c = get(held, step, phase, s)
+            if c is not None:
+                raise Cheat(s, step, f"it signed a resign and a {phase} for one step (protocol §13.13)",
+                            [m.hash, c.hash])
         return m
     return None
 

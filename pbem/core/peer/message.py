@@ -19,12 +19,13 @@ from pbem.core.identity import PrivateIdentity, PublicIdentity
 from pbem.core.records import record
 
 KIND = "peer"
-PHASES = ("join", "start", "shuffle", "lock", "keys", "commit", "reveal", "claim", "open", "final", "resign")
+PHASES = ("join", "start", "shuffle", "lock", "keys", "commit", "reveal", "play", "claim", "open", "final", "resign")
 FIELDS: dict[str, frozenset[str]] = {
     "join": frozenset({"manifest", "anchor"}),
     "start": frozenset({"link"}),
     "commit": frozenset({"commitment"}),
     "reveal": frozenset({"opening", "link", "commits"}),
+    "play": frozenset({"order", "link"}),  # protocol §13.4: the order of a step with one side owing, in the clear
     "claim": frozenset({"against"}),
     "open": frozenset({"openings"}),
     "shuffle": frozenset({"deck"}),
@@ -34,9 +35,11 @@ FIELDS: dict[str, frozenset[str]] = {
     "resign": frozenset(),  # protocol §13.13: a two-seat game given up at the head of a step
 }
 # Fields a game with hidden facts adds (protocol §13.10): the start's handles, the openings a reveal sends ahead.
-# A commit's keys deliver the sender's deal keys for the cards others drew (protocol §13.12).
-OPTIONAL: dict[str, frozenset[str]] = {"start": frozenset({"handles"}), "reveal": frozenset({"openings"}),
-                                       "final": frozenset({"deals"}), "commit": frozenset({"keys"})}
+# A commit's keys deliver the sender's deal keys for the cards others drew (protocol §13.12); in a step with one
+# side owing, which has no commits, its play and the others' reveals deliver them.
+OPTIONAL: dict[str, frozenset[str]] = {"start": frozenset({"handles"}), "reveal": frozenset({"openings", "keys"}),
+                                       "play": frozenset({"openings", "keys"}), "final": frozenset({"deals"}),
+                                       "commit": frozenset({"keys"})}
 
 
 @record
@@ -151,7 +154,7 @@ def _bad_field(phase: str, body: dict[str, Any]) -> str:
     if "deals" in body and not (isinstance(body["deals"], list) and all(_deal_keys(d) for d in body["deals"])):
         return "deals"
     if phase == "reveal":
-        if not is_opening(body["opening"]):
+        if body["opening"] is not None and not is_opening(body["opening"]):  # null: a side that owes no order
             return "opening"
         if not _hexes(body["commits"]):
             return "commits"

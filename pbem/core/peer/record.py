@@ -181,7 +181,7 @@ def _compute_open(man: Manifest, held: Mapping[str, Message], rules: rs.Ruleset,
             if side in owing:
                 rules.validate(now, side, order)
 
-        got = order_round(man, held, entries, state, step, links, check)
+        got = order_round(man, held, entries, state, step, links, check, list(owes))
         if isinstance(got, Outcome):
             return got
         orders, used = got

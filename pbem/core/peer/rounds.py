@@ -74,12 +74,22 @@ def get(held: Mapping[str, Message], step: int, phase: str, side: str) -> Messag
 
 
 
+def lone(man: Manifest, owing: Sequence[str]) -> str | None:
+    """The one side that owes an order at a step of a game of two or more sides, if only one does: its step is
+    played, not committed (protocol §13.4)."""
+    return owing[0] if len(owing) == 1 and len(man.sides) > 1 else None
+
+
 def order_round(man: Manifest, held: Mapping[str, Message], entries: list[bytes], state: dict[str, Any], step: int,
-                links: dict[str, bytes], check: Callable[[str, Any], None]) -> Outcome | tuple[dict[str, Any],
-                                                                                              list[Message]]:
-    """One simultaneous round (protocol §13.4): every side's commit, then every side's reveal with its
-    chain link; the opened orders and the messages used, or the outcome that waits for them.
-    ``check(side, order)`` refuses an order the rules forbid (it convicts: the order was committed)."""
+                links: dict[str, bytes], check: Callable[[str, Any], None],
+                owing: Sequence[str] = ()) -> Outcome | tuple[dict[str, Any], list[Message]]:
+    """One round of orders (protocol §13.4): every side's commit, then every side's reveal with its chain link
+    (a step where ``owing`` names one side only: its play, then the others' reveals); the opened orders and the
+    messages used, or the outcome that waits for them. ``check(side, order)`` refuses an order the rules
+    forbid (it convicts: the order was committed, or played)."""
+    owner = lone(man, owing)
+    if owner is not None:
+        return _lone_round(man, held, entries, state, step, links, check, owner)
     prev = entry_hash(entries[-1])
     commits = [get(held, step, "commit", s) for s in man.sides]
     # A message answering another entry, or other commitments, than this record's was made on a
@@ -106,6 +116,37 @@ def order_round(man: Manifest, held: Mapping[str, Message], entries: list[bytes]
         return claimed(man, entries, state, step, {s: "reveal" for s, m in zip(man.sides, reveals)
                                                      if m is None}, held)
     return orders, [m for m in (*commits, *reveals) if m is not None]
+
+
+def _lone_round(man: Manifest, held: Mapping[str, Message], entries: list[bytes], state: dict[str, Any], step: int,
+                links: dict[str, bytes], check: Callable[[str, Any], None],
+                owner: str) -> Outcome | tuple[dict[str, Any], list[Message]]:
+    """A step where one side alone owes an order (protocol §13.4): nothing is simultaneous, so its order goes
+    in the clear with its chain link (``play``); every other side then reveals its link, having seen the order,
+    which it cannot change, and before anyone but itself can work out the seed. A commit wave would only add an
+    exchange."""
+    prev = entry_hash(entries[-1])
+    p = get(held, step, "play", owner)
+    if p is None or p.answers != prev:
+        return claimed(man, entries, state, step, {owner: "play"}, held)
+    open_link(p, links, [])
+    try:
+        check(owner, p.body["order"])
+    except PbemError as exc:
+        raise Cheat(owner, step, f"its played order breaks the rules: {exc}", [p.hash]) from None
+    reveals = [get(held, step, "reveal", s) for s in man.sides if s != owner]
+    reveals = [r if r is not None and r.answers == prev and r.body["commits"] == [p.hash] else None for r in reveals]
+    for r in reveals:
+        if r is None:
+            continue
+        if r.body["opening"] is not None:
+            raise Cheat(r.side, step, f"its reveal opens an order in a step where {owner} alone owes one "
+                        "(protocol §13.4)", [p.hash, r.hash])
+        open_link(r, links, [p])
+    missing = {s: "reveal" for s, r in zip((s for s in man.sides if s != owner), reveals) if r is None}
+    if missing:
+        return claimed(man, entries, state, step, missing, held)
+    return {owner: p.body["order"]}, [p, *(r for r in reveals if r is not None)]
 
 
 def hex32(m: Message, value: Any, what: str) -> bytes:
@@ -159,7 +200,7 @@ def claimed(man: Manifest, entries: list[bytes], state: dict[str, Any], step: in
 
 def round_started(held: Mapping[str, Message], step: int, owed: str) -> int:
     """Where a phase's deadline counts from: the latest clock among the messages that completed the
-    phase before (the previous round's reveals, or this round's commits)."""
+    phase before (the previous round's reveals, or this round's commits, or its play)."""
     if owed != "reveal":  # from the messages that made the entries before (a pause's open included, §13.5)
         return max([m.clock for m in held.values() if m.step < step] or [0])
-    return max([m.clock for m in held.values() if m.step == step and m.phase == "commit"] or [0])
+    return max([m.clock for m in held.values() if m.step == step and m.phase in ("commit", "play")] or [0])
