@@ -70,25 +70,30 @@ def join_all(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], cloc
 
 
 def play(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot, clock: int = 1_700_000_000,
-         limit: int = 2000, post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = ()) -> Played:
+         limit: int = 2000, post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = (),
+         until: Callable[[Outcome], bool] | None = None) -> Played:
     """Join every side, then pass after pass each side sends what it owes, until the game ends or nobody
     sends. ``post(side, text)``: what the others receive (the tests' cheats); ``quiet``: sides that have
     stopped answering."""
     join_all(dirs, keys, clock)
-    return run(dirs, keys, bot, clock, limit, post, quiet)
+    return run(dirs, keys, bot, clock, limit, post, quiet, until)
 
 
 def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot, clock: int, limit: int = 2000,
-        post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = ()) -> Played:
+        post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = (),
+        until: Callable[[Outcome], bool] | None = None) -> Played:
     """Pass after pass from where the folders are (every side joined). A pass is one trip of the post: each
     side sends every message it can write from what it holds (its play, then, once its own reveal completes an
     entry, its commit for the next), and the others receive them all at the pass's end, so a message that
-    answers another side's is always a pass later."""
+    answers another side's is always a pass later. ``until(outcome)``: stop before the pass that would start
+    from that outcome of the first side's folder (a bench that plays one year)."""
     exchanges = setup = 0
     first = next(iter(dirs))
     latest: dict[str, Outcome] = {}  # a folder's outcome as its last take computed it, while nothing else changed it
     for _ in range(limit):
         before = latest[first] = latest.get(first) or folder.outcome(dirs[first])
+        if until is not None and until(before):
+            break
         mail: list[tuple[str, str]] = []
         for side, d in dirs.items():
             wrote: set[tuple[int, str]] = set()

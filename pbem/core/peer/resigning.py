@@ -30,8 +30,8 @@ def write_resign(game_dir: Path, me: PrivateIdentity, clock: int | None = None) 
         raise LedgerError(f"game {man.game} has no set-up yet: resign comes at the head of a step (protocol §13.13).")
     step, prev = len(out.entries), entry_hash(out.entries[-1])
     held = {m.slot: m for m in found}
-    if any(get(held, step, phase, s) is not None for s in man.sides for phase in ("reveal", "final")) or any(
+    if any(get(held, step, phase, s) is not None for s in man.sides for phase in ("reveal", "play", "final")) or any(
             m.side == side and m.step == step for m in held.values()):
         raise LedgerError(f"{side} may resign only at the head of a step, before it commits to anything in it "
-                          "and before any reveal of the step (protocol §13.13).")
+                          "and before any reveal or play of the step (protocol §13.13).")
     return folder.send_signed(game_dir, me, man, side, step, prev, "resign", folder.clock_now(clock), {})
