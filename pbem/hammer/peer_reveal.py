@@ -6,7 +6,8 @@ not only at the final audit:
 
 - one key per block (8.0, 7.6): a handle opened as a block that stands under another key of the public state (its
   name, openly; a handle seen or opened as it; a dead block, 5.8) convicts its side;
-- a handle the last builds sealed (7.6; ``builds``, peer_winter.sealed_map): its block stood in the area it was
+- a handle the last builds sealed (7.6; ``builds``, peer_winter.sealed_map): a noble but Moray was sealed in one
+  of his homes (7.1 sends every other noble home before the builds); its block stood in the area it was
   sealed in, if its place was public; its strength is no less than it had and more only by the RPs of that area
   (English steps only on infantry and nobles, 7.63), counted over every such handle opened so far; its nobles and
   other blocks no more than the count of nobles the builds claimed says (9.0);
@@ -25,7 +26,7 @@ from pbem.core.peer.rules import FactLie
 from pbem.hammer.rules.blocks import spec
 from pbem.hammer.rules.hidden import PREFIX, block_of, index_of
 from pbem.hammer.rules.state import DEAD
-from pbem.hammer.rules.winter import ENGLISH_BUILDABLE
+from pbem.hammer.rules.winter import ENGLISH_BUILDABLE, MORAY
 
 
 def check_opened(public: Mapping[str, Any], side: str, opened: Mapping[str, Any],
@@ -77,6 +78,10 @@ def _builds(side: str, builds: Mapping[str, Any], opened: Mapping[str, Any], rev
     built: dict[str, int] = {}
     for handle, (name, strength) in mine.items():
         area = handles[handle]
+        if spec(name).is_noble and name != MORAY and area not in spec(name).homes:
+            raise FactLie(f"{handle}, sealed in {area} at the winter of {year}, hides {name}, whose home "
+                          f"{'is' if len(spec(name).homes) == 1 else 'is one of'} {', '.join(spec(name).homes)}: "
+                          "every noble but Moray winters at home (7.1)")
         if name not in before:
             continue
         was, old = before[name]

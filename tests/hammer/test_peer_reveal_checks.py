@@ -208,11 +208,14 @@ def test_hammer_peer_5_8_a_dead_block_sealed_behind_a_handle_is_convicted_when_a
 
 
 def _after_builds(nobles: int) -> dict[str, Any]:
-    """A public state the year after England's builds sealed two handles in Lothian, claiming ``nobles`` nobles."""
-    where = {"owner": "england", "location": "Lothian", "strength": 0}
-    return {"game": {"blocks": {"hidden.england.40": where, "hidden.england.41": where}}, "seen": {},
-            "builds": {"england": {"year": 1297, "nobles": nobles, "before": {}, "rps": {},
-                                   "handles": {"hidden.england.40": "Lothian", "hidden.england.41": "Lothian"}}}}
+    """A public state the year after England's builds sealed a handle in Angus and one in Argyll, claiming ``nobles``
+    nobles."""
+    return {"game": {"blocks": {h: {"owner": "england", "location": area, "strength": 0} for h, area in BUILT.items()}},
+            "seen": {}, "builds": {"england": {"year": 1297, "nobles": nobles, "before": {}, "rps": {},
+                                               "handles": dict(BUILT)}}}
+
+
+BUILT = {"hidden.england.40": "Angus", "hidden.england.41": "Argyll"}
 
 
 def test_hammer_peer_3_12_a_noble_index_a_herald_opens_names_a_handle_its_winters_builds_sealed() -> None:
@@ -241,3 +244,42 @@ def test_hammer_peer_9_0_the_count_of_nobles_a_winters_builds_claimed_is_checked
     archers = {"hidden.england.40": {"block": "Wales Archers", "strength": 2}}
     with pytest.raises(FactLie, match="counted 2 nobles among 2 blocks"):
         check_opened(_after_builds(2), "england", archers, archers)
+
+
+def test_hammer_peer_7_1_a_noble_a_winters_builds_sealed_away_from_his_home_is_convicted_as_he_opens() -> None:
+    """7.1 sends every noble but Moray home before the builds seal the blocks where they stand: a handle sealed in
+    Angus that opens as Argyll (whose home is Argyll) convicts its side at once, whatever the claims said; Moray
+    may have stayed where he was (7.1), and a block that is no noble is not asked."""
+    from pbem.core.peer.rules import FactLie
+    from pbem.hammer.peer_reveal import check_opened
+
+    home = {"hidden.england.40": {"block": "Angus", "strength": 2}}
+    check_opened(_after_builds(1), "england", home, home)
+    away = {"hidden.england.40": {"block": "Argyll", "strength": 2}}
+    with pytest.raises(FactLie, match=r"sealed in Angus at the winter of 1297, hides Argyll, whose home is Argyll: "
+                                      r"every noble but Moray winters at home \(7.1\)"):
+        check_opened(_after_builds(1), "england", away, away)
+    for block in ("Moray", "Wales Archers"):
+        other = {"hidden.england.40": {"block": block, "strength": 2}}
+        check_opened(_after_builds(1 if block == "Moray" else 0), "england", other, other)
+
+
+def test_hammer_peer_7_1_two_nobles_sealed_in_each_others_homes_are_convicted_when_a_battle_reveals_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A side swaps two of its nobles at the builds (each sealed in the other's home: the count of nobles and one key
+    per block still hold): when one of them fights the next year, the liar is convicted at that step (7.1)."""
+    def lie(side: str, order: dict[str, Any], public: dict[str, Any], sealed: dict[str, Any],
+            made: dict[str, Any]) -> list[str]:
+        nobles = [label for label, area in sorted(made["handles"].items())
+                  if spec(sealed[label]["block"]).is_noble and sealed[label]["block"] != "Moray"
+                  and made["handles"][label] in spec(sealed[label]["block"]).homes]
+        for first in nobles:
+            for second in nobles:
+                if first != second and made["handles"][first] != made["handles"][second] \
+                        and _enemy_near(public, side, made["handles"][first]):
+                    sealed[first], sealed[second] = sealed[second], sealed[first]
+                    return [first, second]
+        return []
+
+    dirs, liar, _ = _play(tmp_path, monkeypatch, lie)
+    _convicted(dirs, liar, "winters at home (7.1)")
