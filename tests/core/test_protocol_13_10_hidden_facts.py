@@ -79,9 +79,9 @@ class Duel:
             owes = out.owes
             if set(owes.values()) == {"commit"}:
                 self.round({s: order(s, out.state["field"][s][0]) for s in SIDES})
-            else:
+            else:  # a deal, a pause, the end; or a step one side plays (a raid, §13.4), then the other's reveal
                 for s in sorted(owes):
-                    self.owed(s)
+                    self.owed(s, order(s, out.state["field"][s][0]) if owes[s] == "play" else None)
 
 
 def order(side: str, attack: str, charge: bool = False, rest: str = "", card: str = "") -> dict[str, Any]:

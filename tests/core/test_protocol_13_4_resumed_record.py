@@ -25,8 +25,8 @@ def _same(a: record.Outcome, b: record.Outcome) -> None:
 
 
 def _game(tmp_path: Path) -> Duel:
-    """A whole duel with a deal, a deal mid-game and cards played."""
-    d = Duel(tmp_path, rounds=3, cards=True, redeal=1)
+    """A whole duel with a deal, a deal mid-game, cards played and raids (steps one side plays, §13.4)."""
+    d = Duel(tmp_path, rounds=4, cards=True, redeal=1, raids=True)
     d.start()
     d.round({"north": order("north", "hidden.north.0", card="card.north.0"), "south": order("south", "hidden.south.0")})
     d.play_out()
@@ -56,6 +56,7 @@ def test_protocol_13_4_the_record_computed_on_from_the_last_entry_is_the_one_com
         entries_seen = len(fresh.entries)
     kinds = [json.loads(e)["kind"] for e in fresh.entries]
     assert {"setup", "deal", "step", "end"} <= set(kinds) and fresh.verdict == "" and not fresh.owes
+    assert any(m.phase == "play" for m in sent)
 
 
 def test_protocol_13_4_a_message_of_an_earlier_step_taken_late_is_not_resumed_past(tmp_path: Path) -> None:
