@@ -140,13 +140,15 @@ class MaskedGame(Game):
 
     def battle(self) -> bool:
         t = self.t
-        for sid in t.ids:
-            if self.seals(sid) and (sid not in t.sides or self.n == 2 and sid not in t.chosen_daggers):
-                value = self.facts.get(choice_label(sid, t.round), LOYALTY)
-                if self.chooses(sid):
-                    Game.lay_loyalty(self, sid, Side(value["loyalty"]))
-                if self.n == 2:
-                    Game.lay_dagger(self, sid, value.get("dagger"))
+        laid = [sid for sid in t.ids
+                if self.seals(sid) and (sid not in t.sides or self.n == 2 and sid not in t.chosen_daggers)]
+        shown = self.facts.get_all([choice_label(sid, t.round) for sid in laid], LOYALTY)  # all at once [SB-5.4]
+        for sid in laid:
+            value = shown[choice_label(sid, t.round)]
+            if self.chooses(sid):
+                Game.lay_loyalty(self, sid, Side(value["loyalty"]))
+            if self.n == 2:
+                Game.lay_dagger(self, sid, value.get("dagger"))
         return super().battle()
 
     def end(self) -> bool:

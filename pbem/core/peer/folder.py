@@ -390,7 +390,7 @@ def _answering(man: Manifest, hidden: HiddenRules, out: Outcome, side: str, secr
     if len(links) < len(man.sides):
         return []
     seed = chain.seed(man.game, step, [(s, bytes.fromhex(links[s])) for s in man.sides])
-    return _read_ahead(hidden, out, side, secrets, out.state, {play.side: play.body["order"]}, seed, "")
+    return _read_ahead(hidden, out, side, secrets, out.state, {play.side: play.body["order"]}, seed, [])
 
 
 def _hide(game_dir: Path, man: Manifest, hidden: HiddenRules, side: str, secrets: dict[str, Any],
@@ -521,19 +521,24 @@ def _openings(hidden: HiddenRules, side: str, out: Outcome, secrets: dict[str, A
         return [_own(secrets, label) for label in sorted(own_facts(secrets, out, side))]
     r = out.resume
     return _read_ahead(hidden, out, side, secrets, r["public"], r["orders"], bytes.fromhex(r["seed"]),
-                       r["question"]["label"])
+                       asked_of(r["question"], side))
+
+
+def asked_of(question: dict[str, Any], side: str) -> list[str]:
+    """The labels a pause's question asks ``side`` to open (its first, and its ``also``)."""
+    return [q["label"] for q in [question, *question.get("also", [])] if q["owner"] == side]
 
 
 def _read_ahead(hidden: HiddenRules, out: Outcome, side: str, secrets: dict[str, Any], public: dict[str, Any],
-                orders: dict[str, Any], seed: bytes, first: str) -> list[dict[str, Any]]:
-    """``first`` (if any), then every fact of this side the step reads, on its stream, before it needs another
-    side's: the side's client runs the step itself with its own facts known."""
+                orders: dict[str, Any], seed: bytes, first: list[str]) -> list[dict[str, Any]]:
+    """``first``, then every fact of this side the step reads, on its stream, before it needs another side's:
+    the side's client runs the step itself with its own facts known."""
     facts = Facts(out.revealed, out.owners, own_facts(secrets, out, side))
     try:
         hidden.adjudicate(public, orders, facts, Drbg(seed))
     except (NeedReveal, PbemError):
         pass  # it needs another side's fact; or an order the record will refuse, convicting its side
-    return [_own(secrets, label) for label in [*([first] if first else []), *(f for f in facts.foreseen if f != first)]]
+    return [_own(secrets, label) for label in [*first, *(f for f in facts.foreseen if f not in first)]]
 
 
 def send_signed(game_dir: Path, me: PrivateIdentity, man: Manifest, side: str, step: int, prev: str, phase: str,
@@ -605,7 +610,10 @@ def describe(out: Outcome, step: int) -> str:
         return "the game is over"
     said = f"step {step}: " + ", ".join(f"{s} owes {w}" for s, w in sorted(out.owes.items()))
     q = out.resume.get("question")
-    return f"{said} (the rules ask {q['owner']} to reveal {q['label']}: {q['rule']})" if q else said
+    if not q:
+        return said
+    asks = ", ".join(f"{a['owner']} to reveal {a['label']}" for a in [q, *q.get("also", [])])
+    return f"{said} (the rules ask {asks}: {q['rule']})"
 
 
 def check_proof(path: Path, man: Manifest) -> str:

@@ -302,24 +302,35 @@ def _adjudicate(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, 
         try:
             return memo.adjudicate(book.tag, rules, public, at, orders, book.facts(), seed), opens
         except NeedReveal as q:
-            if q.label not in book.owners or q.label in book.revealed:  # a handle, or a card dealt (§13.12)
-                raise LedgerError(f"the {man.ruleset} rules asked for {q.label!r}, which is no hidden fact "
-                                  "of this game (protocol §13.10).") from None
-            question = {"owner": q.owner, "label": q.label, "rule": q.rule}
+            for _, label in q.asked:
+                if label not in book.owners or label in book.revealed:  # a handle, or a card dealt (§13.12)
+                    raise LedgerError(f"the {man.ruleset} rules asked for {label!r}, which is no hidden fact "
+                                      "of this game (protocol §13.10).") from None
+            question: dict[str, Any] = {"owner": q.owner, "label": q.label, "rule": q.rule}
+            if q.also:  # more owners the same rule asks at once: each owes its open of this pause
+                question["also"] = [{"owner": o, "label": label} for o, label in q.also]
             entries.append(make_entry(man, len(entries), "pause", entry_hash(entries[-1]), [], question=question,
                                   resumes=step))
-            n = len(entries)
-            m = get(held, n, "open", q.owner)
-            if m is None or m.answers != entry_hash(entries[-1]):
-                out = claimed(man, entries, public, n, {q.owner: "open"}, held)
+            n, prev = len(entries), entry_hash(entries[-1])
+            asked = {o: [label for owner, label in q.asked if owner == o] for o, _ in q.asked}
+            got: list[Message] = []
+            for side in (s for s in man.sides if s in asked):  # each open checked at once, as it comes
+                m = get(held, n, "open", side)
+                if m is None or m.answers != prev:
+                    continue
+                book.take(m, m.body["openings"], n, [], public)
+                for label in asked[side]:
+                    if label not in book.revealed:
+                        raise Cheat(side, n, f"its open message does not open {label}, which the rules ask "
+                                    f"({q.rule}; protocol §13.10)", [m.hash])
+                got.append(m)
+            if len(got) < len(asked):
+                out = claimed(man, entries, public, n, {s: "open" for s in man.sides
+                                                        if s in asked and s not in {m.side for m in got}}, held)
                 return _with(out, book, {"question": question, "public": public, "orders": orders,
                                          "seed": seed.hex()})
-            book.take(m, m.body["openings"], n, [], public)
-            if q.label not in book.revealed:
-                raise Cheat(q.owner, n, f"its open message does not open {q.label}, which the rules ask "
-                            f"({q.rule}; protocol §13.10)", [m.hash])
-            opens.append(m)
-            _validate(rules, public, at, orders, book, n, [*used, m])
+            opens.extend(got)
+            _validate(rules, public, at, orders, book, n, [*used, *got])
 
 
 def _resigned(man: Manifest, held: Mapping[str, Message], step: int, prev: str) -> Message | None:

@@ -27,11 +27,17 @@ from pbem.core.records import field, record
 
 
 class NeedReveal(Exception):  # noqa: N818  (a question, not an error: the record pauses on it)
-    """The adjudication needs a fact still hidden: ``owner`` must open handle ``label`` (``rule`` says why)."""
+    """The adjudication needs a fact still hidden: ``owner`` must open handle ``label`` (``rule`` says why);
+    ``also``: more (owner, label) the same rule reveals at once (``Facts.get_all``), asked in the same pause."""
 
-    def __init__(self, owner: str, label: str, rule: str) -> None:
+    def __init__(self, owner: str, label: str, rule: str, also: Sequence[tuple[str, str]] = ()) -> None:
         super().__init__(f"{owner} must reveal {label} ({rule})")
-        self.owner, self.label, self.rule = owner, label, rule
+        self.owner, self.label, self.rule, self.also = owner, label, rule, tuple(also)
+
+    @property
+    def asked(self) -> list[tuple[str, str]]:
+        """Every (owner, label) this question asks, the first one first."""
+        return [(self.owner, self.label), *self.also]
 
 
 class FactLie(PbemError):
@@ -92,6 +98,22 @@ class Facts:
                 self.foreseen.append(label)
             return self.own[label]
         raise NeedReveal(self.owners.get(label, "?"), label, rule)
+
+    def get_all(self, labels: Sequence[str], rule: str) -> dict[str, Any]:
+        """The facts behind ``labels``, which the rules reveal together (Bagpipes' choice tokens at the Battle):
+        while any is hidden, one ``NeedReveal`` asks every owner of the hidden ones at once, so the pause costs
+        one exchange, not one per owner. On an owner's client its own are read (and noted) first."""
+        out: dict[str, Any] = {}
+        hidden: list[str] = []
+        for label in labels:
+            if label in self.revealed or label in self.own:
+                out[label] = self.get(label, rule)
+            else:
+                hidden.append(label)
+        if hidden:
+            raise NeedReveal(self.owners.get(hidden[0], "?"), hidden[0], rule,
+                             [(self.owners.get(label, "?"), label) for label in hidden[1:]])
+        return out
 
     def is_public(self, label: str) -> bool:
         """Whether every client knows ``label`` now (revealed, or the full replay): the only test
