@@ -91,7 +91,11 @@ def status(game_dir: Path) -> None:
     out = peer.outcome(game_dir)
     say(f"game {man.game} (protocol §13): {peer.describe(out, len(out.entries))}")
     rules = peer_rules.hidden_rules(rs.load(man.ruleset, man.options))
-    for side in sorted(s for s, what in out.owes.items() if what in peer.ORDERED):
+    for side, what in sorted(out.owes.items()):
+        if what not in peer.ORDERED:  # nothing to choose: a reveal, an open, a deal pass, a final, a join or start
+            verb = "pbem game join" if what == "join" else "pbem orders seal none"
+            say(f"{side}: no draft; `{verb}` writes its {what}")
+            continue
         hint = peer_rules.draft_hint(rules, out.state, side) if rules is not None else ""
         if hint:
             say(f"{side} drafts: {hint}")

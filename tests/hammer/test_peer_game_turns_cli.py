@@ -21,8 +21,12 @@ def test_hammer_peer_game_turns_through_the_real_cli_verbs(tmp_path: Path) -> No
     table = HammerByCli(tmp_path, SIDES)
     dirs, seal = table.dirs, table.seal
     turns = 0
+    answered = False  # status told the side answering a play (§13.4) to seal with no draft
     for _ in range(60):
         status = run("status", dirs["england"])
+        answered |= any(f"{s} owes reveal" in status and f"{s}: no draft; `pbem orders seal none` writes its reveal"
+                        in status for s in SIDES) and "play" in "".join(p.name for p in (dirs["england"] /
+                                                                                         "messages").iterdir())
         states = [json.loads(p.read_text()).get("state") for p in sorted((dirs["england"] / "ledger").glob("*.json"))]
         turns = [st for st in states if st][-1]["game"]["turn"] if states else 0
         if turns >= 3 or "game is over" in status:
@@ -33,7 +37,7 @@ def test_hammer_peer_game_turns_through_the_real_cli_verbs(tmp_path: Path) -> No
                 seal(s, {**draft, "plans": {"battle": {"regroup": "stay"}}} if draft and s == "scotland" else draft)
             elif f"{s} owes" in status:
                 seal(s)
-    assert turns >= 2
+    assert turns >= 2 and answered
     table.verify_both_and_compare()
     kinds = [json.loads(p.read_text())["kind"] for p in sorted((dirs["england"] / "ledger").iterdir())]
     logs = [line["what"] for p in sorted((dirs["england"] / "ledger").iterdir())
