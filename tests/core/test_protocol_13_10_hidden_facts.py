@@ -29,12 +29,13 @@ class Duel:
     """Two players, one folder each; every message a side writes is taken by the other (as ``game receive``)."""
 
     def __init__(self, tmp: Path, facts: dict[str, dict[str, str]] | None = None, rounds: int = 3,
-                 cards: bool = False, redeal: int = 0, raids: bool = False) -> None:
+                 cards: bool = False, redeal: int = 0, raids: bool = False, stock: bool = False) -> None:
         self.keys = {s: identity.generate(s) for s in SIDES}
         self.dirs = {s: tmp / s / "duel" for s in SIDES}
         self.facts = facts or {"north": NORTH, "south": SOUTH}
         peer.open_game(self.dirs["north"], "duel", "standard", {"rounds": rounds, "cards": cards, "redeal": redeal,
-                                                               **({"raids": True} if raids else {})},
+                                                               **({"raids": True} if raids else {}),
+                                                               **({"stock": True} if stock else {})},
                        {s: k.public for s, k in self.keys.items()}, 24, length=64)
         self.dirs["south"].mkdir(parents=True)
         (self.dirs["south"] / "game.toml").write_bytes((self.dirs["north"] / "game.toml").read_bytes())

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.hidden_duel import CARDS, STOCK
 from test_protocol_13_10_hidden_facts import SIDES, Duel, entries, order
 
 from pbem.core.errors import LedgerError
@@ -162,3 +163,45 @@ def test_protocol_13_13_a_resign_beside_its_own_play_convicts_the_signer(tmp_pat
     out = peer.outcome(d.dirs["south"])
     assert out.verdict.startswith("north cheated at step 2: it signed a resign and a play for one step")
     assert play.hash in entries(d.dirs["south"])[-1]["proof"]
+
+
+def test_protocol_13_12_in_a_step_one_side_plays_the_answering_reveal_delivers_the_key_of_a_card_drawn(
+        tmp_path: Path) -> None:
+    """North wins round 1 and draws from the stock (rule 9); round 2 is its raid, which has no commits, so south's
+    reveal delivers south's key for the card north drew (§13.12, §13.4); north reads the card and plays it in
+    round 3; the game ends audited (the deal's keys checked)."""
+    d = Duel(tmp_path, rounds=4, cards=True, raids=True, stock=True)
+    d.start()
+    d.round({s: order(s, f"hidden.{s}.1") for s in SIDES})
+    assert peer.outcome(d.dirs["north"]).state["drawn"] == ["card.north.4"]
+    _raid(d)
+    assert d.owed("south") == "reveal"
+    reveal = _held(d, "north", "0002-reveal-south.pbem")
+    assert sorted(reveal.body["keys"]) == ["4"]
+    out = peer.outcome(d.dirs["north"])
+    mine = peer.own(d.dirs["north"], d.keys["north"], out)
+    assert mine["card.north.4"] in {*CARDS, *STOCK} - {mine["card.north.0"], mine["card.north.1"]}
+    d.round({"north": order("north", out.state["field"]["north"][-1], card="card.north.4"),
+             "south": order("south", out.state["field"]["south"][-1])})
+    assert "card.north.4" in entries(d.dirs["south"])[-1]["revealed"]
+    while True:
+        out = peer.outcome(d.dirs["north"])
+        if out.verdict or not out.owes:
+            break
+        for s in sorted(out.owes):
+            d.owed(s, order(s, out.state["field"][s][-1]) if out.owes[s] in peer.ORDERED else None)
+    for s in SIDES:
+        assert "audit ok" in peer.audit(d.dirs[s])[-1]
+
+
+def test_protocol_13_12_an_answering_reveal_that_withholds_a_key_it_owes_convicts_its_side(tmp_path: Path) -> None:
+    """South answers the raid without the key it owes for north's drawn card (north could never read it): convicted
+    at once, with its reveal as proof."""
+    d = Duel(tmp_path, rounds=4, cards=True, raids=True, stock=True)
+    d.start()
+    d.round({s: order(s, f"hidden.{s}.1") for s in SIDES})
+    play = _raid(d)
+    _forged(d, "south", "reveal", {"opening": None, "commits": [play.hash], "link": _link(d, "south", 3),
+                                   "openings": []})
+    assert peer.outcome(d.dirs["north"]).verdict == "south cheated at step 2: its reveal does not deliver its key " \
+        "for exactly the cards the other sides drew since its last (protocol §13.12)"

@@ -14,7 +14,9 @@ higher score wins. With the option ``cards``, a deck of four (``plus1``, ``plus2
 label), adding its number to the attacker's strength (rule 6: a card played is revealed). With
 ``redeal = R`` the deck is dealt again before round R+1, the new cards replacing the hands (rule 7).
 With ``raids``, every second round (the 2nd, 4th...) is north's raid: north alone orders, and south's first
-block on the field defends (rule 8: a step one side owes, played with no commit, protocol §13.4).
+block on the field defends (rule 8: a step one side owes, played with no commit, protocol §13.4). With
+``stock`` (and ``cards``) the deck holds two more cards (``zero2``, ``zero3``) left in a stock, and the winner of
+each round draws the next while any is left (rule 9: a draw from the stock, protocol §13.12).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pbem.core.ruleset import StepResult
 SIDES = ("north", "south")
 HANDLES = 4
 CARDS = ["plus1", "plus2", "plus3", "zero"]
+STOCK = ["zero2", "zero3"]
 
 
 def labels(side: str) -> list[str]:
@@ -51,7 +54,12 @@ class DuelPeer:
     """The hidden-fact seam of the duel: every rule once, over public state plus ``Facts``."""
 
     def deck(self, scenario: str, options: dict[str, Any]) -> Deck | None:
-        return Deck(list(CARDS), {s: 2 for s in SIDES}) if options.get("cards") else None
+        if not options.get("cards"):
+            return None
+        return Deck([*CARDS, *(STOCK if options.get("stock") else [])], {s: 2 for s in SIDES})
+
+    def drawn(self, public: dict[str, Any]) -> list[str]:
+        return list(public.get("drawn", []))
 
     def public_setup(self, scenario: str, options: dict[str, Any], rng: Drbg) -> dict[str, Any]:
         if scenario != "standard":
@@ -60,7 +68,8 @@ class DuelPeer:
                 "field": {s: labels(s)[:2] for s in SIDES}, "pool": {s: labels(s)[2:] for s in SIDES},
                 "dead": {s: [] for s in SIDES}, "rests": {s: 0 for s in SIDES}, "first": rng.d6(),
                 "hands": {s: [] for s in SIDES}, "deals": 0, "redeal": int(options.get("redeal", 0)),
-                **({"raids": True} if options.get("raids") else {})}
+                **({"raids": True} if options.get("raids") else {}),
+                **({"drawn": []} if options.get("stock") else {})}
 
     def dealt(self, public: dict[str, Any], hands: dict[str, list[str]]) -> dict[str, Any]:
         """A deal's cards replace the hands (rule 7: unplayed cards are gone, as Hammer's each year)."""
@@ -128,6 +137,10 @@ class DuelPeer:
         winner = "north" if power["north"] > power["south"] else "south"
         loser = "south" if winner == "north" else "north"
         new["score"][winner] += 2 if winner in orders and orders[winner]["charge"] else 1
+        if "drawn" in new and len(new["drawn"]) < len(STOCK):  # rule 9: the winner draws from the stock
+            label = f"card.{winner}.{len(CARDS) + len(new['drawn'])}"
+            new["drawn"].append(label)
+            new["hands"][winner].append(label)
         new["field"][loser].remove(attackers[loser])
         new["dead"][loser].append(attackers[loser])
         for s in orders:
