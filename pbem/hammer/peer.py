@@ -300,6 +300,11 @@ class HammerPeer:
         g = public["game"]
         return int(g["turn"]) + HAND_SIZE * (int(g["year"]) - scenario(g["scenario"]).first_year)
 
+    def turn_part(self, public: dict[str, Any]) -> str:
+        """The part of the game apart from the Game Turns a step at ``public`` belongs to ("" for a Game Turn):
+        the demo counts a Winter Turn's exchanges apart (docs/round-trips.md, peer mode)."""
+        return "winter" if public.get("game", {}).get("phase") == "winter" else ""
+
     def result(self, public: dict[str, Any]) -> dict[str, Any]:
         """The refereed result's shape: nobody has won until the rules say so."""
         if "game" not in public:

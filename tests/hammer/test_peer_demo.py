@@ -23,7 +23,9 @@ def test_hammer_peer_demo_no_referee_plays_through_one_folder_per_side(tmp_path:
     assert "winner: " in out and "the folders' records are byte for byte the same" in out
     assert out.count("verify ok") == 2 and out.count("audit ok") == 2
     per_turn = float(re.search(r"exchanges per game turn: ([0-9.]+)", out).group(1))  # type: ignore[union-attr]
-    assert 0 < per_turn <= 6
+    # the Game Turns' exchanges alone (docs/round-trips.md: at most 4 by design, and one per reveal question; whole
+    # games measured 3.56 to 4.11; the protocol before the play of §13.4, 4.62), the winters' counted apart
+    assert 0 < per_turn <= 4.5 and "for the winters;" in out and "with the winters counted in" in out
     for side in ("england", "scotland"):
         assert (tmp_path / "d" / side / "game" / "ledger").is_dir()
         assert (tmp_path / "d" / side / "game" / ".pbem" / f"peer-{side}" / "secrets.json").is_file()

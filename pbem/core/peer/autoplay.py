@@ -19,7 +19,7 @@ from pbem.core.identity import PrivateIdentity
 from pbem.core.peer import chain, folder
 from pbem.core.peer.rounds import Outcome
 from pbem.core.peer.rules import Facts
-from pbem.core.records import record
+from pbem.core.records import field, record
 
 # The bot: (side, the public state, what the side may read: the facts revealed and its own) -> its order
 # (None: the side owes no choice now, its commit carries no order).
@@ -41,6 +41,7 @@ class Played:
     entries: int
     outcome: Outcome
     clock: int  # the clock of the last pass
+    parts: dict[str, int] = field(default_factory=dict)  # passes counted apart by ``part`` (a Winter Turn's)
 
 
 def opened(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], ruleset: str, scenario: str,
@@ -71,23 +72,26 @@ def join_all(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], cloc
 
 def play(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot, clock: int = 1_700_000_000,
          limit: int = 2000, post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = (),
-         until: Callable[[Outcome], bool] | None = None) -> Played:
+         until: Callable[[Outcome], bool] | None = None, part: Callable[[dict[str, Any]], str] | None = None) -> Played:
     """Join every side, then pass after pass each side sends what it owes, until the game ends or nobody
     sends. ``post(side, text)``: what the others receive (the tests' cheats); ``quiet``: sides that have
     stopped answering."""
     join_all(dirs, keys, clock)
-    return run(dirs, keys, bot, clock, limit, post, quiet, until)
+    return run(dirs, keys, bot, clock, limit, post, quiet, until, part)
 
 
 def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot, clock: int, limit: int = 2000,
         post: Callable[[str, str], str] | None = None, quiet: Sequence[str] = (),
-        until: Callable[[Outcome], bool] | None = None) -> Played:
+        until: Callable[[Outcome], bool] | None = None, part: Callable[[dict[str, Any]], str] | None = None,
+        ) -> Played:
     """Pass after pass from where the folders are (every side joined). A pass is one trip of the post: each
     side sends every message it can write from what it holds (its play, then, once its own reveal completes an
     entry, its commit for the next), and the others receive them all at the pass's end, so a message that
     answers another side's is always a pass later. ``until(outcome)``: stop before the pass that would start
-    from that outcome of the first side's folder (a bench that plays one year)."""
+    from that outcome of the first side's folder (a bench that plays one year). ``part(state)``: the part of the
+    game a pass starting at that state belongs to, when it is counted apart from the turns ("" for a turn)."""
     exchanges = setup = 0
+    parts: dict[str, int] = {}
     first = next(iter(dirs))
     latest: dict[str, Outcome] = {}  # a folder's outcome as its last take computed it, while nothing else changed it
     for _ in range(limit):
@@ -115,10 +119,14 @@ def run(dirs: Mapping[str, Path], keys: Mapping[str, PrivateIdentity], bot: Bot,
         for side, text in mail:
             latest.update(send(dirs, side, text))
         exchanges += 1
-        setup += not before.entries or set(before.owes.values()) <= DEALT_APART
+        apart = not before.entries or set(before.owes.values()) <= DEALT_APART
+        setup += apart
+        named = part(before.state) if part is not None and not apart else ""
+        if named:
+            parts[named] = parts.get(named, 0) + 1
         clock += 60
     out = folder.outcome(dirs[first])
-    return Played(exchanges, setup, len(out.entries), out, clock)
+    return Played(exchanges, setup, len(out.entries), out, clock, parts)
 
 
 def entry_kinds(game_dir: Path) -> list[str]:

@@ -47,7 +47,7 @@ def play(where: Path, ruleset: str, scenario: str, options: Mapping[str, Any], b
     keys = {s: identity.generate(s) for s in sides}
     dirs = {s: where / s / "game" for s in sides}
     autoplay.opened(dirs, keys, ruleset, scenario, options, hours)
-    played = autoplay.play(dirs, keys, bot)
+    played = autoplay.play(dirs, keys, bot, part=getattr(hidden, "turn_part", None))
     out = played.outcome
     state: dict[str, Any] = next((json.loads(e)["state"] for e in reversed(out.entries) if "state" in json.loads(e)),
                                  {})
@@ -56,12 +56,16 @@ def play(where: Path, ruleset: str, scenario: str, options: Mapping[str, Any], b
     turns = int(getattr(hidden, "game_turns", lambda public: 0)(state))
     name = str(getattr(hidden, "turn_name", "game turn"))
     waves = played.exchanges - played.setup
+    apart = sum(played.parts.values())
+    parts = "".join(f"; {n} for the {p}s" for p, n in sorted(played.parts.items()))
+    counted_in = f"; {waves / max(turns, 1):.2f} with {' and '.join(f'the {p}s' for p in sorted(played.parts))} " \
+        "counted in" if apart else ""
     lines = [f"played in {where}: one folder per side ({', '.join(str(dirs[s]) for s in sides)})",
              f"winner: {result.get('winner') or 'nobody'}"
              f"{' (' + result['reason'] + ')' if result.get('reason') else ''}"
              f"{'; ' + out.verdict if out.verdict else ''}",
-             f"exchanges per {name}: {waves / max(turns, 1):.2f} ({waves} exchanges in {turns} {name}s; "
-             f"{played.setup} for the set-up, the deals and the end)"]
+             f"exchanges per {name}: {(waves - apart) / max(turns, 1):.2f} ({waves - apart} exchanges in {turns} "
+             f"{name}s{parts}; {played.setup} for the set-up, the deals and the end){counted_in}"]
     checks = {s: _verify_and_audit(dirs[s]) for s in sides}
     problems: list[str] = []
     for s, (v, a) in checks.items():
