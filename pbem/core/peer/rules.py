@@ -174,6 +174,8 @@ class HiddenRules(Protocol):
 #   prepare(public, side, order, own, hide) -> order  the owner's client: its draft as committed, its hidden
 #       cards named by label and what it seals replaced by ``hide(label, value)`` (a fresh handle)
 #   draft_hint(public, side) -> str  one sentence: what the side's next draft holds (``pbem status`` prints it)
+#   turn_part(public) -> str  the part of the game apart from its turns a step belongs to ("" for a turn): the
+#       demo counts its exchanges apart (demo.py)
 #   check_opened(public, side, opened, revealed) -> None  raise ``FactLie`` when facts ``side`` opens now cannot
 #       be its facts under the public state they open in (what an order sealed and the rules made public since)
 
