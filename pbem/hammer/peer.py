@@ -131,6 +131,12 @@ def _after_moves(g: GameState, side: str, order: Any) -> GameState:
     return check_moves(g, side, parse_moves(order, "moves", also=("battle_order", peer_plans.KEY)))
 
 
+def _fights(g: GameState, side: str) -> bool:
+    """Whether ``side`` has a block in a battle of this turn: Player 2's play then opens its standing plan, which
+    almost every battle reads (hits, retreats, regroups: docs/hammer-peer.md §4)."""
+    return any(g.blocks_in(area, side) for area in g.current.battles)
+
+
 def _in_line(g: GameState, side: str) -> list[str]:
     """The side's unseen handles that stand in line in a battle of this turn (reserves wait for round 2, 5.32)."""
     out: list[str] = []
@@ -252,7 +258,9 @@ class HammerPeer:
                     g = _after_moves(g, side, order)
                 except PbemError:
                     return []
-            return _in_line(g, side)
+            line = _in_line(g, side)
+            plan = peer_orders.plans(public, {side: order}).get(side) if owed == "moves" else None
+            return [*line, plan] if plan and _fights(g, side) else line
 
     def adjudicate(self, public: dict[str, Any], orders: Mapping[str, Any], facts: Facts, rng: Drbg) -> PeerStep:
         """One step of the engine's turn sequence on the public state; ``NeedReveal`` where it reads a hidden fact."""

@@ -30,21 +30,31 @@ def _next_year(out: peer.Outcome) -> bool:
     return bool(g) and g["year"] > 1297 and g["turn"] >= 1
 
 
-@pytest.fixture(scope="module")
-def year(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """England's folder after Braveheart's first year, its winter and the next year's first card."""
+PLAN = {"battle": {"regroup": "stay"}}  # a standing plan (docs/plans.md), sealed with every card and moves order
+
+
+def _first_year(tmp: Path, plans: bool) -> Path:
+    """England's folder after Braveheart's first year, its winter and the next year's first card; with ``plans``,
+    both sides seal a standing plan with every card and moves order."""
     hidden = hidden_rules(rs.load("hammer", {}))
     assert hidden is not None
 
     def bot(side: str, public: dict[str, Any], facts: Facts) -> Any:
-        return hidden.bot_order(public, side, facts)  # type: ignore[attr-defined]
+        order = hidden.bot_order(public, side, facts)  # type: ignore[attr-defined]
+        if plans and isinstance(order, dict) and hidden.owes(public).get(side) in ("card", "moves"):
+            return {**order, "plans": PLAN}
+        return order
 
-    tmp = tmp_path_factory.mktemp("trips")
     keys = {s: identity.generate(s) for s in SIDES}
     dirs = {s: tmp / s for s in SIDES}
     autoplay.opened(dirs, keys, "hammer", "braveheart", {}, 24, length=1024)
     autoplay.play(dirs, keys, bot, until=_next_year)
     return dirs["england"]
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["default plans", "standing plans"])
+def year(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
+    return _first_year(tmp_path_factory.mktemp("trips"), bool(request.param))
 
 
 def _entries(game_dir: Path) -> list[dict[str, Any]]:
@@ -97,3 +107,14 @@ def test_hammer_peer_13_4_player_2s_move_round_is_its_play_and_player_1s_answer(
             q = e["question"]
             player1 = heads[e["resumes"]]["current"]["player1"]
             assert q["owner"] != player1 or not q["rule"].startswith("5.1:"), q
+
+
+def test_hammer_peer_13_4_player_2s_play_opens_its_standing_plan_when_it_fights(year: Path) -> None:
+    """Player 2's plan, which almost every battle reads (hits, retreats, regroups), opens with its play when it has a
+    block in a battle (docs/hammer-peer.md §4): no pause of a Move round asks Player 2 for its plan."""
+    entries = _entries(year)
+    heads = _heads(entries)
+    for e in entries:
+        if e["kind"] == "pause" and heads[e["resumes"]].get("phase") == "move":
+            player1 = heads[e["resumes"]]["current"]["player1"]
+            assert e["question"]["owner"] == player1 or "plan-" not in e["question"]["label"], e["question"]

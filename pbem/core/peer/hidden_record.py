@@ -232,6 +232,10 @@ def _entries(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, boo
         prev = entry_hash(entries[-1])
         owner = lone(man, list(owes))
         book.deliver(held, step, prev, owner)
+        play = get(held, step, "play", owner) if owner is not None else None
+        play = play if play is not None and play.answers == prev else None
+        if play is not None:  # a play is its order in the clear: what it seals is known with it, and may open now
+            book.seal(public, {play.side: play.body["order"]}, step, [play])
         for s in man.sides:  # openings are checked at once, before the round is complete
             for phase in ("play", "reveal") if s == owner else ("reveal",):
                 r = get(held, step, phase, s)
@@ -242,7 +246,7 @@ def _entries(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, boo
             return _with(got, book)
         orders, round_used = got
         orders = {s: orders[s] for s in owes}
-        book.seal(public, orders, step, round_used)
+        book.seal(public, {s: o for s, o in orders.items() if play is None}, step, round_used)  # a play's: above
         _validate(rules, public, at, orders, book, step, round_used)
         seed_links = [(s, links[s]) for s in man.sides]
         seed = chain.seed(man.game, step, seed_links)
