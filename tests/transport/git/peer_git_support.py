@@ -94,7 +94,7 @@ def shared(root: Path, sides: Sequence[str] = SEATS, ruleset: str = "rps", optio
            hook: bool = True, name: str = "rps", length: int = 64) -> Shared:
     """A new game: the first side clones the empty shared repository, opens the game in its clone (the hook,
     when there is one, is installed with that manifest), joins and syncs; each other side clones, joins and
-    syncs; the first side syncs again to take every join."""
+    syncs; then every side syncs again to take every join."""
     bare = root / "shared.git"
     git("init", "-q", "--bare", "-b", "main", str(bare))
     first = sides[0]
@@ -110,7 +110,8 @@ def shared(root: Path, sides: Sequence[str] = SEATS, ruleset: str = "rps", optio
         dirs[s] = clone(bare, root / s / name)
         folder.write_join(dirs[s], KEYS[s], s, CLOCK)
         peer_sync.sync(dirs[s], KEYS[s])
-    peer_sync.sync(dirs[first], KEYS[first])
+    for s in sides[:-1]:  # every clone up to date
+        peer_sync.sync(dirs[s], KEYS[s])
     return Shared(root, bare, dirs)
 
 
