@@ -119,6 +119,7 @@ def push(clone_dir: Path, *paths: str, message: str = "cheat", force: bool = Fal
     """Commit ``paths`` as they are in the clone (added, changed or deleted) and push, as a cheat would by hand:
     git's exit code and what it said."""
     git("add", "-A", "-f", "--", *paths, cwd=clone_dir)
-    git("-c", "user.name=x", "-c", "user.email=x@invalid", "commit", "-q", "-m", message, cwd=clone_dir)
+    git("-c", "user.name=x", "-c", "user.email=x@invalid", "commit", "-q", "--allow-empty", "-m", message,
+        cwd=clone_dir)
     res = git("push", *(["--force"] if force else []), "origin", "HEAD:refs/heads/main", cwd=clone_dir, check=False)
     return res.returncode, res.stdout + res.stderr

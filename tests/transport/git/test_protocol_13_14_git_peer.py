@@ -140,9 +140,15 @@ def test_protocol_13_14_hook_refuses_another_manifest_and_a_rewritten_history(tm
     manifest = g.dirs["south"] / "game.toml"
     manifest.write_text(manifest.read_text().replace("deadline_hours = 24", "deadline_hours = 1"))
     _refused(g, "south", "game.toml", said="changes game.toml, already in the repository")
-    git("reset", "-q", "--hard", "HEAD~2", cwd=g.dirs["south"])
-    (g.dirs["south"] / "notes.txt").write_text("x\n")
-    _refused(g, "south", "notes.txt", force=True, said="rejected")
+    # a force-push that drops a message already there and adds a well-signed one of its own: the hook's own
+    # check (git's receive.denyNonFastForwards, set by install, is turned off to reach it)
+    git("config", "receive.denyNonFastForwards", "false", cwd=g.bare)
+    git("reset", "-q", "--hard", "HEAD~2", cwd=g.dirs["south"])  # its refused commit, and east's join
+    text = _signed(g, KEYS["south"], "south", 5, "commit", {"commitment": "ef" * 32})
+    (g.dirs["south"] / "messages" / "0005-commit-south.pbem").write_text(text, encoding="ascii")
+    _refused(g, "south", "messages/0005-commit-south.pbem", force=True, said="this push rewrites the game's history")
+    git("config", "receive.denyNonFastForwards", "true", cwd=g.bare)
+    _refused(g, "south", "messages/0005-commit-south.pbem", force=True, said="rejected")
 
 
 def test_protocol_13_14_hook_refuses_a_first_push_without_the_manifest(tmp_path: Path) -> None:
@@ -158,6 +164,11 @@ def test_protocol_13_14_hook_refuses_a_first_push_without_the_manifest(tmp_path:
     git("remote", "set-url", "origin", str(bare), cwd=mine)
     code, out = push(mine, "messages")
     assert code != 0 and "would not hold the game's game.toml" in out, out
+    other = (g.dirs["north"] / "game.toml").read_text().replace("deadline_hours = 24", "deadline_hours = 1")
+    (mine / "game.toml").write_text(other)
+    code, out = push(mine, "game.toml")
+    assert code != 0 and "game.toml in commit" in out and "is not the manifest this repository was set up with" in out
+    assert not git("rev-parse", "--verify", "--quiet", "main", cwd=bare, check=False).stdout
 
 
 def test_protocol_13_14_hook_takes_an_honest_sync(tmp_path: Path) -> None:
@@ -265,6 +276,22 @@ def test_protocol_13_14_sync_pushes_again_once_when_the_remote_moved_on(tmp_path
     assert "pushed again" in "\n".join(done.lines)
     assert {"messages/0000-start-north.pbem", "messages/0000-start-south.pbem"} <= g.pushed_paths()
     assert git("status", "--porcelain", cwd=g.dirs["north"]).stdout == ""
+
+
+def test_protocol_13_14_sync_commits_only_this_side_s_messages(tmp_path: Path) -> None:
+    g = shared(tmp_path)
+    g.owe("north")
+    sent = g.dirs["north"] / "messages" / "0000-start-north.pbem"
+    # south gets north's start by mail before north pushes it: south's sync must not send it
+    folder.take(g.dirs["south"], sent.read_bytes(), "mail")
+    g.owe("south")
+    assert g.sync("south").sent == ["messages/0000-start-south.pbem"]
+    assert "messages/0000-start-north.pbem" not in g.pushed_paths()
+    done = g.sync("north")  # north sends its own and takes south's
+    assert done.sent == ["messages/0000-start-north.pbem"]
+    done = g.sync("south")  # south takes north's start (the copy it holds is the same bytes)
+    assert done.took == ["the start of north for step 0 (messages/0000-start-north.pbem)"]
+    assert git("status", "--porcelain", cwd=g.dirs["south"]).stdout == ""
 
 
 def test_protocol_13_14_sync_refuses_a_folder_that_is_not_a_clone(tmp_path: Path) -> None:
