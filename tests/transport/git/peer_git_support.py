@@ -6,7 +6,7 @@ Helpers live here (not in conftest.py) so that their module name is unique acros
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,33 +38,32 @@ class Shared:
     root: Path
     bare: Path
     dirs: dict[str, Path]
-    written: dict[str, set[tuple[int, str]]] = field(default_factory=dict)
 
     def sync(self, side: str) -> peer_sync.Synced:
         return peer_sync.sync(self.dirs[side], KEYS[side])
 
     def owe(self, side: str, bot: Bot = rps, clock: int = CLOCK) -> bool:
-        """The side writes what it owes now, once per entry and phase (as autoplay does); whether it wrote."""
+        """The side writes every message it owes now, each slot once (as autoplay does); whether it wrote."""
         d = self.dirs[side]
-        out = folder.outcome(d)
-        owed = out.owes.get(side, "")
-        slot = (len(out.entries), owed)
-        if out.verdict or not owed or owed == "join" or slot in self.written.setdefault(side, set()):
-            return False
-        folder.write_owed(d, KEYS[side], bot(side, d, out) if owed in folder.ORDERED else None, clock)
-        self.written[side].add(slot)
-        return True
+        wrote: set[tuple[int, str]] = set()
+        while True:
+            out = folder.outcome(d)
+            owed = out.owes.get(side, "")
+            slot = (len(out.entries), owed)
+            if out.verdict or not owed or owed == "join" or slot in wrote:
+                return bool(wrote)
+            folder.write_owed(d, KEYS[side], bot(side, d, out) if owed in folder.ORDERED else None, clock)
+            wrote.add(slot)
 
     def play(self, bot: Bot = rps, limit: int = 400, until: Callable[[Outcome], bool] = lambda out: False) -> int:
-        """Round after round every side syncs, writes what it owes and syncs again, until nobody writes; the
-        rounds played."""
+        """Round after round every side syncs, writes what it owes and syncs again, until nobody writes (or
+        ``until`` the outcome a side's sync gives); the rounds played."""
         sides = list(self.dirs)
         for n in range(limit):
             wrote = False
             for s in sides:
                 self.sync(s)
-                out = folder.outcome(self.dirs[s])
-                if until(out):
+                if until(folder.outcome(self.dirs[s])):
                     return n
                 if self.owe(s, bot, CLOCK + 60 * n):
                     wrote = True

@@ -300,3 +300,35 @@ def test_protocol_13_14_sync_refuses_a_folder_that_is_not_a_clone(tmp_path: Path
     shutil.copytree(g.dirs["north"], lone, ignore=shutil.ignore_patterns(".git"))
     with pytest.raises(PbemError, match="is not a git clone of the game's shared repository"):
         peer_sync.sync(lone, KEYS["north"])
+
+
+def test_protocol_13_14_two_players_play_hammer_s_first_game_turns_through_sync(tmp_path: Path) -> None:
+    """England and Scotland play Braveheart's first two Game Turns (the deal, Move cards, battles: hidden blocks
+    behind handles) with the peer bot, through sync alone; Scotland then resigns at the head of a step and both
+    clones end with the same record, which verify and audit accept (the final audit opens every handle)."""
+    from support.hammer_peer_bot import order
+
+    from pbem.core.peer import resigning
+
+    sides = ("england", "scotland")
+    g = shared(tmp_path, sides=sides, ruleset="hammer", options={}, name="bh", length=256)
+
+    def head_of_turn_3(out: folder.Outcome) -> bool:  # two Game Turns played; Scotland's card not chosen yet
+        return bool(out.entries) and out.state["game"]["turn"] >= 2 and out.state["game"]["phase"] == "card" \
+            and out.owes.get("scotland") == "commit"
+
+    g.play(bot=lambda side, d, out: order(d, side), until=head_of_turn_3)
+    g.sync("scotland")
+    assert head_of_turn_3(folder.outcome(g.dirs["scotland"]))
+    resigning.write_resign(g.dirs["scotland"], KEYS["scotland"], clock=CLOCK)
+    g.play(bot=lambda side, d, out: order(d, side))
+    names = sorted(p.name for p in (g.dirs["england"] / "ledger").iterdir())
+    assert names == sorted(p.name for p in (g.dirs["scotland"] / "ledger").iterdir())
+    assert all((g.dirs["england"] / "ledger" / n).read_bytes() == (g.dirs["scotland"] / "ledger" / n).read_bytes()
+               for n in names)
+    for s in sides:
+        said = run("audit", g.dirs[s])
+        assert "scotland resigned at step" in said and "audit ok" in said
+        assert run("verify", g.dirs[s]).startswith("verify ok")
+    assert all(p == "game.toml" or p.startswith("messages/") for p in g.pushed_paths())
+    assert len(names) >= 6  # the set-up, four steps of two Game Turns, the end
