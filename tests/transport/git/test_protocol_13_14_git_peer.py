@@ -184,7 +184,7 @@ def test_protocol_13_14_hook_takes_an_honest_sync(tmp_path: Path) -> None:
 def test_protocol_13_14_sync_never_commits_the_private_area(tmp_path: Path) -> None:
     g = shared(tmp_path, hook=False)  # a plain git host: only sync keeps .pbem/ out
     for s in SEATS:
-        (g.dirs[s] / ".gitignore").unlink()  # even with its ignore list gone
+        (g.dirs[s] / ".gitignore").unlink()  # sync writes it again; it adds files by name besides
         (g.dirs[s] / "proofs").mkdir()
         (g.dirs[s] / "proofs" / "0001-east.json").write_text("{}")
         (g.dirs[s] / "scratch.txt").write_text("mine")
