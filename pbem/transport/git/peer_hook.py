@@ -110,15 +110,14 @@ def check_push(bare: Path, man: Manifest, want: bytes, old: str, new: str, caps:
         commits = [history.Commit(sha, tuple(parents)) for sha, *parents in (ln.split() for ln in out.splitlines())]
         if len(commits) > caps.commits:
             raise Refused(f"this push adds {len(commits)} commits, over the {caps.commits} a push may add ({SECTION}).")
-    taken: list[Taken] = []
+    changes: list[tuple[history.Commit, history.Change]] = []
     for c in commits:
         if len(c.parents) > 1:
             raise Refused(f"commit {history.short(c.sha)} is a merge; a player's push adds commits on top of the "
                           f"shared history (pbem git sync rebases) ({SECTION}).")
         if not c.parents and old != gitcmd.ZERO:
             raise Refused(f"commit {history.short(c.sha)} starts another history; this push is not taken ({SECTION}).")
-        changed = history.changes(bare, c.parents[0] if c.parents else EMPTY_TREE, c.sha, hook)
-        for ch in changed:
+        for ch in history.changes(bare, c.parents[0] if c.parents else EMPTY_TREE, c.sha, hook):
             if ch.status != "A":
                 verb = "deletes" if ch.status == "D" else "changes"
                 raise Refused(f"commit {history.short(c.sha)} {verb} {ch.path}, already in the repository; a push "
@@ -127,22 +126,37 @@ def check_push(bare: Path, man: Manifest, want: bytes, old: str, new: str, caps:
             if ch.mode not in ("100644", "100755"):
                 raise Refused(f"commit {history.short(c.sha)} makes {ch.path} a link or a submodule (mode {ch.mode}); "
                               f"a message is a plain file ({SECTION}).")
-        blobs = history.blobs(bare, [ch.blob for ch in changed if history.blob_size(bare, ch.blob, hook) <= LIMIT],
-                              hook_env=hook)
-        for ch in changed:
-            data = blobs.get(ch.blob)
-            if data is None:
-                raise Refused(f"{ch.path} in commit {history.short(c.sha)} is over the {LIMIT} bytes a peer file may "
-                              f"hold (protocol §3).")
-            where = f"{ch.path} in commit {history.short(c.sha)}"
-            if ch.path == MANIFEST:
-                if data != want:
-                    raise Refused(f"{where} is not the manifest this repository was set up with; game.toml is "
-                                  f"added once, as the hook holds it ({SECTION}).")
-                continue
-            m = check_message(man, ch.path, data, where)
-            taken.append(Taken(ch.path, m.side, m.phase, m.step))
+            changes.append((c, ch))
+    sizes = _sizes(bare, [ch.blob for _, ch in changes])  # asked of git's object store before any blob is read
+    for c, ch in changes:
+        if sizes[ch.blob] > LIMIT:
+            raise Refused(f"{ch.path} in commit {history.short(c.sha)} holds {sizes[ch.blob]} bytes, over the {LIMIT} "
+                          "a peer file may hold (protocol §3).")
+    if sum(sizes.values()) > caps.bytes:
+        raise Refused(f"this push adds {sum(sizes.values())} bytes, over the {caps.bytes} a push may add ({SECTION}).")
+    blobs = history.blobs(bare, list(sizes), hook_env=hook)
+    taken: list[Taken] = []
+    for c, ch in changes:
+        data = blobs[ch.blob]
+        where = f"{ch.path} in commit {history.short(c.sha)}"
+        if ch.path == MANIFEST:
+            if data != want:
+                raise Refused(f"{where} is not the manifest this repository was set up with; game.toml is added "
+                              f"once, as the hook holds it ({SECTION}).")
+            continue
+        m = check_message(man, ch.path, data, where)
+        taken.append(Taken(ch.path, m.side, m.phase, m.step))
     if history.blob_at(bare, new, MANIFEST, hook) != want:
         raise Refused(f"after this push the branch would not hold the game's game.toml; the opener pushes it with "
                       f"the first messages ({SECTION}).")
     return taken
+
+
+def _sizes(bare: Path, shas: list[str]) -> dict[str, int]:
+    """Each blob's size, from one ``cat-file --batch-check`` (the object headers, never the contents)."""
+    wanted = list(dict.fromkeys(shas))
+    if not wanted:
+        return {}
+    out = gitcmd.run(["cat-file", "--batch-check=%(objectname) %(objectsize)"], bare, hook_env=True,
+                     input="".join(f"{sha}\n" for sha in wanted).encode("ascii")).out
+    return {sha: int(size) for sha, size in (line.split() for line in out.splitlines())}

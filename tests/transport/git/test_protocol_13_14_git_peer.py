@@ -332,3 +332,37 @@ def test_protocol_13_14_two_players_play_hammer_s_first_game_turns_through_sync(
         assert run("verify", g.dirs[s]).startswith("verify ok")
     assert all(p == "game.toml" or p.startswith("messages/") for p in g.pushed_paths())
     assert len(names) >= 6  # the set-up, four steps of two Game Turns, the end
+
+
+def test_protocol_13_14_sync_waits_for_no_other_writer(tmp_path: Path) -> None:
+    """Sync holds the game's lock (protocol §7.5): while another pbem command writes the folder, it refuses at
+    once and changes nothing."""
+    from pbem.core.errors import GameBusy
+    from pbem.core.lock import game_lock
+
+    g = shared(tmp_path)
+    g.owe("north")
+    head = git("rev-parse", "HEAD", cwd=g.dirs["north"]).stdout
+    with game_lock(g.dirs["north"]), pytest.raises(GameBusy, match="is busy"):
+        g.sync("north")
+    assert git("rev-parse", "HEAD", cwd=g.dirs["north"]).stdout == head
+    assert "messages/0000-start-north.pbem" not in g.pushed_paths()
+
+
+def test_protocol_13_14_hook_refuses_a_big_file_on_a_first_push(tmp_path: Path) -> None:
+    """A file over 1 MiB (no envelope is bigger, protocol §3) is refused by its size, before it is read; the first
+    push, which has no earlier tip to measure against, too."""
+    from git_support import HOOK
+
+    from pbem.transport.git import peer_hook
+
+    g = shared(tmp_path)
+    bare = tmp_path / "second.git"
+    git("init", "-q", "--bare", "-b", "main", str(bare))
+    peer_hook.install(bare, g.dirs["north"] / "game.toml", command=HOOK)
+    mine = clone(bare, tmp_path / "second")
+    shutil.copy(g.dirs["north"] / "game.toml", mine / "game.toml")
+    (mine / "messages").mkdir()
+    (mine / "messages" / "0009-commit-south.pbem").write_bytes(b"x" * ((1 << 20) + 1))
+    code, out = push(mine, "game.toml", "messages")
+    assert code != 0 and "holds 1048577 bytes, over the 1048576 a peer file may hold (protocol §3)" in out, out
