@@ -12,6 +12,7 @@ record is every client's own computation: the hook checks signatures and names, 
 from __future__ import annotations
 
 import shlex
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -45,20 +46,19 @@ def install(bare: Path, manifest_path: Path, command: Sequence[str] | None = Non
         raise gitcmd.GitError(f"{bare} is not a bare git repository; the hook goes into the repository the players "
                               f"push to (git init --bare) ({SECTION}).")
     raw = inputs.read_input(manifest_path, LIMIT, "a game manifest")
+    with tempfile.TemporaryDirectory(prefix="pbem-install-") as tmp:  # checked before anything is written
+        write_atomic(Path(tmp) / MANIFEST, raw)
+        if not is_peer(Path(tmp)):
+            raise gitcmd.GitError(f"{manifest_path} is not a peer game's manifest (format pbem-peer-game-v1, "
+                                  f"protocol §13.1); a refereed game takes pbem git install-hooks --key.")
+        folder.manifest(Path(tmp))  # refuses a manifest it cannot read, in one sentence
+    branch = gitcmd.run(["symbolic-ref", "--short", "HEAD"], bare).out.strip()
+    tip = gitcmd.run(["rev-parse", "--verify", "--quiet", f"refs/heads/{branch}"], bare, check=False).out.strip()
+    if tip and history.blob_at(bare, tip, MANIFEST) != raw:
+        raise gitcmd.GitError(f"branch {branch} of {bare} holds another game.toml than {manifest_path} ({SECTION}).")
     home = bare / HOME
     home.mkdir(exist_ok=True)
     write_atomic(home / MANIFEST, raw)
-    if not is_peer(home):
-        (home / MANIFEST).unlink()
-        raise gitcmd.GitError(f"{manifest_path} is not a peer game's manifest (format pbem-peer-game-v1, "
-                              f"protocol §13.1); a refereed game takes pbem git install-hooks --key.")
-    folder.manifest(home)  # refuses a manifest it cannot read, in one sentence
-    branch = gitcmd.run(["symbolic-ref", "--short", "HEAD"], bare).out.strip()
-    tip = gitcmd.run(["rev-parse", "--verify", "--quiet", f"refs/heads/{branch}"], bare, check=False).out.strip()
-    held = history.blob_at(bare, tip, MANIFEST) if tip else None
-    if tip and held != raw:
-        (home / MANIFEST).unlink()
-        raise gitcmd.GitError(f"branch {branch} of {bare} holds another game.toml than {manifest_path} ({SECTION}).")
     write_atomic(home / "caps.toml", f"max_push_bytes = {caps.bytes}\nmax_push_commits = {caps.commits}\n")
     cmd = " ".join(shlex.quote(c) for c in (command or hooks.default_command()))
     path = bare / "hooks" / "pre-receive"

@@ -366,3 +366,27 @@ def test_protocol_13_14_hook_refuses_a_big_file_on_a_first_push(tmp_path: Path) 
     (mine / "messages" / "0009-commit-south.pbem").write_bytes(b"x" * ((1 << 20) + 1))
     code, out = push(mine, "game.toml", "messages")
     assert code != 0 and "holds 1048577 bytes, over the 1048576 a peer file may hold (protocol §3)" in out, out
+
+
+def test_protocol_13_14_install_hooks_takes_a_manifest_and_no_key(tmp_path: Path) -> None:
+    """``pbem git install-hooks BARE --manifest game.toml``: the hook holds the public manifest and nothing else;
+    exactly one of --key and --manifest; a clone is not a bare repository; the branch's game.toml must be it."""
+    from support.peer_cli import runner
+
+    from pbem.cli.main import app
+
+    g = shared(tmp_path, hook=False)
+    said = run("git", "install-hooks", g.bare, "--manifest", g.dirs["north"] / "game.toml")
+    assert "may only add game.toml once and messages signed by the keys of" in said
+    assert (g.bare / "pbem-peer" / "game.toml").read_bytes() == (g.dirs["north"] / "game.toml").read_bytes()
+    assert not [p for p in (g.bare / "pbem-peer").iterdir() if p.suffix == ".key"]
+    for args, said in ((["install-hooks", str(g.bare)], "give exactly one of --key"),
+                       (["install-hooks", str(g.dirs["south"]), "--manifest", str(g.dirs["north"] / "game.toml")],
+                        "is not a bare git repository")):
+        res = runner.invoke(app, ["git", *args])
+        assert res.exit_code != 0 and said in res.output, res.output
+    other = tmp_path / "other.toml"
+    other.write_text((g.dirs["north"] / "game.toml").read_text().replace("deadline_hours = 24", "deadline_hours = 2"))
+    res = runner.invoke(app, ["git", "install-hooks", str(g.bare), "--manifest", str(other)])
+    assert res.exit_code != 0 and "holds another game.toml than" in res.output, res.output
+    assert (g.bare / "pbem-peer" / "game.toml").read_bytes() == (g.dirs["north"] / "game.toml").read_bytes()
