@@ -390,3 +390,27 @@ def test_protocol_13_14_install_hooks_takes_a_manifest_and_no_key(tmp_path: Path
     res = runner.invoke(app, ["git", "install-hooks", str(g.bare), "--manifest", str(other)])
     assert res.exit_code != 0 and "holds another game.toml than" in res.output, res.output
     assert (g.bare / "pbem-peer" / "game.toml").read_bytes() == (g.dirs["north"] / "game.toml").read_bytes()
+
+
+def test_protocol_13_14_a_side_that_cloned_the_empty_repository_joins_by_sync(tmp_path: Path) -> None:
+    """Both players clone the shared repository while it is still empty; the joiner copies game.toml by hand. Its
+    first sync takes the opener's commit over its own copy (the same bytes) and pushes its join on top; a copy
+    with other bytes (another game) is refused, with nothing changed."""
+    bare = tmp_path / "shared.git"
+    git("init", "-q", "--bare", "-b", "main", str(bare))
+    two = ("north", "south")
+    dirs = {s: clone(bare, tmp_path / s / "rps") for s in two}
+    folder.open_game(dirs["north"], "rps", "standard", {"players": 2}, {s: KEYS[s].public for s in two}, 24, length=32)
+    folder.write_join(dirs["north"], KEYS["north"], "north", CLOCK)
+    assert peer_sync.sync(dirs["north"], KEYS["north"]).sent == ["game.toml", "messages/0000-join-north.pbem"]
+    manifest = (dirs["north"] / "game.toml").read_text()
+    (dirs["south"] / "game.toml").write_text(manifest.replace("deadline_hours = 24", "deadline_hours = 3"))
+    with pytest.raises(PbemError, match="game.toml of origin/main is not this folder's game.toml"):
+        peer_sync.sync(dirs["south"], KEYS["south"])
+    assert not git("rev-parse", "--verify", "--quiet", "HEAD", cwd=dirs["south"], check=False).stdout
+    (dirs["south"] / "game.toml").write_text(manifest)
+    folder.write_join(dirs["south"], KEYS["south"], "south", CLOCK)
+    done = peer_sync.sync(dirs["south"], KEYS["south"])
+    assert done.sent == ["messages/0000-join-south.pbem"]
+    assert done.took == ["the join of north for step 0 (messages/0000-join-north.pbem)"]
+    assert peer_sync.sync(dirs["north"], KEYS["north"]).owes == "step 0: north owes start, south owes start"
