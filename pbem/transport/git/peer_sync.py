@@ -132,13 +132,14 @@ def _take(game_dir: Path, man: Manifest, remote: str, branch: str, took: list[st
                       f"clone took, is no longer in {remote}/{branch}, so nothing was taken and nothing changed "
                       f"({SECTION}).")
     head = _rev(game_dir, "HEAD")
-    new = [ch for ch in history.changes(game_dir, known or EMPTY_TREE, incoming)
-           if not (head and history.blob_at(game_dir, head, ch.path) is not None)]
-    for ch in history.changes(game_dir, known or EMPTY_TREE, incoming):
+    added = history.changes(game_dir, known or EMPTY_TREE, incoming)
+    for ch in added:
         if ch.status != "A":
             verb = "deletes" if ch.status == "D" else "changes"
             raise Refused(f"the shared repository {verb} {ch.path}, a file already sent; a file once added never "
                           f"changes, so nothing was taken and nothing changed ({SECTION}).")
+    held = {f.path for f in history.tree_files(game_dir, head, MESSAGES, sized=False)} if head else set()
+    new = [ch for ch in added if ch.path not in held]
     data = history.blobs(game_dir, [ch.blob for ch in new])
     taken = []
     for ch in new:
@@ -154,10 +155,9 @@ def _take(game_dir: Path, man: Manifest, remote: str, branch: str, took: list[st
             raise Refused(f"{ch.path} here differs from {where}: two signed messages for one slot; take the "
                           f"repository's with pbem game receive, which keeps both as evidence (protocol §13.6).")
         taken.append((ch.path, f"the {m.phase} of {m.side} for step {m.step} ({ch.path})"))
-    for path, _ in [*taken, *((ch.path, "") for ch in new if ch.path == MANIFEST)]:
+    for path, _ in [*taken, *((ch.path, "") for ch in new if ch.path == MANIFEST and not head)]:
         with contextlib.suppress(FileNotFoundError):  # the same bytes, held here untracked: git brings them back
-            if not head or history.blob_at(game_dir, head, path) is None:
-                (game_dir / path).unlink()
+            (game_dir / path).unlink()
     _catch_up(game_dir, head, incoming)
     for ref in (tracking, TAKEN):
         gitcmd.run(["update-ref", ref, incoming], game_dir)
