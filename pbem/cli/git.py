@@ -1,6 +1,7 @@
 """``pbem git``: turns through a git repository (docs/git.md).
 
-Players: ``submit`` and ``pull``. Referee: ``init``, ``install-hooks`` (a self-hosted bare
+Players: ``submit`` and ``pull``; ``sync`` for a game with no referee (docs/protocol.md §13.14).
+Referee: ``init``, ``install-hooks`` (a self-hosted bare
 repository), ``referee`` (a hosted CI job, or ``--watch``: from outside the players' repository),
 ``tick`` (deadlines, from cron or a scheduled job).
 The installed hooks run pbem.transport.git.hookrun. The work lives in pbem.transport.git.
@@ -16,7 +17,7 @@ import typer
 from pbem.cli.errors import fails_cleanly, say
 from pbem.cli.key import load_key, read_passphrase
 from pbem.core.errors import FormatError
-from pbem.transport.git import gitcmd, hooks, hosted, player, pushcaps, setup
+from pbem.transport.git import gitcmd, hooks, hosted, peer_hook, peer_sync, player, pushcaps, setup
 from pbem.transport.git import watch as watch_mod
 from pbem.transport.git.adapter import Key
 
@@ -69,19 +70,45 @@ def init(game_dir: Annotated[Path, typer.Argument(help="The game folder the refe
     _echo(setup.init(game_dir, bare, branch))
 
 
+@git_app.command("sync")
+@fails_cleanly
+def sync(game_dir: Annotated[Path, typer.Argument(help="Your peer game folder, a clone of the shared repository.",
+                                                 envvar="PBEM_GAME")],
+         key: Annotated[Path, typer.Option("--key", help="Your private key (it says which side you are; it never "
+                                           "enters the repository).")],
+         passphrase_file: PassOpt = None) -> None:
+    """A game with no referee: commit and push your new messages, take the others', recompute the record."""
+    _echo(peer_sync.sync(game_dir, load_key(key, passphrase_file)).lines)
+
+
 @git_app.command("install-hooks")
 @fails_cleanly
 def install_hooks(bare: Annotated[Path, typer.Argument(help="The bare repository players push to.")],
-                  key: Annotated[Path, typer.Option("--key", help="The referee's private key file (its path is "
-                                                    "recorded; the key never enters the repository).")],
+                  key: Annotated[Path | None, typer.Option("--key", help="The referee's private key file (its path "
+                                                           "is recorded; the key never enters the repository).")]
+                  = None,
+                  manifest: Annotated[Path | None, typer.Option("--manifest", help="A game with no referee: its "
+                                                                "game.toml (public keys only), instead of --key.")]
+                  = None,
                   passphrase_file: PassOpt = None,
                   max_push_bytes: Annotated[int, typer.Option("--max-push-bytes", help="The most bytes one push may "
                                                               "add (all its objects, uncompressed).")]
                   = pushcaps.DEFAULT_BYTES,
                   max_push_commits: Annotated[int, typer.Option("--max-push-commits", help="The most commits one "
                                                                 "push may add.")] = pushcaps.DEFAULT_COMMITS) -> None:
-    """Install the referee on push: a pre-receive hook that refuses bad pushes, a post-receive hook that adjudicates."""
-    settings = hooks.install(bare, key, passphrase_file, caps=pushcaps.Caps(max_push_bytes, max_push_commits))
+    """Install the referee on push: a pre-receive hook that refuses bad pushes, a post-receive hook that adjudicates.
+    With --manifest (a game with no referee): a pre-receive hook that lets a push only add signed messages."""
+    caps = pushcaps.Caps(max_push_bytes, max_push_commits)
+    if (key is None) == (manifest is None):
+        raise FormatError("give exactly one of --key REFEREE.key (a refereed game) or --manifest game.toml (a game "
+                          "with no referee, protocol §13.14).")
+    if manifest is not None:
+        branch = peer_hook.install(bare, manifest, caps=caps)
+        say(f"hook installed in {bare}: a push to {branch} may only add game.toml once and messages signed by the "
+            f"keys of {manifest}; no private key is on the server (protocol §13.14)")
+        return
+    assert key is not None
+    settings = hooks.install(bare, key, passphrase_file, caps=caps)
     say(f"hooks installed in {bare}: pushes to {settings.branch} are checked and adjudicated with "
         f"the key {settings.key}; a push adds at most {settings.caps.bytes} bytes in {settings.caps.commits} commits")
 

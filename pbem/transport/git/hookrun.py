@@ -22,6 +22,12 @@ def main(name: str) -> int:
         if name == "pre-receive":
             for ok in hooks.pre_receive(here, sys.stdin.read()):
                 print(f"pbem: {ok.side}'s order for step {ok.step} checked and taken ({ok.path})", file=sys.stderr)
+        elif name == "peer-pre-receive":  # a peer game's shared repository (protocol §13.14)
+            from pbem.transport.git import peer_hook
+
+            for t in peer_hook.pre_receive(here, sys.stdin.read()):
+                print(f"pbem: the {t.phase} of {t.side} for step {t.step} checked and taken ({t.path})",
+                      file=sys.stderr)
         elif name == "post-receive":
             sys.stdin.read()
             for line in hooks.post_receive(here).lines:
