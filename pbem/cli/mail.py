@@ -31,9 +31,21 @@ def import_(
                                        help="Your copy of the game folder (created if new).")],
 ) -> None:
     """Apply the public files a mail carries to your copy of the game and verify it; file the receipts it
-    carries where pbem audit finds them (GAME/.pbem/receipts/). pbem inbox does this and opens your report."""
+    carries where pbem audit finds them (GAME/.pbem/receipts/). pbem inbox does this and opens your report.
+    In a game with no referee: take in the other sides' signed messages it carries (protocol §13.15)."""
+    from pbem.core.peer import is_peer
     from pbem.transport.mail import intake
 
+    if is_peer(game):
+        from pbem.transport.mail import peer_mail
+
+        took = peer_mail.take_in(intake.read([source]), game)
+        say(f"took {len(took.new)} new message(s) into {game}" + (f" ({', '.join(took.new)})" if took.new else "")
+            + (f"; {len(took.known)} it held already" if took.known else "")
+            + (f"; left alone {len(took.ignored)} file(s) of no message of this game ({took.ignored[0]}"
+               + (", ..." if len(took.ignored) > 1 else "") + ")" if took.ignored else ""))
+        say(took.owes)
+        return
     done = intake.take_in(intake.read([source]), game)
     say(intake_line(done, game))
 
@@ -128,8 +140,9 @@ def account(
     host: Annotated[str | None, typer.Option("--host", help="Your SMTP server (e.g. smtp.example.org).")] = None,
     sender: Annotated[str | None, typer.Option("--from", help="Your address: the one the judge or referee knows "
                                                "for your side.")] = None,
-    to: Annotated[str | None, typer.Option("--to", help="The referee's or the mail judge's address for this "
-                                           "game.")] = None,
+    to: Annotated[list[str] | None, typer.Option("--to", help="The referee's or the mail judge's address for this "
+                                                 "game; in a game with no referee, each other side's (once each).")
+                  ] = None,
     user: Annotated[str | None, typer.Option("--user", help="Your login at the server (default: --from).")] = None,
     port: Annotated[int | None, typer.Option("--port", help="Default: 465 with --security tls, 587 with "
                                              "starttls.")] = None,
@@ -145,16 +158,18 @@ def account(
     if host is None:
         acc = player_mail.load(game)
         say(f"{game} has no mail account; set one with --host, --from and --to" if acc is None else
-            f"mail to {acc.to} from {acc.sender} through {acc.host}:{acc.port} ({acc.security}), login "
-            f"{acc.user or '(none)'}; the password is never stored (type it when asked, or set "
+            f"mail to {', '.join(acc.recipients)} from {acc.sender} through {acc.host}:{acc.port} ({acc.security}), "
+            f"login {acc.user or '(none)'}; the password is never stored (type it when asked, or set "
             f"{player_mail.PASSWORD_ENV})")
         return
-    if sender is None or to is None:
-        raise FormatError("pbem mail account needs --from (your address) and --to (the referee's or judge's).")
+    if sender is None or not to:
+        raise FormatError("pbem mail account needs --from (your address) and --to (the referee's or judge's; with "
+                          "no referee, each other side's).")
     acc = player_mail.Account(host, port or (465 if security == "tls" else 587), security,
-                              sender if user is None else user, sender, to, str(cafile.resolve()) if cafile else "")
+                              sender if user is None else user, sender, to[0], str(cafile.resolve()) if cafile else "",
+                              tuple(to[1:]))
     where = player_mail.save(game, acc)
-    say(f"mail account written to {where}: orders go to {to} from {sender} through {host}:{acc.port} "
+    say(f"mail account written to {where}: orders go to {', '.join(to)} from {sender} through {host}:{acc.port} "
         f"({security}); the password is not stored")
 
 
@@ -186,9 +201,18 @@ def send(
                                        "its mail account (pbem mail account).")],
 ) -> None:
     """Mail your sealed order to the referee or the mail judge through your mail account, as the judge
-    reads a player's mail (the file attached); nothing is sent unless the order is this game's current one."""
+    reads a player's mail (the file attached); nothing is sent unless the order is this game's current one.
+    In a game with no referee: any message your folder holds, to every other side (protocol §13.15)."""
+    from pbem.core.peer import is_peer
     from pbem.transport.mail import player_mail
 
+    if is_peer(game):
+        from pbem.transport.mail import peer_mail
+
+        peer_mail.message_mail(game, player_mail.needed(game), order)  # refused before any password is asked
+        for line in peer_mail.send(game, order, mail_password(game)):
+            say(line)
+        return
     player_mail.order_mail(game, player_mail.needed(game), order)  # refused before any password is asked
     for line in player_mail.send(game, order, mail_password(game)):
         say(line)

@@ -31,6 +31,7 @@ from pbem.core import inputs
 from pbem.core.atomic import write_atomic
 from pbem.core.errors import FormatError, PbemError
 from pbem.core.lock import PRIVATE, flock_file
+from pbem.core.peer import is_peer
 from pbem.transport.mail import compose, inbound
 from pbem.transport.mail.config import LOOPBACK, Secret, Server
 from pbem.transport.mail.servers import SmtpSender
@@ -58,8 +59,13 @@ class Account:
     security: str
     user: str
     sender: str  # the player's address: the one the judge or referee knows for this side
-    to: str  # the referee's or the mail judge's address for this game
+    to: str  # the referee's or the mail judge's address for this game; in a peer game, another side's
     cafile: str = ""  # a private certificate authority the server's certificate is signed by
+    also: tuple[str, ...] = ()  # a peer game's other sides' addresses after ``to`` (protocol §13.15)
+
+    @property
+    def recipients(self) -> list[str]:
+        return [self.to, *self.also]
 
     def server(self, password: str) -> Server:
         return Server(self.host, self.port, self.security, self.user, Secret(given=password), self.cafile)
@@ -90,7 +96,8 @@ def checked(account: Account) -> Account:
                           f"server on this machine ({', '.join(LOOPBACK)}), not {account.host} ({DOCS}).")
     return Account(account.host, account.port, account.security, account.user,
                    _address(account.sender, "your address (--from)"),
-                   _address(account.to, "the referee's or judge's address (--to)"), account.cafile)
+                   _address(account.to, "the referee's or judge's address (--to)"), account.cafile,
+                   tuple(_address(a, "another side's address (--to)") for a in account.also))
 
 
 def save(game_dir: Path, account: Account) -> Path:
@@ -101,7 +108,11 @@ def save(game_dir: Path, account: Account) -> Path:
                           f"game ({DOCS}).")
     p = path(game_dir)
     p.parent.mkdir(parents=True, exist_ok=True)
-    doc = {"format": FORMAT, **{k: v for k, v in asdict(account).items() if v != ""}}
+    if account.also and not is_peer(Path(game_dir)):
+        raise FormatError(f"a refereed game's orders go to one address, its referee's or judge's: give --to once "
+                          f"({DOCS}).")
+    doc = {"format": FORMAT, **{k: list(v) if isinstance(v, tuple) else v for k, v in asdict(account).items()
+                                if v not in ("", ())}}
     with flock_file(p.with_name("mail-account.lock"),
                     lambda: PbemError(f"{p} is being written by another pbem command; try again in a moment.")):
         write_atomic(p, tomli_w.dumps(doc), 0o600)
@@ -122,15 +133,17 @@ def load(game_dir: Path) -> Account | None:
     if doc.get("format") != FORMAT or "password" in doc:
         raise FormatError(f"{p} is not a mail account ({FORMAT}, without a password); write it again with "
                           f"pbem mail account ({DOCS}).")
-    fields = {"host": str, "port": int, "security": str, "user": str, "sender": str, "to": str, "cafile": str}
+    fields = {"host": str, "port": int, "security": str, "user": str, "sender": str, "to": str, "cafile": str,
+              "also": list}
     extra = sorted(set(doc) - set(fields) - {"format"})
     wrong = [k for k, t in fields.items() if k in doc and not isinstance(doc[k], t)]
+    wrong += ["also"] if not all(isinstance(a, str) for a in doc.get("also", [])) else []
     missing = [k for k in ("host", "port", "security", "sender", "to") if k not in doc]
     if extra or wrong or missing:
         what = f"unknown key {extra[0]!r}" if extra else f"a bad {wrong[0]}" if wrong else f"no {missing[0]}"
         raise FormatError(f"{p} has {what}; write it again with pbem mail account ({DOCS}).")
     return checked(Account(doc["host"], doc["port"], doc["security"], doc.get("user", ""), doc["sender"],
-                           doc["to"], doc.get("cafile", "")))
+                           doc["to"], doc.get("cafile", ""), tuple(doc.get("also", []))))
 
 
 def needed(game_dir: Path) -> Account:
@@ -179,6 +192,15 @@ def send(game_dir: Path, order: Path, password: str | None) -> list[str]:
     with one sentence when nothing was sent (no account, no password, the server refused, TLS)."""
     account = needed(game_dir)
     mail = order_mail(game_dir, account, order)
+    deliver(account, password, [account.to], mail.raw)
+    return [f"mailed {mail.filename} to {account.to} through {account.host}:{account.port}: {mail.side}'s orders "
+            f"for step {mail.step} of game {mail.game}"]
+
+
+def deliver(account: Account, password: str | None, recipients: list[str], raw: bytes) -> None:
+    """Hand ``raw`` to the account's server for every one of ``recipients``: done, or ``MailError`` with one
+    sentence (the login, the server, an address refused, TLS); a server that refuses any recipient has sent
+    nothing this reports as sent."""
     if account.user and not password:
         raise MailError(f"no password for {account.user} at {account.host}: set {PASSWORD_ENV} or type it when "
                         f"asked in the terminal ({DOCS}); nothing was sent.")
@@ -187,7 +209,7 @@ def send(game_dir: Path, order: Path, password: str | None) -> list[str]:
         sender = SmtpSender(account.server(password or ""), account.sender, timeout=TIMEOUT)
         conn = sender.open()
         try:
-            refused = conn.sendmail(account.sender, [account.to], mail.raw)
+            refused = conn.sendmail(account.sender, recipients, raw)
         finally:
             try:
                 conn.quit()
@@ -200,8 +222,8 @@ def send(game_dir: Path, order: Path, password: str | None) -> list[str]:
         raise MailError(f"{where} does not offer what the account asks ({exc}): check --security (tls for "
                         f"port 465, starttls for 587) ({DOCS}); nothing was sent.") from None
     except smtplib.SMTPRecipientsRefused as exc:
-        said = next(iter(exc.recipients.values()), (0, b""))
-        raise MailError(f"{where} refused the address {account.to} ({said[0]} {_text(said[1])}); nothing was "
+        who, said = next(iter(exc.recipients.items()), (recipients[0], (0, b"")))
+        raise MailError(f"{where} refused the address {who} ({said[0]} {_text(said[1])}); nothing was "
                         "sent.") from None
     except smtplib.SMTPSenderRefused as exc:
         raise MailError(f"{where} refused your address {account.sender} as the sender ({_said(exc)}); nothing "
@@ -216,9 +238,8 @@ def send(game_dir: Path, order: Path, password: str | None) -> list[str]:
         raise MailError(f"cannot send through {where} ({type(exc).__name__}: {str(exc) or 'no answer'}); nothing was "
                         "sent.") from None
     if refused:
-        raise MailError(f"{where} refused the address {account.to}; nothing was sent.")
-    return [f"mailed {mail.filename} to {account.to} through {account.host}:{account.port}: {mail.side}'s orders "
-            f"for step {mail.step} of game {mail.game}"]
+        raise MailError(f"{where} refused the address {', '.join(sorted(refused))}: the mail went to the others "
+                        f"only; send it again to that address ({DOCS}).")
 
 
 def _text(said: bytes | str) -> str:
