@@ -87,23 +87,23 @@ def test_hammer_peer_13_4_a_game_turn_costs_four_trips_and_one_more_per_reveal_q
 
 
 def test_hammer_peer_13_4_player_2s_move_round_is_its_play_and_player_1s_answer(year: Path) -> None:
-    """Each Move round of the year: Player 2's play and Player 1's reveal (no commit, no order of Player 1), and no
-    pause asks Player 1 for a block in line (5.1): its answer to the play opened every block of its own the battles
-    read before they needed Player 2's."""
+    """Each Move round of the year: Player 2's play and Player 1's reveal (no commit, no order of Player 1), and the
+    round's first question never asks Player 1 for a block in line (5.1): its answer to the play opened every block
+    of its own the battles read before they needed Player 2's."""
     entries = _entries(year)
     heads = _heads(entries)
     man = peer.manifest(year)
     moves = [n for n, g in heads.items() if g.get("phase") == "move" and n < len(entries)
-             and entries[n]["kind"] in ("step", "pause")]
+             and entries[n]["kind"] in ("step", "pause") and entries[n - 1]["kind"] != "pause"]  # a round's head
     by_step: dict[int, list[tuple[str, str]]] = {}
     for m in peer.messages(year, man):
         by_step.setdefault(m.step, []).append((m.phase, m.side))
     assert moves
-    for n in moves:  # a pause's open is numbered after it: the round's own messages are the step's
+    for n in moves:  # the round's own messages carry its head's number (an entry after a pause holds its open)
         player1 = heads[n]["current"]["player1"]
         assert sorted(by_step[n]) == [("play", next(s for s in SIDES if s != player1)), ("reveal", player1)], n
-    for e in entries:
-        if e["kind"] == "pause" and heads[e["resumes"]].get("phase") == "move":
+    for e in entries:  # the round's first question (one after Player 2's open may ask Player 1 for a later battle)
+        if e["kind"] == "pause" and e["entry"] == e["resumes"] and heads[e["resumes"]].get("phase") == "move":
             q = e["question"]
             player1 = heads[e["resumes"]]["current"]["player1"]
             assert q["owner"] != player1 or not q["rule"].startswith("5.1:"), q

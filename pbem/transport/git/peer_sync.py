@@ -94,7 +94,7 @@ def _ignore(game_dir: Path) -> None:
         write_atomic(path, GITIGNORE)
     info = Path(gitcmd.run(["rev-parse", "--git-path", "info/attributes"], game_dir).out.strip())
     info = info if info.is_absolute() else game_dir / info
-    if not info.is_file() or info.read_text(encoding="utf-8") != ATTRIBUTES:
+    if not info.is_file() or inputs.read_text_input(info, LIMIT, "git's attributes file") != ATTRIBUTES:
         write_atomic(info, ATTRIBUTES)
 
 
