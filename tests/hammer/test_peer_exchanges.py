@@ -74,7 +74,8 @@ def _heads(entries: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
 
 def test_hammer_peer_13_4_a_game_turn_costs_four_trips_and_one_more_per_reveal_question(year: Path) -> None:
     """The trips whose messages work toward a Game Turn's steps (its card round, its Move round, a pause's open),
-    over the year's five Game Turns: at most 4 a turn, plus one per pause those steps wrote."""
+    over the year's five Game Turns: at most 4 a turn, plus one per pause those steps wrote (and the year's last
+    answer, which no next turn shares)."""
     entries = _entries(year)
     heads = _heads(entries)
     man = peer.manifest(year)
@@ -83,7 +84,9 @@ def test_hammer_peer_13_4_a_game_turn_costs_four_trips_and_one_more_per_reveal_q
              and m.phase not in ("join", "start", "shuffle", "lock", "keys", "final")}
     pauses = sum(1 for e in entries if e["kind"] == "pause" and e["resumes"] in turn_steps)
     assert heads[len(entries)]["year"] == 1298
-    assert len(trips) <= 4 * 5 + pauses, (len(trips), pauses)
+    # a Game Turn's fourth trip (Player 1's answer) carries the next turn's first commit; the year's last answer
+    # carries the winter's first play instead, so it counts once more here
+    assert len(trips) <= 4 * 5 + 1 + pauses, (len(trips), pauses)
 
 
 def test_hammer_peer_13_4_player_2s_move_round_is_its_play_and_player_1s_answer(year: Path) -> None:
