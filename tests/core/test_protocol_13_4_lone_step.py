@@ -57,6 +57,19 @@ def _forged(d: Duel, side: str, phase: str, body: dict[str, Any], to: tuple[str,
         peer.take(d.dirs[s], text.encode("ascii"), f"forged {phase}")
 
 
+def _audited_to_the_end(d: Duel) -> None:
+    """Every side attacks with its last block on the field until the end (a raid played by north alone); every
+    folder's audit passes."""
+    while True:
+        out = peer.outcome(d.dirs["north"])
+        if out.verdict or not out.owes:
+            break
+        for s in sorted(out.owes):
+            d.owed(s, order(s, out.state["field"][s][-1]) if out.owes[s] in peer.ORDERED else None)
+    for s in SIDES:
+        assert "audit ok" in peer.audit(d.dirs[s])[-1]
+
+
 def test_protocol_13_4_a_step_one_side_owes_is_its_play_then_the_others_reveal_with_what_the_step_reads(
         tmp_path: Path) -> None:
     """The raid: north's play (its order in the clear, its link, its raider opened), then south's reveal (no
@@ -78,14 +91,7 @@ def test_protocol_13_4_a_step_one_side_owes_is_its_play_then_the_others_reveal_w
     raid = entries(d.dirs["north"])[-1]
     assert raid["orders"] == {"north": order("north", "hidden.north.0")}
     assert raid["log"][0]["fighters"] == {"north": "n1", "south": "s3"} and raid["log"][0]["winner"] == "south"
-    while True:  # round 3 (both), round 4 (north's raid), the end
-        out = peer.outcome(d.dirs["north"])
-        if out.verdict or not out.owes:
-            break
-        for s in sorted(out.owes):
-            d.owed(s, order(s, out.state["field"][s][-1]) if out.owes[s] in peer.ORDERED else None)
-    for s in SIDES:
-        assert "audit ok" in peer.audit(d.dirs[s])[-1]
+    _audited_to_the_end(d)  # round 3 (both), round 4 (north's raid), the end
     assert {p.name: p.read_bytes() for p in (d.dirs["north"] / "ledger").iterdir()} \
         == {p.name: p.read_bytes() for p in (d.dirs["south"] / "ledger").iterdir()}
 
@@ -184,14 +190,7 @@ def test_protocol_13_12_in_a_step_one_side_plays_the_answering_reveal_delivers_t
     d.round({"north": order("north", out.state["field"]["north"][-1], card="card.north.4"),
              "south": order("south", out.state["field"]["south"][-1])})
     assert "card.north.4" in entries(d.dirs["south"])[-1]["revealed"]
-    while True:
-        out = peer.outcome(d.dirs["north"])
-        if out.verdict or not out.owes:
-            break
-        for s in sorted(out.owes):
-            d.owed(s, order(s, out.state["field"][s][-1]) if out.owes[s] in peer.ORDERED else None)
-    for s in SIDES:
-        assert "audit ok" in peer.audit(d.dirs[s])[-1]
+    _audited_to_the_end(d)
 
 
 def test_protocol_13_12_an_answering_reveal_that_withholds_a_key_it_owes_convicts_its_side(tmp_path: Path) -> None:
