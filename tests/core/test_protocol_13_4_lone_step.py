@@ -204,3 +204,15 @@ def test_protocol_13_12_an_answering_reveal_that_withholds_a_key_it_owes_convict
                                    "openings": []})
     assert peer.outcome(d.dirs["north"]).verdict == "south cheated at step 2: its reveal does not deliver its key " \
         "for exactly the cards the other sides drew since its last (protocol §13.12)"
+
+
+def test_protocol_13_4_a_malformed_play_cannot_stop_the_other_side_from_answering(tmp_path: Path) -> None:
+    """North plays a raid that is no order at all (a modified client trying to crash south's, so that south cannot
+    answer and forfeits): south's client answers all the same, without running the order, and the record convicts
+    north once the answer is in."""
+    d = _to_raid(tmp_path)
+    _forged(d, "north", "play", {"order": {"side": "north"}, "link": _link(d, "north", 3)})
+    assert d.owed("south") == "reveal"
+    assert _held(d, "north", "0002-reveal-south.pbem").body["openings"] == []
+    assert peer.outcome(d.dirs["north"]).verdict.startswith("north cheated at step 2: its order breaks the rules: "
+                                                            "order from north: expected side, attack")

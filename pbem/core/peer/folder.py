@@ -389,6 +389,12 @@ def _answering(man: Manifest, hidden: HiddenRules, out: Outcome, side: str, secr
             links[s] = r.body["link"]
     if len(links) < len(man.sides):
         return []
+    try:  # an order the rules refuse is never run here: the record convicts its player once this answer is in
+        hidden.validate(out.state, play.side, play.body["order"], Facts(out.revealed, out.owners))
+    except NeedReveal:
+        pass  # a rule on a fact still hidden: the record checks it when the fact opens
+    except PbemError:
+        return []
     seed = chain.seed(man.game, step, [(s, bytes.fromhex(links[s])) for s in man.sides])
     return _read_ahead(hidden, out, side, secrets, out.state, {play.side: play.body["order"]}, seed, [])
 
