@@ -194,3 +194,33 @@ def test_protocol_13_15_send_mails_only_a_message_of_this_game_its_folder_holds(
     out = pbem("mail", "account", "--game", g, "--host", "127.0.0.1", "--port", "25", "--security", "none",
                "--from", "a@x.test", "--to", "r@x.test", "--to", "s@x.test", ok=False)
     assert "a refereed game's orders go to one address" in out
+
+
+def test_protocol_13_15_a_forgery_mailed_beside_a_true_message_refuses_the_whole_mailbox_and_loses_no_mail(
+        tmp_path: Path, smtp: Smtp) -> None:
+    """East forges north's commitment with its own key and mails it through its own account and the real SMTP
+    server (``pbem mail send`` would refuse it: its folder never took it); south saves it beside north's true
+    mail. The import refuses them all in one sentence naming the folder and §13.15, takes nothing (not even
+    north's true message) and loses no mail; once the forgery is set aside, north's message is taken."""
+    t, _ = _started(tmp_path, smtp)
+    man = peer.manifest(t.dirs["east"])
+    east = identity.load_private(t.key("east"))
+    forged = message.write(east, man.game, "north", 1, peer.entry_hash(peer.outcome(t.dirs["east"]).entries[-1]),
+                           "commit", 5, {"commitment": "00" * 32})
+    account = player_mail.needed(t.dirs["east"])
+    raw = compose.message(address("east"), [address("south")], "north's commit", "see attached", "<f@friends.test>",
+                          attachments=[("0001-commit-north.pbem", forged.encode("ascii"), "text/plain")]).as_bytes()
+    player_mail.deliver(account, SMTP_PASSWORD, [address("south")], raw)
+    box = t.tmp / "south-box"  # the mails saved one file each, in the order they came: the forgery read last
+    box.mkdir()
+    for n, mail in enumerate(t.inbox("south")):  # the joins, the start, north's true commit, the forgery
+        (box / f"{n:03}.eml").write_bytes(mail)
+    saved = _files(box)
+    before = _files(t.dirs["south"])
+    out = pbem("mail", "import", box, "--game", t.dirs["south"], ok=False)
+    assert "south-box" in out and "is signed by a key that is not" in out
+    assert "Nothing was taken in (protocol §13.15)." in out and "Traceback" not in out
+    assert _files(t.dirs["south"]) == before
+    assert _files(box) == saved
+    (box / f"{len(saved) - 1:03}.eml").unlink()
+    assert "took 1 new message(s)" in pbem("mail", "import", box, "--game", t.dirs["south"])
