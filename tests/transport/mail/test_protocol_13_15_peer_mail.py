@@ -200,7 +200,7 @@ def test_protocol_13_15_a_forgery_mailed_beside_a_true_message_refuses_the_whole
         tmp_path: Path, smtp: Smtp) -> None:
     """East forges north's commitment with its own key and mails it through its own account and the real SMTP
     server (``pbem mail send`` would refuse it: its folder never took it); south saves it beside north's true
-    mail. The import refuses them all in one sentence naming the folder and §13.15, takes nothing (not even
+    mail. The import refuses them all in one sentence naming the forged mail and §13.15, takes nothing (not even
     north's true message) and loses no mail; once the forgery is set aside, north's message is taken."""
     t, _ = _started(tmp_path, smtp)
     man = peer.manifest(t.dirs["east"])
@@ -218,7 +218,7 @@ def test_protocol_13_15_a_forgery_mailed_beside_a_true_message_refuses_the_whole
     saved = _files(box)
     before = _files(t.dirs["south"])
     out = pbem("mail", "import", box, "--game", t.dirs["south"], ok=False)
-    assert "south-box" in out and "is signed by a key that is not" in out
+    assert f"south-box/{len(saved) - 1:03}.eml" in out and "is signed by a key that is not" in out
     assert "Nothing was taken in (protocol §13.15)." in out and "Traceback" not in out
     assert _files(t.dirs["south"]) == before
     assert _files(box) == saved
