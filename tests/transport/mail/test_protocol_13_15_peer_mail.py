@@ -19,7 +19,7 @@ from support.rps_peer_table import SEATS, THROWS, Table, run
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
-from pbem.core import identity
+from pbem.core import armor, identity
 from pbem.core.peer import folder as peer
 from pbem.core.peer import message
 from pbem.transport.mail import compose, player_mail
@@ -224,3 +224,24 @@ def test_protocol_13_15_a_forgery_mailed_beside_a_true_message_refuses_the_whole
     assert _files(box) == saved
     (box / f"{len(saved) - 1:03}.eml").unlink()
     assert "took 1 new message(s)" in pbem("mail", "import", box, "--game", t.dirs["south"])
+
+
+def test_protocol_13_15_a_message_changed_under_good_armor_is_caught_by_its_signature(
+        tmp_path: Path, smtp: Smtp) -> None:
+    """Someone on the mail path changes one byte of north's signed message and armors it again properly (so only
+    the signature can tell) and mails it on through the real SMTP server: south's import refuses it in one
+    sentence naming the mail and §13.15, and south's folder is as it was."""
+    t, raw = _started(tmp_path, smtp)
+    mail = email.message_from_bytes(raw, policy=email.policy.default)
+    part = next(p for p in mail.walk() if (p.get_filename() or "").endswith(".pbem"))
+    signed = bytearray(armor.dearmor(part.get_payload(decode=True)))
+    at = bytes(signed).index(b'"commitment"')  # a byte of the payload, inside what the signature covers
+    signed[at + 20] = ord("0") if signed[at + 20] != ord("0") else ord("1")
+    changed = compose.message(address("north"), [address("south")], "on the way", "see attached", "<c@friends.test>",
+                              attachments=[(part.get_filename() or "", armor.armor(bytes(signed)).encode("ascii"),
+                                            "text/plain")]).as_bytes()
+    player_mail.deliver(player_mail.needed(t.dirs["east"]), SMTP_PASSWORD, [address("south")], changed)
+    before = _files(t.dirs["south"])
+    out = _import_one(t, "south", t.inbox("south")[-1], "changed", ok=False)
+    assert "changed.eml" in out and "Nothing was taken in (protocol §13.15)." in out and "Traceback" not in out
+    assert _files(t.dirs["south"]) == before
