@@ -216,3 +216,18 @@ def test_protocol_13_4_a_malformed_play_cannot_stop_the_other_side_from_answerin
     assert _held(d, "north", "0002-reveal-south.pbem").body["openings"] == []
     assert peer.outcome(d.dirs["north"]).verdict.startswith("north cheated at step 2: its order breaks the rules: "
                                                             "order from north: expected side, attack")
+
+
+def test_protocol_13_13_the_resign_verb_refuses_once_a_play_of_the_step_is_held(tmp_path: Path) -> None:
+    """Once north's raid is played, neither side may resign that step (south has seen the order; north has bound
+    itself): one sentence, and nothing written."""
+    from pbem.core.peer import resigning
+
+    d = _to_raid(tmp_path)
+    _raid(d)
+    for side in SIDES:
+        before = sorted(p.name for p in (d.dirs[side] / "messages").iterdir())
+        with pytest.raises(LedgerError, match="may resign only at the head of a step, before it commits to anything "
+                                              "in it and before any reveal or play of the step"):
+            resigning.write_resign(d.dirs[side], d.keys[side], d.clock)
+        assert sorted(p.name for p in (d.dirs[side] / "messages").iterdir()) == before

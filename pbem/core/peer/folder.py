@@ -29,7 +29,7 @@ from pbem.core.peer import chain, dealing, handles, looks, message, secrets_file
 from pbem.core.peer.message import Message
 from pbem.core.peer.record import compute, rules_of
 from pbem.core.peer.rounds import MANIFEST_FORMAT, Manifest, Outcome, entry_hash, lone, round_started
-from pbem.core.peer.rules import Facts, HiddenRules, NeedReveal, card_label, hidden_rules, prepare
+from pbem.core.peer.rules import Facts, HiddenRules, NeedReveal, asked_of, card_label, hidden_rules, prepare
 from pbem.core.peer.secrets_file import private
 
 MANIFEST = "game.toml"
@@ -528,11 +528,6 @@ def _openings(hidden: HiddenRules, side: str, out: Outcome, secrets: dict[str, A
     r = out.resume
     return _read_ahead(hidden, out, side, secrets, r["public"], r["orders"], bytes.fromhex(r["seed"]),
                        asked_of(r["question"], side))
-
-
-def asked_of(question: dict[str, Any], side: str) -> list[str]:
-    """The labels a pause's question asks ``side`` to open (its first, and its ``also``)."""
-    return [q["label"] for q in [question, *question.get("also", [])] if q["owner"] == side]
 
 
 def _read_ahead(hidden: HiddenRules, out: Outcome, side: str, secrets: dict[str, Any], public: dict[str, Any],

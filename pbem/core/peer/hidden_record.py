@@ -20,7 +20,7 @@ from pbem.core.errors import FormatError, LedgerError, PbemError
 from pbem.core.peer import chain, deal, dealing, handles, marks, memo
 from pbem.core.peer.message import Message
 from pbem.core.peer.rounds import Cheat, Manifest, Outcome, claimed, entry_hash, get, lone, make_entry, order_round
-from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, check_opened, owner_of, sealed
+from pbem.core.peer.rules import FactLie, Facts, HiddenRules, NeedReveal, asked_of, check_opened, owner_of, sealed
 from pbem.core.plain import plain_copy
 
 
@@ -316,7 +316,7 @@ def _adjudicate(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, 
             entries.append(make_entry(man, len(entries), "pause", entry_hash(entries[-1]), [], question=question,
                                   resumes=step))
             n, prev = len(entries), entry_hash(entries[-1])
-            asked = {o: [label for owner, label in q.asked if owner == o] for o, _ in q.asked}
+            asked = {o: asked_of(question, o) for o, _ in q.asked}
             got: list[Message] = []
             for side in (s for s in man.sides if s in asked):  # each open checked at once, as it comes
                 m = get(held, n, "open", side)

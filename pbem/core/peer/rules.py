@@ -40,6 +40,11 @@ class NeedReveal(Exception):  # noqa: N818  (a question, not an error: the recor
         return [(self.owner, self.label), *self.also]
 
 
+def asked_of(question: Mapping[str, Any], side: str) -> list[str]:
+    """The labels a pause entry's ``question`` (protocol §13.10: its first, and its ``also``) asks ``side`` to open."""
+    return [q["label"] for q in [question, *question.get("also", [])] if q["owner"] == side]
+
+
 class FactLie(PbemError):
     """A revealed fact the public rules refuse (e.g. one block claimed for two handles)."""
 

@@ -172,14 +172,15 @@ def _catch_up(game_dir: Path, head: str, incoming: str) -> None:
     if not head or history.is_ancestor(game_dir, head, incoming):
         gitcmd.run(["merge", "-q", "--ff-only", incoming], game_dir, what="git merge")
         return
-    res = gitcmd.run([*_identity(), "rebase", "-q", incoming], game_dir, check=False, env=gitcmd.neutral_env())
+    res = gitcmd.run([*_unsigned(), "rebase", "-q", incoming], game_dir, check=False, env=gitcmd.neutral_env())
     if res.code != 0:
         gitcmd.run(["rebase", "--abort"], game_dir, check=False)
         raise GitError(f"this clone's own commits do not rebase on the shared branch ({gitcmd.first_line(res.err)}); "
                        f"sync commits only new files, so someone committed here by hand ({SECTION}).")
 
 
-def _identity() -> list[str]:
+def _unsigned() -> list[str]:
+    """A commit or rebase sync makes is not signed with the player's own git set-up (its author is neutral)."""
     return ["-c", "commit.gpgsign=false"]
 
 
@@ -200,7 +201,7 @@ def _commit_own(game_dir: Path, man: Manifest, side: str, incoming: str, sent: l
     mine.sort(key=lambda p: (p != MANIFEST, p))
     gitcmd.run(["add", "--", *mine], game_dir)
     names = ", ".join(Path(p).name for p in mine)
-    gitcmd.run([*_identity(), "commit", "-q", "-m", f"{side}: {names}", "--", *mine], game_dir,
+    gitcmd.run([*_unsigned(), "commit", "-q", "-m", f"{side}: {names}", "--", *mine], game_dir,
                env=gitcmd.neutral_env())
     sent.extend(mine)
 

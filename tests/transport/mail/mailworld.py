@@ -359,3 +359,13 @@ def parse_mail(data: bytes) -> Any:
 
 
 
+
+
+@pytest.fixture
+def smtp(tmp_path: Path) -> Iterator[Smtp]:
+    """The test SMTP server alone (AUTH as the world's): a player's own mail to a referee friend or, with no
+    referee, to the other players (what it delivers is in ``smtp.mailer.delivered``)."""
+    server = Smtp(free_port(), Mailer(tmp_path / "judge-maildir"))
+    server.start()
+    yield server
+    server.stop()

@@ -46,15 +46,6 @@ def rps_folder(tmp_path: Path) -> tuple[Path, Path]:
     return g, order
 
 
-@pytest.fixture
-def smtp(tmp_path: Path) -> Any:
-    """The test SMTP server alone (AUTH as mailworld's), for mails to a referee friend."""
-    server = Smtp(free_port(), Mailer(tmp_path / "judge-maildir"))
-    server.start()
-    yield server
-    server.stop()
-
-
 def test_judge_3_mail_send_delivers_the_order_and_the_judge_receipts_it_as_that_players(world: MailWorld) -> None:
     players = make_players(world, ("north", "south"))
     parts, gid = open_game(world, players, "rps", "standard")

@@ -11,10 +11,8 @@ import email.policy
 import filecmp
 import mailbox
 from pathlib import Path
-from typing import Any
 
-import pytest
-from mailworld import SMTP_PASSWORD, SMTP_USER, Mailer, Smtp, free_port
+from mailworld import SMTP_PASSWORD, SMTP_USER, Smtp
 from support.rps_peer_table import SEATS, THROWS, Table, run
 from typer.testing import CliRunner
 
@@ -33,14 +31,6 @@ def pbem(*args: str | Path, ok: bool = True) -> str:
     result = CliRunner().invoke(app, [str(a) for a in args], env={player_mail.PASSWORD_ENV: SMTP_PASSWORD})
     assert (result.exit_code == 0) == ok, result.output
     return result.output
-
-
-@pytest.fixture
-def smtp(tmp_path: Path) -> Any:
-    server = Smtp(free_port(), Mailer(tmp_path / "unused-maildir"))
-    server.start()
-    yield server
-    server.stop()
 
 
 class MailTable(Table):
@@ -245,3 +235,17 @@ def test_protocol_13_15_a_message_changed_under_good_armor_is_caught_by_its_sign
     out = _import_one(t, "south", t.inbox("south")[-1], "changed", ok=False)
     assert "changed.eml" in out and "Nothing was taken in (protocol §13.15)." in out and "Traceback" not in out
     assert _files(t.dirs["south"]) == before
+
+
+def test_protocol_13_15_a_server_that_refuses_one_address_says_which_and_the_others_still_get_it(
+        tmp_path: Path, smtp: Smtp) -> None:
+    """The server takes north's mail for south and refuses east's address: pbem mail send fails in one sentence
+    naming east's address, and south's copy arrived (north sends it again to east alone, or east imports a
+    relayed copy)."""
+    t, _ = _started(tmp_path, smtp)
+    smtp.mailer.refused.add(address("east"))
+    sealed = t.seal("south", THROWS["south"])
+    before = len(t.inbox("north"))
+    out = pbem("mail", "send", sealed, "--game", t.dirs["south"], ok=False)
+    assert f"refused the address {address('east')}" in out and "the mail went to the others only" in out
+    assert len(t.inbox("north")) == before + 1 and "Traceback" not in out
