@@ -246,7 +246,8 @@ def _entries(man: Manifest, held: Mapping[str, Message], rules: HiddenRules, boo
             return _with(got, book)
         orders, round_used = got
         orders = {s: orders[s] for s in owes}
-        book.seal(public, {s: o for s, o in orders.items() if play is None}, step, round_used)  # a play's: above
+        if play is None:  # a play's seals were registered as it was taken, above
+            book.seal(public, orders, step, round_used)
         _validate(rules, public, at, orders, book, step, round_used)
         seed_links = [(s, links[s]) for s in man.sides]
         seed = chain.seed(man.game, step, seed_links)
