@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from support.seeded_chance import seed_chance
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -16,7 +17,9 @@ runner = CliRunner()
 
 
 @pytest.mark.slow
-def test_hammer_peer_demo_no_referee_plays_through_one_folder_per_side(tmp_path: Path) -> None:
+def test_hammer_peer_demo_no_referee_plays_through_one_folder_per_side(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    seed_chance(monkeypatch, "hammer-peer-demo")  # one known game: the exchanges bound below is a measure of it
     result = runner.invoke(app, ["demo", "--no-referee", "--folder", str(tmp_path / "d")])
     assert result.exit_code == 0, result.output
     out = result.output
