@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from support.hammer_peer_play import KEYS, SIDES, audited, entries, lines, opened, play, rig_deal
+from support.seeded_chance import seed_chance
 
 from pbem.core.errors import PbemError
 from pbem.core.peer import folder as peer
@@ -21,6 +22,7 @@ from pbem.core.peer.rules import Facts
 from pbem.hammer import peer_setup
 from pbem.hammer.peer import HammerPeer
 from pbem.hammer.rules import events, peer_events, peer_plans
+from pbem.hammer.rules.blocks import spec
 
 
 def only_what_the_rules_reveal(dirs: dict[str, Path], record: list[dict[str, Any]]) -> None:
@@ -223,6 +225,100 @@ def test_hammer_peer_2_11_victuals_on_an_unseen_block_is_refused_it_stands_at_fu
     owners = {handle: "scotland", "card.scotland.5": "scotland"}
     with pytest.raises(PbemError, match=r"can take 0 more step\(s\), not 1 \(2\.11\)"):
         rules.validate(public, "scotland", order, Facts({"card.scotland.5": "victuals"}, owners))
+
+
+def _victuals_in_the_second_year(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: str,
+                                 whole_year: bool = True) -> list[dict[str, Any]]:
+    """Scotland holds Victuals in the second year and plays it at its first Game Turn in the first use its client
+    finds (England a Truce); Scotland resigns after that year's winter (or, not ``whole_year``, at the next Game
+    Turn), so the record ends in the final audit. One known game (``seed``). England's record."""
+    chance = seed_chance(monkeypatch, seed, shuffles=False)
+    rig_deal(monkeypatch, {}, {"england": ["truce"], "scotland": ["victuals"]})
+    dirs = play(tmp_path, {"england": [((1298, 1), "truce", _any)], "scotland": [((1298, 1), "victuals", _any)]},
+                chance=chance, resign_at=None if whole_year else lambda out: out.state["game"]["year"] > 1297
+                and out.state["game"]["turn"] >= 1)
+    return entries(dirs["england"])
+
+
+def test_hammer_peer_2_11_victuals_on_a_block_a_winter_sealed_below_its_maximum_is_taken_unseen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the first winter every Scottish block stands behind a handle its builds sealed with its strength (7.6),
+    which only Scotland knows. Scotland's client gives Victuals' steps to blocks below their maximum by its own
+    facts (2.11): England's client takes the order on its word, nothing is opened, the handles' public count of
+    steps goes below zero (steps gained), and the final audit's replay with every fact known finds the steps
+    lawful: both records verify and audit."""
+    record = _victuals_in_the_second_year(tmp_path, monkeypatch, "victuals-taken-unseen")
+    assert record[-1]["kind"] != "void", record[-1]
+    victuals = lines(record, "victuals")
+    assert victuals and victuals[0]["steps"] >= 1
+    step = next(e for e in record if e["kind"] == "step" and victuals[0] in e["log"])
+    given = step["orders"]["scotland"]["event"]["steps"]
+    assert all(h.startswith("hidden.scotland.") and h not in step["state"]["seen"] for h in given)
+    assert {k for k in step["revealed"] if not k.startswith("card.")} == set()  # nothing shown
+    assert all(step["state"]["damage"][h] == -given.count(h) for h in given)
+    audited({s: tmp_path / s / "bh" for s in SIDES})
+
+
+def test_hammer_peer_2_11_victuals_on_a_sealed_block_at_full_strength_is_caught_with_the_side_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ATTACK (protocol §13.10): Scotland's client, its own check off, gives a Victuals step to a block its builds
+    sealed at full strength. England's client cannot tell (the strength is Scotland's secret) and takes it; when
+    the block opens (a battle, or the final audit's replay with every fact known) Scotland is convicted: "scotland
+    cheated at step N: ... (2.11)"."""
+    from pbem.hammer.rules import hidden
+
+    honest = peer_events.uses
+
+    def full(state: Any, side: str, card_id: str) -> list[dict[str, Any]]:
+        if card_id != "victuals":
+            return honest(state, side, card_id)
+        return [{"area": b.location, "steps": [h]} for h, b in sorted(state.blocks.items())
+                if b.owner == side and hidden.unseen_on_map(state, h) and hidden.strength_sealed(h)
+                and hidden.standing(h, "2.11") == spec(h).steps][:1]
+
+    monkeypatch.setattr(peer_events, "uses", full)
+    monkeypatch.setattr(peer, "_check_own", lambda *args: None)
+    record = _victuals_in_the_second_year(tmp_path, monkeypatch, "victuals-beyond-the-maximum", whole_year=False)
+    assert lines(record, "victuals"), "Scotland played no Victuals"
+    last = record[-1]
+    assert last["kind"] == "void" and last["cheater"] == "scotland", last
+    assert "(2.11)" in last["reason"], last["reason"]
+    assert any("scotland cheated at step" in line for line in peer.verify(tmp_path / "england" / "bh"))
+
+
+def test_hammer_peer_2_11_victuals_reads_a_sealed_strength_in_its_owners_client_alone() -> None:
+    """A handle a winter's builds sealed (7.6) has the room its owner alone knows: Scotland's client, reading its own
+    facts, refuses Victuals on it at full strength and takes it a step below (2.11); England's client, which cannot
+    tell, takes either (the rule is checked when the block opens, or at the final audit)."""
+    rules = HammerPeer()
+    public, handle = _norse_on_the_coast(rules)
+    public["builds"] = {"scotland": {"year": 1297, "nobles": 0, "before": {}, "rps": {}, "handles": {handle: "Fife"}}}
+    order = {"card": "card.scotland.5", "event": {"area": "Fife", "steps": [handle]}}
+    owners = {handle: "scotland", "card.scotland.5": "scotland"}
+    cards = {"card.scotland.5": "victuals"}
+    full = spec("Etterick").steps
+    with pytest.raises(PbemError, match=r"can take 0 more step\(s\), not 1 \(2\.11\)"):
+        rules.validate(public, "scotland", order,
+                       Facts(cards, owners, {handle: {"block": "Etterick", "strength": full}}))
+    rules.validate(public, "scotland", order,
+                   Facts(cards, owners, {handle: {"block": "Etterick", "strength": full - 1}}))
+    rules.validate(public, "scotland", order, Facts(cards, owners))
+
+
+def test_hammer_peer_2_11_a_block_victuals_raised_beyond_its_maximum_is_convicted_as_it_opens() -> None:
+    """Victuals' steps on a sealed handle are counted in public (its ``damage`` below zero): the handle opening at a
+    strength that, with them, passes its maximum convicts its side at once (2.11, peer_reveal)."""
+    from pbem.core.peer.rules import FactLie
+    from pbem.hammer.peer_reveal import check_opened
+
+    public = {"game": {"blocks": {"hidden.scotland.40": {"owner": "scotland", "location": "Fife", "strength": 0}}},
+              "seen": {}, "damage": {"hidden.scotland.40": -1}}
+    below = {"hidden.scotland.40": {"block": "Etterick", "strength": spec("Etterick").steps - 1}}
+    check_opened(public, "scotland", below, below)
+    full = {"hidden.scotland.40": {"block": "Etterick", "strength": spec("Etterick").steps}}
+    with pytest.raises(FactLie, match=r"hides Etterick at strength 2, to which Victuals gave 1 step\(s\) more than "
+                                      r"it had lost, beyond its 2 \(2\.11\)"):
+        check_opened(public, "scotland", full, full)
 
 
 def _norse_on_the_coast(rules: HammerPeer) -> tuple[dict[str, Any], str]:

@@ -6,12 +6,13 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core.peer import folder as peer
+from pbem.core.peer.rounds import Outcome
 from pbem.core.peer.rules import Facts
 from pbem.hammer.peer import HammerPeer
 from pbem.hammer.play.peer_bot import bot_order
 
 
-def own(game_dir: Path, side: str) -> tuple[peer.Outcome, dict[str, Any]]:
+def own(game_dir: Path, side: str) -> tuple[Outcome, dict[str, Any]]:
     return peer.outcome(game_dir), peer.own_of(game_dir, side)
 
 

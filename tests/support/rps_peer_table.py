@@ -40,7 +40,7 @@ class Table:
         self.dirs = {s: tmp / s / name for s in SEATS}
         sides = [a for s in SEATS for a in ("--side", f"{s}={self.k / (s + '.pub.toml')}")]
         run("game", "open", self.dirs["north"], "--ruleset", "rps", "--option", "players=3", "--no-referee",
-            "--deadline-hours", hours, *sides)
+            "--deadline-hours", str(hours), *sides)
         for s in SEATS[1:]:
             self.dirs[s].mkdir(parents=True)
             shutil.copy(self.dirs["north"] / "game.toml", self.dirs[s] / "game.toml")

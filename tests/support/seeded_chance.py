@@ -39,11 +39,13 @@ class SeededChance:
         return identity.from_seeds(name, self.bytes(32), self.bytes(32))
 
 
-def seed_chance(monkeypatch: pytest.MonkeyPatch, seed: str) -> SeededChance:
-    """Every draw of the peer protocol from ``seed`` until the test ends; its keys come from ``.identity``."""
+def seed_chance(monkeypatch: pytest.MonkeyPatch, seed: str, shuffles: bool = True) -> SeededChance:
+    """Every draw of the peer protocol from ``seed`` until the test ends (the deal's shuffles too unless a test
+    rigs them itself); its keys come from ``.identity``."""
     chance = SeededChance(seed)
     monkeypatch.setattr(os, "urandom", chance.bytes)
     monkeypatch.setattr(deal, "secrets", SimpleNamespace(randbelow=chance.below))
-    monkeypatch.setattr(dealing, "system_random",
-                        SimpleNamespace(SystemRandom=lambda: random.Random(chance.below(1 << 64))))
+    if shuffles:
+        monkeypatch.setattr(dealing, "system_random",
+                            SimpleNamespace(SystemRandom=lambda: random.Random(chance.below(1 << 64))))
     return chance

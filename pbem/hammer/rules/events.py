@@ -199,7 +199,7 @@ def _check_victuals(state: GameState, side: str, params: dict[str, Any]) -> None
         if name not in group:
             raise IllegalOrder(f"{what}: {name} is not a {side} block in {area} ({RULE}){did_you_mean(name, group)}",
                                rule=RULE)
-        room = _room_of(state, name)
+        room = _victuals_room(state, name)
         if steps.count(name) > room:
             raise _illegal(what, f"{name} can take {room} more step(s), not {steps.count(name)}", "2.11")
 
@@ -403,9 +403,21 @@ def _room_of(state: GameState, name: str) -> int:
     return hidden.damage(name) if hidden.unseen_on_map(state, name) else spec(name).steps - state.blocks[name].strength
 
 
-def _room(state: GameState, names: list[str], count: int) -> list[str]:
+def _victuals_room(state: GameState, name: str) -> int:
+    """The steps Victuals may give ``name`` (2.11). A block whose strength a winter's builds sealed unseen (7.6)
+    has the room its owner alone knows: its own client (and the final audit, every fact known) reads it; any other
+    client allows the event's three, and the rule is checked when the block opens (docs/hammer-peer.md §3)."""
+    if not (hidden.unseen_on_map(state, name) and hidden.strength_sealed(name)):
+        return _room_of(state, name)
+    if hidden.is_known(name):
+        return spec(name).steps - hidden.standing(name, "2.11")
+    return VICTUALS_STEPS
+
+
+def _room(state: GameState, names: list[str], count: int,
+          room_of: Callable[[GameState, str], int] = _room_of) -> list[str]:
     """Up to ``count`` steps for the blocks missing the most, one at a time (name order on ties)."""
-    room = {n: _room_of(state, n) for n in names}
+    room = {n: room_of(state, n) for n in names}
     out: list[str] = []
     for _ in range(count):
         short = sorted((-room[n], n) for n in names if room[n] > 0)
@@ -451,7 +463,7 @@ def _legal_sea_move(state: GameState, side: str) -> list[dict[str, Any]]:
 def _legal_victuals(state: GameState, side: str) -> list[dict[str, Any]]:
     out = []
     for area in _areas_of(state, side):
-        steps = _room(state, state.blocks_in(area, side), VICTUALS_STEPS)
+        steps = _room(state, state.blocks_in(area, side), VICTUALS_STEPS, _victuals_room)
         if steps:
             out.append({"area": area, "steps": steps})
     return out

@@ -61,21 +61,24 @@ class Resolver:
     handles seen so far and their blocks (public: a battle showed them), each side's count of nobles
     among unseen handles on the map, the steps each unseen handle has lost (public: a Pillage's answer
     says which handles its hits fell on, 3.12), the labels of the Pillage answers sealed this step
-    (side -> area -> label), and the year of each side's noble index (none: the start's; public
-    ``noble_index``, set by each winter's builds, 7.6)."""
+    (side -> area -> label), the year of each side's noble index (none: the start's; public
+    ``noble_index``, set by each winter's builds, 7.6), and the handles whose strength the last builds sealed
+    (public ``builds``: nobody but their owner knows how strong they stand)."""
 
     def __init__(self, facts: Any, seen: dict[str, str], unseen_nobles: dict[str, int],
                  damage: dict[str, int] | None = None, answers: dict[str, dict[str, str]] | None = None,
-                 index_year: dict[str, int] | None = None) -> None:
+                 index_year: dict[str, int] | None = None, sealed: frozenset[str] = frozenset()) -> None:
         self.facts, self.seen, self.unseen_nobles = facts, dict(seen), dict(unseen_nobles)
         self.damage, self.answers = dict(damage or {}), dict(answers or {})
-        self.index_year = dict(index_year or {})
+        self.index_year, self.sealed = dict(index_year or {}), sealed
 
     @classmethod
     def of(cls, public: dict[str, Any], facts: Any, answers: dict[str, dict[str, str]] | None = None) -> Resolver:
-        """The resolver over a peer entry's public state (``seen``, ``unseen_nobles``, ``damage``, ``noble_index``)."""
+        """The resolver over a peer entry's public state (``seen``, ``unseen_nobles``, ``damage``, ``noble_index``,
+        ``builds``)."""
+        sealed = frozenset(h for built in public.get("builds", {}).values() for h in built["handles"])
         return cls(facts, public["seen"], public["unseen_nobles"], public.get("damage"), answers,
-                   public.get("noble_index"))
+                   public.get("noble_index"), sealed)
 
     def index_label(self, side: str, name: str) -> str:
         """The label of ``side``'s noble index entry for ``name`` now (the start's, or its last winter's)."""
@@ -190,6 +193,13 @@ def damage(name: str) -> int:
     return 0 if r is None else r.damage.get(name, 0)
 
 
+def strength_sealed(name: str) -> bool:
+    """Whether the unseen handle ``name`` stands at a strength its owner alone knows: the last winter's builds
+    sealed it (7.6). Any other unseen block on the map stands at full strength less its public ``damage``."""
+    r = _ACTIVE.get()
+    return r is not None and name in r.sealed
+
+
 def standing(name: str, rule: str) -> int:
     """The strength of the unseen handle ``name`` on the map, read from its fact (its owner's client, or the final
     audit): full (8.0), or what a winter's builds sealed (7.6), less the steps it has lost since (public)."""
@@ -200,7 +210,8 @@ def standing(name: str, rule: str) -> int:
 
 
 def wound(name: str, steps: int) -> None:
-    """The unseen handle ``name`` loses ``steps`` (a Pillage hit) or, negative, gains them back (Victuals)."""
+    """The unseen handle ``name`` loses ``steps`` (a Pillage hit) or, negative, gains them (Victuals): below zero
+    when Victuals gave steps to a block whose sealed strength left it room (7.6, 2.11)."""
     r = _ACTIVE.get()
     assert r is not None  # only a handle nobody has seen is wounded, so a resolver is active
     left = r.damage.get(name, 0) + steps
