@@ -4,7 +4,10 @@ passed, when it holds no other) and attacks with the first of its blocks that ma
 holding the enemy, as Player 1 in ``if_player1`` and as Player 2 in its Move round. In the Game Turns
 ``EVENT_TURNS`` gives its side it plays an Event it holds, in its first legal use (peer_events.uses), so the
 demo shows them; one side at a time, since two Events end the year (3.12). The Scots crown a King with the first
-Event they hold whenever the rules let them (6.21, 6.22: ``coronation_order``), so the demo reaches one sometimes."""
+Event they hold whenever the rules let them (6.21, 6.22: ``coronation_order``), so the demo reaches one sometimes.
+With its first card order it seals the refereed simple bot's standing plan (from round 2, retreat when outnumbered:
+docs/plans.md), which stands for the rest of the game, so the demo's battles are fought by a plan sealed in
+advance, as a player's would be."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from typing import Any
 
 from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Facts
-from pbem.hammer.rules import peer_events
+from pbem.hammer.play.order_kinds.bot_choices import SIMPLE_PLANS
+from pbem.hammer.rules import peer_events, peer_plans
 from pbem.hammer.rules.board import board
 from pbem.hammer.rules.cards import card
 from pbem.hammer.rules.hidden import Resolver, resolving
@@ -29,21 +33,28 @@ def bot_order(rules: Any, public: dict[str, Any], side: str, facts: Facts) -> di
     if kind is None or kind == "winter":
         return {}  # a winter's plan left empty: every question takes its default (docs/orders.md "Winter")
     if kind == "card":
-        crowning = coronation_order(public, side, facts)
-        if crowning:
-            return crowning
-        if int(public["game"]["turn"]) + 1 in EVENT_TURNS.get(side, ()):
-            for label in public["game"]["hands"][side]:
-                played = event_order(public, side, facts, str(facts.get(label, "its own card")))
-                if played:
-                    return played
-        hand = public["game"]["hands"][side]
-        moves = [label for label in hand if not card(str(facts.get(label, "its own card"))).is_event]
-        if not moves:
-            return {"card": hand[0], "event": {"pass": True}}
-        attack = _attack(rules, public, side, facts, {"card": moves[0], "if_player1": {}}, "if_player1")
-        return {"card": moves[0], **({"if_player1": attack} if attack else {})}
+        order = _card_order(rules, public, side, facts)
+        standing = side in public.get(peer_plans.KEY, {})
+        return order if standing else {**order, peer_plans.KEY: dict(SIMPLE_PLANS)}
     return _attack(rules, public, side, facts, {}, "")
+
+
+def _card_order(rules: Any, public: dict[str, Any], side: str, facts: Facts) -> dict[str, Any]:
+    """A card order: a coronation, an Event in its Game Turn, else the first Move card with an attack."""
+    crowning = coronation_order(public, side, facts)
+    if crowning:
+        return crowning
+    if int(public["game"]["turn"]) + 1 in EVENT_TURNS.get(side, ()):
+        for label in public["game"]["hands"][side]:
+            played = event_order(public, side, facts, str(facts.get(label, "its own card")))
+            if played:
+                return played
+    hand = public["game"]["hands"][side]
+    moves = [label for label in hand if not card(str(facts.get(label, "its own card"))).is_event]
+    if not moves:
+        return {"card": hand[0], "event": {"pass": True}}
+    attack = _attack(rules, public, side, facts, {"card": moves[0], "if_player1": {}}, "if_player1")
+    return {"card": moves[0], **({"if_player1": attack} if attack else {})}
 
 
 def _attack(rules: Any, public: dict[str, Any], side: str, facts: Facts, base: dict[str, Any],
