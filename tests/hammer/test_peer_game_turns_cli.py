@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from support.hammer_peer_bot import order
-from support.peer_cli import HammerByCli, run
+from support.peer_cli import HammerByCli
 
 SIDES = ("england", "scotland")
 
@@ -19,24 +19,24 @@ SIDES = ("england", "scotland")
 @pytest.mark.slow
 def test_hammer_peer_game_turns_through_the_real_cli_verbs(tmp_path: Path) -> None:
     table = HammerByCli(tmp_path, SIDES)
-    dirs, seal = table.dirs, table.seal
+    dirs = table.dirs
     turns = 0
     answered = False  # status told the side answering a play (§13.4) to seal with no draft
-    for _ in range(60):
-        status = run("status", dirs["england"])
+
+    def done(status: str) -> bool:
+        nonlocal answered, turns
         answered |= any(f"{s} owes reveal" in status and f"{s}: no draft; `pbem orders seal none` writes its reveal"
                         in status for s in SIDES) and "play" in "".join(p.name for p in (dirs["england"] /
                                                                                          "messages").iterdir())
         states = [json.loads(p.read_text()).get("state") for p in sorted((dirs["england"] / "ledger").glob("*.json"))]
         turns = [st for st in states if st][-1]["game"]["turn"] if states else 0
-        if turns >= 3 or "game is over" in status:
-            break
-        for s in SIDES:
-            if f"{s} owes commit" in status or f"{s} owes play" in status:
-                draft = order(dirs[s], s)  # Scotland's drafts carry a battle plan, sealed by orders seal
-                seal(s, {**draft, "plans": {"battle": {"regroup": "stay"}}} if draft and s == "scotland" else draft)
-            elif f"{s} owes" in status:
-                seal(s)
+        return turns >= 3
+
+    def draft(side: str) -> dict[str, object] | None:
+        got = order(dirs[side], side)  # Scotland's drafts carry a battle plan, sealed by orders seal
+        return {**got, "plans": {"battle": {"regroup": "stay"}}} if got and side == "scotland" else got
+
+    table.play(done, draft, limit=60)
     assert turns >= 2 and answered
     table.verify_both_and_compare()
     kinds = [json.loads(p.read_text())["kind"] for p in sorted((dirs["england"] / "ledger").iterdir())]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,25 @@ class HammerByCli:
         if draft is not None:
             path.write_text(tomli_w.dumps(draft), encoding="utf-8")
         run("orders", "seal", path, "--game", self.dirs[side], "--key", self.keys / f"{side}.key", "--out", out)
-        run("game", "receive", self.dirs[self.other(side)], out)
+        self.deliver(side, out)
+
+    def deliver(self, side: str, sealed: Path) -> None:
+        """The message ``side`` sealed reaches the other folder: here ``game receive``, a file handed over."""
+        run("game", "receive", self.dirs[self.other(side)], sealed)
+
+    def play(self, done: Callable[[str], bool], draft: Callable[[str], dict[str, Any] | None], limit: int = 500) -> str:
+        """Each side seals what ``pbem status`` says it owes (``draft(side)`` for a commitment or a play, no draft
+        otherwise), until ``done(status)`` or the game is over; the last status."""
+        for _ in range(limit):
+            status = run("status", self.dirs[self.sides[0]])
+            if done(status) or "game is over" in status:
+                return status
+            for s in self.sides:
+                if f"{s} owes commit" in status or f"{s} owes play" in status:
+                    self.seal(s, draft(s))
+                elif f"{s} owes" in status:
+                    self.seal(s)
+        raise AssertionError(f"not done after {limit} rounds of status: {status}")
 
     def verify_both_and_compare(self) -> None:
         """Each folder verifies its record, and both hold the same ledger and messages, byte for byte."""

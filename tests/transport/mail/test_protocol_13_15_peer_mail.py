@@ -1,18 +1,21 @@
 """docs/protocol.md §13.15, a game with no referee by mail: each player mails its signed messages to every other
 side through its own account (``pbem mail account`` with one ``--to`` per other side, ``pbem mail send``) and takes
 in what it receives (``pbem mail import``); against a real SMTP server (aiosmtpd) on 127.0.0.1, the mails saved as
-a mail client saves them. The three-player rock-paper-scissors toy played whole by mail, and the mails a cheat or
-an accident would send."""
+a mail client saves them. The three-player rock-paper-scissors toy played whole by mail, Hammer's first year and
+winter by mail, and the mails a cheat or an accident would send."""
 
 from __future__ import annotations
 
 import email
 import email.policy
 import filecmp
+import json
 import mailbox
 from pathlib import Path
 
 from mailworld import SMTP_PASSWORD, SMTP_USER, Smtp
+from support.hammer_peer_bot import order
+from support.peer_cli import HammerByCli
 from support.rps_peer_table import SEATS, THROWS, Table, run
 from typer.testing import CliRunner
 
@@ -21,6 +24,8 @@ from pbem.core import armor, identity
 from pbem.core.peer import folder as peer
 from pbem.core.peer import message
 from pbem.transport.mail import compose, player_mail
+
+HAMMER_SIDES = ("england", "scotland")
 
 
 def address(side: str) -> str:
@@ -33,26 +38,23 @@ def pbem(*args: str | Path, ok: bool = True) -> str:
     return result.output
 
 
-class MailTable(Table):
-    """The RPS table of the peer CLI tests, each message mailed (``pbem mail send``) and each mail received saved
-    into the player's own mail folder (a Maildir, as a mail client keeps it) and taken in (``pbem mail import``)."""
+class Post:
+    """The players' mail: each side's account on the SMTP server (one ``--to`` per other side), and each side's
+    mails, as they arrive, saved into a fresh Maildir of its own (as a mail client keeps them) and taken in
+    (``pbem mail import``)."""
 
-    def __init__(self, tmp: Path, smtp: Smtp) -> None:
-        super().__init__(tmp)
-        self.smtp, self.read = smtp, {s: 0 for s in SEATS}
-        for s in SEATS:
-            others = [a for o in SEATS if o != s for a in ("--to", address(o))]
-            pbem("mail", "account", "--game", self.dirs[s], "--host", "127.0.0.1", "--port", str(smtp.port),
+    def __init__(self, tmp: Path, smtp: Smtp, dirs: dict[str, Path]) -> None:
+        self.tmp, self.smtp, self.dirs, self.read = tmp, smtp, dirs, {s: 0 for s in dirs}
+        for s in dirs:
+            others = [a for o in dirs if o != s for a in ("--to", address(o))]
+            pbem("mail", "account", "--game", dirs[s], "--host", "127.0.0.1", "--port", str(smtp.port),
                  "--security", "none", "--user", SMTP_USER, "--from", address(s), *others)
 
     def inbox(self, side: str) -> list[bytes]:
         return list(self.smtp.mailer.delivered.get(address(side), []))
 
-    def send(self, side: str, text_file: Path, to: tuple[str, ...] = SEATS) -> None:
+    def mail(self, side: str, text_file: Path) -> None:
         assert "mailed " in pbem("mail", "send", text_file, "--game", self.dirs[side])
-        for s in to:
-            if s != side:
-                self.collect(s)
 
     def collect(self, side: str) -> str:
         """The mails new in ``side``'s inbox saved into a fresh Maildir and taken in; the import's output."""
@@ -63,6 +65,62 @@ class MailTable(Table):
         for raw in new:
             md.add(raw)
         return pbem("mail", "import", box, "--game", self.dirs[side])
+
+
+class MailTable(Table):
+    """The RPS table of the peer CLI tests, each message mailed (``pbem mail send``) and taken in from each other
+    side's mail (``pbem mail import``)."""
+
+    def __init__(self, tmp: Path, smtp: Smtp) -> None:
+        super().__init__(tmp)
+        self.post = Post(tmp, smtp, self.dirs)
+        self.inbox, self.collect = self.post.inbox, self.post.collect
+
+    def send(self, side: str, text_file: Path, to: tuple[str, ...] = SEATS) -> None:
+        self.post.mail(side, text_file)
+        for s in to:
+            if s != side:
+                self.collect(s)
+
+
+class MailHammer(HammerByCli):
+    """Braveheart with no referee opened and joined through the CLI verbs (the join files handed over), then every
+    message mailed."""
+
+    def __init__(self, tmp: Path, smtp: Smtp) -> None:
+        super().__init__(tmp, HAMMER_SIDES)
+        self.post = Post(tmp, smtp, self.dirs)
+
+    def deliver(self, side: str, sealed: Path) -> None:
+        self.post.mail(side, sealed)
+        self.post.collect(self.other(side))
+
+
+def test_protocol_13_15_two_players_play_hammer_s_first_year_and_winter_by_mail(tmp_path: Path, smtp: Smtp) -> None:
+    """Braveheart's first year, its Winter Turn and the next year's deal by mail, every message (commitments, plays,
+    reveals, opens, the deals' passes, the winter's claims and seals) mailed through the SMTP server and taken in
+    from a Maildir; then England resigns by mail and the final audit's openings go by mail too. Both folders end
+    byte for byte alike, verify and audit, and each message reached the other side once."""
+    t = MailHammer(tmp_path, smtp)
+    england = t.dirs["england"]
+
+    def second_year(status: str) -> bool:
+        states = [json.loads(p.read_text()).get("state") for p in sorted((england / "ledger").glob("*.json"))]
+        return any(st and st["game"]["year"] > 1297 and st["game"]["phase"] != "winter" for st in states)
+
+    t.play(second_year, lambda side: order(t.dirs[side], side))
+    winters = [json.loads(p.read_text()) for p in sorted((england / "ledger").glob("*.json"))]
+    assert any(e.get("state", {}).get("game", {}).get("phase") == "winter" for e in winters)
+    resign = tmp_path / "resign.asc"
+    pbem("game", "resign", england, "--key", t.keys / "england.key", "--out", resign)
+    t.deliver("england", resign)
+    assert "game is over" in t.play(lambda status: False, lambda side: None)
+    t.verify_both_and_compare()
+    for s in HAMMER_SIDES:
+        assert "audit ok" in run("audit", t.dirs[s])
+        held = sorted(p.name for p in (t.dirs[s] / "messages").iterdir())
+        theirs = [n for n in held if not n.split(".")[0].endswith(f"-{s}") and "-join-" not in n]  # joins handed
+        assert len(t.post.inbox(s)) == len(theirs) > 20
 
 
 def test_protocol_13_15_three_players_play_a_whole_game_with_no_referee_by_mail(tmp_path: Path, smtp: Smtp) -> None:
