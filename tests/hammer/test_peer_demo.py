@@ -4,6 +4,7 @@ and that both records are byte for byte the same; a used folder is refused in on
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -29,6 +30,10 @@ def test_hammer_peer_demo_no_referee_plays_through_one_folder_per_side(tmp_path:
     # the Game Turns' exchanges alone (docs/round-trips.md: at most 4 by design, and one per reveal question; whole
     # games measured 3.56 to 4.11; the protocol before the play of §13.4, 4.62), the winters' counted apart
     assert 0 < per_turn <= 4.5 and "for the winters;" in out and "with the winters counted in" in out
+    steps = [json.loads(p.read_text()) for p in sorted((tmp_path / "d" / "england" / "game" / "ledger").iterdir())]
+    sealed = {s for e in steps if e["kind"] == "step" for s, o in e["orders"].items()
+              if isinstance(o, dict) and isinstance(o.get("plans"), str)}
+    assert sealed == {"england", "scotland"}  # each bot seals its standing plan (docs/hammer-peer.md §7)
     for side in ("england", "scotland"):
         assert (tmp_path / "d" / side / "game" / "ledger").is_dir()
         assert (tmp_path / "d" / side / "game" / ".pbem" / f"peer-{side}" / "secrets.json").is_file()
