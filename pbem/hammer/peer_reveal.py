@@ -12,7 +12,7 @@ not only at the final audit:
   (English steps only on infantry and nobles, 7.63), counted over every such handle opened so far; its nobles and
   other blocks no more than the count of nobles the builds claimed says (9.0);
 - a noble index sealed with the builds names one of the handles those builds sealed (3.12);
-- a block whose sealed strength Victuals raised had room for the steps it took (2.11).
+- a block whose sealed strength an Event raised (Victuals, a Pillage's steps) had room for the steps (2.11).
 
 What waits for the final audit: a block whose strength before the builds was hidden (its old handle never opened)
 and the whole of every winter order (peer_winter.check with every fact).
@@ -39,7 +39,7 @@ def check_opened(public: Mapping[str, Any], side: str, opened: Mapping[str, Any]
     keys = public["game"]["blocks"]
     opened_blocks = {h: block_of(v)[0] for h, v in sorted(opened.items()) if h in keys and h.startswith(PREFIX)}
     _one_key(public, opened_blocks, revealed)
-    _room_for_victuals(public, opened)
+    _room_for_steps(public, opened)
     builds = public.get("builds", {}).get(side)
     if builds is not None:
         _builds(side, builds, opened, revealed)
@@ -65,10 +65,10 @@ def _one_key(public: Mapping[str, Any], opened: Mapping[str, str], revealed: Map
             raise FactLie(f"it hides {name} behind two handles, {key} and {handle} (8.0, 7.6)")
 
 
-def _room_for_victuals(public: Mapping[str, Any], opened: Mapping[str, Any]) -> None:
-    """A handle Victuals gave more steps than it had lost (its ``damage`` below zero: only a block whose strength the
-    builds sealed, 7.6) had room for them (2.11): its sealed strength plus what it gained is no more than its
-    maximum."""
+def _room_for_steps(public: Mapping[str, Any], opened: Mapping[str, Any]) -> None:
+    """A handle an Event (Victuals, a Pillage's steps) gave more steps than it had lost (its ``damage`` below zero:
+    only a block whose strength the builds sealed, 7.6) had room for them (2.11): its sealed strength plus what it
+    gained is no more than its maximum."""
     for handle, value in sorted(opened.items()):
         gained = -int(public.get("damage", {}).get(handle, 0))
         if gained <= 0:
@@ -76,7 +76,7 @@ def _room_for_victuals(public: Mapping[str, Any], opened: Mapping[str, Any]) -> 
         name, strength = block_of(value)
         most = spec(name).steps
         if (strength or most) + gained > most:
-            raise FactLie(f"{handle} hides {name} at strength {strength or most}, to which Victuals gave {gained} "
+            raise FactLie(f"{handle} hides {name} at strength {strength or most}, to which its Events gave {gained} "
                           f"step(s) more than it had lost, beyond its {most} (2.11)")
 
 

@@ -23,6 +23,7 @@ from pbem.hammer import peer_setup
 from pbem.hammer.peer import HammerPeer
 from pbem.hammer.rules import events, peer_events, peer_plans
 from pbem.hammer.rules.blocks import spec
+from pbem.hammer.rules.board import board
 
 
 def only_what_the_rules_reveal(dirs: dict[str, Path], record: list[dict[str, Any]]) -> None:
@@ -227,14 +228,15 @@ def test_hammer_peer_2_11_victuals_on_an_unseen_block_is_refused_it_stands_at_fu
         rules.validate(public, "scotland", order, Facts({"card.scotland.5": "victuals"}, owners))
 
 
-def _victuals_in_the_second_year(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: str,
-                                 whole_year: bool = True) -> list[dict[str, Any]]:
-    """Scotland holds Victuals in the second year and plays it at its first Game Turn in the first use its client
-    finds (England a Truce); Scotland resigns after that year's winter (or, not ``whole_year``, at the next Game
-    Turn), so the record ends in the final audit. One known game (``seed``). England's record."""
+def _event_in_the_second_year(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: str, whole_year: bool = True,
+                              event: str = "victuals", wanted: Any = _any) -> list[dict[str, Any]]:
+    """Scotland holds ``event`` in the second year and plays it at its first Game Turn in the first use its client
+    finds that ``wanted`` takes (England a Truce); Scotland resigns after that year's winter (or, not
+    ``whole_year``, at the next Game Turn), so the record ends in the final audit. One known game (``seed``).
+    England's record."""
     chance = seed_chance(monkeypatch, seed, shuffles=False)
-    rig_deal(monkeypatch, {}, {"england": ["truce"], "scotland": ["victuals"]})
-    dirs = play(tmp_path, {"england": [((1298, 1), "truce", _any)], "scotland": [((1298, 1), "victuals", _any)]},
+    rig_deal(monkeypatch, {}, {"england": ["truce"], "scotland": [event]})
+    dirs = play(tmp_path, {"england": [((1298, 1), "truce", _any)], "scotland": [((1298, 1), event, wanted)]},
                 chance=chance, resign_at=None if whole_year else lambda out: out.state["game"]["year"] > 1297
                 and out.state["game"]["turn"] >= 1)
     return entries(dirs["england"])
@@ -247,7 +249,7 @@ def test_hammer_peer_2_11_victuals_on_a_block_a_winter_sealed_below_its_maximum_
     facts (2.11): England's client takes the order on its word, nothing is opened, the handles' public count of
     steps goes below zero (steps gained), and the final audit's replay with every fact known finds the steps
     lawful: both records verify and audit."""
-    record = _victuals_in_the_second_year(tmp_path, monkeypatch, "victuals-taken-unseen")
+    record = _event_in_the_second_year(tmp_path, monkeypatch, "victuals-taken-unseen")
     assert record[-1]["kind"] != "void", record[-1]
     victuals = lines(record, "victuals")
     assert victuals and victuals[0]["steps"] >= 1
@@ -278,12 +280,53 @@ def test_hammer_peer_2_11_victuals_on_a_sealed_block_at_full_strength_is_caught_
 
     monkeypatch.setattr(peer_events, "uses", full)
     monkeypatch.setattr(peer, "_check_own", lambda *args: None)
-    record = _victuals_in_the_second_year(tmp_path, monkeypatch, "victuals-beyond-the-maximum", whole_year=False)
+    record = _event_in_the_second_year(tmp_path, monkeypatch, "victuals-beyond-the-maximum", whole_year=False)
     assert lines(record, "victuals"), "Scotland played no Victuals"
     last = record[-1]
     assert last["kind"] == "void" and last["cheater"] == "scotland", last
     assert "(2.11)" in last["reason"], last["reason"]
     assert any("scotland cheated at step" in line for line in peer.verify(tmp_path / "england" / "bh"))
+
+
+def test_hammer_peer_3_12_a_pillages_steps_go_to_blocks_a_winter_sealed_below_their_maximum(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the first winter Scotland pillages, listing where the pillaged steps go (``steps_to``) among its blocks
+    its builds sealed below their maximum, by its own facts (2.11): England's client gives them on its word, the
+    steps gained are counted in public (``damage`` below zero) and nothing of the pillaging group is opened; the
+    final audit's replay with every fact known finds them lawful: both records verify and audit."""
+    record = _event_in_the_second_year(tmp_path, monkeypatch, "pillage-steps-sealed", event="pillage",
+                                       wanted=lambda p: bool(p.get("steps_to")))
+    assert record[-1]["kind"] != "void", record[-1]
+    pillage = lines(record, "pillage")
+    assert pillage and pillage[0]["gained"] >= 1, pillage
+    step = next(e for e in record if e["kind"] == "step" and pillage[0] in e["log"])
+    given = step["orders"]["scotland"]["event"]["steps_to"][:pillage[0]["gained"]]
+    assert all(h.startswith("hidden.scotland.") and h not in step["state"]["seen"] for h in given)
+    assert all(step["state"]["damage"][h] == -given.count(h) for h in given)
+    audited({s: tmp_path / s / "bh" for s in SIDES})
+
+
+def test_hammer_peer_2_11_a_pillages_steps_to_a_sealed_block_read_its_room_in_its_owners_client_alone() -> None:
+    """A Pillage's ``steps_to`` naming a block whose strength a winter sealed (7.6): Scotland's client refuses it at
+    full strength (the step would be lost, and nobody else could tell) and takes it a step below (2.11); England's
+    client takes either, checked when the block opens."""
+    rules = HammerPeer()
+    public, handle = _norse_on_the_coast(rules)
+    blocks = public["game"]["blocks"]
+    src = blocks[handle]["location"]
+    target = next(a for a in sorted(board().neighbours(src))
+                  if any(b["location"] == a and b["owner"] == "england" for b in blocks.values()))
+    public["builds"] = {"scotland": {"year": 1297, "nobles": 0, "before": {}, "rps": {}, "handles": {handle: src}}}
+    order = {"card": "card.scotland.5", "event": {"from": src, "target": target, "steps_to": [handle]}}
+    owners = {handle: "scotland", "card.scotland.5": "scotland"}
+    cards = {"card.scotland.5": "pillage"}
+    full = spec("Etterick").steps
+    with pytest.raises(PbemError, match=r"can take 0 more step\(s\), not 1: with no referee .* \(2\.11\)"):
+        rules.validate(public, "scotland", order,
+                       Facts(cards, owners, {handle: {"block": "Etterick", "strength": full}}))
+    rules.validate(public, "scotland", order,
+                   Facts(cards, owners, {handle: {"block": "Etterick", "strength": full - 1}}))
+    rules.validate(public, "scotland", order, Facts(cards, owners))
 
 
 def test_hammer_peer_2_11_victuals_reads_a_sealed_strength_in_its_owners_client_alone() -> None:
@@ -316,7 +359,7 @@ def test_hammer_peer_2_11_a_block_victuals_raised_beyond_its_maximum_is_convicte
     below = {"hidden.scotland.40": {"block": "Etterick", "strength": spec("Etterick").steps - 1}}
     check_opened(public, "scotland", below, below)
     full = {"hidden.scotland.40": {"block": "Etterick", "strength": spec("Etterick").steps}}
-    with pytest.raises(FactLie, match=r"hides Etterick at strength 2, to which Victuals gave 1 step\(s\) more than "
+    with pytest.raises(FactLie, match=r"hides Etterick at strength 2, to which its Events gave 1 step\(s\) more than "
                                       r"it had lost, beyond its 2 \(2\.11\)"):
         check_opened(public, "scotland", full, full)
 

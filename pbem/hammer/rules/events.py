@@ -159,6 +159,12 @@ def _check_pillage(state: GameState, side: str, params: dict[str, Any]) -> None:
         if name not in group:
             raise IllegalOrder(f"{what}: {name} is not in the pillaging group in {src} ({RULE})"
                                f"{did_you_mean(name, group)}", rule=RULE)
+    for name in sorted(set(steps_to)):
+        if hidden.unseen_on_map(state, name) and hidden.strength_sealed(name) \
+                and steps_to.count(name) > _step_room(state, name):
+            raise _illegal(what, f"{name} can take {_step_room(state, name)} more step(s), not "
+                                 f"{steps_to.count(name)}: with no referee a step is given to a block whose strength "
+                                 "is sealed on its owner's word", "2.11")
 
 
 def _check_sea_move(state: GameState, side: str, params: dict[str, Any]) -> None:
@@ -199,7 +205,7 @@ def _check_victuals(state: GameState, side: str, params: dict[str, Any]) -> None
         if name not in group:
             raise IllegalOrder(f"{what}: {name} is not a {side} block in {area} ({RULE}){did_you_mean(name, group)}",
                                rule=RULE)
-        room = _victuals_room(state, name)
+        room = _step_room(state, name)
         if steps.count(name) > room:
             raise _illegal(what, f"{name} can take {room} more step(s), not {steps.count(name)}", "2.11")
 
@@ -353,7 +359,7 @@ def _pillage(state: GameState, side: str, params: dict[str, Any], rng: Any, deci
     gained: list[str] = []
     for name in list(params.get("steps_to", []))[:len(hit)]:
         b = state.blocks[name]
-        if b.location == params["from"] and b.owner == side and _room_of(state, name) > 0:
+        if b.location == params["from"] and b.owner == side and _step_room(state, name) > 0:
             _add_step(state, name)
             gained.append(name)
     public = _public(side, "pillage", {"from": params["from"], "target": target, "hits": len(hit),
@@ -403,10 +409,11 @@ def _room_of(state: GameState, name: str) -> int:
     return hidden.damage(name) if hidden.unseen_on_map(state, name) else spec(name).steps - state.blocks[name].strength
 
 
-def _victuals_room(state: GameState, name: str) -> int:
-    """The steps Victuals may give ``name`` (2.11). A block whose strength a winter's builds sealed unseen (7.6)
-    has the room its owner alone knows: its own client (and the final audit, every fact known) reads it; any other
-    client allows the event's three, and the rule is checked when the block opens (docs/hammer-peer.md §3)."""
+def _step_room(state: GameState, name: str) -> int:
+    """The steps an Event may give ``name`` (2.11: Victuals, a Pillage's steps). A block whose strength a winter's
+    builds sealed unseen (7.6) has the room its owner alone knows: its own client (and the final audit, every fact
+    known) reads it; any other client allows the three an Event may give, and the rule is checked when the block
+    opens (docs/hammer-peer.md §3)."""
     if not (hidden.unseen_on_map(state, name) and hidden.strength_sealed(name)):
         return _room_of(state, name)
     if hidden.is_known(name):
@@ -414,10 +421,9 @@ def _victuals_room(state: GameState, name: str) -> int:
     return VICTUALS_STEPS
 
 
-def _room(state: GameState, names: list[str], count: int,
-          room_of: Callable[[GameState, str], int] = _room_of) -> list[str]:
+def _room(state: GameState, names: list[str], count: int) -> list[str]:
     """Up to ``count`` steps for the blocks missing the most, one at a time (name order on ties)."""
-    room = {n: room_of(state, n) for n in names}
+    room = {n: _step_room(state, n) for n in names}
     out: list[str] = []
     for _ in range(count):
         short = sorted((-room[n], n) for n in names if room[n] > 0)
@@ -463,7 +469,7 @@ def _legal_sea_move(state: GameState, side: str) -> list[dict[str, Any]]:
 def _legal_victuals(state: GameState, side: str) -> list[dict[str, Any]]:
     out = []
     for area in _areas_of(state, side):
-        steps = _room(state, state.blocks_in(area, side), VICTUALS_STEPS, _victuals_room)
+        steps = _room(state, state.blocks_in(area, side), VICTUALS_STEPS)
         if steps:
             out.append({"area": area, "steps": steps})
     return out

@@ -11,9 +11,9 @@ they read of a hidden block goes through ``hidden.py``, which reveals exactly wh
   public state counts the steps each unseen handle lost, and the final audit convicts an answer the rules do not
   give. Without a fitting answer (another Event changed the group first) the group is revealed (5.1).
 - Victuals, and a Pillage's steps: only to blocks below full strength (2.11): a revealed block's strength is
-  public, an unseen one's room is the steps it lost (public). A block a winter's builds sealed (7.6) may take a
-  Victuals step by its owner's word, checked when it opens (peer_reveal) and at the final audit; a Pillage's
-  steps, chosen by no player, go only where the room is public.
+  public, an unseen one's room is the steps it lost (public). A block a winter's builds sealed (7.6) takes the
+  steps by its owner's word (its client lists it only for the room it has), checked when it opens (peer_reveal)
+  and at the final audit.
 - Sea Move: the moved handles change area publicly and stay unseen; "not the Norse" (4.7) is checked when a
   moved block opens, or at the final audit, as a move allowance is (2.13).
 - Truce: public.
