@@ -46,6 +46,7 @@ def asset(name: str) -> bytes:
 # Seconds ``stop`` may wait for the serving loop to see it (socketserver's default, half a second, made
 # each stop, a Ctrl+C or a test's, wait up to that long; twenty looks a second cost nothing measurable).
 STOP_WITHIN = 0.05
+HANDLER_TIMEOUT = 30  # seconds a connection may wait, silent, before its thread lets it go
 
 
 class BoardServer:
@@ -55,7 +56,7 @@ class BoardServer:
         self.session = session
         self.token = secrets.token_urlsafe(32)
         self.httpd = ThreadingHTTPServer((HOST, port), _handler(self))
-        self.httpd.daemon_threads = True
+        self.httpd.daemon_threads = True  # Ctrl+C never waits on a connection a browser left open
         self.port = int(self.httpd.server_address[1])
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": STOP_WITHIN},
                                        name="pbem-board", daemon=True)
@@ -95,6 +96,7 @@ def _handler(server: BoardServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "pbem-board"
         sys_version = ""
+        timeout = HANDLER_TIMEOUT  # a connection that sends nothing frees its thread
 
         def log_message(self, format: str, *args: Any) -> None:  # the token must not reach a log
             return

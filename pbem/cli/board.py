@@ -159,12 +159,12 @@ def board(
     except OSError as exc:
         raise FormatError(f"the board cannot listen on 127.0.0.1:{port} ({exc.strerror}); give another --port."
                           ) from None
-    say(f"board of {report} at {server.url}")
-    say("only this machine can reach it, and only with the token in that address; Ctrl+C stops it")
-    if not no_browser:
-        import webbrowser
-        webbrowser.open(server.url)
-    try:
+    try:  # from here a Ctrl+C at any moment stops the server and says so
+        say(f"board of {report} at {server.url}")
+        say("only this machine can reach it, and only with the token in that address; Ctrl+C stops it")
+        if not no_browser:
+            import webbrowser
+            webbrowser.open(server.url)
         while server.thread.is_alive():
             time.sleep(0.5)
     except KeyboardInterrupt:
