@@ -173,6 +173,15 @@ class BagpipesPeer:
         return PeerStep(t.to_data(), log)
 
     # -- a seat's own client --------------------------------------------------------------------------
+    def own_lines(self, public: dict[str, Any], side: str, own: Mapping[str, Any]) -> list[str]:
+        """The seat's own cards said plainly for ``pbem status`` in its own folder: its orders name a card by id,
+        and its hand is dealt as labels only it can read."""
+        if not public.get("seats"):
+            return []
+        me = Table.from_data(public).seat(side)
+        held = (("your hand", me.hand), ("your loot", me.loot), ("your daggers", me.daggers))
+        return [f"{what}: {_said(cards, own)}" for what, cards in held if _said(cards, own)]
+
     def private_view(self, public: dict[str, Any], side: str, own: Mapping[str, Any]) -> dict[str, Any]:
         """What the seat's bot or player reads: the masked table with its own cards read (a card drawn and
         not yet readable is left out) and its sealed choice; the rest as every seat sees it."""
@@ -185,6 +194,11 @@ class BagpipesPeer:
                 s.hand = [c if not is_label(c) else "" for c in s.hand]
                 s.daggers = [c if not is_label(c) else "" for c in s.daggers]
         return views.view(t, self.comps, side)
+
+
+def _said(cards: list[str], own: Mapping[str, Any]) -> str:
+    """Each card as the seat knows it: ``card.SEAT.j id`` for one of its own by label, its id for an open one."""
+    return ", ".join(f"{c} {own[c]}" if is_label(c) else c for c in cards if not is_label(c) or c in own)
 
 
 def _read(cards: list[str], own: Mapping[str, Any]) -> list[str]:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the real modules for the type checker; loaded on first use,
     from pbem.core import identity, inputs
     from pbem.core import ruleset as rs
     from pbem.core.peer import folder as peer
-    from pbem.core.peer import resigning
+    from pbem.core.peer import resigning, secrets_file
     from pbem.core.peer import rules as peer_rules
 else:
     files = lazy("pbem.cli.files")
@@ -31,6 +31,7 @@ else:
     peer = lazy("pbem.core.peer.folder")
     resigning = lazy("pbem.core.peer.resigning")
     peer_rules = lazy("pbem.core.peer.rules")
+    secrets_file = lazy("pbem.core.peer.secrets_file")
 
 
 def is_peer(game_dir: Path) -> bool:
@@ -99,6 +100,14 @@ def status(game_dir: Path) -> None:
         hint = peer_rules.draft_hint(rules, out.state, side) if rules is not None else ""
         if hint:
             say(f"{side} drafts: {hint}")
+    if rules is None:
+        return
+    for side in secrets_file.sides_here(game_dir, man.sides):
+        lines = peer_rules.own_lines(rules, out.state, side, peer.own_of(game_dir, side, out))
+        if lines:
+            say(f"what {side} alone sees (its own facts, from this folder's private area; show them to nobody):")
+            for line in lines:
+                say(f"  {line}")
 
 
 def verify(game_dir: Path) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 from pbem.core.drbg import Drbg
 from pbem.core.errors import PbemError
 from pbem.core.peer.rules import Deck, Facts, PeerStep
-from pbem.hammer import peer_drafts, peer_orders, peer_reveal, peer_setup, peer_winter
+from pbem.hammer import peer_drafts, peer_orders, peer_own, peer_reveal, peer_setup, peer_winter
 from pbem.hammer.play import peer_bot
 from pbem.hammer.rules import engine, peer_events, peer_plans
 from pbem.hammer.rules.blocks import SIDES, spec
@@ -189,6 +189,10 @@ class HammerPeer:
         """Blocks opened before the end against the public state, at once: one key per block, a winter's seals
         against what its builds made public (peer_reveal.py)."""
         peer_reveal.check_opened(public, side, opened, revealed)
+
+    def own_lines(self, public: dict[str, Any], side: str, own: Mapping[str, Any]) -> list[str]:
+        """The side's own hidden facts said plainly (``pbem status`` in its own folder; peer_own.py)."""
+        return peer_own.own_lines(public, side, own)
 
     def draft_hint(self, public: dict[str, Any], side: str) -> str:
         """What the side's next draft holds (``pbem status``): with no referee nobody else tells it (peer_drafts.py)."""

@@ -16,15 +16,18 @@ WINTER = {
               "\"Winter\"), your blocks named by name (7.6); an empty draft builds by default",
 }
 
+WHICH = "which label is which card or block: below, in your own folder"
+
 
 def draft_hint(owed: str | None, public: Mapping[str, Any], side: str) -> str:
     """The shape of the side's next draft for what it owes (``owed``: the ruleset's kind, None for nothing)."""
     if owed == "card":
         hand = ", ".join(public["game"]["hands"].get(side, []))
         return (f"a card draft: card = one label of your hand ({hand}), and [if_player1] moves naming your blocks "
-                "by handle (docs/orders.md); an Event card with its [event] table (3.1)")
+                f"by handle (docs/orders.md; {WHICH}); an Event card with its [event] table (3.1)")
     if owed == "moves":
-        return "a moves draft: moves (and pins, main_attack) as in docs/orders.md, your blocks named by handle (4.0)"
+        return (f"a moves draft: moves (and pins, main_attack) as in docs/orders.md, your blocks named by handle "
+                f"(4.0; {WHICH})")
     if owed == "winter":
         stage = str(public.get("winter", {}).get("stage", "england"))
         return WINTER.get(stage, WINTER["builds"])

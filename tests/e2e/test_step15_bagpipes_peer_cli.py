@@ -70,6 +70,11 @@ def test_step15_bagpipes_opens_with_no_referee_deals_and_plays_a_round_of_plans_
         assert "verify ok" in run("verify", dirs[s])
         secrets = json.loads((dirs[s] / ".pbem" / f"peer-{s}" / "secrets.json").read_text())
         assert any(label.startswith(f"card.{s}.") for label in secrets["openings"])  # it read its own card
+        # status in a seat's own folder says its hand card by card (its orders name cards by id), no other's
+        seat = next(x for x in last["state"]["seats"] if x["id"] == s)
+        said = run("status", dirs[s]).split(f"what {s} alone sees", 1)[1]
+        assert all(f"{c} {secrets['openings'][c]['value']}" in said for c in seat["hand"])
+        assert not any(f"what {o} alone sees" in run("status", dirs[s]) for o in seats if o != s)
         for sub in ("ledger", "messages"):
             names = sorted(p.name for p in (dirs["clan1"] / sub).iterdir())
             assert names == sorted(p.name for p in (dirs[s] / sub).iterdir())

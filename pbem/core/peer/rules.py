@@ -220,6 +220,13 @@ def draft_hint(rules: HiddenRules, public: dict[str, Any], side: str) -> str:
     return str(hint(public, side)) if hint is not None else ""
 
 
+def own_lines(rules: HiddenRules, public: dict[str, Any], side: str, own: Mapping[str, Any]) -> list[str]:
+    """``side``'s own hidden facts said plainly for its player (``pbem status`` in its own folder), or []: its
+    drafts name its cards and blocks by label, and with no referee nobody else can say which is which."""
+    lines = getattr(rules, "own_lines", None)
+    return [str(line) for line in lines(public, side, own)] if lines is not None else []
+
+
 def hidden_rules(rules: Any) -> HiddenRules | None:
     """The ruleset's hidden-fact seam (its optional ``peer()`` method), or None for a game of open facts."""
     make = getattr(rules, "peer", None)

@@ -32,6 +32,11 @@ def private(game_dir: Path, side: str) -> Path:
     return Path(game_dir) / PRIVATE / f"peer-{side}" / "secrets.json"
 
 
+def sides_here(game_dir: Path, sides: tuple[str, ...]) -> list[str]:
+    """The sides among ``sides`` whose private area is in this folder (a player's own folder holds one)."""
+    return [s for s in sides if inputs.is_file(private(game_dir, s))]
+
+
 def load(game_dir: Path, side: str) -> dict[str, Any]:
     """The side's secrets ({} when it has none yet); the caller may change the top two levels of what it gets
     (add an opening, a deal's keys), never a value below them."""
