@@ -41,7 +41,8 @@ LAYERS: dict[str, str] = {
         "peer_bot",
     ), "play"),
     # seam: what the protocol drives, importing whatever it needs (the registry names ruleset.py).
-    **dict.fromkeys(("ruleset", "peer", "peer_setup", "peer_winter", "peer_orders", "peer_reveal", "peer_drafts"),
+    **dict.fromkeys(("ruleset", "peer", "peer_setup", "peer_winter", "peer_orders", "peer_reveal", "peer_drafts",
+                     "peer_own"),
                     "seam"),
 }
 
