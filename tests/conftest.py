@@ -13,6 +13,12 @@ power; a killed process loses nothing the kernel holds), yet each one waits for 
 game through the protocol makes some hundreds of them. The tests that check what is flushed, and
 when, put their own ``os.fsync`` in place and still see every call. Child processes (the servers,
 the mail judge, the bench scripts) flush as always; ``PBEM_TEST_FSYNC=1`` keeps the flushes here too.
+
+Every test of a game with no referee (a module named ``*peer*``) plays one known game. Such a game draws its keys,
+chain secrets, salts, deal keys and shuffles from the operating system, so each run would deal another game, and
+a test that needs its game to go a certain way (a battle where it expects one, an Event with a use) would pass or
+fail by chance, as one did on CI. Each draws them from its own name instead (tests/support/seeded_chance.py), or
+from the seed its ``chance`` mark gives where the game its name deals does not go its way.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import os
 
 import pytest
 from support import quick_loop
+from support.seeded_chance import seed_chance
 
 LONG = ("slow", "real_games")
 
@@ -36,6 +43,13 @@ if os.environ.get("PBEM_TEST_FSYNC") != "1":
 
 def _long(item: pytest.Item) -> bool:
     return any(item.get_closest_marker(mark) for mark in LONG)
+
+
+@pytest.fixture(autouse=True)
+def one_known_peer_game(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if "peer" in request.module.__name__.rpartition(".")[2]:
+        mark = request.node.get_closest_marker("chance")
+        seed_chance(monkeypatch, str(mark.args[0]) if mark else request.node.name)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-from support.seeded_chance import seed_chance
 from typer.testing import CliRunner
 
 from pbem.cli.main import app
@@ -18,9 +17,8 @@ runner = CliRunner()
 
 
 @pytest.mark.slow
-def test_hammer_peer_demo_no_referee_plays_through_one_folder_per_side(tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    seed_chance(monkeypatch, "hammer-peer-demo")  # one known game: the exchanges bound below is a measure of it
+def test_hammer_peer_demo_no_referee_plays_through_one_folder_per_side(tmp_path: Path) -> None:
+    # one known game (tests/conftest.py): the exchanges bound below is a measure of it
     result = runner.invoke(app, ["demo", "--no-referee", "--folder", str(tmp_path / "d")])
     assert result.exit_code == 0, result.output
     out = result.output

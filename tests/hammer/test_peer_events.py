@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from support.hammer_peer_play import KEYS, SIDES, audited, entries, lines, opened, play, rig_deal
-from support.seeded_chance import seed_chance
 
 from pbem.core.errors import PbemError
 from pbem.core.peer import folder as peer
@@ -77,7 +76,7 @@ def test_hammer_peer_3_12_pillage_hits_the_group_by_its_owners_sealed_answer_and
     audit's replay finds each answer the rules'."""
     rig_deal(monkeypatch, {"england": ["pillage", "truce"], "scotland": ["victuals"]})
     dirs = play(tmp_path, {"england": [(1, "pillage", lambda p: p["target"] == "Fife"), (2, "truce", _any)],
-                           "scotland": [(2, "victuals", _any)]})
+                           "scotland": [(2, "victuals", lambda p: p["area"] == "Fife")]})
     record = audited(dirs)
     only_what_the_rules_reveal(dirs, record)
     pillage = lines(record, "pillage")
@@ -228,16 +227,14 @@ def test_hammer_peer_2_11_victuals_on_an_unseen_block_is_refused_it_stands_at_fu
         rules.validate(public, "scotland", order, Facts({"card.scotland.5": "victuals"}, owners))
 
 
-def _event_in_the_second_year(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: str, whole_year: bool = True,
+def _event_in_the_second_year(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, whole_year: bool = True,
                               event: str = "victuals", wanted: Any = _any) -> list[dict[str, Any]]:
     """Scotland holds ``event`` in the second year and plays it at its first Game Turn in the first use its client
     finds that ``wanted`` takes (England a Truce); Scotland resigns after that year's winter (or, not
-    ``whole_year``, at the next Game Turn), so the record ends in the final audit. One known game (``seed``).
-    England's record."""
-    chance = seed_chance(monkeypatch, seed, shuffles=False)
+    ``whole_year``, at the next Game Turn), so the record ends in the final audit. England's record."""
     rig_deal(monkeypatch, {}, {"england": ["truce"], "scotland": [event]})
     dirs = play(tmp_path, {"england": [((1298, 1), "truce", _any)], "scotland": [((1298, 1), event, wanted)]},
-                chance=chance, resign_at=None if whole_year else lambda out: out.state["game"]["year"] > 1297
+                resign_at=None if whole_year else lambda out: out.state["game"]["year"] > 1297
                 and out.state["game"]["turn"] >= 1)
     return entries(dirs["england"])
 
@@ -249,7 +246,7 @@ def test_hammer_peer_2_11_victuals_on_a_block_a_winter_sealed_below_its_maximum_
     facts (2.11): England's client takes the order on its word, nothing is opened, the handles' public count of
     steps goes below zero (steps gained), and the final audit's replay with every fact known finds the steps
     lawful: both records verify and audit."""
-    record = _event_in_the_second_year(tmp_path, monkeypatch, "victuals-taken-unseen")
+    record = _event_in_the_second_year(tmp_path, monkeypatch)
     assert record[-1]["kind"] != "void", record[-1]
     victuals = lines(record, "victuals")
     assert victuals and victuals[0]["steps"] >= 1
@@ -280,7 +277,7 @@ def test_hammer_peer_2_11_victuals_on_a_sealed_block_at_full_strength_is_caught_
 
     monkeypatch.setattr(peer_events, "uses", full)
     monkeypatch.setattr(peer, "_check_own", lambda *args: None)
-    record = _event_in_the_second_year(tmp_path, monkeypatch, "victuals-beyond-the-maximum", whole_year=False)
+    record = _event_in_the_second_year(tmp_path, monkeypatch, whole_year=False)
     assert lines(record, "victuals"), "Scotland played no Victuals"
     last = record[-1]
     assert last["kind"] == "void" and last["cheater"] == "scotland", last
@@ -294,7 +291,7 @@ def test_hammer_peer_3_12_a_pillages_steps_go_to_blocks_a_winter_sealed_below_th
     its builds sealed below their maximum, by its own facts (2.11): England's client gives them on its word, the
     steps gained are counted in public (``damage`` below zero) and nothing of the pillaging group is opened; the
     final audit's replay with every fact known finds them lawful: both records verify and audit."""
-    record = _event_in_the_second_year(tmp_path, monkeypatch, "pillage-steps-sealed", event="pillage",
+    record = _event_in_the_second_year(tmp_path, monkeypatch, event="pillage",
                                        wanted=lambda p: bool(p.get("steps_to")))
     assert record[-1]["kind"] != "void", record[-1]
     pillage = lines(record, "pillage")
@@ -310,42 +307,42 @@ def test_hammer_peer_2_11_a_pillages_steps_to_a_sealed_block_read_its_room_in_it
     """A Pillage's ``steps_to`` naming a block whose strength a winter sealed (7.6): Scotland's client refuses it at
     full strength (the step would be lost, and nobody else could tell) and takes it a step below (2.11); England's
     client takes either, checked when the block opens."""
-    rules = HammerPeer()
-    public, handle = _norse_on_the_coast(rules)
+    public, handle = _norse_on_the_coast(HammerPeer())
     blocks = public["game"]["blocks"]
     src = blocks[handle]["location"]
     target = next(a for a in sorted(board().neighbours(src))
                   if any(b["location"] == a and b["owner"] == "england" for b in blocks.values()))
-    public["builds"] = {"scotland": {"year": 1297, "nobles": 0, "before": {}, "rps": {}, "handles": {handle: src}}}
-    order = {"card": "card.scotland.5", "event": {"from": src, "target": target, "steps_to": [handle]}}
-    owners = {handle: "scotland", "card.scotland.5": "scotland"}
-    cards = {"card.scotland.5": "pillage"}
-    full = spec("Etterick").steps
-    with pytest.raises(PbemError, match=r"can take 0 more step\(s\), not 1: with no referee .* \(2\.11\)"):
-        rules.validate(public, "scotland", order,
-                       Facts(cards, owners, {handle: {"block": "Etterick", "strength": full}}))
-    rules.validate(public, "scotland", order,
-                   Facts(cards, owners, {handle: {"block": "Etterick", "strength": full - 1}}))
-    rules.validate(public, "scotland", order, Facts(cards, owners))
+    _sealed_room_read_by_its_owner_alone(public, handle, "pillage", {"from": src, "target": target,
+                                                                      "steps_to": [handle]},
+                                         r"can take 0 more step\(s\), not 1: with no referee .* \(2\.11\)")
 
 
 def test_hammer_peer_2_11_victuals_reads_a_sealed_strength_in_its_owners_client_alone() -> None:
     """A handle a winter's builds sealed (7.6) has the room its owner alone knows: Scotland's client, reading its own
     facts, refuses Victuals on it at full strength and takes it a step below (2.11); England's client, which cannot
     tell, takes either (the rule is checked when the block opens, or at the final audit)."""
-    rules = HammerPeer()
-    public, handle = _norse_on_the_coast(rules)
-    public["builds"] = {"scotland": {"year": 1297, "nobles": 0, "before": {}, "rps": {}, "handles": {handle: "Fife"}}}
-    order = {"card": "card.scotland.5", "event": {"area": "Fife", "steps": [handle]}}
+    public, handle = _norse_on_the_coast(HammerPeer())
+    _sealed_room_read_by_its_owner_alone(public, handle, "victuals", {"area": "Fife", "steps": [handle]},
+                                         r"can take 0 more step\(s\), not 1 \(2\.11\)")
+
+
+def _sealed_room_read_by_its_owner_alone(public: dict[str, Any], handle: str, event: str, params: dict[str, Any],
+                                         refused: str) -> None:
+    """With ``handle`` sealed by a winter's builds, Scotland's Event ``params`` giving it a step: refused by
+    Scotland's client when it hides Etterick at full strength (``refused``), taken a step below, and taken by a
+    client without Scotland's facts."""
+    area = public["game"]["blocks"][handle]["location"]
+    public["builds"] = {"scotland": {"year": 1297, "nobles": 0, "before": {}, "rps": {}, "handles": {handle: area}}}
+    order = {"card": "card.scotland.5", "event": params}
     owners = {handle: "scotland", "card.scotland.5": "scotland"}
-    cards = {"card.scotland.5": "victuals"}
+    cards = {"card.scotland.5": event}
     full = spec("Etterick").steps
-    with pytest.raises(PbemError, match=r"can take 0 more step\(s\), not 1 \(2\.11\)"):
-        rules.validate(public, "scotland", order,
-                       Facts(cards, owners, {handle: {"block": "Etterick", "strength": full}}))
-    rules.validate(public, "scotland", order,
-                   Facts(cards, owners, {handle: {"block": "Etterick", "strength": full - 1}}))
-    rules.validate(public, "scotland", order, Facts(cards, owners))
+    with pytest.raises(PbemError, match=refused):
+        HammerPeer().validate(public, "scotland", order,
+                              Facts(cards, owners, {handle: {"block": "Etterick", "strength": full}}))
+    HammerPeer().validate(public, "scotland", order,
+                          Facts(cards, owners, {handle: {"block": "Etterick", "strength": full - 1}}))
+    HammerPeer().validate(public, "scotland", order, Facts(cards, owners))
 
 
 def test_hammer_peer_2_11_a_block_victuals_raised_beyond_its_maximum_is_convicted_as_it_opens() -> None:

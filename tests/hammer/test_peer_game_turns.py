@@ -187,6 +187,7 @@ def test_hammer_peer_13_10_noninterference_no_entry_names_a_hidden_block_before_
         assert not leaked, (e["entry"], e["kind"], sorted(leaked))
 
 
+@pytest.mark.chance("pause-1")  # a game with a battle question (most are; some ask nothing, every reveal riding ahead)
 def test_hammer_peer_5_1_a_battle_reveal_that_does_not_open_its_handle_names_the_cheater(tmp_path: Path) -> None:
     """At the first battle's question the owner opens the asked handle as another of its blocks: the other
     side's client checks the opening against the handle at once, writes a void entry naming the cheater,

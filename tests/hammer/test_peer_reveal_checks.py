@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from support.hammer_peer_bot import own
-from support.seeded_chance import seed_chance
 
+from pbem.core import identity
 from pbem.core.errors import PbemError
 from pbem.core.peer import folder as peer
 from pbem.core.peer.demo import joined
@@ -31,7 +31,6 @@ from pbem.hammer.rules.state import PLACES
 from pbem.hammer.rules.winter import ENGLISH_BUILDABLE
 
 SIDES = ("england", "scotland")
-SEED = "hammer-peer-reveal-checks"  # one game, the same on every machine, in which each lie's block fights
 Lie = Callable[[str, dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]], list[str]]
 # (side, its builds order, public, label -> the value the honest order sealed, the builds' public record) -> the
 # handles lied about (their values changed in ``sealed``), or [] when the side has none to lie about
@@ -43,13 +42,12 @@ def _enemy_near(public: dict[str, Any], side: str, area: str) -> bool:
 
 
 def _play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lie: Lie, scenario: str = "braveheart",
-          liars: tuple[str, ...] = SIDES, seed: str = SEED) -> tuple[dict[str, Path], str, list[str]]:
+          liars: tuple[str, ...] = SIDES) -> tuple[dict[str, Path], str, list[str]]:
     """Two folders play with the peer bots; at each builds where one of ``liars`` (the first that does) has something
     to lie about (``lie``), it seals the lie; the year after, it attacks with the handles it lied about whenever it
     can. Stops at a verdict, at the end, or at the third winter after the first lie (a lie whose blocks did not fight
     is sealed away by the next builds, and told again). Returns the folders, the liar and its lied handles."""
-    chance = seed_chance(monkeypatch, seed)
-    keys = {s: chance.identity(s) for s in SIDES}
+    keys = {s: identity.generate(s) for s in SIDES}  # one known game: tests/conftest.py
     honest_prepare = peer_winter.prepare
     told: dict[str, list[str]] = {}  # the liar -> every handle it lied about
     years: list[int] = []  # the years the lies stand in

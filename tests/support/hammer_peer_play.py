@@ -4,7 +4,6 @@ Events and standing plans on top of the peer bot's orders, and what the tests re
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,8 +11,8 @@ from typing import Any
 import pytest
 
 from pbem.core import identity
+from pbem.core.peer import dealing, resigning
 from pbem.core.peer import folder as peer
-from pbem.core.peer import resigning
 from pbem.core.peer.demo import joined
 from pbem.core.peer.rounds import Outcome
 from pbem.core.peer.rules import Facts
@@ -22,7 +21,6 @@ from pbem.hammer.play.peer_bot import bot_order, event_order
 from pbem.hammer.rules.cards import card, deck
 from pbem.hammer.rules.scenario import scenario
 from support.hammer_peer_bot import own
-from support.seeded_chance import SeededChance
 
 SIDES = ("england", "scotland")
 KEYS: dict[str, identity.PrivateIdentity] = {}
@@ -46,7 +44,7 @@ def rig_deal(monkeypatch: pytest.MonkeyPatch, hands: dict[str, list[str]],
                 pile[:] = second
             calls.append(1)
 
-    monkeypatch.setattr(secrets, "SystemRandom", Rigged)  # what dealing.py shuffles with
+    monkeypatch.setattr(getattr(dealing, "system_random"), "SystemRandom", Rigged)  # what dealing.py shuffles with
 
 
 def _rigged(hands: dict[str, list[str]]) -> list[int]:
@@ -74,16 +72,14 @@ def last_year(plan: Plan) -> int:
 
 def play(tmp_path: Path, plan: Plan, limit: int = 5000, stop: Callable[[Outcome], bool] = lambda out: False,
          battle_plans: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None,
-         whole: bool = False, chance: SeededChance | None = None,
-         resign_at: Callable[[Outcome], bool] | None = None) -> dict[str, Path]:
+         whole: bool = False, resign_at: Callable[[Outcome], bool] | None = None) -> dict[str, Path]:
     """Both folders play: a side plays the Event its plan names at that Game Turn (its first use ``wanted`` takes),
     else the peer bot's order; ``battle_plans`` (side -> its plans from the public state) ride in every order the
     side owes. Unless ``whole``, Scotland resigns at the head of the first step after the winter of the plan's
     last year (protocol §13.13): the record then ends with the same final audit as a whole game's end (every
     handle opened, every step replayed with every fact known), at a fraction of the cost; ``resign_at`` says at
-    which such step instead. With ``chance`` (its
-    ``seed_chance``) the keys are drawn from it too, so the game is one known game."""
-    KEYS.update({s: chance.identity(s) if chance else identity.generate(s) for s in SIDES})
+    which such step instead."""
+    KEYS.update({s: identity.generate(s) for s in SIDES})
     dirs, send = joined({s: tmp_path / s / "bh" for s in SIDES}, KEYS, "hammer", "braveheart", {}, length=256,
                         clock=1)
 

@@ -39,13 +39,13 @@ class SeededChance:
         return identity.from_seeds(name, self.bytes(32), self.bytes(32))
 
 
-def seed_chance(monkeypatch: pytest.MonkeyPatch, seed: str, shuffles: bool = True) -> SeededChance:
-    """Every draw of the peer protocol from ``seed`` until the test ends (the deal's shuffles too unless a test
-    rigs them itself); its keys come from ``.identity``."""
+def seed_chance(monkeypatch: pytest.MonkeyPatch, seed: str) -> SeededChance:
+    """Every draw of the peer protocol from ``seed`` until the test ends, fresh keys among them (``identity.generate``,
+    or ``.identity``) and the deal's shuffles (which a test may rig on top: ``dealing.system_random``)."""
     chance = SeededChance(seed)
     monkeypatch.setattr(os, "urandom", chance.bytes)
+    monkeypatch.setattr(identity, "generate", chance.identity)
     monkeypatch.setattr(deal, "secrets", SimpleNamespace(randbelow=chance.below))
-    if shuffles:
-        monkeypatch.setattr(dealing, "system_random",
-                            SimpleNamespace(SystemRandom=lambda: random.Random(chance.below(1 << 64))))
+    monkeypatch.setattr(dealing, "system_random",
+                        SimpleNamespace(SystemRandom=lambda: random.Random(chance.below(1 << 64))))
     return chance
