@@ -179,8 +179,10 @@ class BagpipesPeer:
         if not public.get("seats"):
             return []
         me = Table.from_data(public).seat(side)
-        held = (("your hand", me.hand), ("your loot", me.loot), ("your daggers", me.daggers))
-        return [f"{what}: {_said(cards, own)}" for what, cards in held if _said(cards, own)]
+        held = (("your hand", _readable(me.hand, own)), ("your loot", _readable(me.loot, own)),
+                ("your daggers", _readable(me.daggers, own)))
+        return [f"{what}: " + ", ".join(f"{c} {own[c]}" if is_label(c) else c for c in cards)
+                for what, cards in held if cards]
 
     def private_view(self, public: dict[str, Any], side: str, own: Mapping[str, Any]) -> dict[str, Any]:
         """What the seat's bot or player reads: the masked table with its own cards read (a card drawn and
@@ -196,14 +198,15 @@ class BagpipesPeer:
         return views.view(t, self.comps, side)
 
 
-def _said(cards: list[str], own: Mapping[str, Any]) -> str:
-    """Each card as the seat knows it: ``card.SEAT.j id`` for one of its own by label, its id for an open one."""
-    return ", ".join(f"{c} {own[c]}" if is_label(c) else c for c in cards if not is_label(c) or c in own)
+def _readable(cards: list[str], own: Mapping[str, Any]) -> list[str]:
+    """The seat's cards it can read: an open one, or its own by a label whose keys are all delivered."""
+    return [c for c in cards if not is_label(c) or c in own]
 
 
 def _read(cards: list[str], own: Mapping[str, Any]) -> list[str]:
-    """A seat's own cards read; a card drawn whose keys are not all delivered yet is left out."""
-    return [str(own[c]) if is_label(c) else c for c in cards if not is_label(c) or c in own]
+    """A seat's own cards read (an own card by its id); a card drawn whose keys are not all delivered yet is left
+    out."""
+    return [str(own[c]) if is_label(c) else c for c in _readable(cards, own)]
 
 
 def _named(value: Any, own: Mapping[str, Any], free: list[str]) -> Any:

@@ -46,7 +46,6 @@ def asset(name: str) -> bytes:
 # Seconds ``stop`` may wait for the serving loop to see it (socketserver's default, half a second, made
 # each stop, a Ctrl+C or a test's, wait up to that long; twenty looks a second cost nothing measurable).
 STOP_WITHIN = 0.05
-HANDLER_TIMEOUT = 30  # seconds a connection may wait, silent, before its thread lets it go
 
 
 class BoardServer:
@@ -96,7 +95,6 @@ def _handler(server: BoardServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "pbem-board"
         sys_version = ""
-        timeout = HANDLER_TIMEOUT  # a connection that sends nothing frees its thread
 
         def log_message(self, format: str, *args: Any) -> None:  # the token must not reach a log
             return

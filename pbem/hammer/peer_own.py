@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.hammer.rules.blocks import spec
 from pbem.hammer.rules.cards import card
-from pbem.hammer.rules.hidden import PREFIX, block_of
+from pbem.hammer.rules.hidden import PREFIX, block_of, handle_number
 from pbem.hammer.rules.vocab import PLACES
 
 PLACE_WORDS = {"pool": "in your draw pool", "dead": "dead", "off_map": "off the map"}  # the places no area is
@@ -27,7 +27,7 @@ def own_lines(public: Mapping[str, Any], side: str, own: Mapping[str, Any]) -> l
     if hand:
         lines.append("your hand: " + ", ".join(hand))
     where: dict[str, list[str]] = {}
-    for key, b in sorted(g["blocks"].items(), key=lambda kv: _handle_order(kv[0])):
+    for key, b in sorted(g["blocks"].items(), key=lambda kv: (kv[0].rpartition(".")[0], handle_number(kv[0]))):
         fact = public["seen"].get(key) or own.get(key)
         if b["owner"] != side or not key.startswith(PREFIX) or fact is None:
             continue
@@ -42,8 +42,3 @@ def own_lines(public: Mapping[str, Any], side: str, own: Mapping[str, Any]) -> l
         lines.append(f"your blocks {PLACE_WORDS.get(area, 'in ' + area)}: " + ", ".join(where[area]))
     return lines
 
-
-def _handle_order(key: str) -> tuple[str, int]:
-    """hidden.SIDE.9 before hidden.SIDE.10."""
-    head, _, tail = key.rpartition(".")
-    return (head, int(tail)) if tail.isdigit() else (key, -1)

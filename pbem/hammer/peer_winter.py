@@ -35,7 +35,7 @@ from pbem.hammer.rules.board import ENGLAND, board
 from pbem.hammer.rules.decisions import NeedDecision, Question
 from pbem.hammer.rules.draws import draw_stream
 from pbem.hammer.rules.errors import IllegalOrder, InvalidOrder
-from pbem.hammer.rules.hidden import PREFIX, Resolver, block_of, index_of, noble_label, resolving, reveal
+from pbem.hammer.rules.hidden import PREFIX, Resolver, block_of, handle_number, index_of, noble_label, resolving, reveal
 from pbem.hammer.rules.log import LogEntry, Seen
 from pbem.hammer.rules.scenario import LEVY, edward_barred
 from pbem.hammer.rules.state import OFF_MAP, POOL, BlockState, GameState, Turn
@@ -512,7 +512,7 @@ def check(public: dict[str, Any], side: str, order: Any, facts: Facts) -> None:
                    if b.owner == side and b.location == POOL and k.startswith(PREFIX))
         if len(labels) != want + (side == "scotland" and french_join(public, order["claims"])):
             raise _bad(side, f"it seals {len(labels)} blocks into its pool, which holds {want} behind handles", "7.6")
-    if sorted(labels, key=_index) != [f"{PREFIX}{side}.{n}" for n in range(nxt, nxt + len(labels))] \
+    if sorted(labels, key=handle_number) != [f"{PREFIX}{side}.{n}" for n in range(nxt, nxt + len(labels))] \
             or sorted(order["seal"]) != sorted(labels):
         raise _bad(side, f"its new handles are not {PREFIX}{side}.{nxt} on, each sealed once", "7.6")
     if st == "builds":
@@ -559,10 +559,6 @@ def _shape(public: Mapping[str, Any], side: str, order: Mapping[str, Any]) -> No
     if not ok:
         raise InvalidOrder(f"winter order of {side}: a field is not of its type or names no block of {side} "
                            "(docs/hammer-peer.md)")
-
-
-def _index(label: str) -> int:
-    return int(label.split(".")[2]) if label.split(".")[-1].isdigit() else -1
 
 
 def _check_claims(public: dict[str, Any], side: str, order: Mapping[str, Any], facts: Facts) -> None:

@@ -272,7 +272,7 @@ def test_hammer_peer_2_11_victuals_on_a_sealed_block_at_full_strength_is_caught_
         if card_id != "victuals":
             return honest(state, side, card_id)
         return [{"area": b.location, "steps": [h]} for h, b in sorted(state.blocks.items())
-                if b.owner == side and hidden.unseen_on_map(state, h) and hidden.strength_sealed(h)
+                if b.owner == side and hidden.strength_sealed(state, h)
                 and hidden.standing(h, "2.11") == spec(h).steps][:1]
 
     monkeypatch.setattr(peer_events, "uses", full)

@@ -179,6 +179,8 @@ class HiddenRules(Protocol):
 #   prepare(public, side, order, own, hide) -> order  the owner's client: its draft as committed, its hidden
 #       cards named by label and what it seals replaced by ``hide(label, value)`` (a fresh handle)
 #   draft_hint(public, side) -> str  one sentence: what the side's next draft holds (``pbem status`` prints it)
+#   own_lines(public, side, own) -> list[str]  the side's own hidden facts said plainly (``pbem status`` in its
+#       own folder)
 #   turn_part(public) -> str  the part of the game apart from its turns a step belongs to ("" for a turn): the
 #       demo counts its exchanges apart (demo.py)
 #   check_opened(public, side, opened, revealed) -> None  raise ``FactLie`` when facts ``side`` opens now cannot

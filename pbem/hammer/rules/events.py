@@ -159,12 +159,11 @@ def _check_pillage(state: GameState, side: str, params: dict[str, Any]) -> None:
         if name not in group:
             raise IllegalOrder(f"{what}: {name} is not in the pillaging group in {src} ({RULE})"
                                f"{did_you_mean(name, group)}", rule=RULE)
-    for name in sorted(set(steps_to)):
-        if hidden.unseen_on_map(state, name) and hidden.strength_sealed(name) \
-                and steps_to.count(name) > _step_room(state, name):
-            raise _illegal(what, f"{name} can take {_step_room(state, name)} more step(s), not "
-                                 f"{steps_to.count(name)}: with no referee a step is given to a block whose strength "
-                                 "is sealed on its owner's word", "2.11")
+    for name in sorted(n for n in set(steps_to) if hidden.strength_sealed(state, n)):
+        room = _step_room(state, name)
+        if steps_to.count(name) > room:
+            raise _illegal(what, f"{name} can take {room} more step(s), not {steps_to.count(name)}: with no referee "
+                                 "a step is given to a block whose strength is sealed on its owner's word", "2.11")
 
 
 def _check_sea_move(state: GameState, side: str, params: dict[str, Any]) -> None:
@@ -414,7 +413,7 @@ def _step_room(state: GameState, name: str) -> int:
     builds sealed unseen (7.6) has the room its owner alone knows: its own client (and the final audit, every fact
     known) reads it; any other client allows the three an Event may give, and the rule is checked when the block
     opens (docs/hammer-peer.md §3)."""
-    if not (hidden.unseen_on_map(state, name) and hidden.strength_sealed(name)):
+    if not hidden.strength_sealed(state, name):
         return _room_of(state, name)
     if hidden.is_known(name):
         return spec(name).steps - hidden.standing(name, "2.11")

@@ -45,6 +45,12 @@ def noble_label(side: str, name: str, year: int | None = None) -> str:
     return f"{NOBLE_PREFIX}{side}.{name}" if year is None else f"{PREFIX}{side}.{WINTER_INDEX}{year}-{name}"
 
 
+def handle_number(label: str) -> int:
+    """The n of ``hidden.SIDE.n`` (-1 for another label): handles are numbered in the order they were made."""
+    tail = label.rpartition(".")[2]
+    return int(tail) if tail.isdigit() else -1
+
+
 def index_of(label: str) -> tuple[str, int | None] | None:
     """(noble, year) of a noble index label (year None: the start's), or None for another label."""
     parts = label.split(".")
@@ -193,11 +199,12 @@ def damage(name: str) -> int:
     return 0 if r is None else r.damage.get(name, 0)
 
 
-def strength_sealed(name: str) -> bool:
-    """Whether the unseen handle ``name`` stands at a strength its owner alone knows: the last winter's builds
-    sealed it (7.6). Any other unseen block on the map stands at full strength less its public ``damage``."""
+def strength_sealed(state: GameState, name: str) -> bool:
+    """Whether ``name`` is a handle nobody has seen on the map at a strength its owner alone knows: the last
+    winter's builds sealed it (7.6). Any other unseen block on the map stands at full strength less its public
+    ``damage``."""
     r = _ACTIVE.get()
-    return r is not None and name in r.sealed
+    return r is not None and name in r.sealed and unseen_on_map(state, name)
 
 
 def standing(name: str, rule: str) -> int:

@@ -151,17 +151,23 @@ def test_protocol_13_14_hook_refuses_another_manifest_and_a_rewritten_history(tm
     _refused(g, "south", "messages/0005-commit-south.pbem", force=True, said="rejected")
 
 
-def test_protocol_13_14_hook_refuses_a_first_push_without_the_manifest(tmp_path: Path) -> None:
-    g = shared(tmp_path)
-    bare = tmp_path / "second.git"
-    git("init", "-q", "--bare", "-b", "main", str(bare))
+def _empty_hooked_repository(tmp_path: Path, g: Shared) -> tuple[Path, Path]:
+    """A second, empty bare repository that holds the peer hook of ``g``'s game, and a clone of it: a first push to
+    it has no earlier tip to measure against."""
     from git_support import HOOK
 
     from pbem.transport.git import peer_hook
+
+    bare = tmp_path / "second.git"
+    git("init", "-q", "--bare", "-b", "main", str(bare))
     peer_hook.install(bare, g.dirs["north"] / "game.toml", command=HOOK)
-    mine = clone(bare, tmp_path / "second")
+    return bare, clone(bare, tmp_path / "second")
+
+
+def test_protocol_13_14_hook_refuses_a_first_push_without_the_manifest(tmp_path: Path) -> None:
+    g = shared(tmp_path)
+    bare, mine = _empty_hooked_repository(tmp_path, g)
     shutil.copytree(g.dirs["north"] / "messages", mine / "messages")
-    git("remote", "set-url", "origin", str(bare), cwd=mine)
     code, out = push(mine, "messages")
     assert code != 0 and "would not hold the game's game.toml" in out, out
     other = (g.dirs["north"] / "game.toml").read_text().replace("deadline_hours = 24", "deadline_hours = 1")
@@ -352,15 +358,8 @@ def test_protocol_13_14_sync_waits_for_no_other_writer(tmp_path: Path) -> None:
 def test_protocol_13_14_hook_refuses_a_big_file_on_a_first_push(tmp_path: Path) -> None:
     """A file over 1 MiB (no envelope is bigger, protocol §3) is refused by its size, before it is read; the first
     push, which has no earlier tip to measure against, too."""
-    from git_support import HOOK
-
-    from pbem.transport.git import peer_hook
-
     g = shared(tmp_path)
-    bare = tmp_path / "second.git"
-    git("init", "-q", "--bare", "-b", "main", str(bare))
-    peer_hook.install(bare, g.dirs["north"] / "game.toml", command=HOOK)
-    mine = clone(bare, tmp_path / "second")
+    _, mine = _empty_hooked_repository(tmp_path, g)
     shutil.copy(g.dirs["north"] / "game.toml", mine / "game.toml")
     (mine / "messages").mkdir()
     (mine / "messages" / "0009-commit-south.pbem").write_bytes(b"x" * ((1 << 20) + 1))
